@@ -1,0 +1,168 @@
+"""The engine's front door: one function per thing a client can ask, over JSON in and out.
+
+The service and the referee CLI both call these, so a ruling is the same whichever way it is
+asked for. Nothing here knows of a particular game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from . import registry, rng
+from .cards import CardError, parse_cards
+from .fields import FieldError, parse_fields
+from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
+                   InvalidState, Refusal, Transition)
+
+
+class UnknownGame(InputError):
+    code = "game_unknown"
+
+
+@dataclass(frozen=True)
+class Applied:
+    state: dict
+    score_deltas: list[dict]
+    events: list[dict]
+    to_act: list[str]
+    status: str
+    valid: bool = True
+
+
+@dataclass(frozen=True)
+class Refused:
+    refusal: Refusal
+    state: Mapping[str, Any]
+    valid: bool = False
+
+
+def game_by_id(game_id: Any) -> Game:
+    game = registry.get(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        raise UnknownGame(f"unknown game {game_id!r}; games: {[g.id for g in registry.all_games()]}",
+                          "game")
+    return game
+
+
+def load_state(data: Any) -> tuple[Game, Any]:
+    """The game and its decoded state; any inconsistency is an InvalidState naming its path."""
+    if not isinstance(data, Mapping):
+        raise InvalidState("a state must be an object", "state")
+    game = game_by_id(data.get("game"))
+    if data.get("version") != game.state_version:
+        raise InvalidState(
+            f"{game.id} states are version {game.state_version}, not {data.get('version')!r}",
+            "state.version", code="state_version_unsupported")
+    try:
+        return game, game.decode(data)
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        # A decoder that trips over a hand-edited state must still answer 422, never 500.
+        raise InvalidState(f"state does not fit the {game.id} schema: {err!r}", "state") from None
+
+
+def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
+    if not isinstance(player, str) or player not in state_json.get("players", ()):
+        raise InputError(f"player {player!r} is not seated in this game", path, "player_unknown")
+    return player
+
+
+def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
+         seed: str | None = None, dealer: str | None = None,
+         match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None) -> dict:
+    """{state, to_act, seed_commitment} of a new deal."""
+    game = game_by_id(game_id)
+    players = tuple(players)
+    if not (game.min_players <= len(players) <= game.max_players):
+        raise InvalidDeal(f"{game.id} takes {game.min_players}–{game.max_players} players, "
+                          f"not {len(players)}", "players")
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise InvalidDeal("player ids must be distinct non-empty strings", "players")
+    if dealer is not None and dealer not in players:
+        raise InvalidDeal(f"dealer {dealer!r} is not one of the players", "dealer")
+    resolved = game.resolve_options(options)
+    parsed_match = None
+    if match is not None:
+        try:
+            parsed_match = parse_fields(game.match_fields, match, "match")
+        except FieldError as err:
+            raise InvalidDeal(err.message, err.path) from None
+    parsed_deck = None
+    if deck is not None:
+        try:
+            parsed_deck = tuple(parse_cards(deck))
+        except CardError as err:
+            raise InvalidDeal(str(err), f"deck[{err.index}]") from None
+    if seed is None:
+        seed = rng.new_seed()
+    state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck))
+    return {"state": game.encode(state), "to_act": game.to_act(state),
+            "seed_commitment": rng.commitment(seed), "status": game.status(state)}
+
+
+def apply_parsed(game: Game, state: Any, action: Action) -> Transition:
+    if game.status(state) == FINISHED:
+        raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
+                      "この対局は終了しています。これ以上のアクションはできません。")
+    return game.apply(state, action)
+
+
+def validate(state_json: Mapping[str, Any], action_json: Any) -> Applied | Refused:
+    game, state = load_state(state_json)
+    action = game.parse_action(action_json, state_json["players"])
+    try:
+        tr = apply_parsed(game, state, action)
+    except Refusal as refusal:
+        return Refused(refusal, state_json)
+    return Applied(game.encode(tr.state), [d.to_json() for d in tr.score_deltas],
+                   [e.to_json() for e in tr.events], game.to_act(tr.state), game.status(tr.state))
+
+
+def legal_actions(state_json: Mapping[str, Any], player: Any,
+                  types: Sequence[str] | None = None) -> list[dict]:
+    game, state = load_state(state_json)
+    player = _seated(state_json, player, "player")
+    actions = game.legal_actions(state, player)
+    if types:
+        wanted = set(types)
+        actions = [a for a in actions if a.type in wanted]
+    return [a.to_json() for a in actions]
+
+
+def view(state_json: Mapping[str, Any], player: Any) -> dict:
+    game, state = load_state(state_json)
+    if player is not None:
+        player = _seated(state_json, player, "player")
+    return game.view(state, player)
+
+
+def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
+    """Deal, then apply each action in turn; stop at the first refused one and say which."""
+    dealt = deal(**deal_request)
+    state_json = dealt["state"]
+    game, state = load_state(state_json)
+    steps: list[dict] = []
+    totals: dict[str, int] = {}
+    stopped = None
+    for index, action_json in enumerate(actions):
+        try:
+            action = game.parse_action(action_json, state_json["players"])
+        except InvalidAction as err:
+            raise InvalidAction(err.message, f"actions[{index}]{err.path[len('action'):]}") from None
+        try:
+            tr = apply_parsed(game, state, action)
+        except Refusal as refusal:
+            stopped = {"index": index, "action": action_json, "error": refusal}
+            break
+        state = tr.state
+        deltas = [d.to_json() for d in tr.score_deltas]
+        for d in deltas:
+            totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
+        steps.append({"index": index, "action": action.to_json(), "score_deltas": deltas,
+                      "events": [e.to_json() for e in tr.events], "to_act": game.to_act(state),
+                      "status": game.status(state)})
+    final = game.encode(state)
+    return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
+            "steps": steps, "state": final, "totals": totals, "status": game.status(state),
+            "to_act": game.to_act(state), "stopped": stopped}

@@ -1,0 +1,168 @@
+"""A small type vocabulary for what games declare: options, action fields, lookup bodies.
+
+Games declare fields with these; the engine parses client input with them (so every game
+refuses malformed input the same way), `/v1/games` describes them, and the service turns them
+into marshmallow schemas for the OpenAPI spec. Nothing here knows of HTTP.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+from typing import Any, Mapping
+
+from .cards import CardError, SUITS, parse_card, parse_cards
+
+
+class FieldError(ValueError):
+    """Input that does not fit its declared field; `path` names where (e.g. "action.cards[2]")."""
+
+    def __init__(self, path: str, message: str):
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One declared value.
+
+    kind: "cards" (list of card tokens), "card", "suit", "enum", "int", "bool", "str",
+          "player" (a seat's id), "str_list", "int_map" (player/team id -> int), "object" (free JSON)
+    """
+
+    kind: str
+    description: str = ""
+    required: bool = True
+    nullable: bool = False
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, value: Any, path: str) -> Any:
+        if value is None:
+            if self.nullable:
+                return None
+            raise FieldError(path, "may not be null")
+        kind = self.kind
+        if kind == "cards":
+            if not isinstance(value, list):
+                raise FieldError(path, "must be a list of cards")
+            try:
+                return parse_cards(value)
+            except CardError as err:
+                raise FieldError(f"{path}[{err.index}]", str(err)) from None
+        if kind == "card":
+            try:
+                return parse_card(value)
+            except CardError as err:
+                raise FieldError(path, str(err)) from None
+        if kind == "suit":
+            if isinstance(value, str) and value.strip().upper() in SUITS:
+                return value.strip().upper()
+            raise FieldError(path, f"{value!r} is not a suit (S, H, D or C)")
+        if kind == "enum":
+            if value in self.choices:
+                return value
+            raise FieldError(path, f"{value!r} is not one of {list(self.choices)}")
+        if kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise FieldError(path, "must be an integer")
+            if self.minimum is not None and value < self.minimum:
+                raise FieldError(path, f"must be at least {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise FieldError(path, f"must be at most {self.maximum}")
+            return value
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise FieldError(path, "must be true or false")
+        if kind in ("str", "player"):
+            if isinstance(value, str) and value:
+                if self.choices and value not in self.choices:
+                    raise FieldError(path, f"{value!r} is not one of {list(self.choices)}")
+                return value
+            raise FieldError(path, "must be a non-empty string")
+        if kind == "str_list":
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                return list(value)
+            raise FieldError(path, "must be a list of strings")
+        if kind == "int_map":
+            if isinstance(value, dict) and all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                for k, v in value.items()
+            ):
+                return dict(value)
+            raise FieldError(path, "must map ids to integers")
+        if kind == "object":
+            if isinstance(value, dict):
+                return value
+            raise FieldError(path, "must be an object")
+        raise AssertionError(f"unknown field kind {kind}")
+
+    def describe(self) -> dict:
+        """JSON description for /v1/games."""
+        out: dict[str, Any] = {"type": self.kind}
+        if self.description:
+            out["description"] = self.description
+        if self.choices:
+            out["allowed"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.nullable:
+            out["nullable"] = True
+        if not self.required:
+            out["required"] = False
+        return out
+
+
+def parse_fields(spec: Mapping[str, Field], data: Mapping[str, Any], path: str,
+                 ignore: frozenset = frozenset()) -> dict:
+    """Parse `data` against `spec`: required present, no unknown keys, each value parsed."""
+    out: dict[str, Any] = {}
+    for key in data:
+        if key not in spec and key not in ignore:
+            raise FieldError(f"{path}.{key}", "unknown field")
+    for key, fld in spec.items():
+        if key in data:
+            out[key] = fld.parse(data[key], f"{path}.{key}")
+        elif fld.required:
+            raise FieldError(f"{path}.{key}", "missing required field")
+    return out
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: a rule where sources disagree or a house rule, with its default."""
+
+    name: str
+    field: Field
+    default: Any
+    rule: str = ""  # the rules page number it settles, e.g. "3.2"
+
+    def describe(self) -> dict:
+        out = self.field.describe()
+        out.pop("required", None)
+        out["name"] = self.name
+        out["default"] = self.default
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+@dataclass(frozen=True)
+class ActionType:
+    """One kind of action a client may post, with its fields beyond `type` and `player`."""
+
+    name: str
+    description: str
+    fields: Mapping[str, Field] = dc_field(default_factory=dict)
+    rule: str = ""
+
+    def describe(self) -> dict:
+        return {
+            "type": self.name,
+            "description": self.description,
+            "fields": {k: f.describe() for k, f in self.fields.items()},
+            **({"rule": self.rule} if self.rule else {}),
+        }

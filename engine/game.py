@@ -1,0 +1,275 @@
+"""The one small interface every game implements, and the types that cross it.
+
+A game is a state machine of explicit operations (after PokerKit): `deal` makes the first state,
+`apply` takes a state and one parsed action and either returns a Transition or raises a Refusal
+that names the rule broken. States are the game's own immutable-by-convention objects inside the
+engine; `encode`/`decode` turn them into the JSON the API carries (decode checks the invariants
+that matter, so a hand-edited state cannot crash a rule check).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field as dc_field
+from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
+
+from .fields import ActionType, Field, FieldError, Option, parse_fields
+
+S = TypeVar("S")
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+
+
+# ---------------------------------------------------------------- what crosses the interface
+
+@dataclass(frozen=True)
+class ScoreDelta:
+    """One change of score. kind: points | level | penalty | rank. `extra` carries e.g. the
+    `from`/`to` of a level change; it is merged into the JSON object."""
+
+    target: str
+    kind: str
+    delta: int
+    reason: str
+    extra: Mapping[str, Any] = dc_field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "kind": self.kind, "delta": self.delta,
+                "reason": self.reason, **self.extra}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened and a table should show ("man_called", "boom", "call" …)."""
+
+    type: str
+    data: Mapping[str, Any] = dc_field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"type": self.type, **self.data}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A parsed action: its type, the acting seat's id, and its declared fields, canonical."""
+
+    type: str
+    player: str
+    fields: Mapping[str, Any] = dc_field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+    def to_json(self) -> dict:
+        return {"type": self.type, "player": self.player, **self.fields}
+
+
+@dataclass(frozen=True)
+class Transition(Generic[S]):
+    """What a legal action did: the next state, score deltas and events."""
+
+    state: S
+    score_deltas: tuple[ScoreDelta, ...] = ()
+    events: tuple[Event, ...] = ()
+
+
+class Refusal(Exception):
+    """An action that is well formed but not legal now. Not an HTTP error: the API answers
+    200 with valid=false, the code, the message in the caller's language and the rule."""
+
+    def __init__(self, code: str, en: str, ja: str, rule: str = "",
+                 details: Mapping[str, Any] | None = None):
+        super().__init__(en)
+        self.code = code
+        self.en = en
+        self.ja = ja
+        self.rule = rule
+        self.details = dict(details or {})
+
+    def message(self, lang: str = "en") -> str:
+        return self.ja if lang == "ja" else self.en
+
+    def to_json(self, lang: str = "en") -> dict:
+        out = {"code": self.code, "message": self.message(lang)}
+        if self.rule:
+            out["rule"] = self.rule
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class InputError(ValueError):
+    """Input that is not well formed for the game (HTTP 422): a bad state, action, option or
+    deal request. `code` is stable; `path` names the offending field."""
+
+    code = "input_invalid"
+
+    def __init__(self, message: str, path: str = "", code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        if code:
+            self.code = code
+
+
+class InvalidState(InputError):
+    code = "state_invalid"
+
+
+class InvalidAction(InputError):
+    code = "action_invalid"
+
+
+class InvalidOptions(InputError):
+    code = "options_invalid"
+
+
+class InvalidDeal(InputError):
+    code = "deal_invalid"
+
+
+# ---------------------------------------------------------------- declarations
+
+@dataclass(frozen=True)
+class Lookup:
+    """A cached, game-specific question (e.g. Man's man numbers of a hand). `handler` is pure:
+    the parsed request in, a JSON-able answer out; `cacheable` answers are cached by the
+    service under the engine version."""
+
+    name: str
+    summary: str
+    request: Mapping[str, Field]
+    response: Mapping[str, Field]
+    handler: Callable[[dict], dict]
+    cacheable: bool = True
+
+
+@dataclass(frozen=True)
+class DealSetup:
+    """Everything a deal needs, already checked by the engine: seat order, resolved options,
+    the seed (or an explicit deck, top card first, for physical deals entered by a referee),
+    the dealer's id (None: the game's default) and the previous match state (game-defined)."""
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    seed: str
+    dealer: str | None = None
+    match: Mapping[str, Any] | None = None
+    deck: tuple[str, ...] | None = None
+
+
+# ---------------------------------------------------------------- the interface
+
+class Game(ABC, Generic[S]):
+    """Implement this, instantiate it once in the game's package and `register` it."""
+
+    id: ClassVar[str]
+    names: ClassVar[Mapping[str, str]]  # {"en": ..., "ja": ...}
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_version: ClassVar[int] = 1
+    options: ClassVar[Sequence[Option]] = ()
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    actions: ClassVar[Sequence[ActionType]] = ()
+    lookups: ClassVar[Sequence[Lookup]] = ()
+    match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
+    zero_sum: ClassVar[bool] = True
+    rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
+
+    # -- required operations --------------------------------------------------------------
+    @abstractmethod
+    def deal(self, setup: DealSetup) -> S:
+        """The first state of a deal."""
+
+    @abstractmethod
+    def decode(self, data: Mapping[str, Any]) -> S:
+        """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
+
+    @abstractmethod
+    def encode(self, state: S) -> dict:
+        """The JSON of a state: only JSON-native types, so it survives a round trip unchanged.
+        Must include game, version, options, players, phase and status."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action) -> Transition[S]:
+        """The result of a legal action, or raise Refusal."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: str) -> list[Action]:
+        """Every action `player` may legally take now (each accepted by apply)."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[str]:
+        """Players who may act now (several during races and out-of-turn windows)."""
+
+    @abstractmethod
+    def status(self, state: S) -> str:
+        """IN_PROGRESS or FINISHED."""
+
+    @abstractmethod
+    def view(self, state: S, player: str | None) -> dict:
+        """The state as `player` may see it (None: a spectator, who sees only public cards)."""
+
+    # -- provided ---------------------------------------------------------------------------
+    def option_map(self) -> dict[str, Option]:
+        return {o.name: o for o in self.options}
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict:
+        """Defaults, overlaid by the named preset, overlaid by explicit options; all checked."""
+        given = dict(given or {})
+        preset_name = given.pop("preset", None)
+        resolved = {o.name: o.default for o in self.options}
+        if preset_name is not None:
+            if preset_name not in self.presets:
+                raise InvalidOptions(
+                    f"unknown preset {preset_name!r}; presets: {sorted(self.presets)}",
+                    "options.preset")
+            resolved.update(self.presets[preset_name])
+        by_name = self.option_map()
+        for key, value in given.items():
+            opt = by_name.get(key)
+            if opt is None:
+                raise InvalidOptions(f"unknown option {key!r}", f"options.{key}")
+            try:
+                resolved[key] = opt.field.parse(value, f"options.{key}")
+            except FieldError as err:
+                raise InvalidOptions(err.message, err.path) from None
+        return resolved
+
+    def action_map(self) -> dict[str, ActionType]:
+        return {a.name: a for a in self.actions}
+
+    def parse_action(self, data: Any, players: Sequence[str]) -> Action:
+        """Check an action's shape against its declared fields (HTTP 422 when it does not fit);
+        whether it is *legal* is apply's business."""
+        if not isinstance(data, Mapping):
+            raise InvalidAction("an action must be an object", "action")
+        kind = data.get("type")
+        spec = self.action_map().get(kind) if isinstance(kind, str) else None
+        if spec is None:
+            raise InvalidAction(
+                f"unknown action type {kind!r} for {self.id}; types: {[a.name for a in self.actions]}",
+                "action.type")
+        player = data.get("player")
+        if not isinstance(player, str) or player not in players:
+            raise InvalidAction(f"player {player!r} is not seated in this game", "action.player")
+        try:
+            parsed = parse_fields(spec.fields, data, "action", frozenset({"type", "player"}))
+        except FieldError as err:
+            raise InvalidAction(err.message, err.path) from None
+        return Action(kind, player, parsed)
+
+    def describe(self) -> dict:
+        """The game's entry in GET /v1/games."""
+        return {
+            "id": self.id,
+            "names": dict(self.names),
+            "players": {"min": self.min_players, "max": self.max_players},
+            "state_version": self.state_version,
+            "zero_sum": self.zero_sum,
+            "presets": {k: dict(v) for k, v in self.presets.items()},
+            "options": [o.describe() for o in self.options],
+            "actions": [a.describe() for a in self.actions],
+            "lookups": [{"name": lk.name, "summary": lk.summary} for lk in self.lookups],
+            "rules": self.rules_doc,
+        }

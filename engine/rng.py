@@ -1,0 +1,63 @@
+"""The seeded shuffle: the same seed deals the same cards on every machine and every version.
+
+Algorithm (documented because tournaments verify deals by hand; changing it changes every deal,
+and tests/engine/test_rng.py pins one seed's exact deal to catch that):
+
+1. A *stream* is named by the seed (any string) and a label (e.g. "deal/0", "reshuffle/3"), so
+   every shuffle of one game draws from its own stream and no state needs to store raw RNG bytes.
+2. Block k of the stream is SHA-256 of the UTF-8 bytes of
+   "card-referee/shuffle/v1" NUL seed NUL label NUL decimal(k); each block yields four unsigned
+   64-bit big-endian integers, consumed in order.
+3. A uniform integer in [0, n) takes the next 64-bit word w and rejects it while
+   w >= 2**64 - (2**64 mod n) (so there is no modulo bias), then answers w mod n.
+4. The shuffle is Fisher–Yates from the end: for i = len-1 down to 1, j = uniform(i + 1), swap
+   positions i and j.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Iterator, Sequence, TypeVar
+
+T = TypeVar("T")
+
+_DOMAIN = b"card-referee/shuffle/v1"
+_TWO_64 = 1 << 64
+
+
+def _words(seed: str, label: str) -> Iterator[int]:
+    prefix = _DOMAIN + b"\x00" + seed.encode() + b"\x00" + label.encode() + b"\x00"
+    block = 0
+    while True:
+        digest = hashlib.sha256(prefix + str(block).encode()).digest()
+        for offset in range(0, 32, 8):
+            yield int.from_bytes(digest[offset:offset + 8], "big")
+        block += 1
+
+
+def _uniform(words: Iterator[int], n: int) -> int:
+    limit = _TWO_64 - (_TWO_64 % n)
+    while True:
+        w = next(words)
+        if w < limit:
+            return w % n
+
+
+def shuffled(items: Sequence[T], seed: str, label: str) -> list[T]:
+    """A new list: `items` shuffled by the stream (seed, label)."""
+    out = list(items)
+    words = _words(seed, label)
+    for i in range(len(out) - 1, 0, -1):
+        j = _uniform(words, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def new_seed() -> str:
+    """A fresh seed for a deal the client did not seed (128 bits, hex)."""
+    return secrets.token_hex(16)
+
+
+def commitment(seed: str) -> str:
+    """SHA-256 (hex) of the seed: published before play, the seed revealed after, to verify."""
+    return hashlib.sha256(seed.encode()).hexdigest()
