@@ -166,3 +166,28 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
     return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
             "steps": steps, "state": final, "totals": totals, "status": game.status(state),
             "to_act": game.to_act(state), "stopped": stopped}
+
+
+def find_lookup(game_id: str, name: str):
+    game = game_by_id(game_id)
+    for lk in game.lookups:
+        if lk.name == name:
+            return lk
+    raise UnknownGame(f"{game.id} has no lookup {name!r}", "lookup", code="not_found")
+
+
+def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Any, dict]:
+    """The lookup and its request parsed (cards canonical), so equal questions share a cache
+    entry however they were spelled."""
+    lk = find_lookup(game_id, name)
+    if not isinstance(body, Mapping):
+        raise InputError("a lookup request must be an object", "", "request_invalid")
+    try:
+        return lk, parse_fields(lk.request, body, "body")
+    except FieldError as err:
+        raise InputError(err.message, err.path, "request_invalid") from None
+
+
+def lookup(game_id: str, name: str, body: Any) -> dict:
+    lk, parsed = parse_lookup(game_id, name, body)
+    return lk.handler(parsed)

@@ -1,0 +1,93 @@
+"""The app factory. Everything a request needs is built here once per process."""
+from __future__ import annotations
+
+import logging
+import os
+from types import SimpleNamespace
+
+import swagger_ui_bundle
+from flask import Flask, Response, send_from_directory
+from flask_smorest import Api
+
+from engine import ENGINE_VERSION, registry
+
+from . import errors
+from .cache import Cache
+from .config import Settings
+from .jsonio import OrjsonProvider
+from .routes import build_blueprints
+from .schemas import Schemas
+from .signing import Signer
+
+API_DESCRIPTION = """\
+Card Referee adjudicates card games statelessly: post a game state and a proposed action, get
+back whether it is legal (and which rule it breaks if not), the next state, who may act next and
+the score deltas. Every state the service returns is the whole game; nothing is kept between
+requests. Errors are `application/problem+json` with a stable `code`; an illegal action is not
+an error (200, `valid: false`). Rules, numbered as refusals cite them: `docs/rules/<game>.md`.
+"""
+
+
+class RefereeApi(Api):
+    """flask-smorest's Api with our problem+json errors instead of its own error payload."""
+
+    def handle_http_exception(self, error):
+        return errors.handle_http_exception(error)
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    logging.basicConfig(level=settings.log_level)
+    app = Flask("card_referee")
+    app.json = OrjsonProvider(app)
+    app.config.update(
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        API_TITLE="Card Referee",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",  # served from the swagger-ui-bundle package, no CDN
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
+    )
+    games = registry.all_games()
+    app.extensions["card_referee"] = SimpleNamespace(
+        settings=settings,
+        signer=Signer(settings.state_secrets),
+        cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
+                    settings.redis_timeout_seconds, settings.redis_retry_seconds),
+    )
+    api = RefereeApi(app)
+    schemas = Schemas(games)
+    for blp in build_blueprints(schemas):
+        api.register_blueprint(blp)
+    errors.register(app)
+    app.extensions["card_referee"].api = api
+
+    @app.get("/openapi.yaml")
+    def openapi_yaml():
+        return Response(api.spec.to_yaml(), mimetype="application/yaml")
+
+    @app.get("/docs/assets/<path:filename>")
+    def swagger_assets(filename: str):
+        return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
+
+    if settings.metrics:
+        _install_metrics(app)
+    return app
+
+
+def _install_metrics(app: Flask) -> None:
+    """Prometheus metrics at /metrics; multiprocess mode under gunicorn (see gunicorn_conf)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
+
+        metrics = GunicornInternalPrometheusMetrics(app, group_by="url_rule")
+    else:
+        from prometheus_client import CollectorRegistry
+        from prometheus_flask_exporter import PrometheusMetrics
+
+        # A registry per app, so tests may build many apps in one process.
+        metrics = PrometheusMetrics(app, registry=CollectorRegistry(), group_by="url_rule")
+    metrics.info("card_referee_info", "Card Referee build", engine_version=ENGINE_VERSION)

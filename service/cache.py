@@ -1,0 +1,108 @@
+"""One small cache interface, two backends: Redis when configured, an in-process LRU always.
+
+Only work that costs more than a Redis round trip and repeats is cached (lookups, legal-action
+enumerations) — see DESIGN.md "Performance budget". Keys are namespaced by the engine version so
+a deploy never serves a stale ruling. When Redis fails, the request is answered through the
+in-process LRU, the cache reports `degraded`, and Redis is tried again after a short back-off.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+
+import redis
+
+from engine import ENGINE_VERSION
+
+log = logging.getLogger(__name__)
+
+
+def cache_key(namespace: str, digest: str) -> str:
+    return f"cardref:v{ENGINE_VERSION}:{namespace}:{digest}"
+
+
+class LocalLRU:
+    def __init__(self, size: int):
+        self._size = max(1, size)
+        self._data: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def set(self, key: str, value: bytes) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self._size:
+                self._data.popitem(last=False)
+
+
+class Cache:
+    """get/set of bytes by key, and a status for /readyz."""
+
+    def __init__(self, size: int, redis_url: str | None = None, ttl_seconds: int = 86400,
+                 timeout_seconds: float = 0.2, retry_seconds: float = 1.0):
+        self.local = LocalLRU(size)
+        self.ttl = ttl_seconds
+        self.redis_url = redis_url
+        self._retry_seconds = retry_seconds
+        self._down_until = 0.0
+        self._client: redis.Redis | None = None
+        if redis_url:
+            # A pool per process: gunicorn forks workers after the app is created only with
+            # --preload, which we do not use, so each worker builds its own pool.
+            pool = redis.ConnectionPool.from_url(
+                redis_url, socket_timeout=timeout_seconds,
+                socket_connect_timeout=timeout_seconds, health_check_interval=30)
+            self._client = redis.Redis(connection_pool=pool)
+
+    @property
+    def backend(self) -> str:
+        return "redis" if self._client is not None else "memory"
+
+    def _redis_usable(self) -> bool:
+        return self._client is not None and time.monotonic() >= self._down_until
+
+    def _mark_down(self, err: Exception) -> None:
+        if time.monotonic() >= self._down_until:
+            log.warning("redis unavailable, serving from the in-process cache: %s", err)
+        self._down_until = time.monotonic() + self._retry_seconds
+
+    def get(self, key: str) -> bytes | None:
+        if self._redis_usable():
+            try:
+                value = self._client.get(key)
+                self._down_until = 0.0
+                return value
+            except redis.RedisError as err:
+                self._mark_down(err)
+        return self.local.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if self._redis_usable():
+            try:
+                self._client.set(key, value, ex=self.ttl)
+                self._down_until = 0.0
+                return
+            except redis.RedisError as err:
+                self._mark_down(err)
+        self.local.set(key, value)
+
+    def status(self) -> dict:
+        """Live check for /readyz: pings Redis whatever the back-off says."""
+        if self._client is None:
+            return {"backend": "memory", "redis": "not_configured", "ready": True}
+        try:
+            self._client.ping()
+            self._down_until = 0.0
+            return {"backend": "redis", "redis": "ok", "ready": True}
+        except redis.RedisError as err:
+            self._mark_down(err)
+            return {"backend": "redis", "redis": "down", "ready": False}

@@ -1,0 +1,40 @@
+"""Settings, all from environment variables prefixed CARDREF_ (see README's table)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int(env: dict, name: str, default: int) -> int:
+    raw = env.get(name)
+    return default if raw in (None, "") else int(raw)
+
+
+@dataclass(frozen=True)
+class Settings:
+    state_secrets: tuple[str, ...] = ()  # first signs; all verify (rotation)
+    redis_url: str | None = None
+    max_body_bytes: int = 1024 * 1024
+    cache_size: int = 4096  # entries of the in-process LRU
+    cache_ttl_seconds: int = 24 * 3600
+    redis_timeout_seconds: float = 0.2
+    redis_retry_seconds: float = 1.0
+    metrics: bool = True
+    log_level: str = "INFO"
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: dict | None = None) -> "Settings":
+        env = dict(os.environ if environ is None else environ)
+        secrets = tuple(s.strip() for s in env.get("CARDREF_STATE_SECRET", "").split(",") if s.strip())
+        return cls(
+            state_secrets=secrets,
+            redis_url=env.get("CARDREF_REDIS_URL") or None,
+            max_body_bytes=_int(env, "CARDREF_MAX_BODY_BYTES", 1024 * 1024),
+            cache_size=_int(env, "CARDREF_CACHE_SIZE", 4096),
+            cache_ttl_seconds=_int(env, "CARDREF_CACHE_TTL_SECONDS", 24 * 3600),
+            redis_timeout_seconds=float(env.get("CARDREF_REDIS_TIMEOUT_SECONDS") or 0.2),
+            redis_retry_seconds=float(env.get("CARDREF_REDIS_RETRY_SECONDS") or 1.0),
+            metrics=(env.get("CARDREF_METRICS", "on").lower() not in ("0", "off", "false", "no")),
+            log_level=env.get("CARDREF_LOG_LEVEL", "INFO").upper(),
+        )

@@ -1,0 +1,213 @@
+"""The endpoints of DESIGN.md. Each view: envelope checked by marshmallow (flask-smorest),
+state verified and decoded by the engine, answer built as a prebuilt orjson Response (the
+response schema documents it; flask-smorest passes a Response through without re-dumping)."""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+from flask import current_app
+from flask_smorest import Blueprint
+
+from engine import ENGINE_VERSION, adjudicate, registry
+from engine.adjudicate import Applied
+
+from .cache import cache_key
+from .errors import request_lang
+from .jsonio import json_response
+
+PROBLEM_RESPONSES = {
+    400: "Malformed JSON (`json_malformed`)",
+    403: "State signature invalid (`state_signature_invalid`)",
+    404: "Unknown game (`game_unknown`)",
+    413: "Body too large (`body_too_large`)",
+    422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
+         "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`)",
+}
+
+
+def _ext():
+    return current_app.extensions["card_referee"]
+
+
+def _state_in(state: dict) -> dict:
+    """Verify the signature (when signing is on) and strip it for the engine."""
+    return _ext().signer.verify(state)
+
+
+def _state_out(state: dict) -> dict:
+    return _ext().signer.sign(state)
+
+
+def _cached_json(namespace: str, identity: bytes, compute) -> bytes:
+    """Bytes of the answer, from the cache when present (only for work that costs more than a
+    Redis round trip and repeats: enumerations and lookups)."""
+    cache = _ext().cache
+    key = cache_key(namespace, hashlib.sha256(identity).hexdigest())
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    body = orjson.dumps(compute())
+    cache.set(key, body)
+    return body
+
+
+def _problem_docs(blp: Blueprint, schemas, *codes: int):
+    def deco(fn):
+        for code in codes:
+            fn = blp.alt_response(code, schema=schemas.problem, description=PROBLEM_RESPONSES[code],
+                                  content_type="application/problem+json")(fn)
+        return fn
+    return deco
+
+
+def build_blueprints(schemas) -> list[Blueprint]:
+    api = Blueprint("v1", __name__, url_prefix="/v1", description="Adjudication")
+    ops = Blueprint("ops", __name__, description="Health and readiness")
+    problems = lambda *codes: _problem_docs(api, schemas, *codes)  # noqa: E731
+
+    @api.route("/games", methods=["GET"])
+    @api.response(200, schemas.games_response)
+    @api.doc(operationId="listGames", summary="Every game: names, player counts, presets, options, actions")
+    def list_games():
+        return json_response({"games": [g.describe() for g in registry.all_games()]})
+
+    @api.route("/games/<string:game>/deal", methods=["POST"])
+    @api.arguments(schemas.deal_request)
+    @api.response(201, schemas.deal_response)
+    @problems(400, 404, 413, 422)
+    @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
+    def deal(body: dict, game: str):
+        out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
+                              body.get("dealer"), body.get("match"), body.get("deck"))
+        out["state"] = _state_out(out["state"])
+        return json_response(out, 201)
+
+    def _validate(body: dict):
+        result = adjudicate.validate(_state_in(body["state"]), body["action"])
+        if isinstance(result, Applied):
+            return json_response({"valid": True, "state": _state_out(result.state),
+                                  "score_deltas": result.score_deltas, "events": result.events,
+                                  "to_act": result.to_act, "status": result.status})
+        # Refused: the state exactly as posted (signature included), unchanged.
+        return json_response({"valid": False, "error": result.refusal.to_json(request_lang()),
+                              "state": body["state"]})
+
+    @api.route("/validate", methods=["POST"])
+    @api.arguments(schemas.validate_request)
+    @api.response(200, schemas.validate_response)
+    @problems(400, 403, 404, 413, 422)
+    @api.doc(operationId="validateAction",
+             summary="Adjudicate one action: valid with the next state, or refused with the rule broken")
+    def validate(body: dict):
+        return _validate(body)
+
+    @api.route("/legal-actions", methods=["POST"])
+    @api.arguments(schemas.legal_actions_request)
+    @api.response(200, schemas.legal_actions_response)
+    @problems(400, 403, 404, 413, 422)
+    @api.doc(operationId="legalActions", summary="Every legal action of a player now")
+    def legal_actions(body: dict):
+        state = _state_in(body["state"])
+        player, types = body["player"], body.get("types")
+        identity = orjson.dumps([state, player, types], option=orjson.OPT_SORT_KEYS)
+
+        def compute():
+            actions = adjudicate.legal_actions(state, player, types)
+            return {"actions": actions, "count": len(actions)}
+        return current_app.response_class(_cached_json("legal", identity, compute),
+                                          mimetype="application/json")
+
+    @api.route("/view", methods=["POST"])
+    @api.arguments(schemas.view_request)
+    @api.response(200, schemas.view_response)
+    @problems(400, 403, 404, 413, 422)
+    @api.doc(operationId="view", summary="The state as one player (or a spectator: null) may see it")
+    def view(body: dict):
+        return json_response({"view": adjudicate.view(_state_in(body["state"]), body["player"])})
+
+    @api.route("/replay", methods=["POST"])
+    @api.arguments(schemas.replay_request)
+    @api.response(200, schemas.replay_response)
+    @problems(400, 404, 413, 422)
+    @api.doc(operationId="replay",
+             summary="Deal, then apply a list of actions; stops at the first refused one")
+    def replay(body: dict):
+        deal = dict(body["deal"])
+        deal["game_id"] = deal.pop("game")
+        out = adjudicate.replay(deal, body["actions"])
+        out["initial_state"] = _state_out(out["initial_state"])
+        out["state"] = _state_out(out["state"])
+        if out["stopped"] is not None:
+            out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
+        return json_response(out)
+
+    # The unversioned alias of /v1/validate that front ends were promised.
+    alias = Blueprint("compat", __name__, description="Unversioned aliases")
+
+    @alias.route("/validate", methods=["POST"])
+    @alias.arguments(schemas.validate_request)
+    @alias.response(200, schemas.validate_response)
+    @alias.doc(operationId="validateActionAlias", summary="Same as POST /v1/validate")
+    def validate_alias(body: dict):
+        return _validate(body)
+
+    @ops.route("/healthz", methods=["GET"])
+    @ops.response(200, schemas.health)
+    @ops.doc(operationId="healthz", summary="Liveness: the process answers")
+    def healthz():
+        return json_response({"status": "ok"})
+
+    @ops.route("/readyz", methods=["GET"])
+    @ops.response(200, schemas.ready)
+    @ops.doc(operationId="readyz", summary="Readiness: cache backend, Redis, signing")
+    def readyz():
+        ext = _ext()
+        cache = ext.cache.status()
+        return json_response({
+            "status": "ready" if cache["ready"] else "degraded",
+            "engine_version": ENGINE_VERSION,
+            "cache": cache,
+            "signing": "enabled" if ext.signer.enabled else "disabled",
+            "games": [g.id for g in registry.all_games()],
+        })
+
+    return [api, alias, ops, lookup_blueprint(schemas)]
+
+
+def lookup_blueprint(schemas) -> Blueprint:
+    """One route per lookup that a game declares: POST /v1/games/{game}/{lookup}."""
+    from .schemas import schema_from_fields
+
+    blp = Blueprint("lookups", __name__, url_prefix="/v1/games", description="Game lookups (cached)")
+    for game in registry.all_games():
+        for lk in game.lookups:
+            stem = "".join(part.capitalize() for part in f"{game.id}-{lk.name}".replace("_", "-").split("-"))
+            request_schema = schema_from_fields(f"{stem}Request", dict(lk.request))()
+            response_schema = schema_from_fields(f"{stem}Response", dict(lk.response))()
+            blp.add_url_rule(
+                f"/{game.id}/{lk.name}", endpoint=f"{game.id}_{lk.name}",
+                view_func=_lookup_view(blp, schemas, game.id, lk, request_schema, response_schema),
+                methods=["POST"])
+    return blp
+
+
+def _lookup_view(blp: Blueprint, schemas, game_id: str, lk, request_schema, response_schema):
+    def view(body: dict):
+        lookup, parsed = adjudicate.parse_lookup(game_id, lk.name, body)
+        identity = orjson.dumps([game_id, lk.name, parsed], option=orjson.OPT_SORT_KEYS)
+        if lookup.cacheable:
+            payload = _cached_json(f"lookup:{game_id}:{lk.name}", identity,
+                                   lambda: lookup.handler(parsed))
+        else:
+            payload = orjson.dumps(lookup.handler(parsed))
+        return current_app.response_class(payload, mimetype="application/json")
+
+    view.__name__ = f"lookup_{game_id}_{lk.name}".replace("-", "_")
+    view = blp.doc(operationId="".join(p.capitalize() if i else p for i, p in enumerate(
+        f"lookup-{game_id}-{lk.name}".replace("_", "-").split("-"))), summary=lk.summary)(view)
+    view = _problem_docs(blp, schemas, 400, 413, 422)(view)
+    view = blp.response(200, response_schema)(view)
+    view = blp.arguments(request_schema)(view)
+    return view

@@ -1,0 +1,267 @@
+"""marshmallow schemas for every request and response; the OpenAPI spec is generated from them.
+
+Per DESIGN.md's performance budget, a request's state is checked here only at its top level
+(game, version, players …; everything else passes through untouched) and then decoded by the
+engine's own fast decoder, which checks the invariants that matter. Action and lookup schemas
+are built from what the registered games declare, so adding a game never touches this file.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import marshmallow as ma
+from marshmallow import fields as mf, validate
+
+from engine.cards import SUITS
+from engine.fields import Field
+from engine.game import FINISHED, IN_PROGRESS, Game
+
+
+def _int(**kw) -> mf.Integer:
+    return mf.Integer(strict=True, **kw)
+
+
+def _bool(**kw) -> mf.Boolean:
+    # Only JSON true/false: marshmallow would otherwise accept "true", "1", "yes" …
+    return mf.Boolean(truthy={True}, falsy={False}, **kw)
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+def to_marshmallow(field: Field) -> mf.Field:
+    """An engine Field as a marshmallow field, for validation and for the spec."""
+    common = {"required": field.required, "allow_none": field.nullable,
+              "metadata": {"description": field.description} if field.description else {}}
+    kind = field.kind
+    if kind == "cards":
+        return mf.List(mf.String(), **common)
+    if kind in ("card", "str", "player"):
+        if field.choices:
+            return mf.String(validate=validate.OneOf(field.choices), **common)
+        return mf.String(**common)
+    if kind == "suit":
+        return mf.String(validate=validate.OneOf(SUITS + tuple(s.lower() for s in SUITS)), **common)
+    if kind == "enum":
+        if all(isinstance(c, str) for c in field.choices if c is not None):
+            return mf.String(validate=validate.OneOf([c for c in field.choices if c is not None]),
+                             **{**common, "allow_none": field.nullable or None in field.choices})
+        common["metadata"] = {**common["metadata"], "enum": list(field.choices)}
+        return mf.Raw(validate=validate.OneOf(field.choices), **common)
+    if kind == "int":
+        rng = validate.Range(min=field.minimum, max=field.maximum) \
+            if field.minimum is not None or field.maximum is not None else None
+        return _int(validate=rng, **common) if rng else _int(**common)
+    if kind == "bool":
+        return _bool(**common)
+    if kind == "str_list":
+        return mf.List(mf.String(), **common)
+    if kind == "int_map":
+        return mf.Dict(keys=mf.String(), values=_int(), **common)
+    return mf.Dict(**common)
+
+
+def schema_from_fields(name: str, spec: dict[str, Field], extra: dict | None = None) -> type[ma.Schema]:
+    declared = {k: to_marshmallow(f) for k, f in spec.items()}
+    declared.update(extra or {})
+    return Strict.from_dict(declared, name=name)
+
+
+# ------------------------------------------------------------------ shared pieces
+
+class StateSchema(ma.Schema):
+    """A game state. Only its top level is described here; each game documents the rest in its
+    rules page, and the engine decodes and checks it."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    game = mf.String(required=True, metadata={"description": "game id"})
+    version = _int(required=True, metadata={"description": "schema version of that game's state"})
+    players = mf.List(mf.String(), required=True, metadata={"description": "player ids in seat order"})
+    options = mf.Dict(metadata={"description": "resolved options"})
+    seed = mf.String(metadata={"description": "the deal's seed (hidden in views)"})
+    phase = mf.String()
+    status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
+    signature = mf.String(metadata={"description": "HMAC-SHA256 over canonical JSON, when signing is on"})
+
+
+class ScoreDeltaSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    target = mf.String(required=True, metadata={"description": "a player or a team"})
+    kind = mf.String(required=True, validate=validate.OneOf(["points", "level", "penalty", "rank"]))
+    delta = _int(required=True)
+    reason = mf.String(required=True)
+
+
+class EventSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = mf.String(required=True)
+
+
+class RefusalSchema(ma.Schema):
+    code = mf.String(required=True, metadata={"description": "stable snake_case code"})
+    message = mf.String(required=True, metadata={"description": "English, or Japanese with Accept-Language: ja"})
+    rule = mf.String(metadata={"description": "the rule broken, as numbered in docs/rules/<game>.md"})
+    details = mf.Dict()
+
+
+class ProblemSchema(ma.Schema):
+    type = mf.String()
+    title = mf.String()
+    status = _int()
+    code = mf.String(required=True)
+    detail = mf.String()
+    errors = mf.Dict(keys=mf.String(), values=mf.List(mf.String()),
+                     metadata={"description": "field path -> messages"})
+
+
+def action_schema(games: Iterable[Game]) -> type[ma.Schema]:
+    """One Action schema: `type`, `player`, and every field any game's actions declare."""
+    games = list(games)
+    fields: dict[str, Field] = {}
+    for game in games:
+        for action in game.actions:
+            for name, fld in action.fields.items():
+                if name in fields and fields[name].kind != fld.kind:
+                    fields[name] = Field("object", required=False)  # kinds differ: let the engine check
+                else:
+                    fields[name] = Field(fld.kind, fld.description, required=False,
+                                         nullable=fld.nullable, minimum=fld.minimum,
+                                         maximum=fld.maximum)
+    types = sorted({a.name for g in games for a in g.actions})
+    extra = {
+        "type": mf.String(required=True, validate=validate.OneOf(types) if types else None,
+                          metadata={"description": "the action; each game lists its types in GET /v1/games"}),
+        "player": mf.String(required=True, metadata={"description": "the acting seat's id"}),
+    }
+    return schema_from_fields("Action", fields, extra)
+
+
+class Schemas:
+    """Every schema instance the routes use, built once per app from the registered games
+    (instances, not classes: webargs would rebuild a class on every request)."""
+
+    def __init__(self, games: list[Game]):
+        Action = action_schema(games)
+        game_ids = [g.id for g in games]
+
+        class GameInfo(ma.Schema):
+            id = mf.String(required=True, validate=validate.OneOf(game_ids) if game_ids else None)
+            names = mf.Dict(keys=mf.String(), values=mf.String(), required=True)
+            players = mf.Dict(keys=mf.String(), values=_int(), required=True)
+            state_version = _int(required=True)
+            zero_sum = _bool(required=True)
+            presets = mf.Dict(required=True)
+            options = mf.List(mf.Dict(), required=True)
+            actions = mf.List(mf.Dict(), required=True)
+            lookups = mf.List(mf.Dict(), required=True)
+            rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
+
+        class GamesResponse(ma.Schema):
+            games = mf.List(mf.Nested(GameInfo), required=True)
+
+        class DealRequest(Strict):
+            players = mf.List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
+                              metadata={"description": "player ids in seat order"})
+            options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
+            seed = mf.String(validate=validate.Length(min=1, max=256),
+                             metadata={"description": "omit to let the server draw one"})
+            dealer = mf.String(allow_none=True)
+            match = mf.Dict(allow_none=True, metadata={"description": "the previous deal's match summary"})
+            deck = mf.List(mf.String(), allow_none=True,
+                           metadata={"description": "an explicit deck, top card first (physical deals); replaces the shuffle"})
+
+        class ReplayDeal(DealRequest):
+            game = mf.String(required=True)
+
+        class DealResponse(ma.Schema):
+            state = mf.Nested(StateSchema, required=True)
+            to_act = mf.List(mf.String(), required=True)
+            seed_commitment = mf.String(required=True, metadata={"description": "SHA-256 of the seed"})
+            status = mf.String(required=True)
+
+        class ValidateRequest(Strict):
+            state = mf.Nested(StateSchema, required=True)
+            action = mf.Nested(Action, required=True)
+
+        class ValidateResponse(ma.Schema):
+            valid = _bool(required=True)
+            state = mf.Nested(StateSchema, required=True)
+            score_deltas = mf.List(mf.Nested(ScoreDeltaSchema))
+            events = mf.List(mf.Nested(EventSchema))
+            to_act = mf.List(mf.String())
+            status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
+            error = mf.Nested(RefusalSchema)
+
+        class PlayerRequest(Strict):
+            state = mf.Nested(StateSchema, required=True)
+            player = mf.String(required=True, allow_none=True)
+
+        class LegalActionsRequest(PlayerRequest):
+            types = mf.List(mf.String(), metadata={"description": "only these action types"})
+
+        class LegalActionsResponse(ma.Schema):
+            actions = mf.List(mf.Nested(Action), required=True)
+            count = _int(required=True)
+
+        class ViewResponse(ma.Schema):
+            view = mf.Dict(required=True, metadata={"description": "the state as that player may see it"})
+
+        class ReplayRequest(Strict):
+            deal = mf.Nested(ReplayDeal, required=True)
+            actions = mf.List(mf.Nested(Action), required=True)
+
+        class ReplayStep(ma.Schema):
+            index = _int(required=True)
+            action = mf.Nested(Action, required=True)
+            score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
+            events = mf.List(mf.Nested(EventSchema), required=True)
+            to_act = mf.List(mf.String(), required=True)
+            status = mf.String(required=True)
+
+        class ReplayStop(ma.Schema):
+            index = _int(required=True)
+            action = mf.Dict(required=True)
+            error = mf.Nested(RefusalSchema, required=True)
+
+        class ReplayResponse(ma.Schema):
+            seed_commitment = mf.String(required=True)
+            initial_state = mf.Nested(StateSchema, required=True)
+            steps = mf.List(mf.Nested(ReplayStep), required=True)
+            state = mf.Nested(StateSchema, required=True)
+            totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
+            status = mf.String(required=True)
+            to_act = mf.List(mf.String(), required=True)
+            stopped = mf.Nested(ReplayStop, allow_none=True)
+
+        class Health(ma.Schema):
+            status = mf.String(required=True)
+
+        class Ready(ma.Schema):
+            status = mf.String(required=True, validate=validate.OneOf(["ready", "degraded"]))
+            engine_version = mf.String(required=True)
+            cache = mf.Dict(required=True)
+            signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
+            games = mf.List(mf.String(), required=True)
+
+        self.games_response = GamesResponse()
+        self.deal_request = DealRequest()
+        self.deal_response = DealResponse()
+        self.validate_request = ValidateRequest()
+        self.validate_response = ValidateResponse()
+        self.legal_actions_request = LegalActionsRequest()
+        self.legal_actions_response = LegalActionsResponse()
+        self.view_request = PlayerRequest()
+        self.view_response = ViewResponse()
+        self.replay_request = ReplayRequest()
+        self.replay_response = ReplayResponse()
+        self.health = Health()
+        self.ready = Ready()
+        self.problem = ProblemSchema()

@@ -1,0 +1,35 @@
+import pytest
+
+from engine import registry
+from service.app import create_app
+from service.config import Settings
+from tests.toygame import ToyGame
+
+
+@pytest.fixture
+def toy():
+    """The test-only toy game, registered for the duration of one test."""
+    game = registry.register(ToyGame())
+    yield game
+    registry.unregister("toy")
+
+
+@pytest.fixture
+def make_client(toy):
+    def make(**settings):
+        settings.setdefault("metrics", False)
+        app = create_app(Settings(**settings))
+        return app.test_client()
+    return make
+
+
+@pytest.fixture
+def client(make_client):
+    return make_client()
+
+
+def deal_toy(client, seed="s1", **extra):
+    body = {"players": ["ann", "bob"], "seed": seed, **extra}
+    resp = client.post("/v1/games/toy/deal", json=body)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
