@@ -129,12 +129,14 @@ def action_schema(games: Iterable[Game]) -> type[ma.Schema]:
     for game in games:
         for action in game.actions:
             for name, fld in action.fields.items():
-                if name in fields and fields[name].kind != fld.kind:
-                    fields[name] = Field("object", required=False)  # kinds differ: let the engine check
-                else:
-                    fields[name] = Field(fld.kind, fld.description, required=False,
-                                         nullable=fld.nullable, minimum=fld.minimum,
-                                         maximum=fld.maximum)
+                seen = fields.get(name)
+                if seen is not None and seen.kind != fld.kind:
+                    fields[name] = Field("object", required=False)  # kinds differ: the engine checks
+                    continue
+                choices = tuple(dict.fromkeys((seen.choices if seen else ()) + fld.choices))
+                fields[name] = Field(fld.kind, fld.description, required=False,
+                                     nullable=fld.nullable or bool(seen and seen.nullable),
+                                     choices=choices, minimum=fld.minimum, maximum=fld.maximum)
     types = sorted({a.name for g in games for a in g.actions})
     extra = {
         "type": mf.String(required=True, validate=validate.OneOf(types) if types else None,

@@ -53,18 +53,34 @@ class ToyGame(Game):
         return ToyState(setup.players, dict(setup.options), setup.seed, hands, (), 0, False)
 
     def decode(self, data) -> ToyState:
+        players = data["players"]
+        if not (isinstance(players, list) and 2 <= len(players) <= 4
+                and all(isinstance(p, str) for p in players) and len(set(players)) == len(players)):
+            raise InvalidState("players: 2-4 distinct ids", "state.players")
         hands = data["hands"]
-        if len(hands) != len(data["players"]):
+        if not isinstance(hands, list) or len(hands) != len(players):
             raise InvalidState("one hand per player", "state.hands")
         for i, h in enumerate(hands):
+            if not isinstance(h, list):
+                raise InvalidState("a hand is a list", f"state.hands[{i}]")
             for j, c in enumerate(h):
                 if not cards.is_card(c):
                     raise InvalidState(f"{c!r} is not a card", f"state.hands[{i}][{j}]")
-        if not 0 <= data["turn"] < len(data["players"]):
+        trick = data["trick"]
+        if not isinstance(trick, list) or not all(
+                isinstance(t, list) and len(t) == 2 and t[0] in players and cards.is_card(t[1]) for t in trick):
+            raise InvalidState("trick: [player, card] pairs", "state.trick")
+        turn = data["turn"]
+        if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < len(players):
             raise InvalidState("turn out of range", "state.turn")
-        return ToyState(tuple(data["players"]), dict(data["options"]), data["seed"],
-                        tuple(tuple(h) for h in hands), tuple(tuple(t) for t in data["trick"]),
-                        data["turn"], data["phase"] == "done")
+        options = data["options"]
+        if not isinstance(options, dict) or not isinstance(options.get("stakes"), int):
+            raise InvalidState("options.stakes must be an integer", "state.options")
+        if data["phase"] not in ("play", "done") or not isinstance(data["seed"], str):
+            raise InvalidState("phase must be play or done; seed a string", "state.phase")
+        return ToyState(tuple(players), dict(options), data["seed"],
+                        tuple(tuple(h) for h in hands), tuple(tuple(t) for t in trick),
+                        turn, data["phase"] == "done")
 
     def encode(self, state: ToyState) -> dict:
         return state.to_json()

@@ -1,0 +1,72 @@
+"""The real thing: the service under gunicorn (2 sync workers) on a loopback port."""
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from tests.redis_server import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return resp.status, resp.read()
+
+
+def _post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
+    port = free_port()
+    env = {**os.environ, "CARDREF_REDIS_URL": redis_url, "CARDREF_STATE_SECRET": "gunicorn-test",
+           "HOME": str(tmp_path), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
+         "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.wsgi:app"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if _get(base + "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert proc.poll() is None, proc.stdout.read().decode()
+            assert time.monotonic() < deadline, "gunicorn did not come up"
+            time.sleep(0.2)
+        status, body = _get(base + "/readyz")
+        ready = json.loads(body)
+        assert ready["cache"]["redis"] == "ok" and ready["signing"] == "enabled"
+        games = json.loads(_get(base + "/v1/games")[1])["games"]
+        assert games, "no game registered in the product"
+        game = games[0]
+        players = [f"p{i}" for i in range(game["players"]["min"] if game["players"]["min"] > 2 else 4 if game["players"]["max"] >= 4 else 2)]
+        status, dealt = _post(f"{base}/v1/games/{game['id']}/deal", {"players": players, "seed": "g1"})
+        assert status == 201 and dealt["state"]["signature"]
+        player = dealt["to_act"][0]
+        status, legal = _post(base + "/v1/legal-actions", {"state": dealt["state"], "player": player})
+        assert status == 200 and legal["count"] >= 1
+        status, out = _post(base + "/v1/validate", {"state": dealt["state"], "action": legal["actions"][0]})
+        assert status == 200 and out["valid"] is True
+        tampered = {**dealt["state"], "seed": "other"}
+        status, out = _post(base + "/v1/validate", {"state": tampered, "action": legal["actions"][0]})
+        assert status == 403 and out["code"] == "state_signature_invalid"
+        metrics = _get(base + "/metrics")[1].decode()
+        assert "flask_http_request_total" in metrics
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
