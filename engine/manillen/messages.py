@@ -1,0 +1,107 @@
+"""Refusal codes with their rule and their messages in English and Japanese.
+
+Every refusal of a card play names the obligation broken and lists, in `details.required` and
+in the message, the cards that would have been legal instead.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
+from engine.game import Refusal
+
+PHASE_JA = {"blind": "見ずノートランプの宣言", "trump": "切札決め", "doubling": "ダブル",
+            "play": "プレイ", "over": "終了"}
+
+# code: (rule, English, Japanese). Placeholders are filled by `refuse`.
+TEMPLATES: dict[str, tuple[str, str, str]] = {
+    "game_finished": (
+        "A31", "This deal is finished; no more actions are taken.",
+        "このディールは終了しています。これ以上のアクションはできません。"),
+    "wrong_phase": (
+        "A9", "{action} is not possible now: the deal is in the {phase} phase.",
+        "今は{action}はできません（{phase_ja}の段階です）。"),
+    "not_your_turn": (
+        "A20", "It is not {player}'s turn; waiting for {waiting}.",
+        "{player}の番ではありません。{waiting}の番です。"),
+    "card_not_playable": (
+        "A21", "{player} cannot play {card}: it is not in their hand{table}.",
+        "{player}は{card}を出せません。手札{table_ja}にありません。"),
+    "must_follow_suit": (
+        "A21", "You must follow suit ({suit}); play one of: {cards}.",
+        "リードされたスート（{suit_ja}）を出さなければなりません。出せるカード: {cards}"),
+    "must_overtake": (
+        "A24", "An opponent is winning the trick and you can beat it in {suit}: play one of: "
+        "{cards}.",
+        "相手がトリックに勝っていて、{suit_ja}で上回れます。次のどれかを出してください: {cards}"),
+    "must_trump": (
+        "A22", "You cannot follow suit and your partner is not winning: you must trump; play "
+        "one of: {cards}.",
+        "リードされたスートがなく、パートナーが勝っていないので切札を出さなければなりません。"
+        "出せるカード: {cards}"),
+    "must_overtrump": (
+        "A25", "The trick is trumped and you cannot follow suit: you must overtrump; play one "
+        "of: {cards}.",
+        "トリックに切札が出ていてリードされたスートがないので、より強い切札を出さなければ"
+        "なりません。出せるカード: {cards}"),
+    "no_undertrump": (
+        "A26", "You may not play a trump lower than the {best} already in the trick while you "
+        "hold another card; play one of: {cards}.",
+        "他のカードがあるので、トリックに出ている{best}より弱い切札は出せません。"
+        "出せるカード: {cards}"),
+    "must_undertrump": (
+        "M-h", "You cannot overtrump but hold trumps: under this table's rule you must play a "
+        "trump; play one of: {cards}.",
+        "より強い切札はありませんが、このルールでは切札を出さなければなりません。"
+        "出せるカード: {cards}"),
+    "blind_no_trump_disabled": (
+        "A11", "Blind no-trump is not played at this table (option blind_no_trump).",
+        "このテーブルでは見ずノートランプはありません（オプション blind_no_trump）。"),
+    "blind_no_trump_too_late": (
+        "A11", "Blind no-trump must be called before the dealer looks at their hand.",
+        "見ずノートランプは手札を見る前に宣言しなければなりません。"),
+    "trump_pass_disabled": (
+        "A12", "The dealer may not pass the trump choice to their partner at this table "
+        "(option allow_pass_trump_to_partner).",
+        "このテーブルではディーラーは切札決めをパートナーに任せられません"
+        "（オプション allow_pass_trump_to_partner）。"),
+    "trump_already_passed": (
+        "A12", "The trump choice has already been passed to the dealer's partner.",
+        "切札決めはすでにパートナーに任されています。"),
+    "wrong_doubling_call": (
+        "A15", "It is {side}'s turn to {call}, not to {posted}.",
+        "今は{side_ja}が{call_ja}するかどうかの番です（{posted_ja}ではありません）。"),
+    "peek_report_not_allowed": (
+        "A8", "Only the dealer's partner, before trumps are named, can be reported for looking "
+        "at their cards.",
+        "切札が決まる前にカードを見たと報告できるのはディーラーのパートナーだけです。"),
+}
+
+CALL_JA = {"double": "ダブル", "redouble": "リダブル"}
+
+
+def cards_text(cards: Sequence[str]) -> str:
+    return ", ".join(cards) if cards else "(none)"
+
+
+def refuse(code: str, details: dict[str, Any] | None = None, **kw: Any) -> Refusal:
+    rule, en, ja = TEMPLATES[code]
+    if "cards" in kw and not isinstance(kw["cards"], str):
+        kw["cards"] = cards_text(kw["cards"])
+    if "suit" in kw:
+        kw.setdefault("suit_ja", SUIT_NAMES_JA.get(kw["suit"], kw["suit"]))
+        kw["suit"] = SUIT_NAMES.get(kw["suit"], kw["suit"])
+    if "phase" in kw:
+        kw.setdefault("phase_ja", PHASE_JA.get(kw["phase"], kw["phase"]))
+    if "call" in kw:
+        kw.setdefault("call_ja", CALL_JA.get(kw["call"], kw["call"]))
+    if "posted" in kw:
+        kw.setdefault("posted_ja", CALL_JA.get(kw["posted"], kw["posted"]))
+    if "side" in kw:
+        kw.setdefault("side_ja", {"the non-dealing side": "ディーラーのいないチーム",
+                                  "the dealer's side": "ディーラーのチーム"}.get(kw["side"],
+                                                                             kw["side"]))
+    if "table" in kw:
+        kw.setdefault("table_ja", "やテーブルの表向きのカード" if kw["table"] else "")
+    return Refusal(code, en.format(**kw), ja.format(**kw), rule=f"manillen {rule}",
+                   details=details or {})

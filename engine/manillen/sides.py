@@ -1,0 +1,75 @@
+"""Seats, partners, sides and score holders of the three forms.
+
+Seat order is clockwise: seat i+1 sits on seat i's left (A5, A7, A19).
+- 4 players (A3): seats 0+2 ("team_0_2") against 1+3 ("team_1_3"); the teams hold the scores.
+- 3 players (A34): the dealer alone against a temporary partnership of the other two; every
+  player keeps their own score, and each partner records the partnership's score.
+- 2 players (A36): each player is a side and holds their own score.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+TEAMS = ("team_0_2", "team_1_3")
+TRICKS = {2: 16, 3: 10, 4: 8}       # tricks in a deal = cards each player plays
+PER_SEAT = TRICKS
+
+
+def holders(players: Sequence[str]) -> list[str]:
+    """Ids that keep a running score (the keys of match.scores and match.booms)."""
+    return list(TEAMS) if len(players) == 4 else list(players)
+
+
+def partner(n: int, dealer: int, seat: int) -> int | None:
+    if n == 4:
+        return (seat + 2) % 4
+    if n == 3 and seat != dealer:
+        return 3 - seat - dealer       # the other non-dealer (seats sum to 0+1+2 = 3)
+    return None
+
+
+def dealer_side(n: int, dealer: int) -> tuple[int, ...]:
+    return (dealer, (dealer + 2) % 4) if n == 4 else (dealer,)
+
+
+def other_side(n: int, dealer: int) -> tuple[int, ...]:
+    mine = dealer_side(n, dealer)
+    return tuple((dealer + k) % n for k in range(1, n) if (dealer + k) % n not in mine)
+
+
+def sides(players: Sequence[str], dealer: int) -> list[dict]:
+    """The two sides of this deal, dealer's side first: id, seats, and score holders."""
+    n = len(players)
+    mine, theirs = dealer_side(n, dealer), other_side(n, dealer)
+    if n == 4:
+        def team(seats):
+            return TEAMS[min(seats) % 2]
+        return [{"id": team(mine), "seats": mine, "holders": [team(mine)]},
+                {"id": team(theirs), "seats": theirs, "holders": [team(theirs)]}]
+    if n == 3:
+        return [{"id": "dealer", "seats": mine, "holders": [players[dealer]]},
+                {"id": "defenders", "seats": theirs, "holders": [players[s] for s in theirs]}]
+    return [{"id": players[s], "seats": (s,), "holders": [players[s]]} for s in (mine + theirs)]
+
+
+def doubling_candidates(n: int, dealer: int, calls: Sequence[int],
+                        options: Mapping) -> list[int]:
+    """Seats that may make the next call, in the order they are asked.
+
+    A14/A15, M-e, M-d: an even number of calls so far means the non-dealing side may double
+    (either opponent, or only the eldest hand), an odd number that the dealer's side may
+    redouble (either member, or only the dealer's partner; with 2 or 3 players the dealer is
+    the whole side). The side is asked clockwise from the seat after the last caller (at the
+    start, from the dealer's left), so the eldest hand is asked first.
+    """
+    level = len(calls)
+    if level % 2 == 0:
+        seats = list(other_side(n, dealer))
+        if options["double_by"] == "eldest_only":
+            seats = [(dealer + 1) % n]
+    else:
+        seats = list(dealer_side(n, dealer))
+        if n == 4 and options["redouble_by"] == "dealer_partner":
+            seats = [(dealer + 2) % 4]
+    start = calls[-1] if calls else dealer
+    return sorted(seats, key=lambda s: (s - start - 1) % n)

@@ -1,0 +1,113 @@
+"""Builders for hand-made Manillen deals, through the engine's own front door."""
+from __future__ import annotations
+
+import json
+
+from engine import adjudicate as adj
+from engine.cards import deck_32
+
+PLAYERS = {2: ["p0", "p1"], 3: ["p0", "p1", "p2"], 4: ["p0", "p1", "p2", "p3"]}
+
+
+def deck_for(hands: dict[int, list[str]], n: int = 4, dealer: int = 0,
+             leftover: list[str] | None = None,
+             table: dict[int, list[tuple[str, str]]] | None = None) -> list[str]:
+    """An explicit deck (top card first) that deals `hands` (seat -> cards) with the default
+    packets; seats not given get the remaining cards in deck order. 2 players: `table` maps a
+    seat to four (face-up, face-down) pairs."""
+    used = [c for h in hands.values() for c in h] + list(leftover or [])
+    for pairs in (table or {}).values():
+        used += [c for pair in pairs for c in pair]
+    assert len(set(used)) == len(used), "a card is given twice"
+    rest = [c for c in deck_32() if c not in used]
+    per_hand = {4: 8, 3: 10, 2: 8}[n]
+    full = {}
+    for s in range(n):
+        if s in hands:
+            full[s] = list(hands[s])
+        else:
+            full[s], rest = rest[:per_hand], rest[per_hand:]
+        assert len(full[s]) == per_hand, f"seat {s} needs {per_hand} cards"
+    order = [(dealer + k) % n for k in range(1, n + 1)]
+    deck: list[str] = []
+    if n == 4:
+        taken = {s: 0 for s in order}
+        for packet in (3, 2, 3):
+            for s in order:
+                deck += full[s][taken[s]:taken[s] + packet]
+                taken[s] += packet
+    elif n == 3:
+        taken = {s: 0 for s in order}
+        for packet in (3, 4, 3):
+            for s in order:
+                deck += full[s][taken[s]:taken[s] + packet]
+                taken[s] += packet
+        left = list(leftover) if leftover else rest[:2]
+        deck += left
+    else:
+        tab = {}
+        for s in order:
+            if table and s in table:
+                tab[s] = list(table[s])
+            else:
+                tab[s] = [(rest[2 * j], rest[2 * j + 1]) for j in range(4)]
+                rest = rest[8:]
+        for step, count in (("hand", 3), ("down", 4), ("hand", 2), ("up", 4), ("hand", 3)):
+            for s in order:
+                if step == "hand":
+                    deck += full[s][:count]
+                    full[s] = full[s][count:]
+                elif step == "down":
+                    deck += [down for _, down in tab[s]]
+                else:
+                    deck += [up for up, _ in tab[s]]
+    assert sorted(deck) == sorted(deck_32()), "the deck must hold every card once"
+    return deck
+
+
+def new_deal(n: int = 4, options: dict | None = None, **kw) -> dict:
+    return adj.deal("manillen", PLAYERS[n], options=options, **kw)["state"]
+
+
+def act(state: dict, kind: str, player: str, **fields) -> dict:
+    """Apply an action that must be legal; returns the engine's answer (state, deltas …)."""
+    out = adj.validate(state, {"type": kind, "player": player, **fields})
+    assert out.valid, out.refusal.to_json()
+    return out
+
+
+def refused(state: dict, kind: str, player: str, **fields):
+    out = adj.validate(state, {"type": kind, "player": player, **fields})
+    assert not out.valid, f"{kind} {fields} by {player} was accepted"
+    assert out.state == state
+    return out.refusal
+
+
+def start(hands: dict[int, list[str]], trump: str = "S", n: int = 4, dealer: int = 0,
+          options: dict | None = None, **kw) -> dict:
+    """Deal the given hands, name `trump`, let everybody pass the doubling: the play phase."""
+    deck = deck_for(hands, n, dealer, **kw)
+    players = PLAYERS[n]
+    state = adj.deal("manillen", players, options=options, seed="t",
+                     dealer=players[dealer], deck=deck)["state"]
+    state = act(state, "choose_trump", players[dealer], trump=trump).state
+    while state["phase"] == "doubling":
+        state = act(state, "pass", players[state["doubling"]["turn"]]).state
+    assert state["phase"] == "play"
+    return state
+
+
+def play(state: dict, *cards: str) -> dict:
+    """Play cards in turn order."""
+    for card in cards:
+        player = adj.game_by_id("manillen").to_act(adj.load_state(state)[1])[0]
+        state = act(state, "play", player, card=card).state
+    return state
+
+
+def legal_cards(state: dict, player: str) -> list[str]:
+    return [a["card"] for a in adj.legal_actions(state, player) if a["type"] == "play"]
+
+
+def roundtrip(state: dict) -> dict:
+    return json.loads(json.dumps(state))
