@@ -1,0 +1,113 @@
+"""What may be played or called now: the predicates apply() and legal_actions() share, so a
+listed action is always accepted."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.cards import SUITS, rank_of, suit_of
+
+from .numbers import VALUE, man_numbers
+from .state import ManState
+
+EFFECT_RANKS = frozenset({"A", "2", "3", "8", "J"})  # 1.3
+ANSWER_RANKS = EFFECT_RANKS  # 3.8: 2/3 add, 8 cancels, A and J carry the pending draw on
+BIG_HAND = 8  # 3.5 / 3.6
+
+
+def target_suit(s: ManState) -> str:
+    """3.1: the suit to follow: the one named with an 8 on top, else the top card's."""
+    return s.named_suit or suit_of(s.top)
+
+
+def matches(s: ManState, card: str) -> bool:
+    """3.1 / 2.4: same rank as the top card, or the suit to follow."""
+    return rank_of(card) == rank_of(s.top) or suit_of(card) == target_suit(s)
+
+
+def playable(s: ManState, card: str) -> bool:
+    """A card that may be played now on its own: matching, and while a draw is pending only an
+    answering effect card (3.8)."""
+    return matches(s, card) and (s.pending_draw == 0 or rank_of(card) in ANSWER_RANKS)
+
+
+def has_playable(s: ManState, seat: int) -> bool:
+    return any(playable(s, c) for c in s.hands[seat])
+
+
+def start_size(s: ManState, seat: int) -> int:
+    """3.5: the hand size at the start of the turn (cards drawn this turn taken off)."""
+    return len(s.hands[seat]) - (len(s.drawn_cards) if seat == s.turn else 0)
+
+
+def must_play(s: ManState, seat: int) -> bool:
+    """3.5: 8+ cards at the start of the turn and a playable card held: play it."""
+    return start_size(s, seat) >= BIG_HAND and has_playable(s, seat)
+
+
+def play_options(s: ManState, seat: int) -> list[tuple[tuple[str, ...], str | None]]:
+    """Every legal (cards bottom-to-top, suit) play: 3.2 one rank, at least one card playable,
+    each choice of top card, and a suit for an 8."""
+    by_rank: dict[str, list[str]] = {}
+    for c in s.hands[seat]:
+        by_rank.setdefault(rank_of(c), []).append(c)
+    out = []
+    for rank in sorted(by_rank, key=VALUE.get):
+        group = by_rank[rank]
+        if not any(playable(s, c) for c in group):
+            continue
+        for size in range(1, len(group) + 1):
+            for subset in combinations(group, size):
+                if not any(playable(s, c) for c in subset):
+                    continue
+                for top in subset:
+                    rest = [c for c in subset if c != top]
+                    cards = tuple(rest) + (top,)
+                    if rank == "8":
+                        out.extend((cards, suit) for suit in SUITS)
+                    else:
+                        out.append((cards, None))
+    return out
+
+
+def top_rank_value(s: ManState) -> int:
+    return VALUE[rank_of(s.top)]
+
+
+def chain_eligible(s: ManState) -> list[int]:
+    """5.4: who still has to call or decline: not the card's player, not a caller, not yet
+    declined since the last call."""
+    if s.chain is None or s.phase != "chain":
+        return []
+    callers = {c.player for c in s.chain.calls}
+    return [i for i in range(s.n) if i != s.chain.against and i not in callers
+            and i not in s.chain.declined]
+
+
+def hand_makes_top(s: ManState, seat: int) -> bool:
+    return top_rank_value(s) in man_numbers(s.hands[seat])
+
+
+def may_man(s: ManState, seat: int) -> bool:
+    """True when a man (or kaeshi) by `seat` would be accepted now."""
+    if s.phase == "chain":
+        return seat in chain_eligible(s) and hand_makes_top(s, seat)
+    if s.phase != "play" or not s.top_manable or s.top_by == seat or seat not in s.window:
+        return False
+    return hand_makes_top(s, seat)
+
+
+def man_kinds(s: ManState, seat: int) -> tuple[str, ...]:
+    """5.5: tanki (one card), mekuri (a draw this turn made it possible), kaeshi (a counter)."""
+    kinds = []
+    hand = s.hands[seat]
+    if len(hand) == 1:
+        kinds.append("tanki")
+    if seat == s.turn and s.drawn_cards:
+        before = list(hand)
+        for c in s.drawn_cards:
+            before.remove(c)
+        if top_rank_value(s) not in man_numbers(before):
+            kinds.append("mekuri")
+    if s.phase == "chain":
+        kinds.append("kaeshi")
+    return tuple(kinds)

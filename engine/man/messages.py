@@ -1,0 +1,113 @@
+"""Refusal codes, each with the rule it cites, whether it is a violation (8.3: in `chombo` mode a
+violation ends the game with the penalty instead of being refused), and English and Japanese
+messages. Codes are stable API: clients switch on them."""
+from __future__ import annotations
+
+from engine.game import Refusal
+
+# code: (rule, violation, English, Japanese). Messages may use {placeholders} from details.
+MESSAGES: dict[str, tuple[str, bool, str, str]] = {
+    "not_your_turn": (
+        "3.1", True, "It is {turn}'s turn, not {player}'s.",
+        "今は{turn}の手番です({player}の手番ではありません)。"),
+    "opening_race_play_only": (
+        "2.4", True, "The opening race is on: the only action is playing a card that matches "
+        "the start card.", "開始時の早い者勝ちの最中です。台札と同じ数字かマークのカードを出すことしかできません。"),
+    "start_card_unsettled": (
+        "2.6", True, "The start card {card} is an effect card; the dealer must keep turning "
+        "cards before anyone plays.", "台札{card}は効果カードです。効果カード以外が出るまで親がめくり続けます。"),
+    "cards_empty": (
+        "3.2", False, "Play at least one card.", "カードを1枚以上出してください。"),
+    "cards_duplicate": (
+        "3.2", False, "The same card is listed twice.", "同じカードが2回指定されています。"),
+    "card_not_in_hand": (
+        "3.1", False, "{player} does not hold {card}.", "{player}は{card}を持っていません。"),
+    "ranks_differ": (
+        "3.2", True, "Cards played together must all have the same rank.",
+        "同時に出せるのは同じ数字のカードだけです。"),
+    "card_does_not_match": (
+        "3.1", True, "{cards} match neither the rank nor the suit ({suit}) of the top card {top}.",
+        "{cards}は台札{top}と数字もマーク({suit})も一致しません。"),
+    "suit_required": (
+        "3.1", True, "Name a suit when playing an 8.", "8を出すときはマークを指定してください。"),
+    "suit_not_allowed": (
+        "3.1", False, "A suit is named only when an 8 is played.", "マークを指定できるのは8を出したときだけです。"),
+    "pending_draw_must_answer": (
+        "3.8", True, "A draw of {pending} is pending: answer with a matching 2, 3, 8, A or J, "
+        "or draw the cards.", "{pending}枚のドローが掛かっています。同じ数字かマークの2・3・8・A・Jで返すか、カードを引いてください。"),
+    "already_drew": (
+        "3.3", True, "Only one draw per turn: play a card or end the turn.",
+        "山札から引けるのは1手番に1回です。カードを出すか手番を終えてください。"),
+    "must_play_big_hand": (
+        "3.5", True, "With 8 or more cards at the start of the turn a playable card must be played.",
+        "手番開始時に手札が8枚以上のときは、出せるカードを必ず出さなければなりません。"),
+    "draw_first": (
+        "3.3", True, "A turn ends by playing a card; ending without playing needs a draw first.",
+        "カードを出さずに手番を終えるには、先に山札から1枚引く必要があります。"),
+    "pass_after_first_turn": (
+        "3.4", True, "Passing is allowed only in a player's first turn.",
+        "パスできるのは1周目(自分の最初の手番)だけです。"),
+    "pass_after_draw": (
+        "3.4", True, "A pass is made without drawing; after a draw, play or end the turn.",
+        "パスは山札から引かずに行います。引いた後はカードを出すか手番を終えてください。"),
+    "man_on_start_card": (
+        "5.2", True, "No man may be called on the start card.", "台札(最初の場札)にはまんできません。"),
+    "man_on_first_turn_card": (
+        "5.2", True, "No man may be called on a card played during its player's first turn.",
+        "1周目に出されたカードにはまんできません。"),
+    "man_own_card": (
+        "5.1", True, "No man on a card you played yourself.", "自分が出したカードにはまんできません。"),
+    "man_window_closed": (
+        "5.3", True, "The top card can no longer be manned by {player}.",
+        "{player}はこの場札にもうまんできません。"),
+    "man_not_in_reach": (
+        "4", True, "False man: the hand totals {total}, over 13, so it makes no numbers.",
+        "まんの誤り:手札の合計が{total}で13を超えているため、リーチしていません。"),
+    "man_number_not_made": (
+        "5.1", True, "False man: the hand cannot make {number}.",
+        "まんの誤り:手札で{number}を作ることはできません。"),
+    "man_already_called": (
+        "5.4", True, "Each player calls at most once per man chain.",
+        "1回のまんの応酬で、まんできるのは1人1回までです。"),
+    "man_chain_open": (
+        "5.4", False, "A man has been called: only a kaeshi or a decline may follow.",
+        "まんがコールされています。返しまんか見送りしかできません。"),
+    "no_man_chain": (
+        "5.4", False, "There is no man to decline.", "見送るまんがありません。"),
+    "not_eligible_to_decline": (
+        "5.4", False, "{player} cannot counter this man, so has nothing to decline.",
+        "{player}はこのまんに返しまんできる立場にないため、見送りは不要です。"),
+    "already_declined": (
+        "5.4", False, "{player} already declined.", "{player}はすでに見送っています。"),
+    "call_missing": (
+        "6.2", True, "The end-of-turn call is missing (expected {expected}).",
+        "手番終了時のコールがありません(正しくは「{expected_ja}」)。"),
+    "call_wrong": (
+        "6.2", True, "Wrong call {call}: expected {expected}.",
+        "コール「{call_ja}」は誤りです(正しくは「{expected_ja}」)。"),
+    "chombo_not_enabled": (
+        "8.4", False, "Recording a chombo needs the option violations=chombo (referee mode).",
+        "チョンボの記録には violations=chombo(審判モード)が必要です。"),
+    "chombo_offender_unknown": (
+        "8.1", False, "{offender} is not seated in this game.", "{offender}はこの対局の参加者ではありません。"),
+}
+
+VIOLATIONS = frozenset(code for code, (_, v, _, _) in MESSAGES.items() if v)
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def refuse(code: str, **details) -> Refusal:
+    """The Refusal for `code`, rule cited as "man <n>"; details fill the messages and travel
+    with the refusal."""
+    rule, _violation, en, ja = MESSAGES[code]
+    fmt = _Blank({k: ("null" if v is None else str(v)) for k, v in details.items()})
+    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"man {rule}",
+                   details=details)
+
+
+def is_violation(refusal: Refusal) -> bool:
+    return refusal.code in VIOLATIONS

@@ -1,0 +1,104 @@
+"""Rule 4: the numbers a hand can "make" (まんできる数字), with how each is made.
+
+Called on every man check and every to_act/legal_actions listing, so the work is cached on the
+sorted tuple of card values (suits never matter here).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import product
+from typing import Iterable
+
+from engine.cards import rank_of
+
+VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+         "J": 11, "Q": 12, "K": 13}
+LABEL = {1: "A", 11: "J", 12: "Q", 13: "K"}
+REACH_LIMIT = 13  # 2.2 / 4: a hand is in reach while its plain total is 13 or less
+
+
+def card_value(card: str) -> int:
+    """1.2: A=1, 2-10 face value, J=11, Q=12, K=13."""
+    return VALUE[rank_of(card)]
+
+
+def hand_total(cards: Iterable[str]) -> int:
+    """The plain total (A=1) that decides reach (2.2) and the end-of-turn call (6.1)."""
+    return sum(VALUE[rank_of(c)] for c in cards)
+
+
+def in_reach(cards: Iterable[str]) -> bool:
+    return hand_total(cards) <= REACH_LIMIT
+
+
+def _label(value: int) -> str:
+    return LABEL.get(value, str(value))
+
+
+@lru_cache(maxsize=8192)
+def _analyse(values: tuple[int, ...]) -> tuple[bool, int, tuple[tuple[int, tuple[str, ...]], ...]]:
+    """(reach, total, ((number, derivations), ...)) for a sorted tuple of card values."""
+    total = sum(values)
+    if total > REACH_LIMIT:
+        return False, total, ()  # 4: only a hand in reach makes numbers
+    found: dict[int, list[str]] = {}
+
+    def add(number: int, how: str) -> None:
+        if 1 <= number <= 13:  # 4: results outside 1-13 make nothing
+            ways = found.setdefault(number, [])
+            if how not in ways:
+                ways.append(how)
+
+    counts = Counter(values)
+    groups = sorted(v for v, c in counts.items() if c >= 2)
+    # 4.2: each rank held twice or more is either kept whole or collapsed to one card.
+    for collapse in product((False, True), repeat=len(groups)):
+        collapsed = {g for g, on in zip(groups, collapse) if on}
+        hand = []
+        for v in sorted(counts):
+            hand += [v] * (1 if v in collapsed else counts[v])
+        note = ""
+        if collapsed:
+            note = " (" + ", ".join(f"{_label(g)}s counted once" for g in sorted(collapsed)) + ")"
+        aces = hand.count(1)
+        others = [v for v in hand if v != 1]
+        # 4.4: an A may count as 10 only while that hand's total stays 13 or less.
+        for tens in range(aces + 1):
+            eff = [10] * tens + [1] * (aces - tens) + others
+            labels = ["A as 10"] * tens + ["A"] * (aces - tens) + [_label(v) for v in others]
+            if tens and sum(eff) > REACH_LIMIT:
+                continue
+            add(sum(eff), " + ".join(labels) + note)  # 4.1 / 4.2 (with 4.4)
+            if len(eff) == 2:  # 4.3: two cards also subtract, multiply and divide
+                (a, la), (b, lb) = sorted(zip(eff, labels), reverse=True)
+                add(a - b, f"{la} − {lb}{note}")
+                add(a * b, f"{lb} × {la}{note}")
+                if a % b == 0:
+                    add(a // b, f"{la} ÷ {lb}{note}")
+    return True, total, tuple((k, tuple(found[k])) for k in sorted(found))
+
+
+def _values(cards: Iterable[str]) -> tuple[int, ...]:
+    return tuple(sorted(VALUE[rank_of(c)] for c in cards))
+
+
+@lru_cache(maxsize=8192)
+def _numbers(values: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(n for n, _ in _analyse(values)[2])
+
+
+def man_numbers(cards: Iterable[str]) -> frozenset[int]:
+    """The numbers (1-13) this hand can man; empty when not in reach (4)."""
+    return _numbers(_values(cards))
+
+
+def can_make(cards: Iterable[str], number: int) -> bool:
+    return number in _numbers(_values(cards))
+
+
+def analyse(cards: Iterable[str]) -> dict:
+    """The man-numbers lookup's answer: reach, total, numbers and derivations (keys strings)."""
+    reach, total, found = _analyse(_values(cards))
+    return {"reach": reach, "total": total, "numbers": [n for n, _ in found],
+            "derivations": {str(n): list(ways) for n, ways in found}}
