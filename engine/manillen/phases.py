@@ -129,14 +129,11 @@ def call_due(state: State) -> str:
 # ---------------------------------------------------------------- transitions
 
 def _can_double(state: State, calls: tuple[int, ...]) -> list[int]:
-    """Seats that may make the next call, or [] when the doubling is over: max_doublings
-    reached (M-d), or the multiplier already at the cap (the seed's 'serious' rule: a further
-    call could not change the score)."""
+    """Seats that may make the next call, or [] when the doubling is over (max_doublings
+    reached, M-d). The seed's multiplier_cap bounds the *score* ("however compounded, at most
+    ×4"), not the calls, so calls stay possible under it; only max_doublings limits them."""
     opts = state.options
     if opts["max_doublings"] is not None and len(calls) >= opts["max_doublings"]:
-        return []
-    cap = opts["multiplier_cap"]
-    if cap is not None and replace(state, calls=calls).multiplier() >= cap:
         return []
     return sd.doubling_candidates(state.n, state.dealer, calls, opts)
 

@@ -111,3 +111,28 @@ def legal_cards(state: dict, player: str) -> list[str]:
 
 def roundtrip(state: dict) -> dict:
     return json.loads(json.dumps(state))
+
+
+def to_act(state: dict) -> list[str]:
+    game, st = adj.load_state(state)
+    return game.to_act(st)
+
+
+def play_out(state: dict, rnd, double_p: float = 0.3) -> tuple[dict, list, list]:
+    """Play the deal to its end with random legal actions (declining most doubling calls, so
+    multipliers stay reasonable). Returns (final state, score deltas, events)."""
+    deltas: list = []
+    events: list = []
+    while state["status"] == "in_progress":
+        player = to_act(state)[0]
+        actions = adj.legal_actions(state, player)
+        calls = [a for a in actions if a["type"] in ("double", "redouble")]
+        if calls and rnd.random() >= double_p:
+            actions = [a for a in actions if a["type"] == "pass"]
+        action = dict(rnd.choice(actions))
+        action.pop("player")
+        out = act(state, action.pop("type"), player, **action)
+        deltas += out.score_deltas
+        events += out.events
+        state = out.state
+    return state, deltas, events
