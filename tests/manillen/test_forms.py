@@ -1,0 +1,99 @@
+"""The seed's 2- and 3-player forms (A34, A36) and the 4-player game, end to end."""
+import random
+
+from engine import adjudicate as adj
+from tests.manillen.helpers import act, deck_for, legal_cards, play, play_out, refused, start
+
+
+def test_A36_two_player_deal_layout():
+    table = {1: [("SA", "H7"), ("SK", "H8"), ("SQ", "H9"), ("SJ", "HJ")],
+             0: [("DA", "C7"), ("DK", "C8"), ("DQ", "C9"), ("DJ", "CJ")]}
+    hands = {1: ["S10", "S9", "S8", "S7", "H10", "HA", "HK", "HQ"],
+             0: ["D10", "D9", "D8", "D7", "C10", "CA", "CK", "CQ"]}
+    deck = deck_for(hands, n=2, table=table)
+    state = adj.deal("manillen", ["p0", "p1"], seed="z", deck=deck)["state"]
+    assert state["hands"][1] == hands[1] and state["hands"][0] == hands[0]
+    assert state["table"][1] == [list(p) for p in table[1]]
+    state = act(state, "choose_trump", "p0", trump="C").state
+    state = act(state, "pass", "p1").state
+    # Playable: hand plus face-up table cards (A36), never a face-down one.
+    assert sorted(legal_cards(state, "p1")) == sorted(hands[1] + ["SA", "SK", "SQ", "SJ"])
+    assert refused(state, "play", "p1", card="H7").code == "card_not_playable"
+    state = play(state, "SA")                   # a face-up card: H7 beneath turns up
+    assert state["table"][1][0] == ["H7"]
+    # p0 is void in spades and holds trumps (clubs): no partner, so must trump (A22).
+    err = refused(state, "play", "p0", card="D10")
+    assert err.code == "must_trump"
+    assert sorted(err.details["required"]) == sorted(["C10", "CA", "CK", "CQ"])
+    state = play(state, "CQ")
+    assert state["last_trick"]["winner"] == 0
+    assert "H7" in legal_cards(play(state, "DA"), "p1")
+
+
+def test_A36_two_players_play_sixteen_tricks():
+    rnd = random.Random(5)
+    state = start({}, n=2, trump="H")
+    final, deltas, events = play_out(state, rnd)
+    assert [e["type"] for e in events].count("trick_won") == 16
+    res = final["result"]
+    assert sum(s["card_points"] for s in res["sides"]) == 60
+    assert all(t == [] for row in final["table"] for t in row)
+    assert {s["id"] for s in res["sides"]} == {"p0", "p1"}
+
+
+def test_A34_three_players_ten_each_two_shown():
+    state = adj.deal("manillen", ["p0", "p1", "p2"], seed="three")["state"]
+    assert [len(h) for h in state["hands"]] == [10, 10, 10]
+    assert len(state["leftover"]) == 2
+    view = adj.view(state, "p1")
+    assert view["leftover"] == state["leftover"]
+    assert view["sides"] == [{"id": "dealer", "members": ["p0"]},
+                             {"id": "defenders", "members": ["p1", "p2"]}]
+    state = act(state, "choose_trump", "p0", trump="D").state
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["players"][state["doubling"]["turn"]]).state
+    final, deltas, events = play_out(state, random.Random(2))
+    assert [e["type"] for e in events].count("trick_won") == 10
+    res = final["result"]
+    assert sum(s["card_points"] for s in res["sides"]) == 60
+    defenders = next(s for s in res["sides"] if s["id"] == "defenders")
+    if defenders["score"]:
+        # Each temporary partner records the partnership's score (A34).
+        assert sorted(d["target"] for d in deltas) == ["p1", "p2"]
+        assert {d["delta"] for d in deltas} == {defenders["score"]}
+    assert final["next_dealer"] == "p1"
+
+
+def test_A34_three_player_partners_share_the_partner_exemption():
+    # Dealer p0 alone; p1 and p2 partners. p1 leads HK; p2 holds HA and H7: partner winning.
+    hands = {1: ["HK", "S7", "S8", "S9", "SJ", "SQ", "SK", "SA", "S10", "D7"],
+             2: ["HA", "H7", "C7", "C8", "C9", "CJ", "CQ", "CK", "CA", "C10"]}
+    state = start(hands, n=3, trump="D")
+    state = play(state, "HK")
+    assert sorted(legal_cards(state, "p2")) == ["H7", "HA"]
+    state = play(state, "H7")
+    # The dealer, against them, must beat HK in hearts if possible.
+    p0 = [a["card"] for a in adj.legal_actions(state, "p0")]
+    hearts = [c for c in adj.view(state, "p0")["hand"] if c[0] == "H"]
+    higher = [c for c in hearts if c in ("H10", "HA")]
+    assert sorted(p0) == sorted(higher or hearts or p0)
+
+
+def test_four_players_whole_deal_with_doubling():
+    state = adj.deal("manillen", ["a", "b", "c", "d"], seed="four", dealer="b")["state"]
+    assert state["dealer"] == 1
+    state = act(state, "choose_trump", "b", trump="no_trump").state
+    assert state["doubling"]["turn"] == 2
+    state = act(state, "double", "c").state
+    state = act(state, "redouble", "d").state
+    state = act(state, "pass", "a").state
+    state = act(state, "pass", "c").state
+    assert state["phase"] == "play" and state["multiplier"] == 8
+    final, deltas, events = play_out(state, random.Random(4))
+    res = final["result"]
+    assert res["multiplier"] == 8
+    for side in res["sides"]:
+        expected = (side["card_points"] - 30) * 8 if side["card_points"] > 30 else 0
+        assert side["score"] == expected
+    assert final["next_dealer"] == "c"
+    assert final["next_match"]["dealer"] == "c"
