@@ -48,7 +48,11 @@ def load_state(data: Any) -> tuple[Game, Any]:
     """The game and its decoded state; any inconsistency is an InvalidState naming its path."""
     if not isinstance(data, Mapping):
         raise InvalidState("a state must be an object", "state")
-    game = game_by_id(data.get("game"))
+    if not isinstance(data.get("game"), str):
+        raise InvalidState("a state names its game", "state.game")
+    game = game_by_id(data["game"])
+    if not isinstance(data.get("players"), list):
+        raise InvalidState("a state lists its players", "state.players")
     if data.get("version") != game.state_version:
         raise InvalidState(
             f"{game.id} states are version {game.state_version}, not {data.get('version')!r}",

@@ -15,7 +15,13 @@ from engine.adjudicate import Applied
 
 from .cache import cache_key
 from .errors import request_lang
-from .jsonio import json_response
+from .jsonio import OrjsonParser, json_response
+
+
+class RefereeBlueprint(Blueprint):
+    """flask-smorest's Blueprint, reading request bodies with orjson."""
+
+    ARGUMENTS_PARSER = OrjsonParser()
 
 PROBLEM_RESPONSES = {
     400: "Malformed JSON (`json_malformed`)",
@@ -63,8 +69,8 @@ def _problem_docs(blp: Blueprint, schemas, *codes: int):
 
 
 def build_blueprints(schemas) -> list[Blueprint]:
-    api = Blueprint("v1", __name__, url_prefix="/v1", description="Adjudication")
-    ops = Blueprint("ops", __name__, description="Health and readiness")
+    api = RefereeBlueprint("v1", __name__, url_prefix="/v1", description="Adjudication")
+    ops = RefereeBlueprint("ops", __name__, description="Health and readiness")
     problems = lambda *codes: _problem_docs(api, schemas, *codes)  # noqa: E731
 
     @api.route("/games", methods=["GET"])
@@ -144,7 +150,7 @@ def build_blueprints(schemas) -> list[Blueprint]:
         return json_response(out)
 
     # The unversioned alias of /v1/validate that front ends were promised.
-    alias = Blueprint("compat", __name__, description="Unversioned aliases")
+    alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
     @alias.route("/validate", methods=["POST"])
     @alias.arguments(schemas.validate_request)
@@ -180,7 +186,7 @@ def lookup_blueprint(schemas) -> Blueprint:
     """One route per lookup that a game declares: POST /v1/games/{game}/{lookup}."""
     from .schemas import schema_from_fields
 
-    blp = Blueprint("lookups", __name__, url_prefix="/v1/games", description="Game lookups (cached)")
+    blp = RefereeBlueprint("lookups", __name__, url_prefix="/v1/games", description="Game lookups (cached)")
     for game in registry.all_games():
         for lk in game.lookups:
             stem = "".join(part.capitalize() for part in f"{game.id}-{lk.name}".replace("_", "-").split("-"))

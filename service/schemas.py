@@ -69,6 +69,17 @@ def schema_from_fields(name: str, spec: dict[str, Field], extra: dict | None = N
     return Strict.from_dict(declared, name=name)
 
 
+class EngineChecked(mf.Nested):
+    """Documented in the spec as its nested schema, but loaded as the raw object: the engine's
+    own decoder checks it exactly and fast (a nested marshmallow load of every state and action
+    cost ~0.2 ms a request, the largest single cost of /v1/validate)."""
+
+    def _deserialize(self, value, attr, data, partial=None, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Not a valid object.")
+        return value
+
+
 # ------------------------------------------------------------------ shared pieces
 
 class StateSchema(ma.Schema):
@@ -190,8 +201,8 @@ class Schemas:
             status = mf.String(required=True)
 
         class ValidateRequest(Strict):
-            state = mf.Nested(StateSchema, required=True)
-            action = mf.Nested(Action, required=True)
+            state = EngineChecked(StateSchema, required=True)
+            action = EngineChecked(Action, required=True)
 
         class ValidateResponse(ma.Schema):
             valid = _bool(required=True)
@@ -203,7 +214,7 @@ class Schemas:
             error = mf.Nested(RefusalSchema)
 
         class PlayerRequest(Strict):
-            state = mf.Nested(StateSchema, required=True)
+            state = EngineChecked(StateSchema, required=True)
             player = mf.String(required=True, allow_none=True)
 
         class LegalActionsRequest(PlayerRequest):
@@ -218,7 +229,7 @@ class Schemas:
 
         class ReplayRequest(Strict):
             deal = mf.Nested(ReplayDeal, required=True)
-            actions = mf.List(mf.Nested(Action), required=True)
+            actions = mf.List(EngineChecked(Action), required=True)
 
         class ReplayStep(ma.Schema):
             index = _int(required=True)

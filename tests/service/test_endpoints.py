@@ -123,16 +123,21 @@ def test_malformed_json_is_400_json_malformed(client):
 
 
 def test_schema_failure_is_422_with_field_paths(client):
-    resp = client.post("/v1/validate", json={"state": {"game": "toy"}, "action": {"player": 3}})
+    resp = client.post("/v1/validate", json={"state": [], "action": "play"})
     body = resp.get_json()
     assert resp.status_code == 422 and body["code"] == "request_invalid"
-    assert {"state.version", "state.players", "action.type", "action.player"} <= set(body["errors"])
+    assert {"state", "action"} <= set(body["errors"])
+    resp = client.post("/v1/validate", json={"state": {}, "actions": {}})
+    assert set(resp.get_json()["errors"]) == {"action", "actions"}
+    resp = client.post("/v1/validate", json={"state": {"game": "toy"}, "action": {"player": 3}})
+    body = resp.get_json()
+    assert resp.status_code == 422 and body["code"] == "state_invalid" and "state.players" in body["errors"]
 
 
 def test_malformed_action_and_state_are_422_naming_the_field(client):
     state = deal_toy(client)["state"]
     cases = [
-        ({"type": "fly", "player": "ann"}, state, "request_invalid", "action.type"),
+        ({"type": "fly", "player": "ann"}, state, "action_invalid", "action.type"),
         ({"type": "play", "player": "zed", "card": "SA"}, state, "action_invalid", "action.player"),
         ({"type": "play", "player": "ann", "card": "S1"}, state, "action_invalid", "action.card"),
         ({"type": "play", "player": "ann"}, state, "action_invalid", "action.card"),
@@ -243,3 +248,8 @@ def test_unknown_route_and_wrong_method_are_problems(client):
     assert client.get("/v2/nothing").get_json()["code"] == "not_found"
     resp = client.get("/v1/validate")
     assert resp.status_code == 405 and resp.get_json()["code"] == "method_not_allowed"
+
+
+def test_a_body_not_declared_json_is_415(client):
+    resp = client.post("/v1/validate", data=b'{"state": {}}', content_type="text/plain")
+    assert resp.status_code == 415 and resp.get_json()["code"] == "unsupported_media_type"
