@@ -60,7 +60,7 @@ def test_worked_game_deal_settles_start_card_and_opening_race():
     assert dealt["to_act"] == ["A", "B"]  # 2.4: A (spades) and B (S4) can match S10
 
 
-def test_worked_game_move_by_move():
+def test_rule_5_6_worked_game_move_by_move():
     state = _deal()["state"]
     totals = {}
     for index, (action, spoken) in enumerate(MOVES):
