@@ -346,7 +346,7 @@ def decode(data: Mapping[str, Any]) -> State:
     everything.extend(trick)
     for w in won:
         everything.extend(w)
-    if Counter(everything) != _DECK_COUNTER:
+    if len(everything) != 32 or set(everything) != DECK:
         c = Counter(everything)
         missing = sorted(_DECK_COUNTER - c)
         extra = sorted(c - _DECK_COUNTER)
