@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from engine.cards import deck_32
 from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition

@@ -97,3 +97,29 @@ def test_four_players_whole_deal_with_doubling():
         assert side["score"] == expected
     assert final["next_dealer"] == "c"
     assert final["next_match"]["dealer"] == "c"
+
+
+def test_referee_replay_of_a_whole_deal_and_its_first_bad_action():
+    request = {"game_id": "manillen", "players": ["a", "b", "c", "d"], "seed": "rep"}
+    state = adj.deal(**request)["state"]
+    log = [{"type": "choose_trump", "player": "a", "trump": "H"}]
+    state = act(state, "choose_trump", "a", trump="H").state
+    rnd = random.Random(8)
+    while state["status"] == "in_progress":
+        player = adj.game_by_id("manillen").to_act(adj.load_state(state)[1])[0]
+        action = rnd.choice(adj.legal_actions(state, player))
+        log.append(action)
+        state = adj.validate(state, action).state
+    out = adj.replay(request, log)
+    assert out["stopped"] is None and out["state"] == state and out["status"] == "finished"
+    assert sum(out["totals"].values()) == sum(state["result"]["deltas"].values())
+    # A play that breaks an obligation stops the replay there, naming the rule.
+    early = adj.replay(request, log[:6])["state"]
+    player = adj.game_by_id("manillen").to_act(adj.load_state(early)[1])[0]
+    seat = early["players"].index(player)
+    legal = {a["card"] for a in adj.legal_actions(early, player)}
+    bad = [c for c in early["hands"][seat] if c not in legal]
+    assert bad, "seed rep should leave an illegal card here"
+    out = adj.replay(request, log[:6] + [{"type": "play", "player": player, "card": bad[0]}])
+    assert out["stopped"]["index"] == 6
+    assert out["stopped"]["error"].rule.startswith("manillen A2")
