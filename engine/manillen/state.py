@@ -271,7 +271,8 @@ def decode(data: Mapping[str, Any]) -> State:
     turn = doubling.get("turn")
     if phase == "doubling":
         _int(turn, 0, n, "doubling.turn")
-        _need(turn in sd.doubling_candidates(n, dealer, calls, options),
+        _need(turn in sd.doubling_candidates(n, dealer, calls, options)
+              and (max_d is None or len(calls) < max_d),
               "this seat may not call now", "doubling.turn")
     else:
         _need(turn is None, "only set in the doubling phase", "doubling.turn")
