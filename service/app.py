@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import os
+from http import HTTPStatus
 from types import SimpleNamespace
 
 import swagger_ui_bundle
@@ -16,7 +17,8 @@ from .cache import Cache
 from .config import Settings
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
-from .schemas import Schemas
+from .errors import PROBLEM_MIME
+from .schemas import ProblemSchema, Schemas
 from .signing import Signer
 
 API_DESCRIPTION = """\
@@ -29,7 +31,23 @@ an error (200, `valid: false`). Rules, numbered as refusals cite them: `docs/rul
 
 
 class RefereeApi(Api):
-    """flask-smorest's Api with our problem+json errors instead of its own error payload."""
+    """flask-smorest's Api with our problem+json errors instead of its own error payload,
+    documented as such (its default error responses point at our Problem schema)."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_RESPONSE_CONTENT_TYPE = "application/json"
+
+    def _register_responses(self):
+        from flask_smorest.utils import prepare_response
+
+        for code in (400, 403, 404, 413, 415, 422, 500):
+            response = {"description": HTTPStatus(code).phrase, "schema": ProblemSchema}
+            prepare_response(response, self.spec, PROBLEM_MIME)
+            self.spec.components.response(HTTPStatus(code).name, response, lazy=True)
+        response = {"description": "Error (application/problem+json with a stable `code`)",
+                    "schema": ProblemSchema}
+        prepare_response(response, self.spec, PROBLEM_MIME)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
     def handle_http_exception(self, error):
         return errors.handle_http_exception(error)
