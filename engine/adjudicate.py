@@ -44,8 +44,9 @@ def game_by_id(game_id: Any) -> Game:
     return game
 
 
-def load_state(data: Any) -> tuple[Game, Any]:
-    """The game and its decoded state; any inconsistency is an InvalidState naming its path."""
+def load_state(data: Any, trusted: bool = False) -> tuple[Game, Any]:
+    """The game and its decoded state; any inconsistency is an InvalidState naming its path.
+    `trusted`: the caller verified the state's signature, so the game may skip deep checks."""
     if not isinstance(data, Mapping):
         raise InvalidState("a state must be an object", "state")
     if not isinstance(data.get("game"), str):
@@ -58,7 +59,7 @@ def load_state(data: Any) -> tuple[Game, Any]:
             f"{game.id} states are version {game.state_version}, not {data.get('version')!r}",
             "state.version", code="state_version_unsupported")
     try:
-        return game, game.decode(data)
+        return game, (game.decode_trusted(data) if trusted else game.decode(data))
     except InputError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
@@ -112,8 +113,9 @@ def apply_parsed(game: Game, state: Any, action: Action) -> Transition:
     return game.apply(state, action)
 
 
-def validate(state_json: Mapping[str, Any], action_json: Any) -> Applied | Refused:
-    game, state = load_state(state_json)
+def validate(state_json: Mapping[str, Any], action_json: Any,
+             trusted: bool = False) -> Applied | Refused:
+    game, state = load_state(state_json, trusted)
     action = game.parse_action(action_json, state_json["players"])
     try:
         tr = apply_parsed(game, state, action)
@@ -124,8 +126,8 @@ def validate(state_json: Mapping[str, Any], action_json: Any) -> Applied | Refus
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,
-                  types: Sequence[str] | None = None) -> list[dict]:
-    game, state = load_state(state_json)
+                  types: Sequence[str] | None = None, trusted: bool = False) -> list[dict]:
+    game, state = load_state(state_json, trusted)
     player = _seated(state_json, player, "player")
     actions = game.legal_actions(state, player)
     if types:
@@ -134,8 +136,8 @@ def legal_actions(state_json: Mapping[str, Any], player: Any,
     return [a.to_json() for a in actions]
 
 
-def view(state_json: Mapping[str, Any], player: Any) -> dict:
-    game, state = load_state(state_json)
+def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False) -> dict:
+    game, state = load_state(state_json, trusted)
     if player is not None:
         player = _seated(state_json, player, "player")
     return game.view(state, player)

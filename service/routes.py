@@ -38,9 +38,11 @@ def _ext():
     return current_app.extensions["card_referee"]
 
 
-def _state_in(state: dict) -> dict:
-    """Verify the signature (when signing is on) and strip it for the engine."""
-    return _ext().signer.verify(state)
+def _state_in(state: dict) -> tuple[dict, bool]:
+    """The state without its signature, and whether it is trusted: with signing on, a state
+    whose signature verified was encoded by us, so the engine may skip deep re-validation."""
+    signer = _ext().signer
+    return signer.verify(state), signer.enabled
 
 
 def _state_out(state: dict) -> dict:
@@ -93,7 +95,8 @@ def build_blueprints(schemas) -> list[Blueprint]:
         return json_response(out, 201)
 
     def _validate(body: dict):
-        result = adjudicate.validate(_state_in(body["state"]), body["action"])
+        state, trusted = _state_in(body["state"])
+        result = adjudicate.validate(state, body["action"], trusted)
         if isinstance(result, Applied):
             return json_response({"valid": True, "state": _state_out(result.state),
                                   "score_deltas": result.score_deltas, "events": result.events,
@@ -117,12 +120,12 @@ def build_blueprints(schemas) -> list[Blueprint]:
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="legalActions", summary="Every legal action of a player now")
     def legal_actions(body: dict):
-        state = _state_in(body["state"])
+        state, trusted = _state_in(body["state"])
         player, types = body["player"], body.get("types")
         identity = orjson.dumps([state, player, types], option=orjson.OPT_SORT_KEYS)
 
         def compute():
-            actions = adjudicate.legal_actions(state, player, types)
+            actions = adjudicate.legal_actions(state, player, types, trusted)
             return {"actions": actions, "count": len(actions)}
         return current_app.response_class(_cached_json("legal", identity, compute),
                                           mimetype="application/json")
@@ -133,7 +136,8 @@ def build_blueprints(schemas) -> list[Blueprint]:
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="view", summary="The state as one player (or a spectator: null) may see it")
     def view(body: dict):
-        return json_response({"view": adjudicate.view(_state_in(body["state"]), body["player"])})
+        state, trusted = _state_in(body["state"])
+        return json_response({"view": adjudicate.view(state, body["player"], trusted)})
 
     @api.route("/replay", methods=["POST"])
     @api.arguments(schemas.replay_request)

@@ -9,7 +9,7 @@ from engine.game import Action, DealSetup, Game, Transition
 from . import phases, sides as sd
 from .actions import ACTIONS
 from .options import OPTIONS, PRESETS
-from .state import State, decode, derived, encode, encode_match, status_of
+from .state import State, decode, decode_trusted, derived, encode, encode_match, status_of
 
 
 class ManillenGame(Game[State]):
@@ -40,6 +40,9 @@ class ManillenGame(Game[State]):
 
     def decode(self, data: Mapping[str, Any]) -> State:
         return decode(data)
+
+    def decode_trusted(self, data: Mapping[str, Any]) -> State:
+        return decode_trusted(data)
 
     def encode(self, state: State) -> dict:
         return encode(state)
