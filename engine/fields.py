@@ -26,7 +26,8 @@ class Field:
     """One declared value.
 
     kind: "cards" (list of card tokens), "card", "suit", "enum", "int", "bool", "str",
-          "player" (a seat's id), "str_list", "int_map" (player/team id -> int), "object" (free JSON)
+          "player" (a seat's id), "str_list", "int_list", "int_map" (id -> int),
+          "str_list_map" (key -> list of strings), "object" (free JSON)
     """
 
     kind: str
@@ -85,6 +86,18 @@ class Field:
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 return list(value)
             raise FieldError(path, "must be a list of strings")
+        if kind == "int_list":
+            if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                               for v in value):
+                return list(value)
+            raise FieldError(path, "must be a list of integers")
+        if kind == "str_list_map":
+            if isinstance(value, dict) and all(
+                isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
+                for k, v in value.items()
+            ):
+                return dict(value)
+            raise FieldError(path, "must map keys to lists of strings")
         if kind == "int_map":
             if isinstance(value, dict) and all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)

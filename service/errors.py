@@ -103,7 +103,10 @@ def handle_http_exception(error: HTTPException) -> Response:
             status, code = 400, "json_malformed"
     detail = data.get("message") or (error.description if status != 422 else
                                      "the request body does not fit the schema")
-    return problem(status, code, detail, errors, dict(data.get("headers") or {}))
+    # Keep what the exception says in headers (405's Allow, RFC 9110), not its content type.
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
+    return problem(status, code, detail, errors, headers)
 
 
 def _is_json_error(errors: dict) -> bool:

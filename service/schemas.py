@@ -31,14 +31,24 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+# A card token as the engine accepts it (engine/cards.py): T for 10, any case, spaces around.
+CARD_PATTERN = r"^\s*([SHDCshdc]([2-9]|10|[TtAaJjQqKk])|[BbRr][Jj])\s*$"
+
+
+def _card(**kw) -> mf.String:
+    return mf.String(validate=validate.Regexp(CARD_PATTERN), **kw)
+
+
 def to_marshmallow(field: Field) -> mf.Field:
     """An engine Field as a marshmallow field, for validation and for the spec."""
     common = {"required": field.required, "allow_none": field.nullable,
               "metadata": {"description": field.description} if field.description else {}}
     kind = field.kind
     if kind == "cards":
-        return mf.List(mf.String(), **common)
-    if kind in ("card", "str", "player"):
+        return mf.List(_card(), **common)
+    if kind == "card":
+        return _card(**common)
+    if kind in ("str", "player"):
         if field.choices:
             return mf.String(validate=validate.OneOf(field.choices), **common)
         return mf.String(**common)
@@ -58,8 +68,12 @@ def to_marshmallow(field: Field) -> mf.Field:
         return _bool(**common)
     if kind == "str_list":
         return mf.List(mf.String(), **common)
+    if kind == "int_list":
+        return mf.List(_int(), **common)
     if kind == "int_map":
         return mf.Dict(keys=mf.String(), values=_int(), **common)
+    if kind == "str_list_map":
+        return mf.Dict(keys=mf.String(), values=mf.List(mf.String()), **common)
     return mf.Dict(**common)
 
 
@@ -188,7 +202,7 @@ class Schemas:
                              metadata={"description": "omit to let the server draw one"})
             dealer = mf.String(allow_none=True)
             match = mf.Dict(allow_none=True, metadata={"description": "the previous deal's match summary"})
-            deck = mf.List(mf.String(), allow_none=True,
+            deck = mf.List(_card(), allow_none=True,
                            metadata={"description": "an explicit deck, top card first (physical deals); replaces the shuffle"})
 
         class ReplayDeal(DealRequest):

@@ -41,3 +41,16 @@ def test_multiset_helpers_count_duplicates():
 def test_suit_and_rank():
     assert cards.suit_of("S10") == "S" and cards.rank_of("S10") == "10"
     assert cards.suit_of("RJ") is None and cards.rank_of("RJ") == "RJ"
+
+
+def test_field_kinds_parse_and_refuse():
+    from engine.fields import Field, FieldError
+
+    assert Field("int_list").parse([1, 2], "x") == [1, 2]
+    assert Field("str_list_map").parse({"8": ["A as 10 − 2"]}, "x") == {"8": ["A as 10 − 2"]}
+    assert Field("cards").parse(["st", "HA"], "x") == ["S10", "HA"]
+    for field, bad in [(Field("int_list"), [1, True]), (Field("str_list_map"), {"a": [1]}),
+                       (Field("int"), "1"), (Field("bool"), 1), (Field("cards"), ["S1"]),
+                       (Field("enum", choices=("a",)), "b"), (Field("int", minimum=1), 0)]:
+        with pytest.raises(FieldError):
+            field.parse(bad, "x")
