@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from engine import cards, rng
 from engine.fields import ActionType, Field, Option
-from engine.game import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Game, InvalidState,
+from engine.game import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Game, InvalidDeal, InvalidState,
                          Lookup, Refusal, ScoreDelta, Transition)
 
 ORDER = {r: i for i, r in enumerate(cards.RANKS)}
@@ -48,6 +48,8 @@ class ToyGame(Game):
 
     def deal(self, setup: DealSetup) -> ToyState:
         deck = list(setup.deck) if setup.deck else rng.shuffled(cards.deck_52(), setup.seed, "deal")
+        if len(deck) < 2 * len(setup.players) or len(set(deck)) != len(deck):
+            raise InvalidDeal("the deck must hold two distinct cards per player", "deck")
         n = len(setup.players)
         hands = tuple(tuple(deck[i * 2:(i + 1) * 2]) for i in range(n))
         return ToyState(setup.players, dict(setup.options), setup.seed, hands, (), 0, False)

@@ -56,7 +56,8 @@ def test_deal_refusals_are_422_with_stable_codes(client):
         ({"players": ["a", "b"], "options": {"nope": 1}}, "options_invalid"),
         ({"players": ["a", "b"], "options": {"stakes": "1"}}, "options_invalid"),
         ({"players": ["a", "b"], "options": {"preset": "nope"}}, "options_invalid"),
-        ({"players": ["a", "b"], "deck": ["SA", "XX"]}, "deal_invalid"),
+        ({"players": ["a", "b"], "deck": ["SA", "XX"]}, "request_invalid"),  # the spec's card pattern
+        ({"players": ["a", "b"], "deck": ["SA"]}, "deal_invalid"),
         ({"players": ["a", "b"], "extra": 1}, "request_invalid"),
         ({"players": "ab"}, "request_invalid"),
     ]
