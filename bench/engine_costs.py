@@ -1,0 +1,53 @@
+"""Engine costs per game, in one run: decode (checked), decode_trusted (signed states), apply,
+encode, legal-action enumeration, on a mid-game state. Speed is judged here, not in timed tests.
+
+Usage: python bench/engine_costs.py [--n 2000]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.validate_vs_floor import _first_legal  # noqa: E402
+from engine import adjudicate, registry  # noqa: E402
+
+
+def per_call_us(fn, n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=2000)
+    args = parser.parse_args()
+    print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}  (µs per call)")
+    for game in registry.all_games():
+        n_players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
+        state = adjudicate.deal(game.id, [f"p{i}" for i in range(n_players)], seed="bench")["state"]
+        for _ in range(12):
+            action = _first_legal(state)
+            out = adjudicate.validate(state, action) if action else None
+            if out is None or out.status == "finished":
+                break
+            state = out.state
+        action = game.parse_action(_first_legal(state), state["players"])
+        decoded = game.decode(state)
+        dec = per_call_us(lambda: game.decode(state), args.n)
+        trusted = per_call_us(lambda: game.decode_trusted(state), args.n)
+        app = per_call_us(lambda: game.apply(decoded, action), args.n)
+        enc = per_call_us(lambda: game.encode(decoded), args.n)
+        legal = per_call_us(lambda: [game.legal_actions(decoded, p) for p in decoded.players]
+                            if hasattr(decoded, "players") else None, max(1, args.n // 4))
+        print(f"{game.id:10}{dec:9.1f}{trusted:9.1f}{trusted / dec:7.2f}{app:9.1f}{enc:9.1f}{legal:9.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
