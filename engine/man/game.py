@@ -297,6 +297,9 @@ class ManGame(Game[ManState]):
                          expected="none (the turn goes on)", expected_ja="なし(手番は続きます)")
         taken = self._take(s, count)
         if taken is None:
+            if a.get("call") is not None:  # 3.9: the game ends before any call is due
+                raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
+                             expected="none (the game is drawn)", expected_ja="なし(流局)")
             return self._finish(s, Result("draw"), (), (
                 Event("game_drawn", {"reason": "stock exhausted (3.9)"}),))
         drawn, stock, discard, reshuffles, events = taken
