@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping
 
-from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, deck_52, rank_of, remove_cards
+from engine.cards import JOKERS, SUIT_NAMES, SUIT_NAMES_JA, deck_52, rank_of, remove_cards
 from engine.fields import Field
 from engine.game import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Game, InvalidDeal,
                          Lookup, Refusal, ScoreDelta, Transition)
@@ -23,7 +23,13 @@ HAND_SIZE = 3  # 2.1
 
 
 def _lookup_man_numbers(request: dict) -> dict:
-    return analyse(request["hand"])
+    hand = request["hand"]
+    if any(card in JOKERS for card in hand):
+        # 1.1: Man has no jokers, so such a hand is never in reach. (The core's "cards" field
+        # admits jokers and the spec follows it, so the request itself is well formed.)
+        total = hand_total(c for c in hand if c not in JOKERS)
+        return {"reach": False, "total": total, "numbers": [], "derivations": {}}
+    return analyse(hand)
 
 
 MAN_NUMBERS = Lookup(
@@ -32,9 +38,11 @@ MAN_NUMBERS = Lookup(
     request={"hand": Field("cards", "the hand")},
     response={"reach": Field("bool", "plain total (A=1) is 13 or less"),
               "total": Field("int", "plain total, A=1"),
-              # The core has no integer-list field kind; described as free JSON.
-              "numbers": Field("object", "sorted list of the integers 1-13 the hand makes"),
-              "derivations": Field("object", "number (as a string) -> how it is made")},
+              # Response-only kinds: engine.fields cannot parse them (it never parses a
+              # response), the service's schema builder maps them to arrays/maps.
+              "numbers": Field("int_list", "sorted list of the integers 1-13 the hand makes"),
+              "derivations": Field("str_list_map",
+                                   "number (as a string) -> the ways it is made")},
     handler=_lookup_man_numbers)
 
 

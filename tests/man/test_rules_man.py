@@ -195,3 +195,8 @@ def test_rule_5_5_not_mekuri_when_the_hand_already_made_it():
     drawn = ok(s, "draw", "C").state  # 3-3-4 still makes 7 (3s once); it did before too
     res = ok(drawn, "man", "C")
     assert res.events[0]["kinds"] == [] and res.events[0]["multiplier"] == 1
+
+
+def test_rule_1_1_lookup_a_joker_hand_is_never_in_reach():
+    assert LOOKUP.handler({"hand": ["S2", "BJ"]}) == {"reach": False, "total": 2, "numbers": [],
+                                                      "derivations": {}}
