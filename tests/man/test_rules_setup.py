@@ -45,7 +45,7 @@ def test_rule_1_3_plain_cards_have_no_effect():
 def test_rule_1_4_a_man_ends_the_game_with_one_winner_and_one_loser():
     st = build({"A": ["S5", "HK"], "B": ["D9", "H9"], "C": ["C4", "HA"]}, ["S9", "D5"],
                top_by="A", turn="B")
-    res = ok(st, "man", "C")  # 4 + 1 = 5: B is next... but C may man out of turn
+    res = ok(st, "man", "C")  # C (4 + A = 5) mans A's 5 out of turn; B is on turn
     res = ok(res.state, "decline", "B")
     assert res.status == "finished"
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"C": 1, "A": -1}
