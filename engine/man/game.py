@@ -17,7 +17,7 @@ from .messages import is_violation, refuse
 from .numbers import analyse, hand_total, in_reach, man_numbers
 from .options import DEFAULTS, OPTIONS, PRESETS
 from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas
-from .state import Call, Chain, ManState, Result, decode, encode
+from .state import Call, Chain, ManState, Result, decode, decode_trusted, encode
 
 HAND_SIZE = 3  # 2.1
 
@@ -128,6 +128,9 @@ class ManGame(Game[ManState]):
     # ------------------------------------------------------------------------ JSON
     def decode(self, data: Mapping[str, Any]) -> ManState:
         return decode(data)
+
+    def decode_trusted(self, data: Mapping[str, Any]) -> ManState:
+        return decode_trusted(data)
 
     def encode(self, state: ManState) -> dict:
         return encode(state)

@@ -356,3 +356,40 @@ def decode(d: Mapping[str, Any]) -> ManState:
         last_call=last_call, public=public, shown=shown, window=window, chain=chain,
         reshuffles=reshuffles, totals=totals, games_played=games_played, result=result,
         next_dealer=next_dealer)
+
+
+def decode_trusted(d: Mapping[str, Any]) -> ManState:
+    """A state whose signature verified (this engine encoded it): rebuilt without the checks of
+    `decode`, which are most of a signed /v1/validate request's engine time.
+    tests/man/test_properties.py checks that both decoders agree on every reachable state."""
+    players = tuple(d["players"])
+    seat = {x: i for i, x in enumerate(players)}
+
+    def one(value: str | None) -> int | None:
+        return None if value is None else seat[value]
+
+    def per(value: Mapping[str, Any]) -> tuple:
+        return tuple(value[x] for x in players)
+
+    cj = d["chain"]
+    chain = None if cj is None else Chain(
+        cj["card"], seat[cj["against"]],
+        tuple(Call(seat[c["player"]], tuple(c["kinds"])) for c in cj["calls"]),
+        tuple(seat[x] for x in cj["declined"]))
+    rj = d["result"]
+    result = None if rj is None else Result(
+        rj["kind"], one(rj["winner"]), one(rj["loser"]), rj["stake"], one(rj["offender"]),
+        rj["rule"], rj["code"], rj["reason"])
+    hands = d["hands"]
+    return ManState(
+        options=dict(d["options"]), players=players, seed=d["seed"], dealer=seat[d["dealer"]],
+        phase=d["phase"], stock=tuple(d["stock"]), discard=tuple(d["discard"]),
+        hands=tuple(tuple(hands[x]) for x in players), start_cards=tuple(d["start_cards"]),
+        top_by=one(d["top_by"]), top_manable=d["top_manable"], direction=d["direction"],
+        turn=one(d["turn"]), pending_draw=d["pending_draw"], named_suit=d["named_suit"],
+        first_turn=per(d["first_turn"]), drew=d["drew"], drawn_cards=tuple(d["drawn_cards"]),
+        reach=per(d["reach"]), last_call=per(d["last_call"]), public=per(d["public"]),
+        shown=per(d["shown"]), window=tuple(seat[x] for x in d["window"]), chain=chain,
+        reshuffles=d["reshuffles"], totals=per(d["match"]["totals"]),
+        games_played=d["match"]["games_played"], result=result,
+        next_dealer=one(d["next_dealer"]))

@@ -42,6 +42,7 @@ def check_state(state) -> dict:
     assert json.loads(json.dumps(j)) == j
     assert GAME.encode(GAME.decode(j)) == j
     assert GAME.decode(j) == state
+    assert GAME.decode_trusted(j) == state  # the signed-state fast path agrees
     seen = Counter(j["stock"]) + Counter(j["discard"])
     for h in j["hands"].values():
         seen.update(h)
