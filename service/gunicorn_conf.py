@@ -16,6 +16,6 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 
 
 def child_exit(server, worker):
-    from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
+    from service.metrics import mark_worker_dead
 
-    GunicornInternalPrometheusMetrics.mark_process_dead_on_child_exit(worker.pid)
+    mark_worker_dead(worker.pid)

@@ -21,8 +21,9 @@ class SignatureError(Exception):
 
 
 def canonical_json(state: Mapping[str, Any]) -> bytes:
-    return orjson.dumps({k: v for k, v in state.items() if k != SIGNATURE_KEY},
-                        option=orjson.OPT_SORT_KEYS)
+    if SIGNATURE_KEY in state:
+        state = {k: v for k, v in state.items() if k != SIGNATURE_KEY}
+    return orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
 
 
 class Signer:
@@ -48,10 +49,10 @@ class Signer:
     def verify(self, state: Mapping[str, Any]) -> dict:
         """The state without its signature; raises SignatureError when signing is on and the
         signature is missing or matches no configured secret."""
-        unsigned = {k: v for k, v in state.items() if k != SIGNATURE_KEY}
+        given = state.get(SIGNATURE_KEY)
+        unsigned = state if given is None else {k: v for k, v in state.items() if k != SIGNATURE_KEY}
         if not self._keys:
             return unsigned
-        given = state.get(SIGNATURE_KEY)
         if not isinstance(given, str):
             raise SignatureError("the state carries no signature")
         body = canonical_json(unsigned)

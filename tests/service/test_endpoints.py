@@ -236,7 +236,9 @@ def test_health_ready_metrics_docs_and_spec(make_client):
     assert ready["signing"] == "disabled"
     client.get("/v1/games")
     metrics = client.get("/metrics").get_data(as_text=True)
-    assert "flask_http_request_total" in metrics and "card_referee_info" in metrics
+    assert 'cardref_http_requests_total{method="GET",route="/v1/games",status="200"} 1.0' in metrics
+    assert 'cardref_http_request_duration_seconds_count{method="GET",route="/v1/games",status="200"} 1.0' in metrics
+    assert 'cardref_info{engine_version="1"} 1.0' in metrics
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in docs.data
     assert b"cdn" not in docs.data.lower()

@@ -65,8 +65,13 @@ def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
         tampered = {**dealt["state"], "seed": "other"}
         status, out = _post(base + "/v1/validate", {"state": tampered, "action": legal["actions"][0]})
         assert status == 403 and out["code"] == "state_signature_invalid"
+        # both workers' counts, merged from their multiprocess files
+        for _ in range(6):
+            _get(base + "/healthz")
         metrics = _get(base + "/metrics")[1].decode()
-        assert "flask_http_request_total" in metrics
+        line = next(x for x in metrics.splitlines()
+                    if x.startswith('cardref_http_requests_total{method="GET",route="/healthz",status="200"}'))
+        assert float(line.split()[-1]) >= 7
     finally:
         proc.terminate()
         proc.wait(timeout=15)
