@@ -90,3 +90,14 @@ def test_deal_refuses_bad_decks_and_matches():
         adj.deal("manillen", ["a", "b", "c", "d"], seed="x", match={"dealer": "zz"})
     state = adj.deal("manillen", ["a", "b", "c"], seed="x", match={"scores": {"a": 3}})["state"]
     assert state["match"]["scores"] == {"a": 3, "b": 0, "c": 0}
+
+
+def test_decode_checks_options_of_the_right_type_even_after_a_good_set_was_seen():
+    state = mid_play()
+    GAME.decode(state)  # the good set is now remembered
+    flag = next(k for k, v in state["options"].items() if v is False)  # e.g. blind_no_trump
+    bad = copy.deepcopy(state)
+    bad["options"][flag] = 0  # equal to False, and hashes like it, but not a boolean
+    with pytest.raises(InvalidState) as err:
+        GAME.decode(bad)
+    assert err.value.path == f"state.options.{flag}"
