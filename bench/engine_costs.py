@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.validate_vs_floor import _first_legal  # noqa: E402
-from engine import adjudicate, registry  # noqa: E402
+from bench.validate_vs_floor import _first_legal, mid_game_state  # noqa: E402
+from engine import registry  # noqa: E402
 
 
 def per_call_us(fn, n: int) -> float:
@@ -29,14 +29,7 @@ def main() -> int:
     args = parser.parse_args()
     print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}  (µs per call)")
     for game in registry.all_games():
-        n_players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
-        state = adjudicate.deal(game.id, [f"p{i}" for i in range(n_players)], seed="bench")["state"]
-        for _ in range(12):
-            action = _first_legal(state)
-            out = adjudicate.validate(state, action) if action else None
-            if out is None or out.status == "finished":
-                break
-            state = out.state
+        state = mid_game_state(game.id)
         action = game.parse_action(_first_legal(state), state["players"])
         decoded = game.decode(state)
         dec = per_call_us(lambda: game.decode(state), args.n)

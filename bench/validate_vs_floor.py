@@ -40,19 +40,25 @@ def _first_legal(state: dict) -> dict | None:
     return None
 
 
-def request_body(game: str, signer_secret: str | None) -> bytes:
-    """A realistic mid-game validate request: a dozen legal actions in, then the next one."""
+def mid_game_state(game_id: str, steps: int = 12) -> dict:
+    """A realistic state: a seeded deal (4 seats where the game allows), `steps` legal actions in."""
     from engine import registry
 
-    g = registry.get(game)
-    n = 4 if g.max_players >= 4 else g.max_players
-    state = adjudicate.deal(game, [f"p{i}" for i in range(n)], seed="bench")["state"]
-    for _ in range(12):
+    game = registry.get(game_id)
+    seats = 4 if game.min_players <= 4 <= game.max_players else game.min_players
+    state = adjudicate.deal(game_id, [f"p{i}" for i in range(seats)], seed="bench")["state"]
+    for _ in range(steps):
         action = _first_legal(state)
         out = adjudicate.validate(state, action) if action else None
         if out is None or out.status == "finished":
             break
         state = out.state
+    return state
+
+
+def request_body(game: str, signer_secret: str | None) -> bytes:
+    """A mid-game validate request: the state a dozen legal actions in, and the next action."""
+    state = mid_game_state(game)
     action = _first_legal(state)
     if signer_secret:
         from service.signing import Signer
