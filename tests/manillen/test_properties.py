@@ -149,19 +149,19 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
             return deals
 
 
-@settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_four_players(options, rnd, seed):
     play_boom(4, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=15, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=45, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_three_players(options, rnd, seed):
     play_boom(3, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=36, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_two_players(options, rnd, seed):
     play_boom(2, options, rnd, seed)
