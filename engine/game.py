@@ -132,9 +132,11 @@ class InvalidDeal(InputError):
 
 @dataclass(frozen=True)
 class Lookup:
-    """A cached, game-specific question (e.g. Man's man numbers of a hand). `handler` is pure:
-    the parsed request in, a JSON-able answer out; `cacheable` answers are cached by the
-    service under the engine version."""
+    """A game-specific question (e.g. Man's man numbers of a hand). `handler` is pure: the
+    parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
+    than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
+    cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
+    and memoizes in the engine instead (DESIGN.md: never cache what is cheaper to recompute)."""
 
     name: str
     summary: str
@@ -174,6 +176,9 @@ class Game(ABC, Generic[S]):
     lookups: ClassVar[Sequence[Lookup]] = ()
     match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
     zero_sum: ClassVar[bool] = True
+    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
+    # thousands of plays); the service then caches enumerations. Cheap games recompute.
+    legal_actions_cacheable: ClassVar[bool] = False
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
 
     # -- required operations --------------------------------------------------------------

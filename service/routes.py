@@ -122,11 +122,14 @@ def build_blueprints(schemas) -> list[Blueprint]:
     def legal_actions(body: dict):
         state, trusted = _state_in(body["state"])
         player, types = body["player"], body.get("types")
-        identity = orjson.dumps([state, player, types], option=orjson.OPT_SORT_KEYS)
 
         def compute():
             actions = adjudicate.legal_actions(state, player, types, trusted)
             return {"actions": actions, "count": len(actions)}
+        game = registry.get(state.get("game")) if isinstance(state.get("game"), str) else None
+        if game is None or not game.legal_actions_cacheable:
+            return json_response(compute())
+        identity = orjson.dumps([state, player, types], option=orjson.OPT_SORT_KEYS)
         return current_app.response_class(_cached_json("legal", identity, compute),
                                           mimetype="application/json")
 

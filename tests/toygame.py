@@ -39,6 +39,7 @@ class ToyGame(Game):
     id = "toy"
     names = {"en": "High card", "ja": "ハイカード"}
     min_players, max_players = 2, 4
+    legal_actions_cacheable = True  # not for its cost: so the tests exercise the cache path
     options = (Option("stakes", Field("int", minimum=1, maximum=10), 1, "T1"),)
     presets = {"standard": {}, "high": {"stakes": 5}}
     actions = (ActionType("play", "play one card", {"card": Field("card")}, "T2"),)

@@ -42,13 +42,12 @@ def test_legal_action_enumerations_are_cached(make_client, redis_url):
     client = make_client(redis_url=redis_url)
     state = deal_toy(client, seed=uuid.uuid4().hex)["state"]
     r = redis.Redis.from_url(redis_url)
-    pattern = f"cardref:v{ENGINE_VERSION}:legal:*"
-    before = set(r.scan_iter(pattern))
+    identity = orjson.dumps([state, "ann", None], option=orjson.OPT_SORT_KEYS)
+    key = cache_key("legal", hashlib.sha256(identity).hexdigest())
     out = client.post("/v1/legal-actions", json={"state": state, "player": "ann"}).get_json()
     assert out["count"] == 2
-    new = set(r.scan_iter(pattern)) - before
-    assert len(new) == 1
-    r.delete(*new)
+    assert orjson.loads(r.get(key)) == out
+    r.delete(key)
 
 
 def test_redis_stopped_mid_test_requests_still_200_readyz_degraded_then_recovers(make_client, own_redis):
@@ -87,3 +86,19 @@ def test_local_cache_is_bounded():
     for i in range(3):
         cache.set(f"k{i}", b"v")
     assert cache.get("k0") is None and cache.get("k2") == b"v"
+
+
+def test_cheap_enumerations_are_not_cached(make_client, redis_url):
+    """DESIGN.md: a Redis round trip costs more than listing a cheap game's legal actions."""
+    from engine import registry
+
+    game = next(g for g in registry.all_games() if g.id not in ("toy", "crash"))
+    assert not game.legal_actions_cacheable
+    client = make_client(redis_url=redis_url)
+    players = [f"p{i}" for i in range(max(game.min_players, 2))]
+    state = client.post(f"/v1/games/{game.id}/deal", json={"players": players, "seed": uuid.uuid4().hex}).get_json()["state"]
+    r = redis.Redis.from_url(redis_url)
+    identity = orjson.dumps([state, players[0], None], option=orjson.OPT_SORT_KEYS)
+    key = cache_key("legal", hashlib.sha256(identity).hexdigest())
+    resp = client.post("/v1/legal-actions", json={"state": state, "player": players[0]})
+    assert resp.status_code == 200 and not r.exists(key)
