@@ -241,7 +241,7 @@ def test_health_ready_metrics_docs_and_spec(make_client):
     assert 'cardref_info{engine_version="1"} 1.0' in metrics
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in docs.data
-    assert b"cdn" not in docs.data.lower()
+    assert b"cdn" not in docs.data.lower() and b"https://" not in docs.data
     assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
     spec = client.get("/openapi.yaml")
     assert spec.status_code == 200 and b"openapi: 3.0.3" in spec.data
