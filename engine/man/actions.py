@@ -1,6 +1,7 @@
 """The actions a client posts (beyond `type` and `player`)."""
 from __future__ import annotations
 
+from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
 from engine.fields import ActionType, Field
 
 # 6.1: the end-of-turn calls, romanized for the API, with the words spoken at the table.
@@ -14,6 +15,14 @@ CALLS = {
     "pass": ("パス", "Pass"),
     "pass_continue": ("パス続行", "Pass, reach continues"),
 }
+
+
+def call_words(code: str, suit: str | None = None) -> tuple[str, str]:
+    """(Japanese, English) words of a call; 6.1: an 8 adds the named suit."""
+    ja, en = CALLS[code]
+    if suit:
+        return f"{SUIT_NAMES_JA[suit]}、{ja}", f"{SUIT_NAMES[suit].capitalize()}, {en.lower()}"
+    return ja, en
 
 _CALL = Field("enum", "the end-of-turn call (6.1); required with calls=declared on every "
               "turn-ending action, checked when given", required=False, choices=tuple(CALLS))

@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Iterable
 
-from engine.cards import rank_of
+from engine.cards import JOKERS, rank_of
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
          "J": 11, "Q": 12, "K": 13}
@@ -102,3 +102,14 @@ def analyse(cards: Iterable[str]) -> dict:
     reach, total, found = _analyse(_values(cards))
     return {"reach": reach, "total": total, "numbers": [n for n, _ in found],
             "derivations": {str(n): list(ways) for n, ways in found}}
+
+
+def lookup_man_numbers(request: dict) -> dict:
+    """The man-numbers lookup's handler (the Lookup itself is declared in game.py)."""
+    hand = request["hand"]
+    if any(card in JOKERS for card in hand):
+        # 1.1: Man has no jokers, so such a hand is never in reach. (The core's "cards" field
+        # admits jokers and the spec follows it, so the request itself is well formed.)
+        total = hand_total(c for c in hand if c not in JOKERS)
+        return {"reach": False, "total": total, "numbers": [], "derivations": {}}
+    return analyse(hand)

@@ -94,6 +94,10 @@ class ManState:
         return self.discard[-1]
 
 
+def status_of(s: ManState) -> str:
+    return FINISHED if s.phase == "finished" else IN_PROGRESS
+
+
 # ------------------------------------------------------------------------------ encode
 
 def encode(s: ManState) -> dict:

@@ -1,0 +1,483 @@
+"""The deal and the turn machinery of a game of Man: the opening race (2.4), turns of play,
+draw, pass and end_turn with their calls (3, 6), man and kaeshi chains (4, 5), chombo (8), and
+the end of the game (7). Each action is checked here; what may be played, and who may man,
+lives in legality.py."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from engine.cards import deck_52, rank_of, remove_cards
+from engine.game import (Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta,
+                         Transition)
+from engine.rng import shuffled
+
+from . import legality as L
+from .actions import CALLS, call_words
+from .messages import is_violation, refuse
+from .numbers import hand_total, in_reach, man_numbers
+from .options import DEFAULTS
+from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas
+from .state import Call, Chain, ManState, Result
+
+HAND_SIZE = 3  # 2.1
+
+
+# ------------------------------------------------------------------------ deal (2.x)
+
+def deal(setup: DealSetup) -> ManState:
+    """A new game: three cards each (2.1), the start card turned (2.3, 2.5)."""
+    players = tuple(setup.players)
+    n = len(players)
+    options = {**DEFAULTS, **dict(setup.options)}
+    if setup.deck is not None:
+        deck = list(setup.deck)
+        if Counter(deck) != Counter(deck_52()):
+            raise InvalidDeal("an explicit deck must hold the 52 cards exactly once "
+                              "(no jokers)", "deck")
+    else:
+        deck = shuffled(deck_52(), setup.seed, "deal")
+    # 2.1: each seat in seat order takes three cards together from the top.
+    hands = tuple(tuple(deck[HAND_SIZE * i:HAND_SIZE * (i + 1)]) for i in range(n))
+    stock = deck[HAND_SIZE * n:]
+    dealer = players.index(setup.dealer) if setup.dealer is not None else 0
+    totals = [0] * n
+    games_played = 0
+    if setup.match:
+        given = setup.match.get("totals") or {}
+        for key in given:
+            if key not in players:
+                raise InvalidDeal(f"{key!r} in the match totals is not seated", "match.totals")
+        totals = [int(given.get(p, 0)) for p in players]
+        games_played = int(setup.match.get("games_played") or 0)
+
+    def someone_matches(top: str) -> bool:
+        return any(rank_of(c) == rank_of(top) or c[0] == top[0] for h in hands for c in h)
+
+    # 2.3: turn cards until the start card is not an effect card; 2.5 (flip_again): and
+    # until some player can match it. A full pass of the stock always finds one (every
+    # suit held in a hand has plain cards outside the hands, or the hands hold all of them
+    # and so every rank), so this ends without reshuffling.
+    discard: list[str] = []
+    while stock:
+        card = stock.pop(0)
+        discard.append(card)
+        if rank_of(card) in L.EFFECT_RANKS:
+            continue
+        if options["no_opening_match"] != "flip_again" or someone_matches(card):
+            break
+    state = ManState(
+        options=options, players=players, seed=setup.seed, dealer=dealer, phase="opening",
+        stock=tuple(stock), discard=tuple(discard), hands=hands,
+        start_cards=tuple(discard), top_by=None, top_manable=False, direction=1, turn=None,
+        pending_draw=0, named_suit=None, first_turn=(True,) * n, drew=False,
+        drawn_cards=(), reach=tuple(in_reach(h) for h in hands),  # 2.2
+        last_call=tuple("reach" if in_reach(h) else None for h in hands),
+        public=(False,) * n, shown=(False,) * n, window=(), chain=None, reshuffles=0,
+        totals=tuple(totals), games_played=games_played, result=None, next_dealer=None)
+    if not someone_matches(state.top):
+        # 2.5 dealer_left_starts: nobody can match; the player left of the dealer begins.
+        state = replace(state, phase="play", turn=(dealer + 1) % n)
+    return state
+
+
+# ------------------------------------------------------------------------ apply
+
+def apply(state: ManState, action: Action) -> Transition[ManState]:
+    """Check and carry out one action; with violations=chombo a rule violation is penalised
+    instead of refused."""
+    seat = state.players.index(action.player)
+    try:
+        return _HANDLERS[action.type](state, seat, action)
+    except Refusal as refusal:
+        # 8.4: in referee mode a violation is not refused but penalised (8.1).
+        if state.options["violations"] == "chombo" and is_violation(refusal):
+            return _chombo(state, seat, refusal.rule, refusal.code, refusal.en)
+        raise
+
+
+# -- shared checks ---------------------------------------------------------------
+
+def _own_turn(s: ManState, seat: int) -> None:
+    if s.phase == "chain":
+        raise refuse("man_chain_open")
+    if s.phase == "opening":
+        raise refuse("opening_race_play_only")
+    if seat != s.turn:
+        raise refuse("not_your_turn", turn=s.players[s.turn], player=s.players[seat])
+
+
+def _call_for(s: ManState, seat: int, hand, passed: bool) -> str:
+    """6.1: the call a player must make ending a turn with `hand`."""
+    was = s.reach[seat]
+    if passed:
+        return "pass_continue" if was else "pass"
+    if not in_reach(hand):
+        return "reach_cancel" if was else "hai"
+    if len(hand) == 1:
+        return "tanki_reach_continue" if was else "tanki_reach"
+    return "reach_continue" if was else "reach"
+
+
+def _check_call(s: ManState, code: str, given: str | None, suit: str | None) -> None:
+    """6.2: with declared calls the call must be given and right; a call given in
+    automatic mode is checked too."""
+    ja, _ = call_words(code, suit)
+    if given is None:
+        if s.options["calls"] == "declared":
+            raise refuse("call_missing", expected=code, expected_ja=ja)
+        return
+    if given != code:
+        raise refuse("call_wrong", call=given, call_ja=CALLS[given][0], expected=code,
+                     expected_ja=ja)
+
+
+def _finish_turn(s: ManState, seat: int, ch: dict, next_seat: int, given: str | None,
+                 passed: bool = False, suit: str | None = None) -> tuple[ManState, Event]:
+    """End `seat`'s turn: check and record the call (6.1), hand publicity (3.6), the first
+    turn (3.4), and hand the turn on."""
+    hands = ch.get("hands", s.hands)
+    hand = hands[seat]
+    code = _call_for(s, seat, hand, passed)
+    _check_call(s, code, given, suit)
+
+    def set_(t: tuple, value) -> tuple:
+        return t[:seat] + (value,) + t[seat + 1:]
+
+    ch.update(reach=set_(s.reach, in_reach(hand)), last_call=set_(s.last_call, code),
+              public=set_(s.public, len(hand) >= L.BIG_HAND),
+              first_turn=set_(s.first_turn, False), turn=next_seat, drew=False,
+              drawn_cards=(), phase="play")
+    ja, en = call_words(code, suit)
+    event = Event("call", {"player": s.players[seat], "call": ja, "code": code, "en": en,
+                           **({"suit": suit} if suit else {})})
+    return replace(s, **ch), event
+
+
+def _step(s: ManState, seat: int, steps: int = 1) -> int:
+    return (seat + s.direction * steps) % s.n
+
+
+# -- play (2.4, 3.1, 3.2, 3.7, 3.8) ------------------------------------------------
+
+def _play(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    cards = list(a.get("cards"))
+    suit = a.get("suit")
+    if s.phase == "chain":
+        raise refuse("man_chain_open")
+    hand = s.hands[seat]
+    if not cards:
+        raise refuse("cards_empty")
+    if len(set(cards)) != len(cards):
+        raise refuse("cards_duplicate")
+    for c in cards:
+        if c not in hand:
+            raise refuse("card_not_in_hand", player=s.players[seat], card=c)
+    if s.phase == "opening":
+        if rank_of(s.top) in L.EFFECT_RANKS:
+            raise refuse("start_card_unsettled", card=s.top)  # 2.6
+    elif seat != s.turn:
+        raise refuse("not_your_turn", turn=s.players[s.turn], player=s.players[seat])
+    rank = rank_of(cards[0])
+    if any(rank_of(c) != rank for c in cards):
+        raise refuse("ranks_differ")  # 3.2
+    if not any(L.matches(s, c) for c in cards):
+        raise refuse("card_does_not_match", cards=" ".join(cards), top=s.top,
+                     suit=L.target_suit(s))
+    if s.pending_draw and rank not in L.ANSWER_RANKS:
+        raise refuse("pending_draw_must_answer", pending=s.pending_draw)  # 3.8
+    if rank == "8" and suit is None:
+        raise refuse("suit_required")
+    if rank != "8" and suit is not None:
+        raise refuse("suit_not_allowed")
+
+    k = len(cards) if s.options["multi_card_effects"] == "per_card" else 1  # 3.2
+    pending, direction, skip, named = s.pending_draw, s.direction, 0, None
+    if rank == "2":
+        pending += 2 * k  # 3.7 / 3.8: stacks
+    elif rank == "3":
+        pending += 3 * k
+    elif rank == "8":
+        pending, named = 0, suit  # 3.7: names a suit, cancels a pending draw
+    elif rank == "A":
+        skip = k  # 3.8: the skip carries a pending draw on past the skipped
+    elif rank == "J" and k % 2:
+        direction = -direction  # 3.8: the reverse carries it back the other way
+    next_seat = (seat + direction * (1 + skip)) % s.n
+    manable = not s.first_turn[seat]  # 5.2
+    new_hand = tuple(remove_cards(hand, cards))
+    ch = dict(hands=s.hands[:seat] + (new_hand,) + s.hands[seat + 1:],
+              discard=s.discard + tuple(cards), pending_draw=pending, direction=direction,
+              named_suit=named, top_by=seat, top_manable=manable,
+              # 5.3: anyone but its player may man the card until the next other action
+              window=tuple(i for i in range(s.n) if i != seat) if manable else ())
+    played = Event("played", {"player": s.players[seat], "cards": list(cards),
+                              **({"suit": suit} if suit else {}),
+                              **({"opening": True} if s.phase == "opening" else {}),
+                              "pending_draw": pending, "skipped": skip,
+                              "direction": direction})
+    new, call = _finish_turn(s, seat, ch, next_seat, a.get("call"), suit=named)
+    return Transition(new, (), (played, call))
+
+
+# -- drawing (3.3, 3.8, 3.9) ------------------------------------------------------
+
+def _take(s: ManState, count: int):
+    """Draw `count` cards: (cards, stock, discard, reshuffles, events), or None when the
+    stock runs out under stock_exhausted=draw_game (3.9)."""
+    stock, discard, reshuffles = list(s.stock), s.discard, s.reshuffles
+    drawn, events = [], []
+    while len(drawn) < count:
+        if not stock:
+            if s.options["stock_exhausted"] == "draw_game":
+                return None
+            rest = discard[:-1]
+            if not rest:
+                break  # every other card is in a hand: nothing left to draw
+            # 3.9: the discard pile except its top card becomes the new stock.
+            stock = shuffled(rest, s.seed, f"reshuffle/{reshuffles}")
+            discard = discard[-1:]
+            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            reshuffles += 1
+        drawn.append(stock.pop(0))
+    return tuple(drawn), tuple(stock), discard, reshuffles, events
+
+
+def _draw(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    _own_turn(s, seat)
+    if s.pending_draw:
+        count = s.pending_draw  # 3.8: the whole pending amount
+    else:
+        if s.drew:
+            raise refuse("already_drew")  # 3.3: one draw per turn
+        count = 1
+    if L.must_play(s, seat):
+        raise refuse("must_play_big_hand")  # 3.5
+    ends = bool(s.pending_draw) and s.options["penalty_draw_ends_turn"]
+    if not ends and a.get("call") is not None:
+        raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
+                     expected="none (the turn goes on)", expected_ja="なし(手番は続きます)")
+    taken = _take(s, count)
+    if taken is None:
+        if a.get("call") is not None:  # 3.9: the game ends before any call is due
+            raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
+                         expected="none (the game is drawn)", expected_ja="なし(流局)")
+        return _finish(s, Result("draw"), (), (
+            Event("game_drawn", {"reason": "stock exhausted (3.9)"}),))
+    drawn, stock, discard, reshuffles, events = taken
+    new_hand = s.hands[seat] + drawn
+    ch = dict(hands=s.hands[:seat] + (new_hand,) + s.hands[seat + 1:], stock=stock,
+              discard=discard, reshuffles=reshuffles, pending_draw=0)
+    ev = Event("drew", {"player": s.players[seat], "count": len(drawn),
+                        "penalty": bool(s.pending_draw)})
+    if ends:
+        ch["window"] = ()
+        new, call = _finish_turn(s, seat, ch, _step(s, seat), a.get("call"))
+        return Transition(new, (), (*events, ev, call))
+    # 5.3: the drawer may still man the top card this turn (mekuri); others may not.
+    ch.update(drew=True, drawn_cards=s.drawn_cards + drawn,
+              window=(seat,) if s.top_manable and s.top_by != seat else ())
+    return Transition(replace(s, **ch), (), (*events, ev))
+
+
+def _end_turn_action(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    _own_turn(s, seat)
+    if not s.drew:
+        raise refuse("draw_first")  # 3.3
+    if L.must_play(s, seat):
+        raise refuse("must_play_big_hand")  # 3.5: including a card just drawn
+    new, call = _finish_turn(s, seat, {"window": ()}, _step(s, seat), a.get("call"))
+    return Transition(new, (), (call,))
+
+
+def _pass(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    _own_turn(s, seat)
+    if not s.first_turn[seat]:
+        raise refuse("pass_after_first_turn")  # 3.4
+    if s.drew:
+        raise refuse("pass_after_draw")
+    if L.must_play(s, seat):
+        raise refuse("must_play_big_hand")
+    # 3.4: a pending draw passes on unchanged.
+    new, call = _finish_turn(s, seat, {"window": ()}, _step(s, seat), a.get("call"),
+                             passed=True)
+    return Transition(new, (), (Event("passed", {"player": s.players[seat],
+                                                  "pending_draw": s.pending_draw}), call))
+
+
+# -- man (4, 5) -----------------------------------------------------------------
+
+def _man(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    if s.phase == "opening" or (s.phase == "play" and s.top_by is None):
+        raise refuse("man_on_start_card")  # 5.2
+    if s.phase == "chain":
+        if seat == s.chain.against:
+            raise refuse("man_own_card")  # 5.4: the card's player cannot
+        if seat in {c.player for c in s.chain.calls}:
+            raise refuse("man_already_called")
+        if seat in s.chain.declined:
+            raise refuse("man_window_closed", player=s.players[seat])
+    else:
+        if not s.top_manable:
+            raise refuse("man_on_first_turn_card")  # 5.2
+        if seat == s.top_by:
+            raise refuse("man_own_card")  # 5.1
+        if seat not in s.window:
+            raise refuse("man_window_closed", player=s.players[seat])  # 5.3
+    hand = s.hands[seat]
+    number = L.top_rank_value(s)
+    if not in_reach(hand):
+        raise refuse("man_not_in_reach", total=hand_total(hand))  # 4 / 8.3
+    if number not in man_numbers(hand):
+        raise refuse("man_number_not_made", number=number)  # 5.1
+    kinds = L.man_kinds(s, seat)
+    call = Call(seat, kinds)
+    if s.chain is None or s.phase != "chain":
+        chain = Chain(s.top, s.top_by, (call,), ())
+        against = s.top_by
+    else:
+        against = s.chain.calls[-1].player
+        chain = Chain(s.chain.card, s.chain.against, s.chain.calls + (call,), ())
+    shown = s.shown[:seat] + (True,) + s.shown[seat + 1:]  # 5.4: the caller shows
+    new = replace(s, phase="chain", chain=chain, shown=shown, window=())
+    ev = Event("kaeshi" if "kaeshi" in kinds else "man_called", {
+        "player": s.players[seat], "against": s.players[against], "card": s.top,
+        "number": number, "kinds": list(kinds), "multiplier": call.multiplier,
+        "name": call_name(call), "hand": list(hand)})
+    if not L.chain_eligible(new):
+        return _resolve(new, (ev,))
+    return Transition(new, (), (ev,))
+
+
+def _decline(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    if s.phase != "chain":
+        raise refuse("no_man_chain")
+    if seat == s.chain.against or seat in {c.player for c in s.chain.calls}:
+        raise refuse("not_eligible_to_decline", player=s.players[seat])
+    if seat in s.chain.declined:
+        raise refuse("already_declined", player=s.players[seat])
+    new = replace(s, chain=replace(s.chain, declined=s.chain.declined + (seat,)))
+    ev = Event("declined", {"player": s.players[seat]})
+    if not L.chain_eligible(new):
+        return _resolve(new, (ev,))  # 5.4: everyone eligible declined
+    return Transition(new, (), (ev,))
+
+
+def _resolve(s: ManState, events: tuple) -> Transition[ManState]:
+    winner, loser, stake, reason = chain_outcome(s.chain)
+    deltas = chain_deltas(s.players, s.chain)
+    won = Event("game_won", {"winner": s.players[winner], "loser": s.players[loser],
+                             "stake": stake, "reason": reason})
+    return _finish(s, Result("man", winner, loser, stake, reason=reason), deltas,
+                   (*events, won))
+
+
+# -- chombo (8) -----------------------------------------------------------------
+
+def _chombo_action(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+    if s.options["violations"] != "chombo":
+        raise refuse("chombo_not_enabled")
+    offender = a.get("offender")
+    if offender not in s.players:
+        raise refuse("chombo_offender_unknown", offender=offender)
+    return _chombo(s, s.players.index(offender), "man 8.1", "chombo_recorded",
+                   a.get("reason"), reported_by=s.players[seat])
+
+
+def _chombo(s: ManState, offender: int, rule: str, code: str, reason: str,
+            reported_by: str | None = None) -> Transition[ManState]:
+    deltas = chombo_deltas(s.players, offender, f"{rule}: {reason}")
+    ev = Event("chombo", {"offender": s.players[offender], "rule": rule, "code": code,
+                          "reason": reason,
+                          **({"reported_by": reported_by} if reported_by else {})})
+    result = Result("chombo", offender=offender, rule=rule, code=code, reason=reason)
+    return _finish(s, result, deltas, (ev,))
+
+
+def _finish(s: ManState, result: Result, deltas: tuple[ScoreDelta, ...],
+            events: tuple) -> Transition[ManState]:
+    """End the game: match totals updated, 7.1 the winner deals next (else the same
+    dealer)."""
+    totals = list(s.totals)
+    for d in deltas:
+        totals[s.players.index(d.target)] += d.delta
+    next_dealer = result.winner if result.kind == "man" else s.dealer
+    new = replace(s, phase="finished", result=result, next_dealer=next_dealer, window=(),
+                  totals=tuple(totals), games_played=s.games_played + 1)
+    ended = Event("game_over", {"result": result.kind, "next_dealer": s.players[next_dealer],
+                                "totals": {p: t for p, t in zip(s.players, totals)}})
+    return Transition(new, deltas, (*events, ended))
+
+
+# the handler for each action type (actions.py)
+_HANDLERS = {"play": _play, "draw": _draw, "pass": _pass, "end_turn": _end_turn_action,
+             "man": _man, "decline": _decline, "chombo": _chombo_action}
+
+
+# ------------------------------------------------------------------------ queries
+
+def to_act(s: ManState) -> list[str]:
+    """Who may act now: the opening racers, the players eligible in an open chain, or the
+    player on turn followed by anyone who may man the top card."""
+    if s.phase == "finished":
+        return []
+    if s.phase == "opening":
+        return [p for i, p in enumerate(s.players) if _opening_plays(s, i)]
+    if s.phase == "chain":
+        return [s.players[i] for i in L.chain_eligible(s)]
+    others = [i for i in range(s.n) if i != s.turn and L.may_man(s, i)]
+    return [s.players[s.turn]] + [s.players[i] for i in others]
+
+
+def _opening_plays(s: ManState, seat: int) -> list:
+    if rank_of(s.top) in L.EFFECT_RANKS:
+        return []
+    return L.play_options(s, seat)
+
+
+def _with_call(s: ManState, seat: int, kind: str, fields: dict, code: str | None):
+    if code is not None and s.options["calls"] == "declared":
+        fields = {**fields, "call": code}
+    return Action(kind, s.players[seat], fields)
+
+
+def legal_actions(s: ManState, player: str) -> list[Action]:
+    """Every action `player` may take now, each with its due call under calls=declared."""
+    seat = s.players.index(player)
+    out: list[Action] = []
+    if s.phase == "finished":
+        return out
+    if s.phase == "chain":
+        if seat in L.chain_eligible(s):
+            if L.may_man(s, seat):
+                out.append(Action("man", player))
+            out.append(Action("decline", player))
+        return out
+    if s.phase == "opening":
+        plays = _opening_plays(s, seat)
+    else:
+        if L.may_man(s, seat):
+            out.append(Action("man", player))
+        if seat != s.turn:
+            return out
+        plays = L.play_options(s, seat)
+    hand = s.hands[seat]
+    for cards, suit in plays:
+        after = tuple(remove_cards(hand, cards))
+        fields = {"cards": list(cards), **({"suit": suit} if suit else {})}
+        out.append(_with_call(s, seat, "play", fields, _call_for(s, seat, after, False)))
+    if s.phase == "opening":
+        return out
+    forced = L.must_play(s, seat)
+    if not forced and (s.pending_draw or not s.drew):
+        code = None
+        if s.pending_draw and s.options["penalty_draw_ends_turn"]:
+            taken = _take(s, s.pending_draw)
+            if taken is not None:
+                code = _call_for(s, seat, hand + taken[0], False)
+        out.append(_with_call(s, seat, "draw", {}, code))
+    if s.drew and not forced:
+        out.append(_with_call(s, seat, "end_turn", {}, _call_for(s, seat, hand, False)))
+    if s.first_turn[seat] and not s.drew and not forced:
+        out.append(_with_call(s, seat, "pass", {}, _call_for(s, seat, hand, True)))
+    return out
