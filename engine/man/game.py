@@ -18,12 +18,14 @@ MAN_NUMBERS = Lookup(
     request={"hand": Field("cards", "the hand")},
     response={"reach": Field("bool", "plain total (A=1) is 13 or less"),
               "total": Field("int", "plain total, A=1"),
-              # Response-only kinds: engine.fields cannot parse them (it never parses a
-              # response), the service's schema builder maps them to arrays/maps.
               "numbers": Field("int_list", "sorted list of the integers 1-13 the hand makes"),
               "derivations": Field("str_list_map",
                                    "number (as a string) -> the ways it is made")},
-    handler=lookup_man_numbers)
+    handler=lookup_man_numbers,
+    # Cached, but in the engine (numbers.py memoizes by hand values, per worker): computing it
+    # cold takes ~40 µs, a Redis round trip 80–250 µs here, so the shared cache would only slow
+    # it down (DESIGN.md: cache in Redis only what costs more than a round trip).
+    cacheable=False)
 
 
 class ManGame(Game[ManState]):

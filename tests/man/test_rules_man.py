@@ -200,3 +200,16 @@ def test_rule_5_5_not_mekuri_when_the_hand_already_made_it():
 def test_rule_1_1_lookup_a_joker_hand_is_never_in_reach():
     assert LOOKUP.handler({"hand": ["S2", "BJ"]}) == {"reach": False, "total": 2, "numbers": [],
                                                       "derivations": {}}
+
+
+def test_rule_4_man_numbers_lookup_is_memoized_in_the_engine():
+    """The lookup is cached where it pays: in process, by hand values (not in Redis, whose round
+    trip costs more than the work)."""
+    from engine import adjudicate
+    from engine.man import numbers
+
+    numbers._analyse.cache_clear()
+    first = adjudicate.lookup("man", "man-numbers", {"hand": ["S2", "H3", "D5"]})
+    again = adjudicate.lookup("man", "man-numbers", {"hand": ["c2", "h3", "d5"]})  # same values
+    assert first == again and first["numbers"] == [10]
+    assert numbers._analyse.cache_info().hits >= 1
