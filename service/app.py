@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from http import HTTPStatus
 from types import SimpleNamespace
 

@@ -4,7 +4,6 @@ response schema documents it; flask-smorest passes a Response through without re
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 import orjson
 from flask import current_app

@@ -193,7 +193,6 @@ def decode(d: Mapping[str, Any]) -> ManState:
         raise _bad("2-8 distinct non-empty ids", "players")
     players = tuple(players)
     seat = {x: i for i, x in enumerate(players)}
-    n = len(players)
 
     def one(value: Any, path: str, nullable: bool = False) -> int | None:
         if value is None and nullable:

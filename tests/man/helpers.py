@@ -5,7 +5,7 @@ from typing import Any
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import Action, Refusal
+from engine.game import Refusal
 from engine.man import GAME
 from engine.man.options import DEFAULTS
 

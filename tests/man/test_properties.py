@@ -5,7 +5,6 @@ import json
 import random
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate

@@ -7,7 +7,7 @@ from engine import adjudicate
 from engine.game import InvalidDeal
 from engine.man import GAME
 
-from .helpers import act, build, deal, legal, ok, refused
+from .helpers import build, deal, legal, ok, refused
 
 
 def test_rule_1_1_two_to_eight_players():

@@ -1,7 +1,6 @@
 """Rule 3: a turn — matching, several cards, drawing, passing, big hands, effects, stock."""
 from __future__ import annotations
 
-from engine.man import GAME
 
 from .helpers import build, legal, ok, refused
 

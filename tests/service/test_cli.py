@@ -38,7 +38,7 @@ def test_replay_prints_every_step_and_stops_at_a_refusal(tmp_path, capsys):
 
 
 def test_openapi_command_writes_the_committed_spec(tmp_path):
-    from tests.service.test_openapi import SPEC_FILE, generated_spec
+    from tests.service.test_openapi import generated_spec
 
     target = tmp_path / "spec.yaml"
     assert cli.main(["openapi", str(target)]) == 0

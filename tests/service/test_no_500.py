@@ -5,7 +5,6 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import registry
-from engine.game import Refusal
 from tests.service.conftest import deal_toy
 from tests.toygame import ToyGame
 
