@@ -13,6 +13,7 @@ from engine.game import Refusal
 from engine.man import GAME
 from engine.man.actions import CALLS
 from engine.man.messages import VIOLATIONS
+from tests.leaks import assert_no_leak
 
 MAX_STEPS = 600  # a guard in the test, never in the engine: reshuffling games may run long
 DECK = Counter(deck_52())
@@ -36,8 +37,24 @@ def key(action: dict) -> tuple:
             action.get("offender"))
 
 
+def check_views(state, j: dict) -> None:
+    """No seat (nor a spectator) sees the stock, the seed, or a hand that is neither its own,
+    public (3.6) nor shown by a man call (5.4)."""
+    for viewer in list(j["players"]) + [None]:
+        hidden = set(j["stock"])
+        for i, p in enumerate(j["players"]):
+            if p != viewer and not state.public[i] and not state.shown[i]:
+                hidden |= set(j["hands"][p])
+        view = GAME.view(state, viewer)
+        # start_cards is the public record of what the dealer turned (2.3); after a reshuffle
+        # (3.9) those cards may be anywhere, and naming them says nothing of where.
+        history = {k: v for k, v in view.items() if k != "start_cards"}
+        assert_no_leak(history, hidden, viewer)
+
+
 def check_state(state) -> dict:
     j = GAME.encode(state)
+    check_views(state, j)
     assert json.loads(json.dumps(j)) == j
     assert GAME.encode(GAME.decode(j)) == j
     assert GAME.decode(j) == state

@@ -12,6 +12,7 @@ from engine.cards import deck_32
 from engine.game import Refusal
 from engine.manillen import GAME
 from engine.manillen.tricks import total_points
+from tests.leaks import assert_no_leak
 
 OPTION_SETS = st.fixed_dictionaries({}, optional={
     "blind_no_trump": st.booleans(),
@@ -47,6 +48,25 @@ def cards_in(state: dict) -> Counter:
     return c
 
 
+def check_views(state_json: dict, decoded) -> None:
+    """A seat sees its own hand (not the dealer's partner before trumps, A8), face-up table
+    cards, the left-over cards, the current and the last trick; never another hand, a
+    face-down card, an earlier trick (the seed) or the seed."""
+    n = len(state_json["players"])
+    table = state_json["table"] or []
+    face_down = {pile[1] for row in table for pile in row if len(pile) == 2}
+    last = set(state_json["last_trick"]["cards"]) if state_json["last_trick"] else set()
+    earlier = {c for pile in state_json["won"] for c in pile} - last
+    for viewer in list(state_json["players"]) + [None]:
+        seat = None if viewer is None else state_json["players"].index(viewer)
+        view = GAME.view(decoded, viewer)
+        hidden = face_down | earlier
+        for s in range(n):
+            if s != seat or view["hand_hidden"]:
+                hidden |= set(state_json["hands"][s])
+        assert_no_leak(view, hidden, viewer)
+
+
 def check_step(state_json: dict, rnd) -> None:
     again = json.loads(json.dumps(state_json))
     assert again == state_json
@@ -55,6 +75,7 @@ def check_step(state_json: dict, rnd) -> None:
     # the signed-state fast path rebuilds exactly the state the checking decoder does
     assert GAME.decode_trusted(again) == decoded
     assert cards_in(state_json) == Counter(ALL)
+    check_views(state_json, decoded)
     acting = GAME.to_act(decoded)
     for player in decoded.players:
         legal = GAME.legal_actions(decoded, player)
