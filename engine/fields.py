@@ -111,6 +111,45 @@ class Field:
             raise FieldError(path, "must be an object")
         raise AssertionError(f"unknown field kind {kind}")
 
+    def json_schema(self) -> dict:
+        """The value as an OpenAPI 3.0 schema (for the state schemas games publish)."""
+        from .schema import CARD, CARDS, nullable
+
+        kind = self.kind
+        if kind == "cards":
+            out = dict(CARDS)
+        elif kind == "card":
+            out = dict(CARD)
+        elif kind == "suit":
+            out = {"type": "string", "enum": ["S", "H", "D", "C"]}
+        elif kind == "enum":
+            values = [c for c in self.choices if c is not None]
+            kinds = {type(c) for c in values}
+            out = {"type": "integer" if kinds == {int} else "string", "enum": values}
+            if None in self.choices:
+                out = nullable(out)
+        elif kind == "int":
+            out = {"type": "integer"}
+            if self.minimum is not None:
+                out["minimum"] = self.minimum
+            if self.maximum is not None:
+                out["maximum"] = self.maximum
+        elif kind == "bool":
+            out = {"type": "boolean"}
+        elif kind in ("str", "player"):
+            out = {"type": "string"}
+        elif kind in ("str_list", "int_list"):
+            out = {"type": "array", "items": {"type": "string" if kind == "str_list" else "integer"}}
+        elif kind == "int_map":
+            out = {"type": "object", "additionalProperties": {"type": "integer"}}
+        elif kind == "str_list_map":
+            out = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+        else:
+            out = {"type": "object"}
+        if self.description:
+            out["description"] = self.description
+        return nullable(out) if self.nullable else out
+
     def describe(self) -> dict:
         """JSON description for /v1/games."""
         out: dict[str, Any] = {"type": self.kind}

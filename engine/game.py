@@ -180,6 +180,9 @@ class Game(ABC, Generic[S]):
     # thousands of plays); the service then caches enumerations. Cheap games recompute.
     legal_actions_cacheable: ClassVar[bool] = False
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
+    # The exact JSON shape of `encode`'s output (OpenAPI 3.0 schema, see engine/schema.py); the
+    # spec publishes it so generated clients know every field. Empty: described loosely.
+    state_schema: ClassVar[Mapping[str, Any]] = {}
 
     # -- required operations --------------------------------------------------------------
     @abstractmethod

@@ -17,7 +17,7 @@ from .config import Settings
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
 from .errors import PROBLEM_MIME
-from .schemas import ProblemSchema, Schemas
+from .schemas import ProblemSchema, Schemas, state_components, state_field_ref
 from .signing import Signer
 
 API_DESCRIPTION = """\
@@ -95,6 +95,9 @@ def create_app(settings: Settings | None = None) -> Flask:
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )
     api = RefereeApi(app)
+    api.ma_plugin.converter.add_attribute_function(state_field_ref)
+    for name, component in state_components(games).items():
+        api.spec.components.schema(name, component=component)
     schemas = Schemas(games)
     for blp in build_blueprints(schemas):
         api.register_blueprint(blp)

@@ -96,21 +96,53 @@ class EngineChecked(mf.Nested):
 
 # ------------------------------------------------------------------ shared pieces
 
-class StateSchema(ma.Schema):
-    """A game state. Only its top level is described here; each game documents the rest in its
-    rules page, and the engine decodes and checks it."""
+class StateField(mf.Field):
+    """A game state: loaded as the raw object (the engine's decoder checks it exactly, and
+    fast), documented as the `State` component — one schema per game, by its `game` field."""
 
-    class Meta:
-        unknown = ma.INCLUDE
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Not a valid object.")
+        return value
 
-    game = mf.String(required=True, metadata={"description": "game id"})
-    version = _int(required=True, metadata={"description": "schema version of that game's state"})
-    players = mf.List(mf.String(), required=True, metadata={"description": "player ids in seat order"})
-    options = mf.Dict(metadata={"description": "resolved options"})
-    seed = mf.String(metadata={"description": "the deal's seed (hidden in views)"})
-    phase = mf.String()
-    status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
-    signature = mf.String(metadata={"description": "HMAC-SHA256 over canonical JSON, when signing is on"})
+
+def state_field_ref(self, field, **kwargs) -> dict:
+    """apispec attribute function: a StateField is a reference to the State component."""
+    return {"$ref": "#/components/schemas/State"} if isinstance(field, StateField) else {}
+
+
+SIGNATURE = {"type": "string", "description": "HMAC-SHA256 over the state's canonical JSON "
+             "(`v1:` and hex), present when the service signs states"}
+LOOSE_STATE = {
+    "type": "object", "additionalProperties": True,
+    "required": ["game", "version", "players"],
+    "properties": {"game": {"type": "string"}, "version": {"type": "integer"},
+                   "players": {"type": "array", "items": {"type": "string"}},
+                   "signature": SIGNATURE},
+    "description": "A state of a game that publishes no schema of its own",
+}
+
+
+def state_components(games: Iterable[Game]) -> dict[str, dict]:
+    """Components for the spec: `<Game>State` for every game that publishes its state schema,
+    and `State`, one of them chosen by `game`."""
+    components: dict[str, dict] = {}
+    mapping: dict[str, str] = {}
+    for game in games:
+        if game.state_schema:
+            name = "".join(p.capitalize() for p in game.id.split("_")) + "State"
+            schema = dict(game.state_schema)
+            schema["properties"] = {**schema["properties"], "signature": SIGNATURE}
+            components[name] = schema
+            mapping[game.id] = f"#/components/schemas/{name}"
+        else:
+            components.setdefault("LooseState", LOOSE_STATE)
+            mapping[game.id] = "#/components/schemas/LooseState"
+    refs = sorted(set(mapping.values()))
+    components["State"] = ({"oneOf": [{"$ref": r} for r in refs],
+                            "discriminator": {"propertyName": "game", "mapping": mapping}}
+                           if refs else dict(LOOSE_STATE))
+    return components
 
 
 class ScoreDeltaSchema(ma.Schema):
@@ -209,18 +241,18 @@ class Schemas:
             game = mf.String(required=True)
 
         class DealResponse(ma.Schema):
-            state = mf.Nested(StateSchema, required=True)
+            state = StateField(required=True)
             to_act = mf.List(mf.String(), required=True)
             seed_commitment = mf.String(required=True, metadata={"description": "SHA-256 of the seed"})
             status = mf.String(required=True)
 
         class ValidateRequest(Strict):
-            state = EngineChecked(StateSchema, required=True)
+            state = StateField(required=True)
             action = EngineChecked(Action, required=True)
 
         class ValidateResponse(ma.Schema):
             valid = _bool(required=True)
-            state = mf.Nested(StateSchema, required=True)
+            state = StateField(required=True)
             score_deltas = mf.List(mf.Nested(ScoreDeltaSchema))
             events = mf.List(mf.Nested(EventSchema))
             to_act = mf.List(mf.String())
@@ -228,7 +260,7 @@ class Schemas:
             error = mf.Nested(RefusalSchema)
 
         class PlayerRequest(Strict):
-            state = EngineChecked(StateSchema, required=True)
+            state = StateField(required=True)
             player = mf.String(required=True, allow_none=True)
 
         class LegalActionsRequest(PlayerRequest):
@@ -260,9 +292,9 @@ class Schemas:
 
         class ReplayResponse(ma.Schema):
             seed_commitment = mf.String(required=True)
-            initial_state = mf.Nested(StateSchema, required=True)
+            initial_state = StateField(required=True)
             steps = mf.List(mf.Nested(ReplayStep), required=True)
-            state = mf.Nested(StateSchema, required=True)
+            state = StateField(required=True)
             totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
             status = mf.String(required=True)
             to_act = mf.List(mf.String(), required=True)

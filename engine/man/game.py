@@ -10,7 +10,7 @@ from . import phases, views
 from .actions import ACTIONS
 from .numbers import lookup_man_numbers
 from .options import OPTIONS, PRESETS
-from .state import ManState, decode, decode_trusted, encode, status_of
+from .state import STATE_SCHEMA, ManState, decode, decode_trusted, encode, status_of
 
 MAN_NUMBERS = Lookup(
     name="man-numbers",
@@ -43,6 +43,7 @@ class ManGame(Game[ManState]):
                                           minimum=0)}
     zero_sum = True
     rules_doc = "docs/rules/man.md"
+    state_schema = STATE_SCHEMA
 
     def deal(self, setup: DealSetup) -> ManState:
         return phases.deal(setup)

@@ -400,3 +400,48 @@ def decode_trusted(d: Mapping[str, Any]) -> ManState:
         reshuffles=d["reshuffles"], totals=per(d["match"]["totals"]),
         games_played=d["match"]["games_played"], result=result,
         next_dealer=one(d["next_dealer"]))
+
+
+# ------------------------------------------------------------------------------ schema
+
+def _state_schema() -> dict:
+    from engine.schema import BOOL, CARD, CARDS, INT, STR, array, by_key, common, enum, nullable, obj
+
+    seat_id = {**STR, "description": "a player id"}
+    return obj({
+        **common("man", VERSION, OPTIONS, PHASES),
+        "dealer": seat_id,
+        "stock": {**CARDS, "description": "top card first (hidden in views)"},
+        "discard": {**CARDS, "description": "bottom first; the last card is the top card"},
+        "hands": by_key(CARDS),
+        "start_cards": {**CARDS, "description": "every card the dealer turned at the start (2.3)"},
+        "top_by": nullable(seat_id),
+        "top_manable": BOOL,
+        "direction": enum(1, -1),
+        "turn": nullable(seat_id),
+        "pending_draw": {**INT, "minimum": 0},
+        "named_suit": nullable(enum("S", "H", "D", "C")),
+        "first_turn": by_key(BOOL),
+        "drew": BOOL,
+        "drawn_cards": CARDS,
+        "reach": by_key(BOOL),
+        "last_call": by_key(nullable(enum(*CALLS))),
+        "public": by_key(BOOL),
+        "shown": by_key(BOOL),
+        "window": array(seat_id),
+        "chain": nullable(obj({
+            "card": CARD, "against": seat_id,
+            "calls": array(obj({"player": seat_id, "kinds": array(enum(*KINDS)),
+                                "multiplier": {**INT, "minimum": 1}})),
+            "declined": array(seat_id)})),
+        "reshuffles": {**INT, "minimum": 0},
+        "match": obj({"totals": by_key(INT), "games_played": {**INT, "minimum": 0}}),
+        "result": nullable(obj({
+            "kind": enum(*RESULTS), "winner": nullable(seat_id), "loser": nullable(seat_id),
+            "stake": INT, "offender": nullable(seat_id), "rule": nullable(STR),
+            "code": nullable(STR), "reason": nullable(STR)})),
+        "next_dealer": nullable(seat_id),
+    }, description="A game of Man (docs/rules/man.md)")
+
+
+STATE_SCHEMA = _state_schema()

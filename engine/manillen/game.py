@@ -9,7 +9,8 @@ from engine.game import Action, DealSetup, Game, Transition
 from . import phases, sides as sd
 from .actions import ACTIONS
 from .options import OPTIONS, PRESETS
-from .state import State, decode, decode_trusted, derived, encode, encode_match, status_of
+from .state import (STATE_SCHEMA, State, decode, decode_trusted, derived, encode, encode_match,
+                    status_of)
 
 
 class ManillenGame(Game[State]):
@@ -34,6 +35,7 @@ class ManillenGame(Game[State]):
     }
     zero_sum = False
     rules_doc = "docs/rules/manillen.md"
+    state_schema = STATE_SCHEMA
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)

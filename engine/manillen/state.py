@@ -420,3 +420,38 @@ def decode_trusted(data: Mapping[str, Any]) -> State:
                     deal_number=m["deal_number"]),
         thrown_in=data["thrown_in"],
     )
+
+
+# ---------------------------------------------------------------- schema
+
+def _state_schema() -> dict:
+    from engine.schema import BOOL, CARDS, INT, STR, array, by_key, common, enum, nullable, obj
+
+    seat = {**INT, "minimum": 0, "maximum": 3, "description": "a seat index"}
+    match = obj({"scores": by_key(INT), "booms": by_key(INT), "carry": {**INT, "minimum": 1},
+                 "deal_number": {**INT, "minimum": 0}, "dealer": STR})
+    return obj({
+        **common(GAME_ID, VERSION, OPTIONS, PHASES),
+        "dealer": seat,
+        "hands": array(CARDS, description="per seat"),
+        "table": nullable(array(array(CARDS), description="2 players: per seat four piles, "
+                                "face-up card first, the face-down card under it")),
+        "leftover": {**CARDS, "description": "3 players: the two shown left-over cards"},
+        "trump": nullable(enum(*TRUMPS)),
+        "blind": BOOL,
+        "trump_passed": BOOL,
+        "doubling": obj({"calls": array(seat), "turn": nullable(seat)}),
+        "multiplier": {**INT, "minimum": 1},
+        "trick": nullable(obj({"leader": seat, "cards": CARDS})),
+        "last_trick": nullable(obj({"leader": seat, "cards": CARDS, "winner": seat})),
+        "won": array(CARDS, description="cards captured per seat"),
+        "match": match,
+        "thrown_in": BOOL,
+        "result": nullable({"type": "object", "description": "the finished deal: card points, "
+                            "score deltas, booms (docs/rules/manillen.md)"}),
+        "next_match": nullable(match),
+        "next_dealer": nullable(STR),
+    }, description="A deal of Manillen (docs/rules/manillen.md)")
+
+
+STATE_SCHEMA = _state_schema()

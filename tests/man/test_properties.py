@@ -14,6 +14,7 @@ from engine.man import GAME
 from engine.man.actions import CALLS
 from engine.man.messages import VIOLATIONS
 from tests.leaks import assert_no_leak
+from tests.state_schema import schema_errors
 
 MAX_STEPS = 600  # a guard in the test, never in the engine: reshuffling games may run long
 DECK = Counter(deck_52())
@@ -156,6 +157,7 @@ def play_game(rng: random.Random, players, options, seed, dealer=None, match=Non
     else:
         return GAME.encode(state), dict(deltas)  # guard hit: game still running
     final = check_state(state)
+    assert schema_errors(final) == []  # the published state schema covers every ending
     assert sum(deltas.values()) == 0
     return final, dict(deltas)
 

@@ -13,6 +13,7 @@ from engine.game import Refusal
 from engine.manillen import GAME
 from engine.manillen.tricks import total_points
 from tests.leaks import assert_no_leak
+from tests.state_schema import schema_errors
 
 OPTION_SETS = st.fixed_dictionaries({}, optional={
     "blind_no_trump": st.booleans(),
@@ -142,6 +143,7 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
             events += out.events
             state = out.state
         check_step(state, rnd)
+        assert schema_errors(state) == []  # the published state schema covers every ending
         res = state["result"]
         sides = res["sides"]
         assert sum(s["card_points"] for s in sides) == 60

@@ -2,6 +2,7 @@
 against it (documented status codes, content types, response schemas) and never a 500."""
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.app import create_app
 from service.config import Settings
@@ -9,8 +10,15 @@ from service.config import Settings
 app = create_app(Settings(metrics=False))
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
 
+# A state the schema allows may still break the invariants no JSON schema can say (every card
+# exactly once, a turn that fits the phase); the engine refuses those with 422 state_invalid,
+# so "schema-valid is accepted" cannot hold for operations that carry a state. Every other
+# check runs on them.
+CARRIES_A_STATE = {"/v1/validate", "/validate", "/v1/legal-actions", "/v1/view"}
+
 
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_honours_the_spec(case):
-    case.call_and_validate()
+    excluded = [positive_data_acceptance] if case.path in CARRIES_A_STATE else []
+    case.call_and_validate(excluded_checks=excluded)

@@ -69,3 +69,25 @@ def test_replay_and_move_by_move_validate_give_identical_states(game_id, signed)
 
 def test_the_product_registers_man_first_through_every_endpoint():
     assert "man" in PRODUCT_GAMES
+
+
+def state_validator():
+    import yaml
+    from openapi_schema_validator import OAS30Validator
+
+    spec = yaml.safe_load(create_app(Settings(metrics=False)).extensions["card_referee"].api.spec.to_yaml())
+    return OAS30Validator({"$ref": "#/components/schemas/State", "components": spec["components"]})
+
+
+@pytest.mark.parametrize("game_id", PRODUCT_GAMES)
+def test_every_state_fits_the_state_schema_the_spec_publishes(game_id):
+    """A client generated from openapi.yaml can read every field of every state we return."""
+    validator = state_validator()
+    client = create_app(Settings(metrics=False, state_secrets=("schema",))).test_client()
+    for seed in ("schema-1", "schema-2", "schema-3"):
+        _, _, states, _ = play_through_validate(client, game_id, seed)
+        for state in states:
+            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(state)]
+            assert not errors, errors[:5]
+    wrong = {**states[-1], "players": "p0"}
+    assert list(validator.iter_errors(wrong))

@@ -1,0 +1,64 @@
+"""Helpers for the JSON schemas (OpenAPI 3.0 dialect) of game states.
+
+Each game publishes the exact shape of its encoded state (`Game.state_schema`); the service puts
+it in the spec, so a client generated from openapi.yaml knows every field, and the tests check
+every state the engine produces against it. The invariants a schema cannot say (every card
+exactly once, whose turn it can be) stay with the game's decoder.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+CARD: dict = {"type": "string", "pattern": "^([SHDC]([2-9]|10|[AJQK])|BJ|RJ)$",
+              "description": "a card, canonical: suit S H D C then rank; jokers BJ, RJ"}
+CARDS: dict = {"type": "array", "items": CARD}
+INT: dict = {"type": "integer"}
+BOOL: dict = {"type": "boolean"}
+STR: dict = {"type": "string"}
+
+
+def nullable(schema: Mapping[str, Any]) -> dict:
+    out = {**schema, "nullable": True}
+    if "enum" in out and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]  # OpenAPI 3.0.3: nullable does not widen an enum
+    return out
+
+
+def enum(*values: Any) -> dict:
+    return {"type": "integer" if all(isinstance(v, int) for v in values) else "string",
+            "enum": list(values)}
+
+
+def array(items: Mapping[str, Any], **extra: Any) -> dict:
+    return {"type": "array", "items": dict(items), **extra}
+
+
+def by_key(values: Mapping[str, Any]) -> dict:
+    """An object keyed by player (or team) id."""
+    return {"type": "object", "additionalProperties": dict(values)}
+
+
+def obj(properties: Mapping[str, Any], optional: Sequence[str] = (), **extra: Any) -> dict:
+    """An object with exactly these properties, all required but `optional`."""
+    return {"type": "object", "properties": {k: dict(v) for k, v in properties.items()},
+            "required": [k for k in properties if k not in optional],
+            "additionalProperties": False, **extra}
+
+
+def options_schema(options: Sequence[Any]) -> dict:
+    """The resolved options every state carries: one property per declared Option."""
+    return obj({o.name: o.field.json_schema() for o in options})
+
+
+def common(game_id: str, version: int, options: Sequence[Any], phases: Sequence[str]) -> dict:
+    """The top-level fields every state has (DESIGN.md: game, version, options, players, phase,
+    status, seed)."""
+    return {
+        "game": enum(game_id),
+        "version": enum(version),
+        "options": options_schema(options),
+        "players": array(STR, minItems=1, description="player ids in seat order"),
+        "seed": {**STR, "description": "the deal's seed; its SHA-256 was the deal's commitment"},
+        "phase": enum(*phases),
+        "status": enum("in_progress", "finished"),
+    }
