@@ -97,7 +97,7 @@ def build_blueprints(schemas) -> list[Blueprint]:
         state, trusted = _state_in(body["state"])
         result = adjudicate.validate(state, body["action"], trusted)
         if isinstance(result, Applied):
-            return json_response({"valid": True, "state": _state_out(result.state),
+            return json_response({"valid": True, "state": _ext().signer.signed_json(result.state),
                                   "score_deltas": result.score_deltas, "events": result.events,
                                   "to_act": result.to_act, "status": result.status})
         # Refused: the state exactly as posted (signature included), unchanged.

@@ -46,6 +46,18 @@ class Signer:
         out[SIGNATURE_KEY] = self._mac(self._keys[0], body)
         return out
 
+    def signed_json(self, state: dict) -> dict | orjson.Fragment:
+        """The state ready to embed in a response: with signing on, its canonical JSON with
+        the signature added, serialized once (as an orjson Fragment) instead of once to sign
+        and again to answer."""
+        if not self._keys:
+            return state
+        body = canonical_json(state)
+        mac = self._mac(self._keys[0], body).encode()
+        # canonical JSON of a non-empty object ends in "}": add the signature as its last key
+        return orjson.Fragment(body[:-1] + b',"' + SIGNATURE_KEY.encode() + b'":"' + mac + b'"}'
+                               if len(body) > 2 else b'{"' + SIGNATURE_KEY.encode() + b'":"' + mac + b'"}')
+
     def verify(self, state: Mapping[str, Any]) -> dict:
         """The state without its signature; raises SignatureError when signing is on and the
         signature is missing or matches no configured secret."""

@@ -56,3 +56,14 @@ def test_canonical_json_ignores_key_order_and_the_signature():
     assert canonical_json(a) == canonical_json(b) == b'{"a":[1,{"x":1,"y":2}],"b":1}'
     signer = Signer(["k"])
     assert signer.verify(signer.sign(b)) == b
+
+
+def test_signed_json_is_the_signed_state_serialized_once():
+    import orjson
+
+    signer = Signer(["k"])
+    state = {"b": [1, 2], "a": {"y": "é", "x": None}}
+    fragment = signer.signed_json(state)
+    assert orjson.loads(orjson.dumps({"s": fragment}))["s"] == signer.sign(state)
+    assert signer.verify(orjson.loads(orjson.dumps(fragment))) == state
+    assert Signer([]).signed_json(state) is state
