@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Request, Response
+import marshmallow as ma
+from flask import Request, Response, request
 from flask.json.provider import JSONProvider
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
@@ -25,6 +26,22 @@ class OrjsonProvider(JSONProvider):
 def json_response(body: Any, status: int = 200) -> Response:
     """A prebuilt response: flask-smorest documents the schema and passes it through as is."""
     return Response(orjson.dumps(body), status=status, mimetype="application/json")
+
+
+def load_body(schema) -> dict:
+    """The request body checked by a marshmallow schema, for the hottest route: what webargs
+    does for the others (same errors: 415, 400 json_malformed, 422 with field paths), without
+    its per-request machinery (~20 µs of /v1/validate)."""
+    if not is_json_request(request):
+        abort(415, messages={"json": ["Content-Type must be application/json."]})
+    try:
+        data = orjson.loads(request.get_data(cache=False))
+    except orjson.JSONDecodeError:
+        abort(400, messages={"json": ["Invalid JSON body."]})
+    try:
+        return schema.load(data)
+    except ma.ValidationError as err:
+        abort(422, messages={"json": err.messages})
 
 
 class OrjsonParser(FlaskParser):
