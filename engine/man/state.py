@@ -203,9 +203,15 @@ def decode(d: Mapping[str, Any]) -> ManState:
 
     def per(value: Any, kind: type, path: str, nullable: bool = False) -> tuple:
         _typed(value, dict, path)
-        if set(value) != set(players):
+        if value.keys() != seat.keys():
             raise _bad("must have exactly one entry per player", path)
-        return tuple(_typed(value[x], kind, f"{path}.{x}", nullable) for x in players)
+        out = tuple(value[x] for x in players)
+        for x, v in zip(players, out):
+            # exact types (JSON makes no subclasses; bool is not an int here); _typed words
+            # the refusal when one is wrong
+            if type(v) is not kind and not (v is None and nullable):
+                _typed(v, kind, f"{path}.{x}", nullable)
+        return out
 
     options = _typed(d["options"], dict, "options")
     if set(options) != {o.name for o in OPTIONS}:

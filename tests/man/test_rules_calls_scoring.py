@@ -202,3 +202,30 @@ def test_view_hides_other_hands_the_stock_and_the_seed():
         assert "secret" not in text
     spectator = adjudicate.view(s, None)
     assert all(h is None for h in spectator["hands"].values())
+
+
+def test_decode_refuses_wrong_types_in_per_player_maps():
+    """The state's per-player maps hold exactly their type: true is not a total, 1 not a flag."""
+    import copy
+
+    import pytest
+
+    from engine import adjudicate
+    from engine.game import InvalidState
+    from engine.man import GAME
+
+    state = adjudicate.deal("man", ["a", "b", "c"], seed="types")["state"]
+    for path, value in ((("match", "totals", "a"), True), (("reach", "b"), 1),
+                        (("last_call", "c"), 7), (("first_turn", "a"), None)):
+        bad = copy.deepcopy(state)
+        target = bad
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+        with pytest.raises(InvalidState) as err:
+            GAME.decode(bad)
+        assert err.value.path == "state." + ".".join(path)
+    missing = copy.deepcopy(state)
+    del missing["reach"]["a"]
+    with pytest.raises(InvalidState):
+        GAME.decode(missing)
