@@ -6,35 +6,28 @@ from typing import Any
 from engine.cards import is_card
 
 
-def keys_in(view: Any) -> set[str]:
-    """Every object key anywhere in a view."""
-    found: set[str] = set()
+def _walk(view: Any):
+    """Every key and every scalar anywhere in a JSON view."""
     stack = [view]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            found.update(item.keys())
-            stack.extend(item.values())
+            for key, value in item.items():
+                yield "key", key
+                stack.append(value)
         elif isinstance(item, list):
             stack.extend(item)
-    return found
+        else:
+            yield "value", item
+
+
+def keys_in(view: Any) -> set[str]:
+    return {item for kind, item in _walk(view) if kind == "key"}
 
 
 def cards_shown(view: Any) -> set[str]:
-    """Every card token anywhere in a view (keys and values, at any depth)."""
-    found: set[str] = set()
-    stack = [view]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if is_card(item):
-                found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+    """Every card token anywhere in a view, as a key or a value."""
+    return {item for _, item in _walk(view) if isinstance(item, str) and is_card(item)}
 
 
 def assert_no_leak(view: dict, hidden: set[str], who: str | None) -> None:

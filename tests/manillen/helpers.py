@@ -30,20 +30,14 @@ def deck_for(hands: dict[int, list[str]], n: int = 4, dealer: int = 0,
         assert len(full[s]) == per_hand, f"seat {s} needs {per_hand} cards"
     order = [(dealer + k) % n for k in range(1, n + 1)]
     deck: list[str] = []
-    if n == 4:
+    if n in (3, 4):
         taken = {s: 0 for s in order}
-        for packet in (3, 2, 3):
+        for packet in ((3, 2, 3) if n == 4 else (3, 4, 3)):  # A7 / A34 (our packets)
             for s in order:
                 deck += full[s][taken[s]:taken[s] + packet]
                 taken[s] += packet
-    elif n == 3:
-        taken = {s: 0 for s in order}
-        for packet in (3, 4, 3):
-            for s in order:
-                deck += full[s][taken[s]:taken[s] + packet]
-                taken[s] += packet
-        left = list(leftover) if leftover else rest[:2]
-        deck += left
+        if n == 3:
+            deck += list(leftover) if leftover else rest[:2]
     else:
         tab = {}
         for s in order:
