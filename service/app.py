@@ -14,9 +14,9 @@ from engine import registry
 from . import errors, metrics
 from .cache import Cache
 from .config import Settings
+from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
-from .errors import PROBLEM_MIME
 from .schemas import ProblemSchema, Schemas, state_components, state_field_ref
 from .signing import Signer
 
@@ -104,9 +104,13 @@ def create_app(settings: Settings | None = None) -> Flask:
     errors.register(app)
     app.extensions["card_referee"].api = api
 
+    spec_yaml: list[str] = []  # rendered on first request: the spec is fixed once built
+
     @app.get("/openapi.yaml")
     def openapi_yaml():
-        return Response(api.spec.to_yaml(), mimetype="application/yaml")
+        if not spec_yaml:
+            spec_yaml.append(api.spec.to_yaml())
+        return Response(spec_yaml[0], mimetype="application/yaml")
 
     @app.get("/docs/assets/<path:filename>")
     def swagger_assets(filename: str):
