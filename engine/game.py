@@ -180,6 +180,9 @@ class Game(ABC, Generic[S]):
     # thousands of plays); the service then caches enumerations. Cheap games recompute.
     legal_actions_cacheable: ClassVar[bool] = False
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
+    # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
+    # referees map codes to rules from GET /v1/games without parsing messages.
+    refusals: ClassVar[Mapping[str, str]] = {}
     # The exact JSON shape of `encode`'s output (OpenAPI 3.0 schema, see engine/schema.py); the
     # spec publishes it so generated clients know every field. Empty: described loosely.
     state_schema: ClassVar[Mapping[str, Any]] = {}
@@ -286,4 +289,5 @@ class Game(ABC, Generic[S]):
             "actions": [a.describe() for a in self.actions],
             "lookups": [{"name": lk.name, "summary": lk.summary} for lk in self.lookups],
             "rules": self.rules_doc,
+            "refusals": dict(self.refusals),
         }

@@ -222,6 +222,8 @@ class Schemas:
             actions = mf.List(mf.Dict(), required=True)
             lookups = mf.List(mf.Dict(), required=True)
             rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
+            refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+                "description": "every refusal code of the game -> the rule it cites"})
 
         class GamesResponse(ma.Schema):
             games = mf.List(mf.Nested(GameInfo), required=True)

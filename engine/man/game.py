@@ -8,6 +8,7 @@ from engine.game import Action, DealSetup, Game, Lookup, Transition
 
 from . import phases, views
 from .actions import ACTIONS
+from .messages import MESSAGES
 from .numbers import lookup_man_numbers
 from .options import OPTIONS, PRESETS
 from .state import STATE_SCHEMA, ManState, decode, decode_trusted, encode, status_of
@@ -44,6 +45,7 @@ class ManGame(Game[ManState]):
     zero_sum = True
     rules_doc = "docs/rules/man.md"
     state_schema = STATE_SCHEMA
+    refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}
 
     def deal(self, setup: DealSetup) -> ManState:
         return phases.deal(setup)

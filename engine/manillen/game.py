@@ -8,6 +8,7 @@ from engine.game import Action, DealSetup, Game, Transition
 
 from . import phases, sides as sd
 from .actions import ACTIONS
+from .messages import TEMPLATES
 from .options import OPTIONS, PRESETS
 from .state import (STATE_SCHEMA, State, decode, decode_trusted, derived, encode, encode_match,
                     status_of)
@@ -36,6 +37,7 @@ class ManillenGame(Game[State]):
     zero_sum = False
     rules_doc = "docs/rules/manillen.md"
     state_schema = STATE_SCHEMA
+    refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)

@@ -1,0 +1,71 @@
+"""Every refusal a game can answer is in its catalogue (GET /v1/games), cites a rule that its
+rules page (docs/rules/<game>.md) has, and reads in English and Japanese."""
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import adjudicate, registry
+from engine.cards import SUITS, deck_52
+from engine.game import InvalidAction, Refusal
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = [g for g in registry.all_games() if g.id not in ("toy", "crash")]
+SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_catalogue_codes_cite_rules_the_rules_page_has(game):
+    page = (ROOT / game.rules_doc).read_text(encoding="utf-8")
+    assert game.refusals
+    for code, rule in game.refusals.items():
+        assert SNAKE.match(code), code
+        prefix, _, number = rule.partition(" ")
+        assert prefix == game.id and number, (code, rule)
+        assert re.search(rf"(^|[^\w.]){re.escape(number)}([^\w]|$)", page, re.M), \
+            f"{code} cites {rule}, which {game.rules_doc} does not have"
+        assert code in page, f"{code} is not listed in {game.rules_doc}"
+
+
+def random_action(rnd: random.Random, game, players):
+    kind = rnd.choice(game.actions)
+    action = {"type": kind.name, "player": rnd.choice(players)}
+    for name, field in kind.fields.items():
+        if not field.required and rnd.random() < 0.5:
+            continue
+        action[name] = {
+            "cards": lambda: rnd.sample(deck_52(), rnd.randint(1, 3)),
+            "card": lambda: rnd.choice(deck_52()),
+            "suit": lambda: rnd.choice(SUITS),
+            "enum": lambda: rnd.choice([c for c in field.choices if c is not None] or [None]),
+            "player": lambda: rnd.choice(players),
+            "int": lambda: rnd.randint(field.minimum or 0, field.maximum or 5),
+            "bool": lambda: rnd.random() < 0.5,
+        }.get(field.kind, lambda: "seen at the table")()
+    return action
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_every_refusal_met_in_random_play_is_catalogued_with_its_rule_and_japanese(game):
+    rnd = random.Random(game.id)
+    seen = set()
+    for deal_no in range(25):
+        players = [f"p{i}" for i in range(4 if game.min_players <= 4 <= game.max_players else game.min_players)]
+        state = adjudicate.deal(game.id, players, seed=f"catalogue-{deal_no}")["state"]
+        for _ in range(150):
+            try:
+                out = adjudicate.validate(state, random_action(rnd, game, players))
+            except InvalidAction:
+                continue
+            if out.valid:
+                state = out.state
+                if out.status == "finished":
+                    break
+                continue
+            refusal: Refusal = out.refusal
+            seen.add(refusal.code)
+            assert game.refusals.get(refusal.code) == refusal.rule, (refusal.code, refusal.rule)
+            assert JAPANESE.search(refusal.ja) and refusal.en, refusal.code
+    assert len(seen) >= 5, seen
