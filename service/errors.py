@@ -57,10 +57,13 @@ def request_lang() -> str:
 def problem(status: int, code: str, detail: str = "", errors: dict | None = None,
             headers: dict | None = None) -> Response:
     en, ja = TITLES.get(code, (code.replace("_", " ").capitalize(), code))
-    body: dict[str, Any] = {"type": "about:blank", "title": ja if request_lang() == "ja" else en,
+    japanese = request_lang() == "ja"
+    body: dict[str, Any] = {"type": "about:blank", "title": ja if japanese else en,
                             "status": status, "code": code}
     if detail:
-        body["detail"] = detail
+        # The specifics (field values, limits) come from checks worded in English; a Japanese
+        # reader gets the Japanese statement of the problem first, then those specifics.
+        body["detail"] = f"{ja}。詳細: {detail}" if japanese else detail
     if errors:
         body["errors"] = errors
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME)

@@ -256,3 +256,14 @@ def test_unknown_route_and_wrong_method_are_problems(client):
 def test_a_body_not_declared_json_is_415(client):
     resp = client.post("/v1/validate", data=b'{"state": {}}', content_type="text/plain")
     assert resp.status_code == 415 and resp.get_json()["code"] == "unsupported_media_type"
+
+
+def test_problems_read_in_japanese_with_accept_language_ja(client):
+    resp = client.post("/v1/games/toy/deal", json={"players": ["a"]}, headers={"Accept-Language": "ja"})
+    body = resp.get_json()
+    assert resp.status_code == 422 and body["code"] == "deal_invalid"
+    assert body["title"] == "配札のリクエストが正しくありません"
+    assert body["detail"].startswith("配札のリクエストが正しくありません。詳細: ")
+    resp = client.post("/v1/validate", data=b"{", content_type="application/json",
+                       headers={"Accept-Language": "ja"})
+    assert resp.get_json()["title"] == "JSON の形式が正しくありません"
