@@ -99,7 +99,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for name, component in state_components(games).items():
         api.spec.components.schema(name, component=component)
     schemas = Schemas(games)
-    for blp in build_blueprints(schemas):
+    for blp in build_blueprints(schemas, app.extensions["card_referee"]):
         api.register_blueprint(blp)
     errors.register(app)
     app.extensions["card_referee"].api = api

@@ -41,10 +41,11 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def _observe(response: Response) -> Response:
-        started = request.environ.get(_START)
+        req = request._get_current_object()  # one proxy lookup, not one per attribute
+        started = req.environ.get(_START)
         if started is not None:
-            rule = request.url_rule
-            key = (request.method, rule.rule if rule is not None else "<unmatched>",
+            rule = req.url_rule
+            key = (req.method, rule.rule if rule is not None else "<unmatched>",
                    response.status_code)
             pair = children.get(key)
             if pair is None:
