@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 def _int(env: dict, name: str, default: int) -> int:
@@ -21,7 +21,6 @@ class Settings:
     redis_retry_seconds: float = 1.0
     metrics: bool = True
     log_level: str = "INFO"
-    extra: dict = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, environ: dict | None = None) -> "Settings":
