@@ -1,0 +1,98 @@
+"""UECda 8x15 tables <-> cards (U16-U18), both directions."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.daifugo.plays import FieldState, legal_plays, read_play
+from engine.daifugo.rules import UECDA
+from engine.daifugo.uecda import (TableError, card_cell, cell_card, empty_table, hand_to_table,
+                                  play_to_table, read_state, table_to_cards, table_to_hand,
+                                  table_to_play)
+from engine.daifugo.plays import full_deck
+
+
+def test_U16_rows_are_suits_S_H_D_C_and_columns_3_to_2():
+    assert card_cell("S3") == (0, 1)
+    assert card_cell("H10") == (1, 8)
+    assert card_cell("DA") == (2, 12)
+    assert card_cell("C2") == (3, 13)
+    assert cell_card(0, 9) == "SJ"
+    with pytest.raises(TableError):
+        cell_card(0, 0)
+
+
+def test_U16_hand_joker_at_row_4_column_1():
+    t = hand_to_table(["S3", "C2", "BJ"])
+    assert t[0][1] == 1 and t[3][13] == 1 and t[4][1] == 2
+    assert sum(map(sum, t)) == 4
+    assert table_to_hand(t) == ["S3", "C2", "BJ"]
+
+
+def test_U16_a_pass_is_the_all_zero_table():
+    assert play_to_table(None) == empty_table()
+    assert table_to_play(empty_table()) is None
+
+
+def test_U16_joker_in_a_set_sits_in_its_suit_cell():
+    play = read_play(["H7", "BJ"], ["S7"], UECDA)
+    t = play_to_table(play)
+    assert t[1][5] == 1 and t[0][5] == 2
+    assert table_to_cards(t) == (["BJ", "H7"], ["S7"])
+    assert table_to_play(t).key(UECDA) == play.key(UECDA)
+
+
+def test_U16_five_card_set_keeps_the_joker_in_row_4():
+    play = read_play(["S9", "H9", "D9", "C9", "BJ"], None, UECDA)
+    t = play_to_table(play)
+    assert t[4][7] == 2 and all(t[r][7] == 1 for r in range(4))
+    assert table_to_play(t).jokers == ("*9",)
+
+
+def test_U16_stairs_joker_below_3_and_above_2():
+    low = read_play(["BJ", "H3", "H4"], ["H-"], UECDA)
+    t = play_to_table(low)
+    assert t[1][0] == 2 and t[1][1] == 1 and t[1][2] == 1
+    assert table_to_play(t).key(UECDA) == low.key(UECDA)
+    high = read_play(["HA", "H2", "BJ"], ["H+"], UECDA)
+    assert play_to_table(high)[1][14] == 2
+
+
+def test_U16_lone_joker_in_any_cell():
+    t = empty_table()
+    t[2][6] = 2
+    play = table_to_play(t)
+    assert play.is_lone_joker and play.jokers == ()
+    assert sum(map(sum, play_to_table(play))) == 2
+
+
+def test_U16_bad_tables_are_refused():
+    with pytest.raises(TableError):
+        table_to_cards([[0] * 15] * 7)
+    t = empty_table()
+    t[0][3] = 3
+    with pytest.raises(TableError):
+        table_to_cards(t)
+    t = empty_table()
+    t[0][3] = t[1][3] = 2
+    with pytest.raises(TableError):
+        table_to_cards(t)
+    with pytest.raises(TableError):
+        hand_to_table(["BJ", "RJ"])
+
+
+def test_U18_state_fields():
+    t = empty_table()
+    t[5][1] = -2
+    t[5][6] = 1
+    t[6][0:5] = [11, 11, 11, 10, 10]
+    s = read_state(t)
+    assert s["cards_to_give"] == 0 and s["revolution"] and s["card_counts"][3] == 10
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(full_deck(UECDA)), min_size=1, max_size=10, unique=True))
+def test_U16_every_legal_lead_round_trips_through_a_table(hand):
+    assert table_to_hand(hand_to_table(hand)) == sorted(
+        hand, key=lambda c: (c == "BJ", card_cell(c) if c != "BJ" else (9, 9)))
+    for play in legal_plays(hand, FieldState(), UECDA):
+        back = table_to_play(play_to_table(play))
+        assert back.key(UECDA) == play.key(UECDA)
