@@ -1,4 +1,4 @@
-"""Manteur declarations: the model, its parse, its total order (rules B4–B10, docs/rules/manteur.md).
+"""Manteur declarations: the model, its parse, its order (B4–B10 of docs/rules/manteur.md).
 
 A declaration is what a player announces without showing the hand, as JSON
 `{"type": ..., "ranks": [...], "kickers": [...]}`:
@@ -21,8 +21,9 @@ beat the previous one. Everything here is pure.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from engine.game import InputError, Refusal
@@ -120,7 +121,8 @@ class DeclarationRules:
                 "ace_low_straight": isinstance(value, bool),
             }[name]
             if not ok:
-                raise _error("option_invalid", f"{path}.{name}", option=name, value=repr(value))
+                raise make_error("option_invalid", f"{path}.{name}", option=name, row=row,
+                             value=_show(value))
             kwargs[name] = value
         return cls(**kwargs)
 
@@ -141,7 +143,7 @@ class DeclarationRules:
         """B5 (with B-a): the hand types low to high."""
         return _type_order(self.flush_over_full_house)
 
-    def straights(self) -> dict[str, tuple[str, ...]]:
+    def straights(self) -> Mapping[str, tuple[str, ...]]:
         """Straight runs by their top rank, low to high: each run lists its five ranks from the
         top down. The ace-low run (B-f) has the A at the bottom and tops at 5 (piquet: 10)."""
         return _straights(self.deck, self.ace_low_straight)
@@ -161,14 +163,14 @@ def _type_order(flush_over_full_house: bool) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=8)
-def _straights(deck: str, ace_low: bool) -> dict[str, tuple[str, ...]]:
+def _straights(deck: str, ace_low: bool) -> Mapping[str, tuple[str, ...]]:
     ranks = PIQUET_RANKS if deck == "piquet32" else STANDARD_RANKS
     runs: dict[str, tuple[str, ...]] = {}
     if ace_low:
         runs[ranks[3]] = tuple(reversed(ranks[:4])) + ("A",)
     for top in range(4, len(ranks)):
         runs[ranks[top]] = tuple(reversed(ranks[top - 4:top + 1]))
-    return runs
+    return MappingProxyType(runs)
 
 
 # ---------------------------------------------------------------- the model
@@ -258,7 +260,8 @@ ERROR_MESSAGES: dict[str, tuple[str, str, str]] = {
         "B10", "{type} leaves room for at most {limit} kicker(s) in five cards",
         "{type_ja}に付けられるキッカーは{limit}枚までです"),
     "kicker_matches_rank": (
-        "B10", "a {rank} kicker repeats the rank of the {type}; declare the bigger combination instead",
+        "B10", "a {rank} kicker repeats the rank of the {type}; declare the bigger "
+               "combination instead",
         "キッカーの{rank}は{type_ja}のランクと同じです。その場合はより強い役を宣言してください"),
     "kicker_not_below_high_card": (
         "B10", "kickers of a high card are lower cards: {rank} is not below {top}",
@@ -266,9 +269,17 @@ ERROR_MESSAGES: dict[str, tuple[str, str, str]] = {
     "kickers_not_descending": (
         "B7", "kickers are named highest first: {rank} comes after {previous}",
         "キッカーは高い順に宣言します({previous}の次に{rank}は来ません)"),
+    "hand_too_large": (
+        "B3", "a Manteur hand holds at most 5 cards, not {count}",
+        "マントゥールの手札は5枚までです({count}枚ではありません)"),
+    "hand_card_repeated": (
+        "B1", "{card} is in the hand twice; the deck holds each card once",
+        "{card}が手札に2枚あります。デッキに同じカードは1枚しかありません"),
+    "hand_card_not_in_deck": (
+        "B-a", "{card} is not in the {deck} deck", "{card}は{deck}のデッキにありません"),
     "option_invalid": (
-        "B.5", "{value} is not a valid value for option {option}",
-        "{value}はオプション{option}の値として正しくありません"),
+        "B.5", "{value} is not a valid value for option {option} (row {row})",
+        "{value}はオプション{option}の値として正しくありません(表の{row})"),
 }
 
 # code: (rule, English, Japanese) of is_higher's refusals.
@@ -286,7 +297,9 @@ REFUSAL_MESSAGES: dict[str, tuple[str, str, str]] = {
         "B9", "{new} is not higher than {last}: {why}", "{new_ja}は{last_ja}より強くありません({why_ja})"),
 }
 
-ERRORS: dict[str, str] = {code: f"{GAME_ID} {rule}" for code, (rule, _, _) in ERROR_MESSAGES.items()}
+# code -> cited rule ("manteur B10"), for the game's refusal catalogue.
+ERRORS: dict[str, str] = {code: f"{GAME_ID} {rule}"
+                          for code, (rule, _, _) in ERROR_MESSAGES.items()}
 REFUSALS: dict[str, str] = {code: f"{GAME_ID} {rule}"
                             for code, (rule, _, _) in REFUSAL_MESSAGES.items()}
 
@@ -310,7 +323,8 @@ class DeclarationError(InputError):
                        rule=self.rule, details={"path": self.path})
 
 
-def _error(code: str, path: str, **fmt: Any) -> DeclarationError:
+def make_error(code: str, path: str, **fmt: Any) -> DeclarationError:
+    """The DeclarationError for catalogue `code` at `path`, messages filled from `fmt`."""
     rule, en, ja = ERROR_MESSAGES[code]
     if "type" in fmt:
         fmt["type_ja"] = TYPE_JA[fmt["type"]]
@@ -343,14 +357,14 @@ def _rank_list(value: Any, path: str, not_list: str, rules: DeclarationRules) ->
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _error(not_list, path)
+        raise make_error(not_list, path)
     out = []
     for i, token in enumerate(value):
         rank = parse_rank(token)
         if rank is None:
-            raise _error("rank_unknown", f"{path}[{i}]", value=_show(token))
+            raise make_error("rank_unknown", f"{path}[{i}]", value=_show(token))
         if rank not in rules.ranks:
-            raise _error("rank_not_in_deck", f"{path}[{i}]", rank=rank, deck=rules.deck,
+            raise make_error("rank_not_in_deck", f"{path}[{i}]", rank=rank, deck=rules.deck,
                          ranks=", ".join(reversed(rules.ranks)))
         out.append(rank)
     return out
@@ -363,7 +377,8 @@ def _show(value: Any) -> str:
 
 _WHAT = {
     "high_card": "[top card]", "pair": "[rank]", "two_pair": "[higher pair, lower pair]",
-    "three_of_a_kind": "[rank]", "straight": "[top card]", "flush": "up to five ranks, highest first",
+    "three_of_a_kind": "[rank]", "straight": "[top card]",
+    "flush": "up to five ranks, highest first",
     "full_house": "[triple, pair]", "four_of_a_kind": "[rank]", "straight_flush": "[top card]",
     "five_of_a_kind": "[rank]"}
 
@@ -373,37 +388,37 @@ def parse_declaration(data: Any, path: str = "declaration",
     """The Declaration in client JSON `data`, checked against B4–B10 and the options in
     `rules`; raises DeclarationError naming the first offending field under `path`."""
     if not isinstance(data, Mapping):
-        raise _error("declaration_not_object", path)
+        raise make_error("declaration_not_object", path)
     for key in data:
         if key not in ("type", "ranks", "kickers"):
-            raise _error("field_unknown", f"{path}.{key}", key=key)
+            raise make_error("field_unknown", f"{path}.{key}", key=key)
     types = ", ".join(TYPES)
     if data.get("type") is None:
-        raise _error("type_missing", f"{path}.type", types=types)
+        raise make_error("type_missing", f"{path}.type", types=types)
     kind = data["type"]
     if not isinstance(kind, str) or kind not in SHAPES:
-        raise _error("type_unknown", f"{path}.type", value=_show(kind), types=types)
+        raise make_error("type_unknown", f"{path}.type", value=_show(kind), types=types)
     check_type_allowed(kind, rules, f"{path}.type")
     shape = SHAPES[kind]
 
     ranks_path = f"{path}.ranks"
     ranks = _rank_list(data.get("ranks"), ranks_path, "ranks_not_list", rules)
     if len(ranks) > shape.max_ranks:
-        raise _error("too_many_ranks", f"{ranks_path}[{shape.max_ranks}]", type=kind,
+        raise make_error("too_many_ranks", f"{ranks_path}[{shape.max_ranks}]", type=kind,
                      limit=shape.max_ranks, what=_WHAT[kind])
     for i, rank in enumerate(ranks):
         if rank in ranks[:i]:
-            raise _error("rank_repeated", f"{ranks_path}[{i}]", rank=rank)
+            raise make_error("rank_repeated", f"{ranks_path}[{i}]", rank=rank)
         if shape.ranks_order == "desc" and i and RANK_VALUE[rank] > RANK_VALUE[ranks[i - 1]]:
-            raise _error("ranks_not_descending", f"{ranks_path}[{i}]", type=kind, rank=rank,
+            raise make_error("ranks_not_descending", f"{ranks_path}[{i}]", type=kind, rank=rank,
                          previous=ranks[i - 1])
     if kind in ("straight", "straight_flush") and ranks:
         runs = rules.straights()
         if ranks[0] not in runs:
             wheel = _straights(rules.deck, True)
             if not rules.ace_low_straight and ranks[0] in wheel:
-                raise _error("ace_low_straight_not_allowed", f"{ranks_path}[0]", rank=ranks[0])
-            raise _error("straight_top_invalid", f"{ranks_path}[0]", rank=ranks[0],
+                raise make_error("ace_low_straight_not_allowed", f"{ranks_path}[0]", rank=ranks[0])
+            raise make_error("straight_top_invalid", f"{ranks_path}[0]", rank=ranks[0],
                          tops=", ".join(runs))
 
     kick_path = f"{path}.kickers"
@@ -411,35 +426,35 @@ def parse_declaration(data: Any, path: str = "declaration",
     decl = Declaration(kind, tuple(ranks), tuple(kickers))
     if kickers:
         if shape.max_kickers == 0:
-            raise _error("kickers_not_allowed", kick_path, type=kind)
+            raise make_error("kickers_not_allowed", kick_path, type=kind)
         if not decl.named:
-            raise _error("kickers_need_ranks", kick_path, type=kind)
+            raise make_error("kickers_need_ranks", kick_path, type=kind)
         if len(kickers) > shape.max_kickers:
-            raise _error("too_many_kickers", f"{kick_path}[{shape.max_kickers}]", type=kind,
+            raise make_error("too_many_kickers", f"{kick_path}[{shape.max_kickers}]", type=kind,
                          limit=shape.max_kickers)
         for i, rank in enumerate(kickers):
             where = f"{kick_path}[{i}]"
             if rank in ranks:
-                raise _error("kicker_matches_rank", where, rank=rank, type=kind)
+                raise make_error("kicker_matches_rank", where, rank=rank, type=kind)
             if rank in kickers[:i]:
-                raise _error("rank_repeated", where, rank=rank)
+                raise make_error("rank_repeated", where, rank=rank)
             if kind == "high_card" and RANK_VALUE[rank] > RANK_VALUE[ranks[0]]:
-                raise _error("kicker_not_below_high_card", where, rank=rank, top=ranks[0])
+                raise make_error("kicker_not_below_high_card", where, rank=rank, top=ranks[0])
             if i and RANK_VALUE[rank] > RANK_VALUE[kickers[i - 1]]:
-                raise _error("kickers_not_descending", where, rank=rank, previous=kickers[i - 1])
+                raise make_error("kickers_not_descending", where, rank=rank, previous=kickers[i - 1])
     return decl
 
 
 def check_type_allowed(kind: str, rules: DeclarationRules, path: str = "declaration.type") -> None:
     """Raise the DeclarationError when the options rule out hand type `kind` (B5, B-b, B-c)."""
     if kind == "five_of_a_kind" and rules.jokers == 0:
-        raise _error("five_of_a_kind_needs_jokers", path)
+        raise make_error("five_of_a_kind_needs_jokers", path)
     if kind in ("straight", "straight_flush") and not rules.allow_straights:
-        raise _error("straights_not_allowed", path)
+        raise make_error("straights_not_allowed", path)
     if kind in ("flush", "straight_flush") and not rules.allow_flushes:
-        raise _error("flushes_not_allowed", path)
+        raise make_error("flushes_not_allowed", path)
     if kind == "high_card" and rules.min_declaration == "one_pair":
-        raise _error("type_below_minimum", path)
+        raise make_error("type_below_minimum", path)
 
 
 def validate(d: Declaration, rules: DeclarationRules = DEFAULT_RULES,
@@ -508,7 +523,8 @@ def is_higher(new: Declaration, last: Declaration | None,
             why = "naming no kicker is lower than naming one, compared from the highest down (B7)"
             why_ja = "キッカーを宣言しないほうが弱い、高いカードから順に比べる、B7"
         else:
-            why = f"the kicker {mine} is lower than {theirs}; kickers compare from the highest down (B7)"
+            why = (f"the kicker {mine} is lower than {theirs}; kickers compare from the "
+                   "highest down (B7)")
             why_ja = f"キッカーの{mine}は{theirs}より低い、高いカードから順に比べる、B7"
         return _refuse("declaration_kickers_lower", why=why, why_ja=why_ja, **fmt)
     raise AssertionError((new, last))  # unreachable: different keys differ somewhere

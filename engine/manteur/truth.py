@@ -25,8 +25,8 @@ from typing import Iterable, Sequence
 
 from engine.cards import JOKERS, SUITS, rank_of, suit_of
 
-from .declarations import (DEFAULT_RULES, RANK_VALUE, Declaration, DeclarationRules, compare,
-                           parse_declaration)
+from .declarations import (DEFAULT_RULES, RANK_VALUE, Declaration, DeclarationRules,
+                           compare, make_error, parse_declaration)
 
 
 @dataclass(frozen=True)
@@ -179,13 +179,34 @@ def _requirements(d: Declaration, rules: DeclarationRules) -> Iterable[list[Slot
 # ---------------------------------------------------------------- lookups
 
 
+def parse_hand(cards: Sequence[str], path: str = "hand",
+               rules: DeclarationRules = DEFAULT_RULES) -> list[str]:
+    """`cards` (already canonical, e.g. from a "cards" field) checked as a Manteur hand: at most
+    five cards (B3), each once (B1), all from the deck in use (B-a); raises DeclarationError."""
+    if len(cards) > 5:
+        raise make_error("hand_too_large", path, count=len(cards))
+    jokers = 0
+    for i, card in enumerate(cards):
+        if card in cards[:i]:
+            raise make_error("hand_card_repeated", f"{path}[{i}]", card=card)
+        if card in JOKERS:
+            jokers += 1
+            if jokers > rules.jokers:  # B-a `jokers`: fewer than two in the deck
+                raise make_error("hand_card_not_in_deck", f"{path}[{i}]", card=card,
+                             deck=f"{rules.deck} + {rules.jokers} joker(s)")
+        elif rank_of(card) not in rules.ranks:
+            raise make_error("hand_card_not_in_deck", f"{path}[{i}]", card=card, deck=rules.deck)
+    return list(cards)
+
+
 def lookup_check(request: dict, path: str = "body") -> dict:
     """The `check` lookup: `{hand, declaration, options?}` -> `{truthful, proof}`; proof is
-    `{cards, jokers: {joker: card}}` or null for a lie. A malformed declaration raises
-    DeclarationError (422) naming `body.declaration…`."""
+    `{cards, jokers: {joker: card}}` or null for a lie. A malformed hand or declaration raises
+    DeclarationError (422) naming the field (`body.hand[2]`, `body.declaration.ranks[0]`)."""
     rules = DeclarationRules.from_options(request.get("options"), f"{path}.options")
+    hand = parse_hand(request["hand"], f"{path}.hand", rules)
     d = parse_declaration(request["declaration"], f"{path}.declaration", rules)
-    proof = check(request["hand"], d, rules)
+    proof = check(hand, d, rules)
     return {"truthful": proof is not None, "proof": None if proof is None else proof.to_json()}
 
 
@@ -198,4 +219,4 @@ def lookup_compare(request: dict, path: str = "body") -> dict:
     return {"order": compare(a, b, rules)}
 
 
-__all__ = ["Proof", "check", "is_true", "lookup_check", "lookup_compare"]
+__all__ = ["Proof", "check", "is_true", "parse_hand", "lookup_check", "lookup_compare"]

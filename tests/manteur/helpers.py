@@ -12,7 +12,8 @@ ORDER = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 1
          "Q": 12, "K": 13, "A": 14}
 
 
-def D(type_: str, ranks=(), kickers=(), rules: DeclarationRules = DeclarationRules()) -> Declaration:
+def D(type_: str, ranks=(), kickers=(), rules: DeclarationRules = DeclarationRules()
+      ) -> Declaration:
     """A declaration through the real parser (so tests never build an invalid one by hand)."""
     return parse_declaration({"type": type_, "ranks": list(ranks), "kickers": list(kickers)},
                              "declaration", rules)

@@ -37,7 +37,8 @@ def test_b10_declaration_json_round_trip_and_canonical_ranks():
     assert to_json(d) == {"type": "pair", "ranks": ["10"], "kickers": ["A", "5"]}
     assert parse_declaration(to_json(d)) == d
     assert parse_declaration({"type": "two_pair"}) == Declaration("two_pair")
-    assert parse_declaration({"type": "flush", "ranks": None, "kickers": []}) == Declaration("flush")
+    assert parse_declaration({"type": "flush", "ranks": None, "kickers": []}) == \
+        Declaration("flush")
 
 
 def test_b10_describe_in_english_and_japanese():

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine.cards import JOKERS, deck_54, rank_of
 from engine.manteur.declarations import DEFAULT_RULES, TYPES, DeclarationError, DeclarationRules
-from engine.manteur.truth import Proof, check, is_true, lookup_check
+from engine.manteur.truth import Proof, check, is_true, lookup_check, parse_hand
 
 from .helpers import D, all_declarations, brute_force, deck_cards, forms, size
 
@@ -188,6 +188,21 @@ def test_check_lookup_answers_truthful_and_proof_and_names_a_malformed_field():
                       "options": {"allow_straights": False}})
     assert (info.value.code, info.value.path) == ("straights_not_allowed",
                                                   "body.declaration.type")
+
+
+@pytest.mark.parametrize("hand, rules, code, path", [
+    (["SA", "SK", "SQ", "SJ", "S10", "S9"], DEFAULT_RULES, "hand_too_large", "body.hand"),
+    (["SA", "HK", "SA"], DEFAULT_RULES, "hand_card_repeated", "body.hand[2]"),
+    (["SA", "H6"], PIQUET, "hand_card_not_in_deck", "body.hand[1]"),
+    (["SA", "BJ", "RJ"], DeclarationRules(jokers=1), "hand_card_not_in_deck", "body.hand[2]"),
+    (["BJ"], DeclarationRules(jokers=0), "hand_card_not_in_deck", "body.hand[0]"),
+])
+def test_b1_b3_b_a_check_lookup_refuses_an_impossible_hand(hand, rules, code, path):
+    options = {"deck": rules.deck, "jokers": rules.jokers}
+    with pytest.raises(DeclarationError) as info:
+        lookup_check({"hand": hand, "declaration": {"type": "pair"}, "options": options})
+    assert (info.value.code, info.value.path) == (code, path)
+    assert parse_hand(["SA", "BJ", "RJ", "H7"], "hand", PIQUET) == ["SA", "BJ", "RJ", "H7"]
 
 
 def test_check_is_fast_enough_to_call_per_action():
