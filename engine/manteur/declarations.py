@@ -441,7 +441,8 @@ def parse_declaration(data: Any, path: str = "declaration",
             if kind == "high_card" and RANK_VALUE[rank] > RANK_VALUE[ranks[0]]:
                 raise make_error("kicker_not_below_high_card", where, rank=rank, top=ranks[0])
             if i and RANK_VALUE[rank] > RANK_VALUE[kickers[i - 1]]:
-                raise make_error("kickers_not_descending", where, rank=rank, previous=kickers[i - 1])
+                raise make_error("kickers_not_descending", where, rank=rank,
+                                 previous=kickers[i - 1])
     return decl
 
 
