@@ -1,0 +1,31 @@
+"""docs/rules/daifugo.md has every rule number of the shared reference and lists every refusal
+code with the rule it cites."""
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.daifugo.plays import REFUSALS
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = (ROOT / "docs/rules/daifugo.md").read_text(encoding="utf-8")
+SHARED = Path("/work/shared/rules/daifugo.md")
+
+
+def test_every_refusal_code_is_listed_with_its_rule():
+    for code, (rule, _, _) in REFUSALS.items():
+        assert re.search(rf"\| `{code}` \| {re.escape(rule)} \|", PAGE), code
+
+
+def test_rule_numbers_D1_to_D25_U1_to_U20_and_options_D_a_to_D_s():
+    numbers = [f"D{i}" for i in range(1, 26)] + [f"U{i}" for i in range(1, 21)] + \
+        [f"D-{c}" for c in "abcdefghijklmnopqrs"] + ["C.1", "C.2", "C.3", "C.4"]
+    for n in numbers:
+        assert re.search(rf"(^|[^\w.-]){re.escape(n)}([^\w-]|$)", PAGE, re.M), n
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared reference not present")
+def test_same_numbers_as_the_shared_reference():
+    shared = set(re.findall(r"^- (D\d+|U\d+)\.", SHARED.read_text(encoding="utf-8"), re.M))
+    ours = set(re.findall(r"^- (D\d+|U\d+)\.", PAGE, re.M))
+    assert shared == ours
