@@ -1,4 +1,4 @@
-"""The enumerator (engine/guandan/enumerate.py) against the definition of a play: a distinct
+"""The enumerator (engine/guandan/moves.py) against the definition of a play: a distinct
 (multiset of physical cards, type, rank, length), found by brute force over every sub-multiset
 of a hand read by `combos.readings` (§4–§6, W-11, C-8, C-9, B-1…B-6)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from engine.cards import RANKS, double_deck_108
 from engine.guandan.combos import ComboRules, Reading, classify, readings
-from engine.guandan.enumerate import legal_follows, legal_leads, legal_plays
+from engine.guandan.moves import legal_follows, legal_leads, legal_plays
 from engine.rng import shuffled
 
 from .helpers import as_plays, brute_plays, every_reading
@@ -115,3 +115,16 @@ def test_b_5_nothing_follows_four_jokers():
     assert legal_follows(hand, "2", Reading("four_jokers", None, 4)) == []
     leads = legal_leads(hand, "2")
     assert (("BJ", "BJ", "RJ", "RJ"), Reading("four_jokers", None, 4)) in leads
+
+
+def test_c_4_c_5_b_4_full_hand_five_card_plays_equal_brute_force():
+    """A whole 27-card hand with both wilds: every 5-card sub-multiset read by `readings` gives
+    exactly the enumerator's full houses, straights, 5-bombs and straight flushes."""
+    from itertools import combinations
+    level, hand = _big_hand(0)
+    want = set()
+    for cards in {tuple(sorted(c)) for c in combinations(sorted(hand), 5)}:
+        for r in readings(cards, level):
+            want.add((cards, r))
+    got = as_plays([(c, r) for c, r in legal_leads(hand, level) if len(c) == 5])
+    assert set(got) == want
