@@ -12,11 +12,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
+from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, InvalidState
 from .fields import ActionType, Field, FieldError, Option, parse_fields
+from .state import (GameState, decode_state, decode_trusted_state, encode_state,
+                    openapi_schema)
 
 S = TypeVar("S")
 
-IN_PROGRESS = "in_progress"
+IN_PROGRESS = "in_progress"  # the values of every state's `status`
 FINISHED = "finished"
 
 
@@ -98,36 +101,6 @@ class Refusal(Exception):
         return out
 
 
-class InputError(ValueError):
-    """Input that is not well formed for the game (HTTP 422): a bad state, action, option or
-    deal request. `code` is stable; `path` names the offending field."""
-
-    code = "input_invalid"
-
-    def __init__(self, message: str, path: str = "", code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        if code:
-            self.code = code
-
-
-class InvalidState(InputError):
-    code = "state_invalid"
-
-
-class InvalidAction(InputError):
-    code = "action_invalid"
-
-
-class InvalidOptions(InputError):
-    code = "options_invalid"
-
-
-class InvalidDeal(InputError):
-    code = "deal_invalid"
-
-
 # ---------------------------------------------------------------- declarations
 
 @dataclass(frozen=True)
@@ -183,29 +156,46 @@ class Game(ABC, Generic[S]):
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.
     refusals: ClassVar[Mapping[str, str]] = {}
-    # The exact JSON shape of `encode`'s output (OpenAPI 3.0 schema, see engine/schema.py); the
-    # spec publishes it so generated clients know every field. Empty: described loosely.
+    # The game's state, declared once (engine/state.py): decode, decode_trusted, encode and
+    # state_schema all derive from it. A game that declares none implements those itself.
+    state_type: ClassVar[type[GameState] | None] = None
+    # The exact JSON shape of `encode`'s output (OpenAPI 3.0); the spec publishes it so
+    # generated clients know every field. Derived from state_type when the game declares one.
     state_schema: ClassVar[Mapping[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("state_type")
+        if kind is not None and "state_schema" not in cls.__dict__:
+            cls.state_schema = openapi_schema(
+                kind, f"A state of {cls.__dict__.get('names', {}).get('en', cls.id)} "
+                      f"({cls.rules_doc or 'docs/rules/'})")
 
     # -- required operations --------------------------------------------------------------
     @abstractmethod
     def deal(self, setup: DealSetup) -> S:
         """The first state of a deal."""
 
-    @abstractmethod
+    def invariants(self, state: S) -> None:
+        """What the declared types cannot say (every card exactly once, ids in range, phase
+        consistency): raise InvalidState with the offending path."""
+
     def decode(self, data: Mapping[str, Any]) -> S:
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
+        return decode_state(self.state_type, data, self.invariants)
 
     def decode_trusted(self, data: Mapping[str, Any]) -> S:
-        """A state this engine itself encoded, proven by a verified HMAC signature: a game may
-        skip its invariant checks here (DESIGN.md: a signed state needs no deep re-validation).
-        The default checks anyway."""
-        return self.decode(data)
+        """A state this engine itself encoded, proven by a verified signature: the declared
+        types are still enforced (at C speed), the invariants are not re-checked. A game that
+        declares no state_type decodes fully."""
+        if self.state_type is None:
+            return self.decode(data)
+        return decode_trusted_state(self.state_type, data)
 
-    @abstractmethod
     def encode(self, state: S) -> dict:
         """The JSON of a state: only JSON-native types, so it survives a round trip unchanged.
-        Must include game, version, options, players, phase and status."""
+        Includes game, version, options, players, phase and status."""
+        return encode_state(state)
 
     @abstractmethod
     def apply(self, state: S, action: Action) -> Transition[S]:

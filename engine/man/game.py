@@ -1,8 +1,6 @@
 """ManGame: the Game interface over the modules of this package (rules: docs/rules/man.md)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
@@ -11,7 +9,7 @@ from .actions import ACTIONS
 from .messages import MESSAGES
 from .numbers import lookup_man_numbers
 from .options import OPTIONS, PRESETS
-from .state import STATE_SCHEMA, ManState, decode, decode_trusted, encode, status_of
+from .state import ManState, invariants
 
 MAN_NUMBERS = Lookup(
     name="man-numbers",
@@ -44,23 +42,17 @@ class ManGame(Game[ManState]):
                                           minimum=0)}
     zero_sum = True
     rules_doc = "docs/rules/man.md"
-    state_schema = STATE_SCHEMA
+    state_type = ManState
     refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}
 
     def deal(self, setup: DealSetup) -> ManState:
         return phases.deal(setup)
 
-    def decode(self, data: Mapping[str, Any]) -> ManState:
-        return decode(data)
-
-    def decode_trusted(self, data: Mapping[str, Any]) -> ManState:
-        return decode_trusted(data)
-
-    def encode(self, state: ManState) -> dict:
-        return encode(state)
+    def invariants(self, state: ManState) -> None:
+        invariants(state)
 
     def status(self, state: ManState) -> str:
-        return status_of(state)
+        return state.status
 
     def apply(self, state: ManState, action: Action) -> Transition[ManState]:
         return phases.apply(state, action)

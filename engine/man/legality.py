@@ -30,21 +30,21 @@ def playable(s: ManState, card: str) -> bool:
     return matches(s, card) and (s.pending_draw == 0 or rank_of(card) in ANSWER_RANKS)
 
 
-def has_playable(s: ManState, seat: int) -> bool:
+def has_playable(s: ManState, seat: str) -> bool:
     return any(playable(s, c) for c in s.hands[seat])
 
 
-def start_size(s: ManState, seat: int) -> int:
+def start_size(s: ManState, seat: str) -> int:
     """3.5: the hand size at the start of the turn (cards drawn this turn taken off)."""
     return len(s.hands[seat]) - (len(s.drawn_cards) if seat == s.turn else 0)
 
 
-def must_play(s: ManState, seat: int) -> bool:
+def must_play(s: ManState, seat: str) -> bool:
     """3.5: 8+ cards at the start of the turn and a playable card held: play it."""
     return start_size(s, seat) >= BIG_HAND and has_playable(s, seat)
 
 
-def play_options(s: ManState, seat: int) -> list[tuple[tuple[str, ...], str | None]]:
+def play_options(s: ManState, seat: str) -> list[tuple[tuple[str, ...], str | None]]:
     """Every legal (cards bottom-to-top, suit) play: 3.2 one rank, at least one card playable,
     each choice of top card, and a suit for an 8."""
     by_rank: dict[str, list[str]] = {}
@@ -73,21 +73,21 @@ def top_rank_value(s: ManState) -> int:
     return VALUE[rank_of(s.top)]
 
 
-def chain_eligible(s: ManState) -> list[int]:
+def chain_eligible(s: ManState) -> list[str]:
     """5.4: who still has to call or decline: not the card's player, not a caller, not yet
     declined since the last call."""
     if s.chain is None or s.phase != "chain":
         return []
     callers = {c.player for c in s.chain.calls}
-    return [i for i in range(s.n) if i != s.chain.against and i not in callers
-            and i not in s.chain.declined]
+    return [p for p in s.players if p != s.chain.against and p not in callers
+            and p not in s.chain.declined]
 
 
-def hand_makes_top(s: ManState, seat: int) -> bool:
+def hand_makes_top(s: ManState, seat: str) -> bool:
     return top_rank_value(s) in man_numbers(s.hands[seat])
 
 
-def may_man(s: ManState, seat: int) -> bool:
+def may_man(s: ManState, seat: str) -> bool:
     """True when a man (or kaeshi) by `seat` would be accepted now."""
     if s.phase == "chain":
         return seat in chain_eligible(s) and hand_makes_top(s, seat)
@@ -96,7 +96,7 @@ def may_man(s: ManState, seat: int) -> bool:
     return hand_makes_top(s, seat)
 
 
-def man_kinds(s: ManState, seat: int) -> tuple[str, ...]:
+def man_kinds(s: ManState, seat: str) -> tuple[str, ...]:
     """5.5: tanki (one card), mekuri (a draw this turn made it possible), kaeshi (a counter)."""
     kinds = []
     hand = s.hands[seat]

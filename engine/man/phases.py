@@ -5,12 +5,12 @@ lives in legality.py."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from engine.cards import deck_52, rank_of, remove_cards
 from engine.game import (Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta,
                          Transition)
 from engine.rng import shuffled
+from engine.state import replace
 
 from . import legality as L
 from .actions import CALLS, call_words
@@ -18,7 +18,7 @@ from .messages import is_violation, refuse
 from .numbers import hand_total, in_reach, man_numbers
 from .options import DEFAULTS
 from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas
-from .state import Call, Chain, ManState, Result
+from .state import VERSION, ManChain, ManMatch, ManOptions, ManResult, ManState, make_call
 
 HAND_SIZE = 3  # 2.1
 
@@ -38,21 +38,22 @@ def deal(setup: DealSetup) -> ManState:
     else:
         deck = shuffled(deck_52(), setup.seed, "deal")
     # 2.1: each seat in seat order takes three cards together from the top.
-    hands = tuple(tuple(deck[HAND_SIZE * i:HAND_SIZE * (i + 1)]) for i in range(n))
+    hands = {p: tuple(deck[HAND_SIZE * i:HAND_SIZE * (i + 1)]) for i, p in enumerate(players)}
     stock = deck[HAND_SIZE * n:]
-    dealer = players.index(setup.dealer) if setup.dealer is not None else 0
-    totals = [0] * n
+    dealer = setup.dealer if setup.dealer is not None else players[0]
+    totals = {p: 0 for p in players}
     games_played = 0
     if setup.match:
         given = setup.match.get("totals") or {}
         for key in given:
             if key not in players:
                 raise InvalidDeal(f"{key!r} in the match totals is not seated", "match.totals")
-        totals = [int(given.get(p, 0)) for p in players]
+        totals = {p: int(given.get(p, 0)) for p in players}
         games_played = int(setup.match.get("games_played") or 0)
 
     def someone_matches(top: str) -> bool:
-        return any(rank_of(c) == rank_of(top) or c[0] == top[0] for h in hands for c in h)
+        return any(rank_of(c) == rank_of(top) or c[0] == top[0]
+                   for h in hands.values() for c in h)
 
     # 2.3: turn cards until the start card is not an effect card; 2.5 (flip_again): and
     # until some player can match it. A full pass of the stock always finds one (every
@@ -67,17 +68,18 @@ def deal(setup: DealSetup) -> ManState:
         if options["no_opening_match"] != "flip_again" or someone_matches(card):
             break
     state = ManState(
-        options=options, players=players, seed=setup.seed, dealer=dealer, phase="opening",
-        stock=tuple(stock), discard=tuple(discard), hands=hands,
+        version=VERSION, options=ManOptions(**options), players=players, seed=setup.seed,
+        phase="opening", status="in_progress", match=ManMatch(totals, games_played),
+        dealer=dealer, stock=tuple(stock), discard=tuple(discard), hands=hands,
         start_cards=tuple(discard), top_by=None, top_manable=False, direction=1, turn=None,
-        pending_draw=0, named_suit=None, first_turn=(True,) * n, drew=False,
-        drawn_cards=(), reach=tuple(in_reach(h) for h in hands),  # 2.2
-        last_call=tuple("reach" if in_reach(h) else None for h in hands),
-        public=(False,) * n, shown=(False,) * n, window=(), chain=None, reshuffles=0,
-        totals=tuple(totals), games_played=games_played, result=None, next_dealer=None)
+        pending_draw=0, named_suit=None, first_turn={p: True for p in players}, drew=False,
+        drawn_cards=(), reach={p: in_reach(h) for p, h in hands.items()},  # 2.2
+        last_call={p: "reach" if in_reach(h) else None for p, h in hands.items()},
+        public={p: False for p in players}, shown={p: False for p in players}, window=(),
+        chain=None, reshuffles=0, result=None, next_dealer=None)
     if not someone_matches(state.top):
         # 2.5 dealer_left_starts: nobody can match; the player left of the dealer begins.
-        state = replace(state, phase="play", turn=(dealer + 1) % n)
+        state = replace(state, phase="play", turn=_step(state, dealer))
     return state
 
 
@@ -86,28 +88,28 @@ def deal(setup: DealSetup) -> ManState:
 def apply(state: ManState, action: Action) -> Transition[ManState]:
     """Check and carry out one action; with violations=chombo a rule violation is penalised
     instead of refused."""
-    seat = state.players.index(action.player)
+    player = action.player
     try:
-        return _HANDLERS[action.type](state, seat, action)
+        return _HANDLERS[action.type](state, player, action)
     except Refusal as refusal:
         # 8.4: in referee mode a violation is not refused but penalised (8.1).
-        if state.options["violations"] == "chombo" and is_violation(refusal):
-            return _chombo(state, seat, refusal.rule, refusal.code, refusal.en)
+        if state.options.violations == "chombo" and is_violation(refusal):
+            return _chombo(state, player, refusal.rule, refusal.code, refusal.en)
         raise
 
 
 # -- shared checks ---------------------------------------------------------------
 
-def _own_turn(s: ManState, seat: int) -> None:
+def _own_turn(s: ManState, seat: str) -> None:
     if s.phase == "chain":
         raise refuse("man_chain_open")
     if s.phase == "opening":
         raise refuse("opening_race_play_only")
     if seat != s.turn:
-        raise refuse("not_your_turn", turn=s.players[s.turn], player=s.players[seat])
+        raise refuse("not_your_turn", turn=s.turn, player=seat)
 
 
-def _call_for(s: ManState, seat: int, hand, passed: bool) -> str:
+def _call_for(s: ManState, seat: str, hand, passed: bool) -> str:
     """6.1: the call a player must make ending a turn with `hand`."""
     was = s.reach[seat]
     if passed:
@@ -124,7 +126,7 @@ def _check_call(s: ManState, code: str, given: str | None, suit: str | None) -> 
     automatic mode is checked too."""
     ja, _ = call_words(code, suit)
     if given is None:
-        if s.options["calls"] == "declared":
+        if s.options.calls == "declared":
             raise refuse("call_missing", expected=code, expected_ja=ja)
         return
     if given != code:
@@ -132,7 +134,7 @@ def _check_call(s: ManState, code: str, given: str | None, suit: str | None) -> 
                      expected_ja=ja)
 
 
-def _finish_turn(s: ManState, seat: int, ch: dict, next_seat: int, given: str | None,
+def _finish_turn(s: ManState, seat: str, ch: dict, next_seat: str, given: str | None,
                  passed: bool = False, suit: str | None = None) -> tuple[ManState, Event]:
     """End `seat`'s turn: check and record the call (6.1), hand publicity (3.6), the first
     turn (3.4), and hand the turn on."""
@@ -141,26 +143,26 @@ def _finish_turn(s: ManState, seat: int, ch: dict, next_seat: int, given: str | 
     code = _call_for(s, seat, hand, passed)
     _check_call(s, code, given, suit)
 
-    def set_(t: tuple, value) -> tuple:
-        return t[:seat] + (value,) + t[seat + 1:]
-
-    ch.update(reach=set_(s.reach, in_reach(hand)), last_call=set_(s.last_call, code),
-              public=set_(s.public, len(hand) >= L.BIG_HAND),
-              first_turn=set_(s.first_turn, False), turn=next_seat, drew=False,
+    ch.update(reach={**s.reach, seat: in_reach(hand)}, last_call={**s.last_call, seat: code},
+              public={**s.public, seat: len(hand) >= L.BIG_HAND},
+              first_turn={**s.first_turn, seat: False}, turn=next_seat, drew=False,
               drawn_cards=(), phase="play")
     ja, en = call_words(code, suit)
-    event = Event("call", {"player": s.players[seat], "call": ja, "code": code, "en": en,
+    event = Event("call", {"player": seat, "call": ja, "code": code, "en": en,
                            **({"suit": suit} if suit else {})})
     return replace(s, **ch), event
 
 
-def _step(s: ManState, seat: int, steps: int = 1) -> int:
-    return (seat + s.direction * steps) % s.n
+def _step(s: ManState, seat: str, steps: int = 1, direction: int | None = None) -> str:
+    """The player `steps` seats on from `seat` in the direction of play."""
+    players = s.players
+    d = s.direction if direction is None else direction
+    return players[(players.index(seat) + d * steps) % len(players)]
 
 
 # -- play (2.4, 3.1, 3.2, 3.7, 3.8) ------------------------------------------------
 
-def _play(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     cards = list(a.get("cards"))
     suit = a.get("suit")
     if s.phase == "chain":
@@ -172,12 +174,12 @@ def _play(s: ManState, seat: int, a: Action) -> Transition[ManState]:
         raise refuse("cards_duplicate")
     for c in cards:
         if c not in hand:
-            raise refuse("card_not_in_hand", player=s.players[seat], card=c)
+            raise refuse("card_not_in_hand", player=seat, card=c)
     if s.phase == "opening":
         if rank_of(s.top) in L.EFFECT_RANKS:
             raise refuse("start_card_unsettled", card=s.top)  # 2.6
     elif seat != s.turn:
-        raise refuse("not_your_turn", turn=s.players[s.turn], player=s.players[seat])
+        raise refuse("not_your_turn", turn=s.turn, player=seat)
     rank = rank_of(cards[0])
     if any(rank_of(c) != rank for c in cards):
         raise refuse("ranks_differ")  # 3.2
@@ -191,7 +193,7 @@ def _play(s: ManState, seat: int, a: Action) -> Transition[ManState]:
     if rank != "8" and suit is not None:
         raise refuse("suit_not_allowed")
 
-    k = len(cards) if s.options["multi_card_effects"] == "per_card" else 1  # 3.2
+    k = len(cards) if s.options.multi_card_effects == "per_card" else 1  # 3.2
     pending, direction, skip, named = s.pending_draw, s.direction, 0, None
     if rank == "2":
         pending += 2 * k  # 3.7 / 3.8: stacks
@@ -203,15 +205,15 @@ def _play(s: ManState, seat: int, a: Action) -> Transition[ManState]:
         skip = k  # 3.8: the skip carries a pending draw on past the skipped
     elif rank == "J" and k % 2:
         direction = -direction  # 3.8: the reverse carries it back the other way
-    next_seat = (seat + direction * (1 + skip)) % s.n
+    next_seat = _step(s, seat, 1 + skip, direction)
     manable = not s.first_turn[seat]  # 5.2
     new_hand = tuple(remove_cards(hand, cards))
-    ch = dict(hands=s.hands[:seat] + (new_hand,) + s.hands[seat + 1:],
+    ch = dict(hands={**s.hands, seat: new_hand},
               discard=s.discard + tuple(cards), pending_draw=pending, direction=direction,
               named_suit=named, top_by=seat, top_manable=manable,
               # 5.3: anyone but its player may man the card until the next other action
-              window=tuple(i for i in range(s.n) if i != seat) if manable else ())
-    played = Event("played", {"player": s.players[seat], "cards": list(cards),
+              window=tuple(p for p in s.players if p != seat) if manable else ())
+    played = Event("played", {"player": seat, "cards": list(cards),
                               **({"suit": suit} if suit else {}),
                               **({"opening": True} if s.phase == "opening" else {}),
                               "pending_draw": pending, "skipped": skip,
@@ -229,7 +231,7 @@ def _take(s: ManState, count: int):
     drawn, events = [], []
     while len(drawn) < count:
         if not stock:
-            if s.options["stock_exhausted"] == "draw_game":
+            if s.options.stock_exhausted == "draw_game":
                 return None
             rest = discard[:-1]
             if not rest:
@@ -243,7 +245,7 @@ def _take(s: ManState, count: int):
     return tuple(drawn), tuple(stock), discard, reshuffles, events
 
 
-def _draw(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     _own_turn(s, seat)
     if s.pending_draw:
         count = s.pending_draw  # 3.8: the whole pending amount
@@ -253,7 +255,7 @@ def _draw(s: ManState, seat: int, a: Action) -> Transition[ManState]:
         count = 1
     if L.must_play(s, seat):
         raise refuse("must_play_big_hand")  # 3.5
-    ends = bool(s.pending_draw) and s.options["penalty_draw_ends_turn"]
+    ends = bool(s.pending_draw) and s.options.penalty_draw_ends_turn
     if not ends and a.get("call") is not None:
         raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
                      expected="none (the turn goes on)", expected_ja="なし(手番は続きます)")
@@ -262,13 +264,13 @@ def _draw(s: ManState, seat: int, a: Action) -> Transition[ManState]:
         if a.get("call") is not None:  # 3.9: the game ends before any call is due
             raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
                          expected="none (the game is drawn)", expected_ja="なし(流局)")
-        return _finish(s, Result("draw"), (), (
+        return _finish(s, _result("draw"), (), (
             Event("game_drawn", {"reason": "stock exhausted (3.9)"}),))
     drawn, stock, discard, reshuffles, events = taken
     new_hand = s.hands[seat] + drawn
-    ch = dict(hands=s.hands[:seat] + (new_hand,) + s.hands[seat + 1:], stock=stock,
+    ch = dict(hands={**s.hands, seat: new_hand}, stock=stock,
               discard=discard, reshuffles=reshuffles, pending_draw=0)
-    ev = Event("drew", {"player": s.players[seat], "count": len(drawn),
+    ev = Event("drew", {"player": seat, "count": len(drawn),
                         "penalty": bool(s.pending_draw)})
     if ends:
         ch["window"] = ()
@@ -280,7 +282,7 @@ def _draw(s: ManState, seat: int, a: Action) -> Transition[ManState]:
     return Transition(replace(s, **ch), (), (*events, ev))
 
 
-def _end_turn_action(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+def _end_turn_action(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     _own_turn(s, seat)
     if not s.drew:
         raise refuse("draw_first")  # 3.3
@@ -290,7 +292,7 @@ def _end_turn_action(s: ManState, seat: int, a: Action) -> Transition[ManState]:
     return Transition(new, (), (call,))
 
 
-def _pass(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+def _pass(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     _own_turn(s, seat)
     if not s.first_turn[seat]:
         raise refuse("pass_after_first_turn")  # 3.4
@@ -301,13 +303,13 @@ def _pass(s: ManState, seat: int, a: Action) -> Transition[ManState]:
     # 3.4: a pending draw passes on unchanged.
     new, call = _finish_turn(s, seat, {"window": ()}, _step(s, seat), a.get("call"),
                              passed=True)
-    return Transition(new, (), (Event("passed", {"player": s.players[seat],
+    return Transition(new, (), (Event("passed", {"player": seat,
                                                   "pending_draw": s.pending_draw}), call))
 
 
 # -- man (4, 5) -----------------------------------------------------------------
 
-def _man(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if s.phase == "opening" or (s.phase == "play" and s.top_by is None):
         raise refuse("man_on_start_card")  # 5.2
     if s.phase == "chain":
@@ -316,14 +318,14 @@ def _man(s: ManState, seat: int, a: Action) -> Transition[ManState]:
         if seat in {c.player for c in s.chain.calls}:
             raise refuse("man_already_called")
         if seat in s.chain.declined:
-            raise refuse("man_window_closed", player=s.players[seat])
+            raise refuse("man_window_closed", player=seat)
     else:
         if not s.top_manable:
             raise refuse("man_on_first_turn_card")  # 5.2
         if seat == s.top_by:
             raise refuse("man_own_card")  # 5.1
         if seat not in s.window:
-            raise refuse("man_window_closed", player=s.players[seat])  # 5.3
+            raise refuse("man_window_closed", player=seat)  # 5.3
     hand = s.hands[seat]
     number = L.top_rank_value(s)
     if not in_reach(hand):
@@ -331,17 +333,17 @@ def _man(s: ManState, seat: int, a: Action) -> Transition[ManState]:
     if number not in man_numbers(hand):
         raise refuse("man_number_not_made", number=number)  # 5.1
     kinds = L.man_kinds(s, seat)
-    call = Call(seat, kinds)
+    call = make_call(seat, kinds)
     if s.chain is None or s.phase != "chain":
-        chain = Chain(s.top, s.top_by, (call,), ())
+        chain = ManChain(s.top, s.top_by, (call,), ())
         against = s.top_by
     else:
         against = s.chain.calls[-1].player
-        chain = Chain(s.chain.card, s.chain.against, s.chain.calls + (call,), ())
-    shown = s.shown[:seat] + (True,) + s.shown[seat + 1:]  # 5.4: the caller shows
+        chain = ManChain(s.chain.card, s.chain.against, s.chain.calls + (call,), ())
+    shown = {**s.shown, seat: True}  # 5.4: the caller shows
     new = replace(s, phase="chain", chain=chain, shown=shown, window=())
     ev = Event("kaeshi" if "kaeshi" in kinds else "man_called", {
-        "player": s.players[seat], "against": s.players[against], "card": s.top,
+        "player": seat, "against": against, "card": s.top,
         "number": number, "kinds": list(kinds), "multiplier": call.multiplier,
         "name": call_name(call), "hand": list(hand)})
     if not L.chain_eligible(new):
@@ -349,15 +351,15 @@ def _man(s: ManState, seat: int, a: Action) -> Transition[ManState]:
     return Transition(new, (), (ev,))
 
 
-def _decline(s: ManState, seat: int, a: Action) -> Transition[ManState]:
+def _decline(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if s.phase != "chain":
         raise refuse("no_man_chain")
     if seat == s.chain.against or seat in {c.player for c in s.chain.calls}:
-        raise refuse("not_eligible_to_decline", player=s.players[seat])
+        raise refuse("not_eligible_to_decline", player=seat)
     if seat in s.chain.declined:
-        raise refuse("already_declined", player=s.players[seat])
+        raise refuse("already_declined", player=seat)
     new = replace(s, chain=replace(s.chain, declined=s.chain.declined + (seat,)))
-    ev = Event("declined", {"player": s.players[seat]})
+    ev = Event("declined", {"player": seat})
     if not L.chain_eligible(new):
         return _resolve(new, (ev,))  # 5.4: everyone eligible declined
     return Transition(new, (), (ev,))
@@ -365,47 +367,54 @@ def _decline(s: ManState, seat: int, a: Action) -> Transition[ManState]:
 
 def _resolve(s: ManState, events: tuple) -> Transition[ManState]:
     winner, loser, stake, reason = chain_outcome(s.chain)
-    deltas = chain_deltas(s.players, s.chain)
-    won = Event("game_won", {"winner": s.players[winner], "loser": s.players[loser],
-                             "stake": stake, "reason": reason})
-    return _finish(s, Result("man", winner, loser, stake, reason=reason), deltas,
+    deltas = chain_deltas(s.chain)
+    won = Event("game_won", {"winner": winner, "loser": loser, "stake": stake, "reason": reason})
+    return _finish(s, _result("man", winner=winner, loser=loser, stake=stake, reason=reason),
+                   deltas,
                    (*events, won))
 
 
 # -- chombo (8) -----------------------------------------------------------------
 
-def _chombo_action(s: ManState, seat: int, a: Action) -> Transition[ManState]:
-    if s.options["violations"] != "chombo":
+def _chombo_action(s: ManState, seat: str, a: Action) -> Transition[ManState]:
+    if s.options.violations != "chombo":
         raise refuse("chombo_not_enabled")
     offender = a.get("offender")
     if offender not in s.players:
         raise refuse("chombo_offender_unknown", offender=offender)
-    return _chombo(s, s.players.index(offender), "man 8.1", "chombo_recorded",
-                   a.get("reason"), reported_by=s.players[seat])
+    return _chombo(s, offender, "man 8.1", "chombo_recorded", a.get("reason"),
+                   reported_by=seat)
 
 
-def _chombo(s: ManState, offender: int, rule: str, code: str, reason: str,
+def _chombo(s: ManState, offender: str, rule: str, code: str, reason: str,
             reported_by: str | None = None) -> Transition[ManState]:
     deltas = chombo_deltas(s.players, offender, f"{rule}: {reason}")
-    ev = Event("chombo", {"offender": s.players[offender], "rule": rule, "code": code,
+    ev = Event("chombo", {"offender": offender, "rule": rule, "code": code,
                           "reason": reason,
                           **({"reported_by": reported_by} if reported_by else {})})
-    result = Result("chombo", offender=offender, rule=rule, code=code, reason=reason)
+    result = _result("chombo", offender=offender, rule=rule, code=code, reason=reason)
     return _finish(s, result, deltas, (ev,))
 
 
-def _finish(s: ManState, result: Result, deltas: tuple[ScoreDelta, ...],
+def _result(kind: str, winner: str | None = None, loser: str | None = None, stake: int = 0,
+            offender: str | None = None, rule: str | None = None, code: str | None = None,
+            reason: str | None = None) -> ManResult:
+    return ManResult(kind, winner, loser, stake, offender, rule, code, reason)
+
+
+def _finish(s: ManState, result: ManResult, deltas: tuple[ScoreDelta, ...],
             events: tuple) -> Transition[ManState]:
     """End the game: match totals updated, 7.1 the winner deals next (else the same
     dealer)."""
-    totals = list(s.totals)
+    totals = dict(s.match.totals)
     for d in deltas:
-        totals[s.players.index(d.target)] += d.delta
+        totals[d.target] += d.delta
     next_dealer = result.winner if result.kind == "man" else s.dealer
-    new = replace(s, phase="finished", result=result, next_dealer=next_dealer, window=(),
-                  totals=tuple(totals), games_played=s.games_played + 1)
-    ended = Event("game_over", {"result": result.kind, "next_dealer": s.players[next_dealer],
-                                "totals": {p: t for p, t in zip(s.players, totals)}})
+    new = replace(s, phase="finished", status="finished", result=result,
+                  next_dealer=next_dealer, window=(),
+                  match=ManMatch(totals, s.match.games_played + 1))
+    ended = Event("game_over", {"result": result.kind, "next_dealer": next_dealer,
+                                "totals": dict(totals)})
     return Transition(new, deltas, (*events, ended))
 
 
@@ -422,28 +431,27 @@ def to_act(s: ManState) -> list[str]:
     if s.phase == "finished":
         return []
     if s.phase == "opening":
-        return [p for i, p in enumerate(s.players) if _opening_plays(s, i)]
+        return [p for p in s.players if _opening_plays(s, p)]
     if s.phase == "chain":
-        return [s.players[i] for i in L.chain_eligible(s)]
-    others = [i for i in range(s.n) if i != s.turn and L.may_man(s, i)]
-    return [s.players[s.turn]] + [s.players[i] for i in others]
+        return L.chain_eligible(s)
+    return [s.turn] + [p for p in s.players if p != s.turn and L.may_man(s, p)]
 
 
-def _opening_plays(s: ManState, seat: int) -> list:
+def _opening_plays(s: ManState, seat: str) -> list:
     if rank_of(s.top) in L.EFFECT_RANKS:
         return []
     return L.play_options(s, seat)
 
 
-def _with_call(s: ManState, seat: int, kind: str, fields: dict, code: str | None):
-    if code is not None and s.options["calls"] == "declared":
+def _with_call(s: ManState, seat: str, kind: str, fields: dict, code: str | None):
+    if code is not None and s.options.calls == "declared":
         fields = {**fields, "call": code}
-    return Action(kind, s.players[seat], fields)
+    return Action(kind, seat, fields)
 
 
 def legal_actions(s: ManState, player: str) -> list[Action]:
     """Every action `player` may take now, each with its due call under calls=declared."""
-    seat = s.players.index(player)
+    seat = player
     out: list[Action] = []
     if s.phase == "finished":
         return out
@@ -471,7 +479,7 @@ def legal_actions(s: ManState, player: str) -> list[Action]:
     forced = L.must_play(s, seat)
     if not forced and (s.pending_draw or not s.drew):
         code = None
-        if s.pending_draw and s.options["penalty_draw_ends_turn"]:
+        if s.pending_draw and s.options.penalty_draw_ends_turn:
             taken = _take(s, s.pending_draw)
             if taken is not None:
                 code = _call_for(s, seat, hand + taken[0], False)

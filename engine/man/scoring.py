@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.game import ScoreDelta
 
-from .state import Call, Chain
+from .state import ManCall as Call, ManChain as Chain
 
 KIND_ORDER = ("kaeshi", "tanki", "mekuri")
 KIND_JA = {"kaeshi": "返し", "tanki": "単騎", "mekuri": "めくり"}
@@ -27,7 +27,7 @@ def stake(chain: Chain) -> int:
     return out
 
 
-def chain_outcome(chain: Chain) -> tuple[int, int, int, str]:
+def chain_outcome(chain: Chain) -> tuple[str, str, int, str]:
     """5.4: (winner, loser, stake, reason): the last caller wins from the one their call was
     against (the previous caller, or the card's player for a single man)."""
     winner = chain.calls[-1].player
@@ -37,16 +37,16 @@ def chain_outcome(chain: Chain) -> tuple[int, int, int, str]:
     return winner, loser, total, reason
 
 
-def chain_deltas(players: tuple[str, ...], chain: Chain) -> tuple[ScoreDelta, ...]:
+def chain_deltas(chain: Chain) -> tuple[ScoreDelta, ...]:
     winner, loser, total, reason = chain_outcome(chain)
-    return (ScoreDelta(players[winner], "points", total, reason),
-            ScoreDelta(players[loser], "points", -total, reason))
+    return (ScoreDelta(winner, "points", total, reason),
+            ScoreDelta(loser, "points", -total, reason))
 
 
-def chombo_deltas(players: tuple[str, ...], offender: int, reason: str) -> tuple[ScoreDelta, ...]:
+def chombo_deltas(players: tuple[str, ...], offender: str, reason: str) -> tuple[ScoreDelta, ...]:
     """8.1: every other player +1, the offender −(players − 1)."""
     n = len(players)
-    out = [ScoreDelta(players[offender], "points", -(n - 1), f"chombo: {reason}")]
-    out += [ScoreDelta(p, "points", 1, f"chombo by {players[offender]}: {reason}")
-            for i, p in enumerate(players) if i != offender]
+    out = [ScoreDelta(offender, "points", -(n - 1), f"chombo: {reason}")]
+    out += [ScoreDelta(p, "points", 1, f"chombo by {offender}: {reason}")
+            for p in players if p != offender]
     return tuple(out)

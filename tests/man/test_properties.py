@@ -43,8 +43,8 @@ def check_views(state, j: dict) -> None:
     public (3.6) nor shown by a man call (5.4)."""
     for viewer in list(j["players"]) + [None]:
         hidden = set(j["stock"])
-        for i, p in enumerate(j["players"]):
-            if p != viewer and not state.public[i] and not state.shown[i]:
+        for p in j["players"]:
+            if p != viewer and not state.public[p] and not state.shown[p]:
                 hidden |= set(j["hands"][p])
         view = GAME.view(state, viewer)
         # start_cards is the public record of what the dealer turned (2.3); after a reshuffle

@@ -1,0 +1,249 @@
+"""Game states declared once, as msgspec Structs.
+
+A game declares its JSON state as a `GameState` subclass. From that one declaration come:
+- the strict decoder (`decode_state`): msgspec checks every type, range and enum at C speed and
+  names the first bad field's path; the game's `invariants` function then checks what a type
+  cannot say (every card exactly once, ids in range, phase consistency);
+- the trusted decoder (`decode_trusted_state`): the same conversion without the invariants, for
+  states whose signature proves this engine wrote them;
+- the encoder (`encode_state`): JSON-native dicts and lists, so a state survives a round trip;
+- the JSON schema the spec publishes (`openapi_schema`), converted to OpenAPI 3.0.
+
+Every game's state has the same common parts in the same places: `game` (the tag), `version`,
+`players` (ids in seat order), `options`, `seed`, `phase`, `status`, `match`. Players are named
+by their ids everywhere else too: a seat is written as its player's id, a per-player value as
+an object keyed by id. Inside the engine the Struct is the state (frozen; update it with
+`msgspec.structs.replace`).
+"""
+from __future__ import annotations
+
+import re
+from typing import (Annotated, Any, Callable, Literal, Mapping, Optional, Sequence, TypeVar, Union,
+                    get_args, get_origin, get_type_hints)
+
+import msgspec
+
+from .cards import deck_54
+from .fields import Option
+from .errors import InvalidState
+
+__all__ = [
+    "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",
+    "decode_state", "decode_trusted_state", "encode_state", "openapi_schema", "replace",
+    "MAX_SAFE_INT",
+]
+
+S = TypeVar("S", bound="GameState")
+
+# JSON's safe integer range: what a JavaScript front end holds exactly. No integer in a state
+# leaves it (a value that would is refused or capped by a rule, never a 500).
+MAX_SAFE_INT = 2 ** 53 - 1
+
+Card = Literal[tuple(deck_54())]  # canonical notation only: states are written by the engine
+Cards = tuple[Card, ...]
+Int = Annotated[int, msgspec.Meta(ge=-MAX_SAFE_INT, le=MAX_SAFE_INT)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INT)]
+PlayerId = Annotated[str, msgspec.Meta(min_length=1, description="a player id")]
+Status = Literal["in_progress", "finished"]
+
+replace = msgspec.structs.replace
+
+
+class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="game"):
+    """The common head of every game's state. A game subclasses it with `tag="<game id>"` and
+    narrows `version`, `options`, `phase` and `match` to its own types."""
+
+    version: int
+    players: tuple[PlayerId, ...]
+    options: Any
+    seed: str
+    phase: str
+    status: Status
+    match: Any
+
+
+def options_struct(name: str, options: Sequence[Option]) -> type[msgspec.Struct]:
+    """The resolved options every state carries, built from the game's Option declarations
+    (the one place options are declared)."""
+    fields = []
+    for o in options:
+        f = o.field
+        if f.kind == "bool":
+            kind: Any = bool
+        elif f.kind == "enum":
+            kind = Literal[tuple(f.choices)]
+        elif f.kind == "int":
+            kind = Annotated[int, msgspec.Meta(
+                ge=-MAX_SAFE_INT if f.minimum is None else f.minimum,
+                le=MAX_SAFE_INT if f.maximum is None else f.maximum)]
+        elif f.kind == "str":
+            kind = str
+        else:
+            raise TypeError(f"option {o.name}: no state type for field kind {f.kind!r}")
+        if f.nullable:
+            kind = Optional[kind]
+        fields.append((o.name, Annotated[kind, msgspec.Meta(description=f.description)]
+                       if f.description else kind))
+    return msgspec.defstruct(name, fields, frozen=True, forbid_unknown_fields=True)
+
+
+# ------------------------------------------------------------------------------ decoding
+
+_AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+_FIELD = re.compile(r"(?:missing required|contains unknown) field `(?P<name>[^`]+)`")
+
+
+_SEGMENT = re.compile(r"\.(?P<name>\w+)|\[(?P<index>\d+|\.\.\.)\]")
+
+
+def _invalid(kind: type, data: Any, err: msgspec.ValidationError) -> InvalidState:
+    """msgspec's message, with its `$.a.b[0]` path turned into ours (`state.a.b[0]`); a
+    missing or unknown field's path names that field, and a map key msgspec writes as `[...]`
+    is found again (hands.ann, not hands[...])."""
+    text = str(err)
+    at = _AT.search(text)
+    path = at.group("path") if at else ""
+    message = text[:at.start()] if at else text
+    if "[...]" in path:
+        path = _name_keys(kind, data, path)
+    named = _FIELD.search(message)
+    if named:
+        path += "." + named.group("name")
+    return InvalidState(message, "state" + path)
+
+
+def _inner(hint: Any) -> Any:
+    """The type inside Optional/Annotated."""
+    while True:
+        origin = get_origin(hint)
+        if origin is Annotated:
+            hint = get_args(hint)[0]
+        elif origin is Union:
+            hint = next(a for a in get_args(hint) if a is not type(None))
+        else:
+            return hint
+
+
+def _name_keys(kind: Any, data: Any, path: str) -> str:
+    """Walk `data` and its declared type along `path`; at each `[...]` (a map value) take the
+    first key whose value does not convert. Runs only to word an error."""
+    out, hint = "", kind
+    for m in _SEGMENT.finditer(path):
+        hint = _inner(hint)
+        name, index = m.group("name"), m.group("index")
+        try:
+            if name is not None:
+                hint, data = get_type_hints(hint, include_extras=True)[name], data[name]
+                out += "." + name
+            elif index != "...":
+                hint, data = get_args(hint)[0], data[int(index)]
+                out += f"[{index}]"
+            else:
+                hint = get_args(hint)[1]
+                key = next(k for k, v in data.items() if not _converts(v, hint))
+                data = data[key]
+                out += f".{key}" if re.fullmatch(r"\w+", key) else f"[{key!r}]"
+        except (KeyError, IndexError, TypeError, StopIteration, AttributeError):
+            return out + path[m.start():]
+    return out
+
+
+def _converts(value: Any, hint: Any) -> bool:
+    try:
+        msgspec.convert(value, hint)
+        return True
+    except msgspec.ValidationError:
+        return False
+
+
+# The service may attach its signature to a state (service/signing.py); it is not game data.
+SIGNATURE_KEY = "signature"
+
+
+def decode_state(kind: type[S], data: Any, invariants: Callable[[S], None] | None = None) -> S:
+    """A state from its JSON, fully checked: types by the declaration, the rest by the game's
+    invariants (which raise InvalidState with a path)."""
+    if isinstance(data, dict) and SIGNATURE_KEY in data:
+        data = {k: v for k, v in data.items() if k != SIGNATURE_KEY}
+    try:
+        state = msgspec.convert(data, kind)
+    except msgspec.ValidationError as err:
+        raise _invalid(kind, data, err) from None
+    if invariants is not None:
+        invariants(state)
+    return state
+
+
+def decode_trusted_state(kind: type[S], data: Any) -> S:
+    """A state this engine encoded (its signature verified): converted without invariants."""
+    if SIGNATURE_KEY in data:
+        data = {k: v for k, v in data.items() if k != SIGNATURE_KEY}
+    return msgspec.convert(data, kind)
+
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder()
+
+
+def encode_state(state: GameState) -> dict:
+    """The state's JSON as plain dicts and lists (equal to what a client posts back)."""
+    return _DECODER.decode(_ENCODER.encode(state))
+
+
+# ------------------------------------------------------------------------------ schema
+
+def openapi_schema(kind: type[GameState], description: str = "") -> dict:
+    """The declaration's JSON schema in the OpenAPI 3.0 dialect, nested structs inlined (the
+    spec's State is one self-contained schema per game)."""
+    (root,), components = msgspec.json.schema_components(
+        [kind], ref_template="#/components/schemas/{name}")
+    out = _to_oas30(root, components)
+    if description:
+        out["description"] = description
+    return out
+
+
+# A card is written as this pattern rather than an enum of all 54 names; both say the same.
+_CARD_SET = frozenset(deck_54())
+_CARD_SCHEMA = {"type": "string", "pattern": "^([SHDC]([2-9]|10|[AJQK])|BJ|RJ)$",
+                "description": "a card, canonical: suit S H D C then rank; jokers BJ, RJ"}
+
+
+def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_to_oas30(x, components) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        return _to_oas30(components[node["$ref"].rsplit("/", 1)[1]], components)
+    out: dict = {}
+    for key, value in node.items():
+        if key == "title":
+            continue
+        if key == "const":
+            out["enum"] = [value]
+        else:
+            out[key] = _to_oas30(value, components)
+    any_of = out.get("anyOf")
+    if any_of is not None and {"type": "null"} in any_of:
+        rest = [x for x in any_of if x != {"type": "null"}]
+        del out["anyOf"]
+        if len(rest) == 1:
+            out.update(rest[0])
+        else:
+            out["anyOf"] = rest
+        out["nullable"] = True
+        if "enum" in out and None not in out["enum"]:
+            out["enum"].append(None)  # OpenAPI 3.0.3: nullable does not widen an enum
+    if "enum" in out and set(out["enum"]) == _CARD_SET:
+        del out["enum"]
+        out.update(_CARD_SCHEMA)
+    if "enum" in out and "type" not in out:
+        values = [v for v in out["enum"] if v is not None]
+        if all(isinstance(v, str) for v in values):
+            out["type"] = "string"
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            out["type"] = "integer"
+        if None in out["enum"]:
+            out["nullable"] = True
+    return out
