@@ -75,7 +75,8 @@ def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
 
 def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
          seed: str | None = None, dealer: str | None = None,
-         match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None) -> dict:
+         match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
+         hands: Mapping[str, Sequence[str]] | None = None) -> dict:
     """{state, to_act, seed_commitment} of a new deal."""
     game = game_by_id(game_id)
     players = tuple(players)
@@ -99,9 +100,26 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
             parsed_deck = tuple(parse_cards(deck))
         except CardError as err:
             raise InvalidDeal(str(err), f"deck[{err.index}]") from None
+    parsed_hands = None
+    if hands is not None:
+        if not game.accepts_hands:
+            raise InvalidDeal(f"{game.id} deals from a deck; it takes no hands", "hands")
+        if deck is not None:
+            raise InvalidDeal("give either a deck or hands, not both", "hands")
+        if not isinstance(hands, Mapping) or set(hands) != set(players):
+            raise InvalidDeal("hands must give exactly one hand per player", "hands")
+        parsed_hands = {}
+        for p in players:
+            try:
+                parsed_hands[p] = tuple(parse_cards(hands[p]))
+            except CardError as err:
+                raise InvalidDeal(str(err), f"hands.{p}[{err.index}]") from None
+            except TypeError:
+                raise InvalidDeal("a hand is a list of cards", f"hands.{p}") from None
     if seed is None:
         seed = rng.new_seed()
-    state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck))
+    state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
+                                parsed_hands))
     return {"state": game.encode(state), "to_act": game.to_act(state),
             "seed_commitment": rng.commitment(seed), "status": game.status(state)}
 

@@ -131,6 +131,9 @@ class DealSetup:
     dealer: str | None = None
     match: Mapping[str, Any] | None = None
     deck: tuple[str, ...] | None = None
+    # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
+    # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
+    hands: Mapping[str, tuple[str, ...]] | None = None
 
 
 # ---------------------------------------------------------------- the interface
@@ -152,6 +155,7 @@ class Game(ABC, Generic[S]):
     # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
     # thousands of plays); the service then caches enumerations. Cheap games recompute.
     legal_actions_cacheable: ClassVar[bool] = False
+    accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.

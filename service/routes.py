@@ -83,7 +83,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
     def deal(body: dict, game: str):
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
-                              body.get("dealer"), body.get("match"), body.get("deck"))
+                              body.get("dealer"), body.get("match"), body.get("deck"),
+                              body.get("hands"))
         out["state"] = ext.signer.sign(out["state"])
         return json_response(out, 201)
 

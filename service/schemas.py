@@ -238,6 +238,9 @@ class Schemas:
             match = mf.Dict(allow_none=True, metadata={"description": "the previous deal's match summary"})
             deck = mf.List(_card(), allow_none=True,
                            metadata={"description": "an explicit deck, top card first (physical deals); replaces the shuffle"})
+            hands = mf.Dict(keys=mf.String(), values=mf.List(_card()), allow_none=True,
+                            metadata={"description": "each seat's cards, exactly (games that "
+                                      "accept hands: a physical table or a recorded game)"})
 
         class ReplayDeal(DealRequest):
             game = mf.String(required=True)
