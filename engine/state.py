@@ -163,8 +163,12 @@ SIGNATURE_KEY = "signature"
 def decode_state(kind: type[S], data: Any, invariants: Callable[[S], None] | None = None) -> S:
     """A state from its JSON, fully checked: types by the declaration, the rest by the game's
     invariants (which raise InvalidState with a path)."""
-    if isinstance(data, dict) and SIGNATURE_KEY in data:
-        data = {k: v for k, v in data.items() if k != SIGNATURE_KEY}
+    if isinstance(data, dict):
+        if SIGNATURE_KEY in data:
+            data = {k: v for k, v in data.items() if k != SIGNATURE_KEY}
+        tag = kind.__struct_config__.tag
+        if data.get("game") != tag:  # msgspec checks a tag it is given, not a missing one
+            raise InvalidState(f"must be {tag!r}", "state.game")
     try:
         state = msgspec.convert(data, kind)
     except msgspec.ValidationError as err:
