@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+import msgspec
+
 from . import registry, rng
 from .cards import CardError, parse_cards
-from .fields import FieldError, parse_fields
+from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
                    InvalidState, Refusal, Transition)
 
@@ -128,7 +130,27 @@ def apply_parsed(game: Game, state: Any, action: Action) -> Transition:
     if game.status(state) == FINISHED:
         raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
                       "この対局は終了しています。これ以上のアクションはできません。")
-    return game.apply(state, action)
+    tr = game.apply(state, action)
+    _check_numbers(game, tr)
+    return tr
+
+
+def _check_numbers(game: Game, tr: Transition) -> None:
+    """Every integer of an answer stays within JSON's safe range (what a JavaScript client holds
+    exactly). A game caps what can grow by its own rules; this is the engine-wide backstop, so
+    a number past it is a refusal with a stable code, never a broken answer or a 500."""
+    if all(-MAX_SAFE_INT <= d.delta <= MAX_SAFE_INT for d in tr.score_deltas):
+        if game.state_type is None:
+            return
+        try:
+            msgspec.convert(msgspec.to_builtins(tr.state), game.state_type)
+            return
+        except msgspec.ValidationError:
+            pass
+    raise Refusal("number_out_of_range",
+                  "This action would take a score or count past ±(2^53 − 1), the largest integer "
+                  "every JSON client holds exactly; it is refused.",
+                  "この操作を行うと得点や数がJSONで正確に扱える範囲(±(2^53 − 1))を超えるため、受け付けられません。")
 
 
 def validate(state_json: Mapping[str, Any], action_json: Any,

@@ -21,6 +21,16 @@ class FieldError(ValueError):
         super().__init__(f"{path}: {message}")
 
 
+# JSON's safe integer range (what a JavaScript front end holds exactly): no integer the engine
+# reads or writes leaves it.
+MAX_SAFE_INT = 2 ** 53 - 1
+
+
+def _safe_int(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)
+            and -MAX_SAFE_INT <= value <= MAX_SAFE_INT)
+
+
 @dataclass(frozen=True)
 class Field:
     """One declared value.
@@ -65,8 +75,8 @@ class Field:
                 return value
             raise FieldError(path, f"{value!r} is not one of {list(self.choices)}")
         if kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise FieldError(path, "must be an integer")
+            if not _safe_int(value):
+                raise FieldError(path, "must be an integer within ±(2^53 − 1)")
             if self.minimum is not None and value < self.minimum:
                 raise FieldError(path, f"must be at least {self.minimum}")
             if self.maximum is not None and value > self.maximum:
@@ -87,10 +97,9 @@ class Field:
                 return list(value)
             raise FieldError(path, "must be a list of strings")
         if kind == "int_list":
-            if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
-                                               for v in value):
+            if isinstance(value, list) and all(_safe_int(v) for v in value):
                 return list(value)
-            raise FieldError(path, "must be a list of integers")
+            raise FieldError(path, "must be a list of integers within ±(2^53 − 1)")
         if kind == "str_list_map":
             if isinstance(value, dict) and all(
                 isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
@@ -100,11 +109,10 @@ class Field:
             raise FieldError(path, "must map keys to lists of strings")
         if kind == "int_map":
             if isinstance(value, dict) and all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-                for k, v in value.items()
+                isinstance(k, str) and _safe_int(v) for k, v in value.items()
             ):
                 return dict(value)
-            raise FieldError(path, "must map ids to integers")
+            raise FieldError(path, "must map ids to integers within ±(2^53 − 1)")
         if kind == "object":
             if isinstance(value, dict):
                 return value

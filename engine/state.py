@@ -24,7 +24,7 @@ from typing import (Annotated, Any, Callable, Literal, Mapping, Optional, Sequen
 import msgspec
 
 from .cards import deck_54
-from .fields import Option
+from .fields import MAX_SAFE_INT, Option
 from .errors import InvalidState
 
 __all__ = [
@@ -35,9 +35,8 @@ __all__ = [
 
 S = TypeVar("S", bound="GameState")
 
-# JSON's safe integer range: what a JavaScript front end holds exactly. No integer in a state
-# leaves it (a value that would is refused or capped by a rule, never a 500).
-MAX_SAFE_INT = 2 ** 53 - 1
+# No integer in a state leaves JSON's safe range (a value that would is refused or capped by a
+# rule, never a 500).
 
 Card = Literal[tuple(deck_54())]  # canonical notation only: states are written by the engine
 Cards = tuple[Card, ...]

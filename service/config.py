@@ -10,6 +10,23 @@ def _int(env: dict, name: str, default: int) -> int:
     return default if raw in (None, "") else int(raw)
 
 
+class SettingsError(ValueError):
+    """A setting that cannot be right: the service refuses to start rather than run insecurely."""
+
+
+def _secrets(env: dict, name: str) -> tuple[str, ...]:
+    """Comma-separated secrets. Set but blank (or with a blank entry, e.g. " , ") is an error:
+    silently running unsigned would be the worst reading of it."""
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return ()
+    parts = tuple(s.strip() for s in raw.split(","))
+    if not all(parts):
+        raise SettingsError(f"{name} is set but holds a blank secret; unset it to turn "
+                            "signing off, or give non-blank secrets")
+    return parts
+
+
 @dataclass(frozen=True)
 class Settings:
     state_secrets: tuple[str, ...] = ()  # first signs; all verify (rotation)
@@ -21,11 +38,15 @@ class Settings:
     redis_retry_seconds: float = 1.0
     metrics: bool = True
     log_level: str = "INFO"
+    # Bounds on the work one request may ask for (413 limit_exceeded / 422 beyond them).
+    max_replay_actions: int = 2000
+    max_lookup_items: int = 108       # cards (or other list items) in one lookup request
+    max_player_id_length: int = 64
 
     @classmethod
     def from_env(cls, environ: dict | None = None) -> "Settings":
         env = dict(os.environ if environ is None else environ)
-        secrets = tuple(s.strip() for s in env.get("CARDREF_STATE_SECRET", "").split(",") if s.strip())
+        secrets = _secrets(env, "CARDREF_STATE_SECRET")
         return cls(
             state_secrets=secrets,
             redis_url=env.get("CARDREF_REDIS_URL") or None,
@@ -36,4 +57,7 @@ class Settings:
             redis_retry_seconds=float(env.get("CARDREF_REDIS_RETRY_SECONDS") or 1.0),
             metrics=(env.get("CARDREF_METRICS", "on").lower() not in ("0", "off", "false", "no")),
             log_level=env.get("CARDREF_LOG_LEVEL", "INFO").upper(),
+            max_replay_actions=_int(env, "CARDREF_MAX_REPLAY_ACTIONS", 2000),
+            max_lookup_items=_int(env, "CARDREF_MAX_LOOKUP_ITEMS", 108),
+            max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
         )

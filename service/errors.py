@@ -36,6 +36,8 @@ TITLES: dict[str, tuple[str, str]] = {
     "not_found": ("Not found", "見つかりません"),
     "method_not_allowed": ("Method not allowed", "このメソッドは使えません"),
     "body_too_large": ("Request body too large", "リクエストが大きすぎます"),
+    "limit_exceeded": ("Request asks for more than the service's limits",
+                       "リクエストがサービスの上限を超えています"),
     "unsupported_media_type": ("Unsupported media type", "対応していないメディアタイプです"),
     "state_signature_invalid": ("State signature invalid", "状態の署名が正しくありません"),
     "internal_error": ("Internal error", "内部エラー"),
@@ -116,8 +118,14 @@ def _is_json_error(errors: dict) -> bool:
     return any("Invalid JSON" in m for msgs in errors.values() for m in msgs)
 
 
+class LimitExceeded(InputError):
+    """A request asking for more work than the service's limits allow (README: settings)."""
+    code = "limit_exceeded"
+    http_status = 413
+
+
 def handle_input_error(error: InputError) -> Response:
-    status = 404 if isinstance(error, UnknownGame) else 422
+    status = 404 if isinstance(error, UnknownGame) else getattr(error, "http_status", 422)
     errors = {error.path: [error.message]} if error.path else None
     return problem(status, error.code, error.message, errors)
 

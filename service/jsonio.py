@@ -28,15 +28,36 @@ def json_response(body: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(body), status=status, mimetype="application/json")
 
 
+_BODY_KEY = "card_referee.body"
+
+
+def body_bytes(req: Request) -> bytes:
+    """The request body, at most MAX_CONTENT_LENGTH bytes (413 beyond). A body sent without a
+    length (chunked) is read here up to the limit: werkzeug would cut it short silently, and
+    the truncated JSON would then read as malformed (400) instead of too large."""
+    cached = req.environ.get(_BODY_KEY)
+    if cached is not None:
+        return cached
+    limit = req.max_content_length
+    if req.content_length is None and limit is not None:
+        data = req.environ["wsgi.input"].read(limit + 1)
+        if len(data) > limit:
+            abort(413, messages={"json": [f"The body exceeds {limit} bytes."]})
+    else:
+        data = req.get_data(cache=True)
+    req.environ[_BODY_KEY] = data
+    return data
+
+
 def raw_json_body(req: Request, required: bool) -> Any:
     """The body parsed with orjson (which reads an integer beyond 64 bits as a float instead of
     a value no JSON encoder here can write back). A body not declared JSON is refused with 415;
     when not `required`, an empty one reads as missing. Malformed JSON raises JSONDecodeError."""
     if not is_json_request(req):
-        if required or req.get_data(cache=True):
+        if required or body_bytes(req):
             abort(415, messages={"json": ["Content-Type must be application/json."]})
         return core.missing
-    return orjson.loads(req.get_data(cache=True))
+    return orjson.loads(body_bytes(req))
 
 
 def load_body(schema) -> dict:

@@ -13,7 +13,9 @@ from engine import ENGINE_VERSION, adjudicate, registry
 from engine.adjudicate import Applied
 
 from .cache import cache_key
-from .errors import request_lang
+from engine.game import InvalidDeal
+
+from .errors import LimitExceeded, request_lang
 from .jsonio import OrjsonParser, json_response, load_body
 
 
@@ -27,7 +29,7 @@ PROBLEM_RESPONSES = {
     415: "Body not declared as JSON (`unsupported_media_type`)",
     403: "State signature invalid (`state_signature_invalid`)",
     404: "Unknown game (`game_unknown`)",
-    413: "Body too large (`body_too_large`)",
+    413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
          "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`)",
 }
@@ -40,6 +42,15 @@ def _state_in(ext, state: dict) -> tuple[dict, bool]:
     """The state without its signature, and whether it is trusted: with signing on, a state
     whose signature verified was encoded by us, so the engine may skip deep re-validation."""
     return ext.signer.verify(state), ext.signer.enabled
+
+
+def _check_player_ids(ext, players: list, path: str) -> None:
+    """Ids are echoed in every answer: a huge one would make states too big to post back."""
+    limit = ext.settings.max_player_id_length
+    for i, pid in enumerate(players):
+        if len(pid) > limit:
+            raise InvalidDeal(f"a player id has at most {limit} characters "
+                              "(CARDREF_MAX_PLAYER_ID_LENGTH)", f"{path}[{i}]")
 
 
 def _cached_json(ext, namespace: str, identity: bytes, compute) -> bytes:
@@ -82,6 +93,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @problems(400, 404, 413, 415, 422)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
     def deal(body: dict, game: str):
+        _check_player_ids(ext, body["players"], "players")
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
                               body.get("dealer"), body.get("match"), body.get("deck"),
                               body.get("hands"))
@@ -148,6 +160,12 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def replay(body: dict):
         deal = dict(body["deal"])
         deal["game_id"] = deal.pop("game")
+        _check_player_ids(ext, deal["players"], "deal.players")
+        limit = ext.settings.max_replay_actions
+        if len(body["actions"]) > limit:
+            raise LimitExceeded(f"a replay takes at most {limit} actions "
+                                f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
+                                "actions")
         out = adjudicate.replay(deal, body["actions"])
         out["initial_state"] = ext.signer.sign(out["initial_state"])
         out["state"] = ext.signer.sign(out["state"])
@@ -208,6 +226,11 @@ def lookup_blueprint(schemas, ext) -> Blueprint:
 
 def _lookup_view(blp: Blueprint, schemas, ext, game_id: str, lk, request_schema, response_schema):
     def view(body: dict):
+        limit = ext.settings.max_lookup_items
+        for name, value in body.items():
+            if isinstance(value, list) and len(value) > limit:
+                raise LimitExceeded(f"a lookup takes at most {limit} items in a list "
+                                    "(CARDREF_MAX_LOOKUP_ITEMS)", f"body.{name}")
         lookup, parsed = adjudicate.parse_lookup(game_id, lk.name, body)
         identity = orjson.dumps([game_id, lk.name, parsed], option=orjson.OPT_SORT_KEYS)
         if lookup.cacheable:

@@ -12,6 +12,8 @@ from typing import Any, Mapping, Sequence
 
 import orjson
 
+from engine.errors import InvalidState
+
 SIGNATURE_KEY = "signature"
 _PREFIX = "v1:"
 
@@ -67,8 +69,13 @@ class Signer:
             return unsigned
         if not isinstance(given, str):
             raise SignatureError("the state carries no signature")
-        body = canonical_json(unsigned)
-        if not any(hmac.compare_digest(given, self._mac(key, body)) for key in self._keys):
+        try:
+            body = canonical_json(unsigned)
+        except orjson.JSONEncodeError:  # nested past orjson's depth limit: no state of ours
+            raise InvalidState("the state is nested too deeply to be a state", "state") from None
+        given_bytes = given.encode("utf-8", "surrogatepass")
+        if not any(hmac.compare_digest(given_bytes, self._mac(key, body).encode())
+                   for key in self._keys):
             raise SignatureError("the state's signature does not match: it was changed or "
                                  "signed by another server")
         return unsigned
