@@ -28,6 +28,7 @@ class Applied:
     events: list[dict]
     to_act: list[str]
     status: str
+    next_match: dict | None = None  # once finished: the next deal's `match` (Game.next_match)
     valid: bool = True
 
 
@@ -161,8 +162,10 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
         tr = apply_parsed(game, state, action)
     except Refusal as refusal:
         return Refused(refusal, state_json)
+    status = game.status(tr.state)
     return Applied(game.encode(tr.state), [d.to_json() for d in tr.score_deltas],
-                   [e.to_json() for e in tr.events], game.to_act(tr.state), game.status(tr.state))
+                   [e.to_json() for e in tr.events], game.to_act(tr.state), status,
+                   game.next_match(tr.state) if status == FINISHED else None)
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,
@@ -211,7 +214,8 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
     final = game.encode(state)
     return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
             "steps": steps, "state": final, "totals": totals, "status": game.status(state),
-            "to_act": game.to_act(state), "stopped": stopped}
+            "to_act": game.to_act(state), "stopped": stopped,
+            "next_match": game.next_match(state) if game.status(state) == FINISHED else None}
 
 
 def find_lookup(game_id: str, name: str):

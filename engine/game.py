@@ -9,6 +9,8 @@ that matter, so a hand-edited state cannot crash a rule check).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+
+import msgspec
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
@@ -200,6 +202,13 @@ class Game(ABC, Generic[S]):
         """The JSON of a state: only JSON-native types, so it survives a round trip unchanged.
         Includes game, version, options, players, phase and status."""
         return encode_state(state)
+
+    def next_match(self, state: S) -> dict | None:
+        """A finished deal's match summary: what the next deal's request passes as `match` (the
+        service signs or seals it, so any client may pass it on). The default is the state's
+        own `next_match` field, when it declares one."""
+        summary = getattr(state, "next_match", None)
+        return None if summary is None else msgspec.to_builtins(summary)
 
     @abstractmethod
     def apply(self, state: S, action: Action) -> Transition[S]:

@@ -18,7 +18,8 @@ from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
 from .schemas import ProblemSchema, Schemas, state_components, state_field_ref
-from .signing import Signer
+from .sequence import Sequencer
+from .trust import Guard
 
 API_DESCRIPTION = """\
 Card Referee adjudicates card games statelessly: post a game state and a proposed action, get
@@ -90,7 +91,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     games = registry.all_games()
     app.extensions["card_referee"] = SimpleNamespace(
         settings=settings,
-        signer=Signer(settings.state_secrets),
+        guard=Guard(settings.state_secrets, settings.seal_keys, settings.referee_keys,
+                    Sequencer(settings.redis_url, settings.sequence_ttl_seconds,
+                              settings.redis_timeout_seconds)
+                    if settings.sequence == "strict" else None),
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )

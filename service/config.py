@@ -27,6 +27,15 @@ def _secrets(env: dict, name: str) -> tuple[str, ...]:
     return parts
 
 
+def _seal_keys(env: dict) -> tuple[bytes, ...]:
+    from .sealing import parse_key
+
+    try:
+        return tuple(parse_key(k) for k in _secrets(env, "CARDREF_SEAL_KEYS"))
+    except ValueError as err:
+        raise SettingsError(f"CARDREF_SEAL_KEYS: {err}") from None
+
+
 @dataclass(frozen=True)
 class Settings:
     state_secrets: tuple[str, ...] = ()  # first signs; all verify (rotation)
@@ -42,6 +51,21 @@ class Settings:
     max_replay_actions: int = 2000
     max_lookup_items: int = 108       # cards (or other list items) in one lookup request
     max_player_id_length: int = 64
+    seal_keys: tuple[bytes, ...] = ()      # AES-256 keys: first seals, all open (rotation)
+    referee_keys: tuple[str, ...] = ()     # Bearer keys for referee acts (rotation: any)
+    sequence: str = "stateless"            # or "strict": stale or forked states answer 409
+    sequence_ttl_seconds: int = 7 * 24 * 3600
+
+    def __post_init__(self) -> None:
+        if self.sequence not in ("stateless", "strict"):
+            raise SettingsError("CARDREF_SEQUENCE is 'stateless' or 'strict'")
+        if self.sequence == "strict" and not (self.state_secrets or self.seal_keys):
+            raise SettingsError("CARDREF_SEQUENCE=strict needs signed or sealed states "
+                                "(CARDREF_STATE_SECRET or CARDREF_SEAL_KEYS): an unsigned move "
+                                "number proves nothing")
+        if self.sequence == "strict" and not self.redis_url:
+            raise SettingsError("CARDREF_SEQUENCE=strict keeps move numbers in Redis: set "
+                                "CARDREF_REDIS_URL")
 
     @classmethod
     def from_env(cls, environ: dict | None = None) -> "Settings":
@@ -60,4 +84,8 @@ class Settings:
             max_replay_actions=_int(env, "CARDREF_MAX_REPLAY_ACTIONS", 2000),
             max_lookup_items=_int(env, "CARDREF_MAX_LOOKUP_ITEMS", 108),
             max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
+            seal_keys=_seal_keys(env),
+            referee_keys=_secrets(env, "CARDREF_REFEREE_KEYS"),
+            sequence=(env.get("CARDREF_SEQUENCE") or "stateless").strip().lower(),
+            sequence_ttl_seconds=_int(env, "CARDREF_SEQUENCE_TTL_SECONDS", 7 * 24 * 3600),
         )

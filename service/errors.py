@@ -16,7 +16,9 @@ from werkzeug.exceptions import HTTPException
 from engine.adjudicate import UnknownGame
 from engine.game import InputError
 
+from .sequence import SequenceUnavailable, Superseded
 from .signing import SignatureError
+from .trust import RefereeKeyRequired, SeatTokenInvalid
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,10 @@ TITLES: dict[str, tuple[str, str]] = {
     "not_found": ("Not found", "見つかりません"),
     "method_not_allowed": ("Method not allowed", "このメソッドは使えません"),
     "body_too_large": ("Request body too large", "リクエストが大きすぎます"),
+    "referee_key_required": ("This deal needs the referee key", "この配札には審判用キーが必要です"),
+    "seat_token_invalid": ("This seat's token is missing or wrong", "この席のトークンがないか、正しくありません"),
+    "state_superseded": ("This state is not the game's latest", "この状態は対局の最新の状態ではありません"),
+    "sequence_unavailable": ("Strict sequencing is unavailable", "手順の確認ができないため受け付けられません"),
     "limit_exceeded": ("Request asks for more than the service's limits",
                        "リクエストがサービスの上限を超えています"),
     "unsupported_media_type": ("Unsupported media type", "対応していないメディアタイプです"),
@@ -134,6 +140,25 @@ def handle_signature_error(error: SignatureError) -> Response:
     return problem(403, "state_signature_invalid", str(error))
 
 
+def handle_referee_key(error: RefereeKeyRequired) -> Response:
+    return problem(403, "referee_key_required", str(error))
+
+
+def handle_seat_token(error: SeatTokenInvalid) -> Response:
+    return problem(403, "seat_token_invalid", str(error))
+
+
+def handle_superseded(error: Superseded) -> Response:
+    return problem(409, "state_superseded", str(error))
+
+
+def handle_sequence_unavailable(error: SequenceUnavailable) -> Response:
+    log.warning("strict sequencing: store unreachable: %s", error)
+    return problem(503, "sequence_unavailable",
+                   "strict sequencing cannot reach its store; the action was not taken",
+                   headers={"Retry-After": "1"})
+
+
 def handle_unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):
         return handle_http_exception(error)
@@ -145,4 +170,8 @@ def register(app) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(InputError, handle_input_error)
     app.register_error_handler(SignatureError, handle_signature_error)
+    app.register_error_handler(RefereeKeyRequired, handle_referee_key)
+    app.register_error_handler(SeatTokenInvalid, handle_seat_token)
+    app.register_error_handler(Superseded, handle_superseded)
+    app.register_error_handler(SequenceUnavailable, handle_sequence_unavailable)
     app.register_error_handler(Exception, handle_unexpected)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 import orjson
-from flask import Response
+from flask import Response, request
 from flask_smorest import Blueprint
 
 from engine import ENGINE_VERSION, adjudicate, registry
@@ -16,6 +16,7 @@ from .cache import cache_key
 from engine.game import InvalidDeal
 
 from .errors import LimitExceeded, request_lang
+from .trust import Meta, Posted
 from .jsonio import OrjsonParser, json_response, load_body
 
 
@@ -35,13 +36,51 @@ PROBLEM_RESPONSES = {
 }
 
 
-# Views get the app's signer and cache (`ext`) by closure, not through `current_app`: each
+# Views get the app's guard and cache (`ext`) by closure, not through `current_app`: each
 # proxy lookup costs a few µs on every request.
 
-def _state_in(ext, state: dict) -> tuple[dict, bool]:
-    """The state without its signature, and whether it is trusted: with signing on, a state
-    whose signature verified was encoded by us, so the engine may skip deep re-validation."""
-    return ext.signer.verify(state), ext.signer.enabled
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+
+
+def _state_in(ext, posted, seat: str | None = None) -> Posted:
+    """The posted state opened by the guard (service/trust.py): verified or unsealed, its
+    binding read, the seat's token checked; with strict sequencing, the latest of its game."""
+    guard = ext.guard
+    got = guard.incoming(posted)
+    if guard.sealed and seat is not None:
+        guard.require_seat(got.meta, seat, request.headers.get(SEAT_TOKEN_HEADER))
+    return got
+
+
+def _check_latest(ext, got: Posted) -> None:
+    if ext.guard.sequencer is not None and got.meta is not None:
+        ext.guard.sequencer.check(got.meta.game_id, got.meta.move)
+
+
+def _guarded_deal(ext, body: dict) -> tuple[Meta | None, object]:
+    """Who may shape this deal, and its binding. A deck, hands, a chosen seed, or match values
+    this service did not sign or seal make it a referee act (the referee key, when states are
+    signed or sealed); the previous deal's signed next_match is anyone's to pass on."""
+    guard = ext.guard
+    match, vouched = guard.incoming_match(body.get("match"))
+    shaped = any(body.get(k) is not None for k in ("deck", "hands", "seed")) or \
+        (match is not None and not vouched)
+    if shaped:
+        guard.require_referee(request.headers.get("Authorization"))
+    return guard.new_meta("referee" if shaped else "server"), match
+
+
+def _dealt(ext, out: dict, meta: Meta | None, players) -> dict:
+    guard = ext.guard
+    if guard.sequencer is not None and meta is not None:
+        guard.sequencer.start(meta.game_id)
+    out["state"] = guard.outgoing(out["state"], meta)
+    if meta is not None:
+        out["game_id"] = meta.game_id
+    tokens = guard.seat_tokens(meta, players)
+    if tokens is not None:
+        out["seat_tokens"] = tokens
+    return out
 
 
 def _check_player_ids(ext, players: list, path: str) -> None:
@@ -94,19 +133,33 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
     def deal(body: dict, game: str):
         _check_player_ids(ext, body["players"], "players")
+        meta, match = _guarded_deal(ext, body)
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
-                              body.get("dealer"), body.get("match"), body.get("deck"),
-                              body.get("hands"))
-        out["state"] = ext.signer.sign(out["state"])
-        return json_response(out, 201)
+                              body.get("dealer"), match, body.get("deck"), body.get("hands"))
+        return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
     def _validate(body: dict):
-        state, trusted = _state_in(ext, body["state"])
-        result = adjudicate.validate(state, body["action"], trusted)
+        action = body["action"]
+        actor = action.get("player") if isinstance(action, dict) else None
+        got = _state_in(ext, body["state"], actor if isinstance(actor, str) else None)
+        result = adjudicate.validate(got.state, action, got.trusted)
+        guard = ext.guard
         if isinstance(result, Applied):
-            return json_response({"valid": True, "state": ext.signer.signed_json(result.state),
-                                  "score_deltas": result.score_deltas, "events": result.events,
-                                  "to_act": result.to_act, "status": result.status})
+            meta = None if got.meta is None else got.meta.next()
+            if guard.sequencer is not None and got.meta is not None:
+                guard.sequencer.advance(got.meta.game_id, got.meta.move)
+            out = {"valid": True, "state": guard.outgoing(result.state, meta),
+                   "score_deltas": result.score_deltas, "events": result.events,
+                   "to_act": result.to_act, "status": result.status}
+            if result.status == "finished":
+                # The deal is over: its seed is revealed (verify-seed proves the deal against
+                # the commitment), and the next deal's match summary is signed or sealed.
+                out["seed"] = result.state.get("seed")
+                out["next_match"] = guard.outgoing_match(result.next_match)
+            if guard.sealed:
+                out["view"] = adjudicate.view(result.state, actor)
+            return json_response(out)
+        _check_latest(ext, got)
         # Refused: the state exactly as posted (signature included), unchanged.
         return json_response({"valid": False, "error": result.refusal.to_json(request_lang()),
                               "state": body["state"]})
@@ -130,8 +183,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="legalActions", summary="Every legal action of a player now")
     def legal_actions(body: dict):
-        state, trusted = _state_in(ext, body["state"])
         player, types = body["player"], body.get("types")
+        got = _state_in(ext, body["state"], player)
+        _check_latest(ext, got)
+        state, trusted = got.state, got.trusted
 
         def compute():
             actions = adjudicate.legal_actions(state, player, types, trusted)
@@ -148,8 +203,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="view", summary="The state as one player (or a spectator: null) may see it")
     def view(body: dict):
-        state, trusted = _state_in(ext, body["state"])
-        return json_response({"view": adjudicate.view(state, body["player"], trusted)})
+        got = _state_in(ext, body["state"], body["player"])
+        _check_latest(ext, got)
+        return json_response({"view": adjudicate.view(got.state, body["player"], got.trusted)})
 
     @api.route("/replay", methods=["POST"])
     @api.arguments(schemas.replay_request)
@@ -166,9 +222,18 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             raise LimitExceeded(f"a replay takes at most {limit} actions "
                                 f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
                                 "actions")
+        meta, deal["match"] = _guarded_deal(ext, deal)
         out = adjudicate.replay(deal, body["actions"])
-        out["initial_state"] = ext.signer.sign(out["initial_state"])
-        out["state"] = ext.signer.sign(out["state"])
+        guard = ext.guard
+        out["initial_state"] = guard.outgoing(out["initial_state"], meta)
+        final = None if meta is None else Meta(meta.game_id, len(out["steps"]), meta.provenance)
+        if guard.sequencer is not None and meta is not None:
+            guard.sequencer.start(meta.game_id, final.move)
+        out["state"] = guard.outgoing(out["state"], final)
+        out["next_match"] = guard.outgoing_match(out["next_match"])
+        tokens = guard.seat_tokens(meta, deal["players"])
+        if tokens is not None:
+            out["seat_tokens"] = tokens
         if out["stopped"] is not None:
             out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
         return json_response(out)
@@ -199,7 +264,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             "status": "ready" if cache["ready"] else "degraded",
             "engine_version": ENGINE_VERSION,
             "cache": cache,
-            "signing": "enabled" if ext.signer.enabled else "disabled",
+            "signing": "enabled" if ext.guard.signer.enabled else "disabled",
+            "sealing": "enabled" if ext.guard.sealed else "disabled",
+            "sequence": "strict" if ext.guard.sequencer is not None else "stateless",
             "games": [g.id for g in registry.all_games()],
         })
 

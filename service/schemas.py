@@ -98,17 +98,50 @@ class EngineChecked(mf.Nested):
 
 class StateField(mf.Field):
     """A game state: loaded as the raw object (the engine's decoder checks it exactly, and
-    fast), documented as the `State` component — one schema per game, by its `game` field."""
+    fast), or a sealed state's opaque string (CARDREF_SEAL_KEYS); documented as the `State`
+    component (one schema per game, by its `game` field) or `SealedState`."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, dict):
-            raise ma.ValidationError("Not a valid object.")
+        if not isinstance(value, (dict, str)):
+            raise ma.ValidationError("Not a valid object (or a sealed state's string).")
+        return value
+
+
+class MatchField(mf.Field):
+    """The previous deal's `next_match` (signed object, or sealed string), or match values of
+    the caller's own (a referee act when states are signed or sealed)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, (dict, str)):
+            raise ma.ValidationError("Not a valid object (or a sealed match summary).")
         return value
 
 
 def state_field_ref(self, field, **kwargs) -> dict:
-    """apispec attribute function: a StateField is a reference to the State component."""
-    return {"$ref": "#/components/schemas/State"} if isinstance(field, StateField) else {}
+    """apispec attribute function: a StateField is a State or a SealedState."""
+    if isinstance(field, StateField):
+        return {"oneOf": [{"$ref": "#/components/schemas/State"},
+                          {"$ref": "#/components/schemas/SealedState"}]}
+    if isinstance(field, MatchField):
+        return {"oneOf": [{"type": "object", "additionalProperties": True},
+                          {"$ref": "#/components/schemas/SealedMatch"}],
+                "nullable": True,
+                "description": "the previous deal's next_match, passed on as it came (signed "
+                               "object or sealed string); other values are a referee act"}
+    return {}
+
+
+SEALED_STATE = {"type": "string", "pattern": "^sealed\\.v1\\.",
+                "description": "A state sealed with AES-GCM (CARDREF_SEAL_KEYS): opaque; post "
+                               "it back as it came"}
+SEALED_MATCH = {"type": "string", "pattern": "^sealed\\.v1\\.",
+                "description": "A sealed match summary (next_match): opaque; pass it as the "
+                               "next deal's `match`"}
+META = {"type": "object", "description": "The state's binding, under its signature: a game "
+        "id made at the deal, the move number, and whether the deal was shaped by a referee",
+        "properties": {"game_id": {"type": "string"}, "move": {"type": "integer", "minimum": 0},
+                       "provenance": {"type": "string", "enum": ["server", "referee"]}},
+        "required": ["game_id", "move", "provenance"], "additionalProperties": False}
 
 
 SIGNATURE = {"type": "string", "description": "HMAC-SHA256 over the state's canonical JSON "
@@ -132,7 +165,8 @@ def state_components(games: Iterable[Game]) -> dict[str, dict]:
         if game.state_schema:
             name = "".join(p.capitalize() for p in game.id.split("_")) + "State"
             schema = dict(game.state_schema)
-            schema["properties"] = {**schema["properties"], "signature": SIGNATURE}
+            schema["properties"] = {**schema["properties"], "signature": SIGNATURE,
+                                    "meta": META}
             components[name] = schema
             mapping[game.id] = f"#/components/schemas/{name}"
         else:
@@ -142,6 +176,8 @@ def state_components(games: Iterable[Game]) -> dict[str, dict]:
     components["State"] = ({"oneOf": [{"$ref": r} for r in refs],
                             "discriminator": {"propertyName": "game", "mapping": mapping}}
                            if refs else dict(LOOSE_STATE))
+    components["SealedState"] = SEALED_STATE
+    components["SealedMatch"] = SEALED_MATCH
     return components
 
 
@@ -235,7 +271,7 @@ class Schemas:
             seed = mf.String(validate=validate.Length(min=1, max=256),
                              metadata={"description": "omit to let the server draw one"})
             dealer = mf.String(allow_none=True)
-            match = mf.Dict(allow_none=True, metadata={"description": "the previous deal's match summary"})
+            match = MatchField(allow_none=True)
             deck = mf.List(_card(), allow_none=True,
                            metadata={"description": "an explicit deck, top card first (physical deals); replaces the shuffle"})
             hands = mf.Dict(keys=mf.String(), values=mf.List(_card()), allow_none=True,
@@ -250,6 +286,11 @@ class Schemas:
             to_act = mf.List(mf.String(), required=True)
             seed_commitment = mf.String(required=True, metadata={"description": "SHA-256 of the seed"})
             status = mf.String(required=True)
+            game_id = mf.String(metadata={"description": "the game id the state is bound to "
+                                          "(signing or sealing on)"})
+            seat_tokens = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+                "description": "sealing on: each seat's token, for the X-Seat-Token header; "
+                               "the deal's caller hands each player their own"})
 
         class ValidateRequest(Strict):
             state = StateField(required=True)
@@ -263,6 +304,12 @@ class Schemas:
             to_act = mf.List(mf.String())
             status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
             error = mf.Nested(RefusalSchema)
+            seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
+                                       "(check it against the deal's seed_commitment)"})
+            next_match = MatchField(metadata={"description": "once finished: the next deal's "
+                                              "`match`, signed or sealed"})
+            view = mf.Dict(metadata={"description": "sealing on: the acting seat's view of the "
+                                     "next state"})
 
         class PlayerRequest(Strict):
             state = StateField(required=True)
@@ -304,6 +351,8 @@ class Schemas:
             status = mf.String(required=True)
             to_act = mf.List(mf.String(), required=True)
             stopped = mf.Nested(ReplayStop, allow_none=True)
+            next_match = MatchField(allow_none=True)
+            seat_tokens = mf.Dict(keys=mf.String(), values=mf.String())
 
         class Health(ma.Schema):
             status = mf.String(required=True)
@@ -313,6 +362,8 @@ class Schemas:
             engine_version = mf.String(required=True)
             cache = mf.Dict(required=True)
             signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
+            sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
+            sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))
             games = mf.List(mf.String(), required=True)
 
         self.games_response = GamesResponse()

@@ -51,6 +51,12 @@ class ManGame(Game[ManState]):
     def invariants(self, state: ManState) -> None:
         invariants(state)
 
+    def next_match(self, state: ManState) -> dict | None:
+        """The running totals after this game (7.1), for the next game's deal."""
+        if state.status != "finished":
+            return None
+        return {"totals": dict(state.match.totals), "games_played": state.match.games_played}
+
     def status(self, state: ManState) -> str:
         return state.status
 

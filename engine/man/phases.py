@@ -167,6 +167,13 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     suit = a.get("suit")
     if s.phase == "chain":
         raise refuse("man_chain_open")
+    # Whose turn it is, before what the hand holds: a refusal never tells one seat what
+    # another holds.
+    if s.phase == "opening":
+        if rank_of(s.top) in L.EFFECT_RANKS:
+            raise refuse("start_card_unsettled", card=s.top)  # 2.6
+    elif seat != s.turn:
+        raise refuse("not_your_turn", turn=s.turn, player=seat)
     hand = s.hands[seat]
     if not cards:
         raise refuse("cards_empty")
@@ -175,11 +182,6 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     for c in cards:
         if c not in hand:
             raise refuse("card_not_in_hand", player=seat, card=c)
-    if s.phase == "opening":
-        if rank_of(s.top) in L.EFFECT_RANKS:
-            raise refuse("start_card_unsettled", card=s.top)  # 2.6
-    elif seat != s.turn:
-        raise refuse("not_your_turn", turn=s.turn, player=seat)
     rank = rank_of(cards[0])
     if any(rank_of(c) != rank for c in cards):
         raise refuse("ranks_differ")  # 3.2

@@ -55,7 +55,7 @@ def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
         assert games, "no game registered in the product"
         game = games[0]
         players = [f"p{i}" for i in range(game["players"]["min"] if game["players"]["min"] > 2 else 4 if game["players"]["max"] >= 4 else 2)]
-        status, dealt = _post(f"{base}/v1/games/{game['id']}/deal", {"players": players, "seed": "g1"})
+        status, dealt = _post(f"{base}/v1/games/{game['id']}/deal", {"players": players})
         assert status == 201 and dealt["state"]["signature"]
         player = dealt["to_act"][0]
         status, legal = _post(base + "/v1/legal-actions", {"state": dealt["state"], "player": player})

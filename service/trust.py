@@ -1,0 +1,178 @@
+"""What the service guarantees about a state a client holds (README, "Security model").
+
+- Signing (CARDREF_STATE_SECRET): every state carries an HMAC; a changed state is refused.
+- Sealing (CARDREF_SEAL_KEYS): every state leaves encrypted and authenticated (AES-GCM) as one
+  opaque string: nobody reads another seat's cards or the seed from it. Seats prove who they
+  are with seat tokens (X-Seat-Token), which the deal's caller hands out.
+- Binding: with either on, a state carries `meta` — a random game id made at the deal, the
+  move number and the deal's provenance (`server` or `referee`) — under the same signature or
+  seal. Strict sequencing (CARDREF_SEQUENCE=strict) then refuses any state that is not its
+  game's latest (service/sequence.py).
+- The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
+  sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
+  not the previous deal's signed `next_match`) needs it.
+Without any of these (the default), states are plain JSON and nothing is checked beyond the
+rules: fine for a trusted front end, not for strangers.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import orjson
+
+from engine.errors import InputError, InvalidState
+
+from .sealing import SealError, Sealer
+from .sequence import Sequencer
+from .signing import SIGNATURE_KEY, SignatureError, Signer
+
+META_KEY = "meta"
+STATE_PURPOSE = b"card-referee state v1"
+MATCH_PURPOSE = b"card-referee match v1"
+PROVENANCES = ("server", "referee")
+
+
+class RefereeKeyRequired(Exception):
+    """A deal the caller shapes, without the referee key (403 referee_key_required)."""
+
+
+class SeatTokenInvalid(Exception):
+    """A seat's action or view without that seat's token (403 seat_token_invalid)."""
+
+
+@dataclass(frozen=True)
+class Meta:
+    game_id: str
+    move: int
+    provenance: str
+
+    def to_json(self) -> dict:
+        return {"game_id": self.game_id, "move": self.move, "provenance": self.provenance}
+
+    def next(self) -> "Meta":
+        return Meta(self.game_id, self.move + 1, self.provenance)
+
+    @staticmethod
+    def from_json(data: Any) -> "Meta":
+        """Only ever called on what our own signature or seal vouches for."""
+        return Meta(data["game_id"], data["move"], data["provenance"])
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A state as a client posted it: the game's JSON (service keys removed), its binding
+    (None when neither signing nor sealing is on) and whether the engine may trust it."""
+    state: dict
+    meta: Meta | None
+    trusted: bool
+
+
+class Guard:
+    def __init__(self, state_secrets, seal_keys, referee_keys, sequencer: Sequencer | None):
+        self.signer = Signer(state_secrets)
+        # A signed match summary must never pass for a signed state, nor the other way round.
+        self.match_signer = Signer([f"{s}\x00match" for s in state_secrets])
+        self.sealer = Sealer(seal_keys)
+        self._referee_keys = [k.encode() for k in referee_keys]
+        self.sequencer = sequencer
+
+    @property
+    def enabled(self) -> bool:
+        return self.signer.enabled or self.sealer.enabled
+
+    @property
+    def sealed(self) -> bool:
+        return self.sealer.enabled
+
+    # -- states ---------------------------------------------------------------------------
+    def incoming(self, posted: Any) -> Posted:
+        if self.sealer.enabled:
+            try:
+                data = self.sealer.open(posted, STATE_PURPOSE)
+            except SealError as err:
+                raise SignatureError(f"sealing is on: {err}") from None
+            meta = data.pop(META_KEY)
+            return Posted(data, Meta.from_json(meta), True)
+        if not isinstance(posted, dict):
+            raise InvalidState("a state is an object (sealing is not on here)", "state")
+        if self.signer.enabled:
+            data = self.signer.verify(posted)
+            meta = data.get(META_KEY)
+            if not isinstance(meta, dict):
+                raise SignatureError("the signed state carries no binding (meta)")
+            data = {k: v for k, v in data.items() if k != META_KEY}
+            return Posted(data, Meta.from_json(meta), True)
+        if META_KEY in posted or SIGNATURE_KEY in posted:
+            posted = {k: v for k, v in posted.items() if k not in (META_KEY, SIGNATURE_KEY)}
+        return Posted(posted, None, False)
+
+    def outgoing(self, state: dict, meta: Meta | None) -> Any:
+        """The state as it leaves: sealed, signed (serialized once, an orjson Fragment) or
+        plain."""
+        if meta is None:
+            return state
+        bound = {**state, META_KEY: meta.to_json()}
+        if self.sealer.enabled:
+            return self.sealer.seal(bound, STATE_PURPOSE)
+        return self.signer.signed_json(bound)
+
+    def new_meta(self, provenance: str) -> Meta | None:
+        return Meta(secrets.token_urlsafe(12), 0, provenance) if self.enabled else None
+
+    # -- match summaries (the previous deal's next_match) -----------------------------------
+    def outgoing_match(self, match: dict | None) -> Any:
+        if match is None or not self.enabled:
+            return match
+        if self.sealer.enabled:
+            return self.sealer.seal(match, MATCH_PURPOSE)
+        return orjson.loads(orjson.dumps(self.match_signer.signed_json(match)))
+
+    def incoming_match(self, posted: Any) -> tuple[Any, bool]:
+        """(match values, vouched for): a match summary this service sealed or signed is
+        anyone's to pass on; other values are the caller's own (a referee act)."""
+        if posted is None or not self.enabled:
+            return posted, False
+        if isinstance(posted, str):
+            try:
+                return self.sealer.open(posted, MATCH_PURPOSE), True
+            except SealError as err:
+                raise InputError(f"match: {err}", "match", "deal_invalid") from None
+        if isinstance(posted, Mapping) and SIGNATURE_KEY in posted and self.signer.enabled:
+            try:
+                return self.match_signer.verify(posted), True
+            except SignatureError as err:
+                raise InputError(f"match: {err}", "match", "deal_invalid") from None
+        return posted, False
+
+    # -- who may do what ----------------------------------------------------------------------
+    def require_referee(self, authorization: str | None) -> None:
+        if not self.enabled:
+            return
+        scheme, _, key = (authorization or "").partition(" ")
+        given = key.strip().encode("utf-8", "surrogatepass")
+        if scheme.lower() != "bearer" or not any(
+                hmac.compare_digest(given, k) for k in self._referee_keys):
+            raise RefereeKeyRequired(
+                "a deal with a deck, hands, a chosen seed or match values is a referee act: "
+                "send Authorization: Bearer <a key of CARDREF_REFEREE_KEYS>")
+
+    def seat_tokens(self, meta: Meta | None, players) -> dict | None:
+        if meta is None or not self.sealer.enabled:
+            return None
+        return {p: self.sealer.mac(self._seat_message(meta, p)) for p in players}
+
+    def require_seat(self, meta: Meta | None, player: str | None, token: str | None) -> None:
+        """With sealing on, acting as or viewing as a seat needs that seat's token; a
+        spectator (player None) needs none."""
+        if player is None or meta is None or not self.sealer.enabled:
+            return
+        if not self.sealer.mac_matches(self._seat_message(meta, player), token):
+            raise SeatTokenInvalid(f"acting or looking as {player!r} needs that seat's token "
+                                   "(X-Seat-Token), handed out with the deal")
+
+    @staticmethod
+    def _seat_message(meta: Meta, player: str) -> bytes:
+        return b"seat\x00" + meta.game_id.encode() + b"\x00" + player.encode("utf-8", "surrogatepass")

@@ -1,0 +1,240 @@
+"""Issue #13: trust in a client-held state — no forged deals (referee key, provenance, signed
+next_match), no undone or forked moves (game id + move number; strict sequencing in Redis), no
+peeking (sealed states, seat tokens, the seed revealed only at the end)."""
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from service.app import create_app
+from service.config import Settings, SettingsError
+from service.sealing import new_key, parse_key
+
+REFEREE_KEY = "trust-referee"
+REFEREE = {"Authorization": f"Bearer {REFEREE_KEY}"}
+PLAYERS = ["ann", "bob", "cho"]
+
+
+def client_for(**settings):
+    settings.setdefault("metrics", False)
+    settings.setdefault("referee_keys", (REFEREE_KEY,))
+    return create_app(Settings(**settings)).test_client()
+
+
+def signed(**kw):
+    return client_for(state_secrets=("trust-secret",), **kw)
+
+
+def sealed(**kw):
+    return client_for(seal_keys=(parse_key(new_key()),), **kw)
+
+
+def deal(client, headers=None, **body):
+    return client.post("/v1/games/man/deal", json={"players": PLAYERS, **body}, headers=headers)
+
+
+def play_to_the_end(client, dealt: dict, tokens: dict | None = None, seed: int = 0):
+    """Random legal actions until the game ends; returns every answer."""
+    rnd = random.Random(seed)
+    out, answers = dealt, []
+    for _ in range(400):
+        if out["status"] == "finished":
+            return answers
+        legal = []
+        for player in out["to_act"]:
+            headers = {"X-Seat-Token": tokens[player]} if tokens else None
+            resp = client.post("/v1/legal-actions", json={"state": out["state"], "player": player},
+                               headers=headers)
+            assert resp.status_code == 200, resp.get_json()
+            legal += resp.get_json()["actions"]
+        action = rnd.choice(legal)
+        headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else None
+        resp = client.post("/v1/validate", json={"state": out["state"], "action": action},
+                           headers=headers)
+        out = resp.get_json()
+        assert resp.status_code == 200 and out["valid"], out
+        answers.append(out)
+    raise AssertionError("the game did not end")
+
+
+# ---------------------------------------------------------------- forged deals
+
+@pytest.mark.parametrize("shaping", [{"seed": "mine"}, {"deck": None},
+                                     {"match": {"totals": {"ann": 50}}}])
+def test_a_shaped_deal_needs_the_referee_key(shaping):
+    from engine.cards import deck_52
+    if "deck" in shaping:
+        shaping = {"deck": deck_52()}
+    client = signed()
+    refused = deal(client, **shaping)
+    assert refused.status_code == 403 and refused.get_json()["code"] == "referee_key_required"
+    wrong = deal(client, headers={"Authorization": "Bearer guess"}, **shaping)
+    assert wrong.status_code == 403
+    ok = deal(client, headers=REFEREE, **shaping)
+    assert ok.status_code == 201, ok.get_json()
+    assert ok.get_json()["state"]["meta"]["provenance"] == "referee"
+
+
+def test_a_plain_deal_is_open_to_anyone_server_seeded_and_bound():
+    client = signed()
+    a, b = deal(client).get_json(), deal(client).get_json()
+    assert a["state"]["meta"]["provenance"] == "server" and a["state"]["meta"]["move"] == 0
+    assert a["game_id"] == a["state"]["meta"]["game_id"] != b["game_id"]
+    assert a["seed_commitment"] != b["seed_commitment"]  # seeds drawn by the server
+
+
+def test_without_signing_no_key_is_needed_and_no_binding_is_added():
+    client = client_for()
+    out = deal(client, seed="anything")
+    assert out.status_code == 201 and "meta" not in out.get_json()["state"]
+
+
+def test_provenance_cannot_be_rewritten():
+    client = signed()
+    state = deal(client, headers=REFEREE, seed="x").get_json()["state"]
+    forged = {**state, "meta": {**state["meta"], "provenance": "server"}}
+    resp = client.post("/v1/view", json={"state": forged, "player": "ann"})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "state_signature_invalid"
+
+
+def test_next_match_is_signed_and_opens_the_next_deal_to_anyone():
+    client = signed()
+    answers = play_to_the_end(client, deal(client).get_json(), seed=3)
+    final = answers[-1]
+    assert final["status"] == "finished"
+    nxt = final["next_match"]
+    assert nxt["signature"] and set(nxt) >= {"totals", "games_played"}
+    second = deal(client, match=nxt)
+    assert second.status_code == 201, second.get_json()
+    state = second.get_json()["state"]
+    assert state["match"]["totals"] == {p: nxt["totals"][p] for p in PLAYERS}
+    assert state["meta"]["provenance"] == "server"
+    forged = {**nxt, "totals": {**nxt["totals"], "ann": 1000}}
+    resp = deal(client, match=forged)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid"
+    # a signed next_match is not a signed state, nor the other way round
+    resp = client.post("/v1/view", json={"state": nxt, "player": "ann"})
+    assert resp.status_code in (403, 422)
+
+
+def test_the_final_answer_reveals_the_seed_that_matches_the_commitment():
+    client = sealed()
+    dealt = deal(client).get_json()
+    answers = play_to_the_end(client, dealt, dealt["seat_tokens"], seed=5)
+    assert all("seed" not in a for a in answers[:-1])
+    seed = answers[-1]["seed"]
+    assert hashlib.sha256(seed.encode()).hexdigest() == dealt["seed_commitment"]
+
+
+# ---------------------------------------------------------------- undone and forked moves
+
+def _first_move(client, dealt, tokens=None):
+    player = dealt["to_act"][0]
+    headers = {"X-Seat-Token": tokens[player]} if tokens else None
+    action = client.post("/v1/legal-actions", json={"state": dealt["state"], "player": player},
+                         headers=headers).get_json()["actions"][0]
+    return action, client.post("/v1/validate", json={"state": dealt["state"], "action": action},
+                               headers=headers)
+
+
+def test_stateless_mode_accepts_an_older_state(redis_url):
+    client = signed(redis_url=redis_url)
+    dealt = deal(client).get_json()
+    action, first = _first_move(client, dealt)
+    assert first.get_json()["state"]["meta"]["move"] == 1
+    again = client.post("/v1/validate", json={"state": dealt["state"], "action": action})
+    assert again.status_code == 200  # the documented trade-off of the default mode
+
+
+def test_strict_mode_refuses_stale_and_forked_states(redis_url):
+    client = signed(redis_url=redis_url, sequence="strict")
+    dealt = deal(client).get_json()
+    action, first = _first_move(client, dealt)
+    assert first.status_code == 200 and first.get_json()["valid"]
+    for path, body in [("/v1/validate", {"state": dealt["state"], "action": action}),
+                       ("/v1/view", {"state": dealt["state"], "player": "ann"}),
+                       ("/v1/legal-actions", {"state": dealt["state"], "player": "ann"})]:
+        resp = client.post(path, json=body)
+        assert resp.status_code == 409, path
+        assert resp.get_json()["code"] == "state_superseded"
+    latest = first.get_json()["state"]
+    assert client.post("/v1/view", json={"state": latest, "player": "ann"}).status_code == 200
+
+
+def test_strict_mode_without_its_store_answers_503(own_redis):
+    client = signed(redis_url=own_redis.url, sequence="strict", redis_timeout_seconds=0.2)
+    dealt = deal(client).get_json()
+    player = dealt["to_act"][0]
+    action = client.post("/v1/legal-actions", json={"state": dealt["state"], "player": player}
+                         ).get_json()["actions"][0]
+    own_redis.stop()
+    for path, body in [("/v1/validate", {"state": dealt["state"], "action": action}),
+                       ("/v1/view", {"state": dealt["state"], "player": player})]:
+        resp = client.post(path, json=body)
+        assert resp.status_code == 503 and resp.get_json()["code"] == "sequence_unavailable"
+
+
+@pytest.mark.parametrize("env", [{"CARDREF_SEQUENCE": "strict"},
+                                 {"CARDREF_SEQUENCE": "strict", "CARDREF_STATE_SECRET": "s"},
+                                 {"CARDREF_SEQUENCE": "sometimes"},
+                                 {"CARDREF_SEAL_KEYS": "too-short"}])
+def test_impossible_settings_fail_at_start_up(env):
+    with pytest.raises(SettingsError):
+        Settings.from_env(env)
+
+
+# ---------------------------------------------------------------- peeking
+
+def test_sealed_states_are_opaque_and_round_trip():
+    client = sealed()
+    dealt = deal(client).get_json()
+    state = dealt["state"]
+    assert isinstance(state, str) and state.startswith("sealed.v1.")
+    import base64
+    payload = state.rsplit(".", 1)[1]
+    raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    assert b"hands" not in raw and b"seed" not in raw and b"stock" not in raw  # encrypted
+    tampered = state[:-4] + ("AAAA" if state[-4:] != "AAAA" else "BBBB")
+    resp = client.post("/v1/view", json={"state": tampered, "player": None})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "state_signature_invalid"
+    other = sealed()  # another service's keys
+    assert other.post("/v1/view", json={"state": state, "player": None}).status_code == 403
+
+
+def test_seat_tokens_guard_views_legal_actions_and_actions():
+    client = sealed()
+    dealt = deal(client).get_json()
+    tokens, state = dealt["seat_tokens"], dealt["state"]
+    assert set(tokens) == set(PLAYERS)
+    spectator = client.post("/v1/view", json={"state": state, "player": None})
+    assert spectator.status_code == 200
+    assert all(h is None for h in spectator.get_json()["view"]["hands"].values())
+    for path in ("/v1/view", "/v1/legal-actions"):
+        none = client.post(path, json={"state": state, "player": "ann"})
+        assert none.status_code == 403 and none.get_json()["code"] == "seat_token_invalid"
+        bobs = client.post(path, json={"state": state, "player": "ann"},
+                           headers={"X-Seat-Token": tokens["bob"]})
+        assert bobs.status_code == 403
+        own = client.post(path, json={"state": state, "player": "ann"},
+                          headers={"X-Seat-Token": tokens["ann"]})
+        assert own.status_code == 200
+    action, resp = _first_move(client, dealt, tokens)
+    body = resp.get_json()
+    assert resp.status_code == 200 and body["valid"] and isinstance(body["state"], str)
+    assert body["view"]["viewer"] == action["player"]
+    impostor = [p for p in PLAYERS if p != action["player"]][0]
+    resp = client.post("/v1/validate", json={"state": dealt["state"], "action": action},
+                       headers={"X-Seat-Token": tokens[impostor]})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "seat_token_invalid"
+
+
+def test_a_refusal_names_whose_turn_it_is_before_what_a_hand_holds():
+    """Out of turn, a card the player holds and a card they do not get the same answer."""
+    from engine import adjudicate
+    from tests.man.helpers import build
+    s = build({"A": ["S5", "HA"], "B": ["D9", "H9"]}, ["H6"], top_by="A", turn="A")
+    held = adjudicate.validate(s, {"type": "play", "player": "B", "cards": ["H9"]})
+    not_held = adjudicate.validate(s, {"type": "play", "player": "B", "cards": ["HK"]})
+    assert held.refusal.code == not_held.refusal.code == "not_your_turn"
