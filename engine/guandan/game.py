@@ -11,7 +11,7 @@ from .actions import ACTIONS
 from .combos import classify, parse_level, reading_from_json
 from .messages import MESSAGES
 from .options import OPTIONS, PRESETS, combo_rules
-from .state import GuandanState, invariants
+from .state import LEVELS, GuandanState, invariants
 
 
 def lookup_classify(body: dict) -> dict:
@@ -36,7 +36,7 @@ CLASSIFY = Lookup(
     summary="Every reading of a set of cards at a level (W-11) and, given the table's reading, "
             "whether each beats it.",
     request={"cards": Field("cards", "the cards, exactly"),
-             "level": Field("str", "the level rank: 2 … 10, J, Q, K, A"),
+             "level": Field("enum", "the level rank", choices=LEVELS),
              "preset": Field("enum", "the rules preset (combinations: D9–D13)", required=False,
                              choices=tuple(PRESETS)),
              "table": Field("object", "the reading on the table {type, rank, length?}",

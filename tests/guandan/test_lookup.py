@@ -18,6 +18,7 @@ def test_W_11_classify_lists_readings_and_beats():
 
 @pytest.mark.parametrize("body,path", [
     ({"cards": ["S9"], "level": "1"}, "body.level"),
+    ({"cards": ["S9"], "level": "T"}, "body.level"),
     ({"cards": ["S9"], "level": "4", "table": {"type": "nope"}}, "body.table"),
     ({"cards": ["X9"], "level": "4"}, "body.cards[0]"),
 ])
