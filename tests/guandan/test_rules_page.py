@@ -32,5 +32,5 @@ def test_same_numbers_as_the_shared_reference():
 def test_every_refusal_code_is_listed_with_its_rule():
     for code, rule in [("not_a_combination", "4"), ("reading_not_available", "W-11"),
                        ("ambiguous_reading", "W-11"), ("does_not_beat", "C-8"),
-                       ("does_not_beat", "B-2")]:
+                       ("does_not_beat_bomb", "B-2")]:
         assert re.search(rf"\| `{code}` \| {re.escape(rule)} \|", PAGE), code

@@ -1,0 +1,96 @@
+"""Refusal codes, each with the rule it cites (docs/rules/guandan.md) and English and Japanese
+messages. Codes are stable API: clients switch on them."""
+from __future__ import annotations
+
+from engine.game import Refusal
+
+# code: (rule, English, Japanese). Messages may use {placeholders} from details.
+MESSAGES: dict[str, tuple[str, str, str]] = {
+    "not_your_turn": (
+        "P-2", "It is {turn}'s turn, not {player}'s.", "今は{turn}の手番です({player}の手番ではありません)。"),
+    "tribute_first": (
+        "T-11", "The tribute and return come before the first lead; {phase} is under way.",
+        "最初のリードの前に進貢と返貢を済ませます(現在: {phase})。"),
+    "card_not_in_hand": (
+        "P-1", "{player} does not hold {cards}.", "{player}は{cards}を持っていません。"),
+    "lead_cannot_pass": (
+        "P-1", "The leader plays a combination; leading, you may not pass.",
+        "リードするプレイヤーはパスできません。役を出してください。"),
+    "not_a_combination": (
+        "4", "These cards form no combination.", "これらのカードはどの役にもなりません。"),
+    "reading_not_available": (
+        "W-11", "The declared reading is not a reading of these cards.",
+        "宣言された読み方はこれらのカードの読み方にありません。"),
+    "ambiguous_reading": (
+        "W-11", "These cards have several legal readings; declare one.",
+        "これらのカードには複数の読み方があります。どれか一つを宣言してください。"),
+    "does_not_beat": (
+        "C-8", "These cards do not beat the table: play a higher combination of the same type "
+        "and size, or a bomb.", "場のカードに勝てません。同じ種類・枚数でより強い役か、爆弾を出してください。"),
+    "does_not_beat_bomb": (
+        "B-2", "A bomb is on the table: only a higher bomb may be played.",
+        "場に爆弾が出ています。より強い爆弾しか出せません。"),
+    "no_tribute_due": (
+        "T-1", "No tribute is being paid now.", "今は進貢の場面ではありません。"),
+    "not_a_payer": (
+        "T-2", "{player} does not pay tribute in this deal.", "{player}はこのディールで進貢しません。"),
+    "tribute_already_paid": (
+        "T-2", "{player} has already paid tribute.", "{player}はすでに進貢しました。"),
+    "tribute_wild": (
+        "W-12", "A wild ({card}) is never given as tribute.", "ワイルドカード({card})は進貢できません。"),
+    "tribute_not_highest": (
+        "T-4", "The tribute must be the highest card apart from the wilds: {highest}.",
+        "進貢するのはワイルドカードを除いた最も強いカードです: {highest}。"),
+    "no_choice_due": (
+        "T-5", "There are no equal tributes to choose between now.",
+        "今は同じ強さの進貢から選ぶ場面ではありません。"),
+    "not_your_choice": (
+        "T-5", "The 1st player ({first}) chooses between equal tributes.",
+        "同じ強さの進貢は1位のプレイヤー({first})が選びます。"),
+    "choice_not_a_payer": (
+        "T-5", "{payer} paid no tribute to choose.", "{payer}は選べる進貢をしていません。"),
+    "no_return_due": (
+        "T-7", "No card is being returned now.", "今は返貢の場面ではありません。"),
+    "return_wrong_player": (
+        "T-7", "{player} received no tribute, so returns nothing.",
+        "{player}は進貢を受けていないので、返貢しません。"),
+    "return_already_given": (
+        "T-7", "{player} has already returned a card.", "{player}はすでに返貢しました。"),
+    "return_above_cap": (
+        "T-7", "The return card must be of rank 10 or lower (D6).",
+        "返貢するカードは10以下でなければなりません(D6)。"),
+    "return_level_card": (
+        "T-7", "A level card may not be returned (D6).", "級牌は返貢できません(D6)。"),
+    "return_not_lowest": (
+        "T-7", "With no card of rank 10 or lower, the lowest card is returned (D6).",
+        "10以下のカードがないときは、最も弱いカードを返貢します(D6)。"),
+    "return_received_card": (
+        "T-8", "The card just received ({card}) may not be given back.",
+        "受け取ったカード({card})をそのまま返すことはできません。"),
+    "no_lead_choice_due": (
+        "T-10", "The first lead is not being agreed now.", "今は最初のリードを決める場面ではありません。"),
+    "lead_choice_not_yours": (
+        "T-10", "The two payers of the equal tributes agree who leads.",
+        "同じ強さの進貢をした2人が、誰がリードするかを決めます。"),
+    "leader_not_a_payer": (
+        "T-10", "The first lead goes to one of the two payers.",
+        "最初のリードは進貢した2人のどちらかです。"),
+    "anti_tribute_not_available": (
+        "T-6", "Anti-tribute needs the paying side to hold both big jokers, claimed by a payer "
+        "during the tribute (D14 optional).",
+        "抗貢は、進貢する側が大王を2枚持ち、進貢中に進貢者が宣言するときだけです(D14)。"),
+}
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def refuse(code: str, **details) -> Refusal:
+    """The Refusal for `code`, rule cited as "guandan <n>"; details fill the messages."""
+    rule, en, ja = MESSAGES[code]
+    fmt = _Blank({k: ("null" if v is None else (" ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)))
+                  for k, v in details.items()})
+    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"guandan {rule}",
+                   details=details)

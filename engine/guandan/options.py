@@ -1,0 +1,79 @@
+"""Options: every row of the rules page's §10 (D1–D14) as a named option, and the presets
+`seed` (the default), `official` and `pagat`. The combination rows (D9–D13) become a
+`combos.ComboRules` through `combo_rules`."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from engine.fields import Field, Option
+
+from .combos import ComboRules
+
+OPTIONS = (
+    Option("level_up_1_2", Field("enum", "levels gained for a 1st-and-2nd finish (S-1)",
+                                 choices=(3, 4)), 3, "D1"),
+    Option("a_win_requires_declarer", Field("bool", "a 1-2 or 1-3 win at level A ends the match "
+                                            "only when the team was declarer (S-3)"), True, "D2"),
+    Option("a_fail_limit", Field("int", "failures as declarer at A before the team goes back "
+                                 "(S-5); 0: no limit", minimum=0, maximum=13), 3, "D3"),
+    Option("a_fail_reset_to", Field("enum", "the level a team goes back to after a_fail_limit "
+                                    "failures at A (S-5)", choices=("2", "J", "K")), "2", "D3"),
+    Option("ace_finish_demotion", Field("bool", "the level-A declarer drops to 2 when the "
+                                        "opponents' first player out goes out with Aces only "
+                                        "(S-6)"), True, "D4"),
+    Option("equal_tribute", Field("enum", "equal double tributes (T-5, T-10): the 1st player "
+                                  "chooses, each payer gives to the winner clockwise of them, "
+                                  "or chance", choices=("winners_choose", "clockwise", "random")),
+           "winners_choose", "D5"),
+    Option("return_max", Field("enum", "the highest return card (T-7): any card, or rank 10 "
+                               "(the lowest card when none qualifies)", choices=("any", "10")),
+           "any", "D6"),
+    Option("return_excludes_level", Field("bool", "with return_max 10, level cards may not be "
+                                          "returned (T-7)"), False, "D6"),
+    Option("single_payer", Field("enum", "who pays a single tribute after a 1-4 finish (T-2)",
+                                 choices=("fourth", "third_opponent")), "fourth", "D7"),
+    Option("count_disclosure", Field("enum", "card counts at or below the threshold: told on "
+                                     "request, or announced after playing (P-6)",
+                                     choices=("on_request", "announce")), "on_request", "D8"),
+    Option("count_threshold", Field("int", "the card count at or below which it is disclosed "
+                                    "(P-6)", minimum=0, maximum=27), 10, "D8"),
+    Option("max_bomb", Field("int", "largest N-of-a-kind bomb (B-6)", minimum=8, maximum=10),
+           10, "D9"),
+    Option("allow_as_straight", Field("bool", "five natural same-suit consecutive cards may "
+                                      "also be played as a plain straight (C-5)"), False, "D10"),
+    Option("wild_self_first", Field("bool", "a wild must stand for itself when it can (W-13)"),
+           False, "D11"),
+    Option("fullhouse_same_rank", Field("bool", "five cards that all read as one rank are also "
+                                        "a full house (C-4)"), False, "D12"),
+    Option("sequence_order", Field("enum", "order comparing tubes and plates (C-6, C-7)",
+                                   choices=("natural", "level")), "natural", "D13"),
+    Option("anti_tribute", Field("enum", "anti-tribute with both big jokers (T-6): automatic, "
+                                 "or claimed by a payer", choices=("automatic", "optional")),
+           "automatic", "D14"),
+)
+
+DEFAULTS = {o.name: o.default for o in OPTIONS}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed": {},
+    "official": {"a_fail_limit": 0, "ace_finish_demotion": False, "equal_tribute": "clockwise",
+                 "return_max": "10", "return_excludes_level": True,
+                 "count_disclosure": "announce"},
+    "pagat": {"level_up_1_2": 4},
+}
+
+
+@lru_cache(maxsize=64)
+def _combo_rules(max_bomb: int, flush: bool, self_first: bool, same_rank: bool,
+                 order: str) -> ComboRules:
+    return ComboRules(max_bomb=max_bomb, flush_as_straight=flush, wild_self_first=self_first,
+                      fullhouse_same_rank=same_rank, sequence_order=order)
+
+
+def combo_rules(options: Any) -> ComboRules:
+    """The ComboRules of resolved options (a mapping or the state's options struct)."""
+    get = options.get if isinstance(options, Mapping) else (lambda k: getattr(options, k))
+    return _combo_rules(int(get("max_bomb")), bool(get("allow_as_straight")),
+                        bool(get("wild_self_first")), bool(get("fullhouse_same_rank")),
+                        str(get("sequence_order")))

@@ -1,0 +1,497 @@
+"""The deal and its phases: (tribute → [choose] → return → [lead] →) play → finished.
+Each action is checked here in the order the brief asks: phase, whose turn, then the hand."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.cards import JOKERS, RANKS, double_deck_108, multiset_contains, remove_cards
+from engine.game import Action, DealSetup, Event, InvalidAction, InvalidDeal, Transition
+from engine.rng import shuffled
+from engine.state import replace
+
+from . import combos
+from .combos import ComboError, Reading, choose_reading, level_value, reading_from_json
+from .messages import refuse
+from .moves import legal_plays
+from .options import combo_rules
+from .scoring import finish_deal, tribute_payers
+from .state import (DECK, LEVELS, TEAMS, GuandanMatch, GuandanMove, GuandanOut,
+                    GuandanReading, GuandanState, GuandanTribute, GuandanTrick, GuandanOptions,
+                    team_of)
+
+_WILD_FREE_RANKS = frozenset(RANKS)
+
+
+# ---------------------------------------------------------------- the deal
+
+def _parse_match(setup: DealSetup, players: tuple[str, ...]) -> GuandanMatch:
+    m = dict(setup.match or {})
+    levels = m.get("levels") or {}
+    if not isinstance(levels, dict) or not set(levels) <= set(TEAMS):
+        raise InvalidDeal(f"levels are given by team id {list(TEAMS)}", "match.levels")
+    parsed_levels = {}
+    for team in TEAMS:
+        value = levels.get(team, "2")
+        text = value.strip().upper() if isinstance(value, str) else value
+        text = "10" if text in ("T", 10) else text
+        if not isinstance(text, str) or text not in LEVELS:
+            raise InvalidDeal(f"{value!r} is not a level (2 … 10, J, Q, K, A)", f"match.levels.{team}")
+        parsed_levels[team] = text
+    failures = m.get("a_failures") or {}
+    if not set(failures) <= set(TEAMS) or any(v < 0 for v in failures.values()):
+        raise InvalidDeal(f"non-negative counts by team id {list(TEAMS)}", "match.a_failures")
+    order = tuple(m.get("previous_order") or ())
+    if not set(order) <= set(players) or len(set(order)) != len(order) or len(order) not in (0, 2, 3, 4):
+        raise InvalidDeal("the previous finish: 2 (a 1-2 finish), 3 or 4 distinct seated ids",
+                          "match.previous_order")
+    if len(order) == 2 and team_of(players, order[0]) != team_of(players, order[1]):
+        raise InvalidDeal("a finish of two players is a 1-2 finish of one team", "match.previous_order")
+    if len(order) == 3:
+        order += tuple(p for p in players if p not in order)
+    declarer = team_of(players, order[0]) if order else None
+    if m.get("declarer") is not None and m["declarer"] != declarer:
+        raise InvalidDeal(f"the declarer is the team of the previous 1st player ({declarer})",
+                          "match.declarer")
+    payers = tribute_payers(players, order, setup.options)
+    if m.get("tribute_payers") is not None and tuple(m["tribute_payers"]) != payers:
+        raise InvalidDeal(f"the previous finish makes {list(payers)} pay tribute",
+                          "match.tribute_payers")
+    return GuandanMatch(levels=parsed_levels, declarer=declarer,
+                        a_failures={t: failures.get(t, 0) for t in TEAMS},
+                        previous_order=order, tribute_payers=payers,
+                        deal_number=m.get("deal_number", 0))
+
+
+def _hands(setup: DealSetup, match: GuandanMatch) -> tuple[dict[str, tuple[str, ...]], list]:
+    """Each seat's 27 cards, and every card with its holder in the order laid out (G-5)."""
+    players = setup.players
+    if setup.hands is not None:
+        hands = {p: tuple(setup.hands[p]) for p in players}
+        if any(len(h) != 27 for h in hands.values()):
+            raise InvalidDeal("each hand has 27 cards (G-3)", "hands")
+        everything = [c for p in players for c in hands[p]]
+        if Counter(everything) != DECK:
+            raise InvalidDeal("the hands must be the 108 cards of two packs and four jokers", "hands")
+        return hands, [(p, c) for p in players for c in hands[p]]
+    if setup.deck is not None:
+        deck = list(setup.deck)
+        if Counter(deck) != DECK:
+            raise InvalidDeal("the deck must be the 108 cards of two packs and four jokers", "deck")
+    else:
+        label = "deal" if match.deal_number == 0 else f"deal/{match.deal_number}"
+        deck = shuffled(double_deck_108(), setup.seed, label)
+    hands = {p: tuple(deck[i::4]) for i, p in enumerate(players)}
+    return hands, [(players[i % 4], c) for i, c in enumerate(deck)]
+
+
+def deal(setup: DealSetup) -> GuandanState:
+    players = tuple(setup.players)
+    options = GuandanOptions(**setup.options)
+    match = _parse_match(setup, players)
+    hands, laid = _hands(setup, match)
+    level = "2" if match.declarer is None else match.levels[match.declarer]
+    base = dict(version=1, players=players, options=options, seed=setup.seed, status="in_progress",
+                match=match, level=level, hands=hands, cut_card=None, tributes=(),
+                anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
+                next_match=None)
+    order = match.previous_order
+    if not order:
+        # G-4, G-5: a non-joker card other than the first deal's wild, picked by the seed.
+        holder, card = next(laid[i] for i in shuffled(range(108), setup.seed, "cut")
+                            if laid[i][1] not in JOKERS and laid[i][1] != "H2")
+        return GuandanState(**{**base, "phase": "play", "turn": holder, "cut_card": card})
+    payers = match.tribute_payers
+    big = sum(hands[p].count("RJ") for p in payers)
+    if big >= 2 and options.anti_tribute == "automatic":
+        return GuandanState(**{**base, "phase": "play", "turn": order[0], "anti_tribute": True})
+    tributes = tuple(GuandanTribute(p, None, None, None) for p in payers)
+    return GuandanState(**{**base, "phase": "tribute", "tributes": tributes})
+
+
+# ---------------------------------------------------------------- helpers
+
+def _reading(r: Reading) -> GuandanReading:
+    return GuandanReading(r.type, r.rank, r.length, tuple(r.wilds))
+
+
+def _combo(r: GuandanReading) -> Reading:
+    return Reading(r.type, r.rank, r.length, tuple(r.wilds))
+
+
+def top_play(s: GuandanState) -> GuandanMove | None:
+    if s.trick is None:
+        return None
+    for move in reversed(s.trick.plays):
+        if move.reading is not None:
+            return move
+    return None
+
+
+def _out_players(s: GuandanState) -> set[str]:
+    return {o.player for o in s.out}
+
+
+def _next_active(s: GuandanState, after: str, out: set[str]) -> str:
+    i = s.players.index(after)
+    for k in range(1, 5):
+        p = s.players[(i + k) % 4]
+        if p not in out:
+            return p
+    raise AssertionError("no active player")
+
+
+def partner(players, p: str) -> str:
+    return players[(players.index(p) + 2) % 4]
+
+
+def receivers(s: GuandanState) -> tuple[str, ...]:
+    order = s.match.previous_order
+    return tuple(order[:2]) if len(s.tributes) == 2 else tuple(order[:1])
+
+
+def highest_tribute_cards(hand, level: str) -> list[str]:
+    """T-4: the cards of the highest level-order rank, the wilds apart (distinct cards)."""
+    wild = "H" + level
+    cands = [c for c in hand if c != wild]
+    if not cands:
+        return []
+    top = max(level_value(c if c in JOKERS else c[1:], level) for c in cands)
+    return sorted({c for c in cands if level_value(c if c in JOKERS else c[1:], level) == top})
+
+
+def _natural_rank_value(card: str) -> int:
+    return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(card[1:], 0) or int(card[1:])
+
+
+def allowed_returns(s: GuandanState, t: GuandanTribute) -> list[str]:
+    """T-7, T-8, D6: the distinct cards the receiver of `t` may give back."""
+    hand = s.hands[t.receiver]
+    cands = sorted({c for c in hand if not (c == t.card and hand.count(c) == 1)})
+    if s.options.return_max == "any" or not cands:
+        return cands
+    eligible = [c for c in cands if c not in JOKERS and _natural_rank_value(c) <= 10
+                and not (s.options.return_excludes_level and c[1:] == s.level)]
+    if eligible:
+        return eligible
+    low = min(level_value(c if c in JOKERS else c[1:], s.level) for c in cands)
+    return [c for c in cands if level_value(c if c in JOKERS else c[1:], s.level) == low]
+
+
+def _tribute_of(s: GuandanState, player: str, field: str) -> tuple[int, GuandanTribute] | None:
+    for i, t in enumerate(s.tributes):
+        if getattr(t, field) == player:
+            return i, t
+    return None
+
+
+# ---------------------------------------------------------------- play
+
+def _declared(action: Action) -> Reading | None:
+    raw = action.get("reading")
+    if raw is None:
+        return None
+    try:
+        return reading_from_json(raw)
+    except ValueError as err:
+        raise InvalidAction(str(err), "action.reading") from None
+
+
+def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    declared = _declared(action)
+    player = action.player
+    if s.phase != "play":
+        raise refuse("tribute_first", phase=s.phase)
+    if s.turn != player:
+        raise refuse("not_your_turn", turn=s.turn, player=player)
+    cards = tuple(action.get("cards"))
+    hand = s.hands[player]
+    if not multiset_contains(hand, cards):
+        raise refuse("card_not_in_hand", player=player, cards=list(cards))
+    top = top_play(s)
+    rules = combo_rules(s.options)
+    try:
+        reading = choose_reading(cards, s.level, rules, declared,
+                                 None if top is None else _combo(top.reading))
+    except ComboError as err:
+        code = "does_not_beat_bomb" if err.code == "does_not_beat" and err.rule == "B-2" else err.code
+        details = {}
+        if err.code == "ambiguous_reading":
+            details["readings"] = [combos.reading_to_json(r) for r in err.readings]
+        raise refuse(code, **details) from None
+    rest = tuple(remove_cards(hand, cards))
+    move = GuandanMove(player, cards, _reading(reading))
+    trick = GuandanTrick((s.trick.plays if s.trick else ()) + (move,))
+    events = [Event("play", {"player": player, "cards": list(cards),
+                             "reading": combos.reading_to_json(reading)})]
+    out = s.out
+    if not rest:
+        out = out + (GuandanOut(player, cards),)
+        events.append(Event("out", {"player": player, "place": len(out)}))
+    elif s.options.count_disclosure == "announce" and len(rest) <= s.options.count_threshold:
+        events.append(Event("card_count", {"player": player, "count": len(rest)}))
+    s2 = replace(s, hands={**s.hands, player: rest}, trick=trick, played=s.played + cards, out=out)
+    out_set = _out_players(s2)
+    teams_out = Counter(team_of(s.players, p) for p in out_set)
+    if 2 in teams_out.values():  # P-8: one team's two players are out
+        done = replace(s2, phase="finished", status="finished", turn=None, trick=None)
+        result, next_match, deltas, more = finish_deal(done)
+        done = replace(done, result=result, next_match=next_match)
+        return Transition(done, deltas, tuple(events) + more)
+    return Transition(replace(s2, turn=_next_active(s2, player, out_set)), (), tuple(events))
+
+
+def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    player = action.player
+    if s.phase != "play":
+        raise refuse("tribute_first", phase=s.phase)
+    if s.turn != player:
+        raise refuse("not_your_turn", turn=s.turn, player=player)
+    top = top_play(s)
+    if top is None:
+        raise refuse("lead_cannot_pass")
+    plays = s.trick.plays + (GuandanMove(player, (), None),)
+    passes = len(plays) - 1 - max(i for i, m in enumerate(plays) if m.reading is not None)
+    out = _out_players(s)
+    others = [p for p in s.players if p not in out and p != top.player]
+    events = [Event("pass", {"player": player})]
+    if passes >= len(others):  # P-4: every other active player passed
+        leader = top.player
+        if leader in out:  # P-5: 接风
+            leader = partner(s.players, leader)
+            events.append(Event("jiefeng", {"from": top.player, "leader": leader}))
+        events.append(Event("trick_won", {"player": top.player, "leader": leader}))
+        return Transition(replace(s, trick=None, turn=leader), (), tuple(events))
+    return Transition(replace(s, trick=GuandanTrick(plays), turn=_next_active(s, player, out)),
+                      (), tuple(events))
+
+
+# ---------------------------------------------------------------- tribute
+
+def _assign(s: GuandanState, assignment: dict[str, str], events: list) -> GuandanState:
+    """Deliver the tribute cards (payer -> receiver) and open the return phase (T-11)."""
+    hands = dict(s.hands)
+    tributes = []
+    for t in s.tributes:
+        to = assignment[t.payer]
+        hands[to] = hands[to] + (t.card,)
+        tributes.append(replace(t, receiver=to))
+        events.append(Event("tribute", {"payer": t.payer, "receiver": to, "card": t.card}))
+    return replace(s, hands=hands, tributes=tuple(tributes), phase="return")
+
+
+def _equal_order(s: GuandanState) -> tuple[str, str] | None:
+    """D5 clockwise / random: (payer to the 1st player, payer to the 2nd)."""
+    first = s.match.previous_order[0]
+    payers = [t.payer for t in s.tributes]
+    if s.options.equal_tribute == "clockwise":
+        to_first = s.players[(s.players.index(first) + 1) % 4]  # plays right after the 1st
+    else:
+        to_first = shuffled(sorted(payers), s.seed, f"tribute/{s.match.deal_number}")[0]
+    return to_first, next(p for p in payers if p != to_first)
+
+
+def _tribute(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    player, card = action.player, action.get("card")
+    if s.phase != "tribute":
+        raise refuse("no_tribute_due")
+    found = _tribute_of(s, player, "payer")
+    if found is None:
+        raise refuse("not_a_payer", player=player)
+    i, t = found
+    if t.card is not None:
+        raise refuse("tribute_already_paid", player=player)
+    hand = s.hands[player]
+    if card not in hand:
+        raise refuse("card_not_in_hand", player=player, cards=[card])
+    if card == "H" + s.level:
+        raise refuse("tribute_wild", card=card)
+    highest = highest_tribute_cards(hand, s.level)
+    if card not in highest:
+        raise refuse("tribute_not_highest", highest=highest)
+    tributes = list(s.tributes)
+    tributes[i] = replace(t, card=card)
+    s2 = replace(s, hands={**s.hands, player: tuple(remove_cards(hand, [card]))},
+                 tributes=tuple(tributes))
+    events: list = [Event("tribute_paid", {"payer": player, "card": card})]
+    if any(x.card is None for x in s2.tributes):
+        return Transition(s2, (), tuple(events))
+    order = s.match.previous_order
+    if len(s2.tributes) == 1:
+        return Transition(_assign(s2, {player: order[0]}, events), (), tuple(events))
+    a, b = s2.tributes
+    va = level_value(a.card if a.card in JOKERS else a.card[1:], s.level)
+    vb = level_value(b.card if b.card in JOKERS else b.card[1:], s.level)
+    if va != vb:  # T-3: the higher to the 1st player
+        hi, lo = (a, b) if va > vb else (b, a)
+        return Transition(_assign(s2, {hi.payer: order[0], lo.payer: order[1]}, events),
+                          (), tuple(events))
+    if s.options.equal_tribute == "winners_choose":  # T-5 [seed]: the 1st player chooses
+        return Transition(replace(s2, phase="choose"), (), tuple(events))
+    to_first, to_second = _equal_order(s2)
+    return Transition(_assign(s2, {to_first: order[0], to_second: order[1]}, events),
+                      (), tuple(events))
+
+
+def _take(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    if s.phase != "choose":
+        raise refuse("no_choice_due")
+    first, second = s.match.previous_order[:2]
+    if action.player != first:
+        raise refuse("not_your_choice", first=first)
+    payer = action.get("payer")
+    payers = [t.payer for t in s.tributes]
+    if payer not in payers:
+        raise refuse("choice_not_a_payer", payer=payer)
+    other = next(p for p in payers if p != payer)
+    events: list = [Event("tribute_taken", {"player": first, "payer": payer})]
+    return Transition(_assign(s, {payer: first, other: second}, events), (), tuple(events))
+
+
+def _first_leader(s: GuandanState) -> str | None:
+    """T-10: single — the payer; double — whoever paid the 1st player (None: the payers agree)."""
+    if len(s.tributes) == 1:
+        return s.tributes[0].payer
+    a, b = s.tributes
+    equal = level_value(a.card if a.card in JOKERS else a.card[1:], s.level) == \
+        level_value(b.card if b.card in JOKERS else b.card[1:], s.level)
+    if equal and s.options.equal_tribute == "winners_choose":
+        return None
+    first = s.match.previous_order[0]
+    return a.payer if a.receiver == first else b.payer
+
+
+def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    player, card = action.player, action.get("card")
+    if s.phase != "return":
+        raise refuse("no_return_due")
+    found = _tribute_of(s, player, "receiver")
+    if found is None:
+        raise refuse("return_wrong_player", player=player)
+    i, t = found
+    if t.returned is not None:
+        raise refuse("return_already_given", player=player)
+    hand = s.hands[player]
+    if card not in hand:
+        raise refuse("card_not_in_hand", player=player, cards=[card])
+    allowed = allowed_returns(s, t)
+    if card not in allowed:
+        if card == t.card and hand.count(card) == 1:
+            raise refuse("return_received_card", card=card)
+        if card not in JOKERS and _natural_rank_value(card) <= 10:
+            raise refuse("return_level_card")
+        if any(c not in JOKERS and _natural_rank_value(c) <= 10 for c in allowed):
+            raise refuse("return_above_cap")
+        raise refuse("return_not_lowest")
+    tributes = list(s.tributes)
+    tributes[i] = replace(t, returned=card)
+    s2 = replace(s, hands={**s.hands, player: tuple(remove_cards(hand, [card]))},
+                 tributes=tuple(tributes))
+    if any(x.returned is None for x in s2.tributes):
+        return Transition(s2, (), (Event("return_given", {"player": player}),))
+    hands = dict(s2.hands)
+    events = []
+    for x in s2.tributes:  # T-9: revealed together
+        hands[x.payer] = hands[x.payer] + (x.returned,)
+        events.append(Event("returned", {"player": x.receiver, "to": x.payer, "card": x.returned}))
+    s3 = replace(s2, hands=hands)
+    leader = _first_leader(s3)
+    if leader is None:
+        return Transition(replace(s3, phase="lead"), (), tuple(events))
+    events.append(Event("first_lead", {"player": leader}))
+    return Transition(replace(s3, phase="play", turn=leader), (), tuple(events))
+
+
+def _lead(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    if s.phase != "lead":
+        raise refuse("no_lead_choice_due")
+    payers = [t.payer for t in s.tributes]
+    if action.player not in payers:
+        raise refuse("lead_choice_not_yours")
+    leader = action.get("leader")
+    if leader not in payers:
+        raise refuse("leader_not_a_payer")
+    return Transition(replace(s, phase="play", turn=leader), (),
+                      (Event("first_lead", {"player": leader}),))
+
+
+def _can_claim_anti(s: GuandanState, player: str) -> bool:
+    return (s.phase == "tribute" and s.options.anti_tribute == "optional"
+            and any(t.payer == player for t in s.tributes)
+            and sum(s.hands[t.payer].count("RJ") + (t.card == "RJ") for t in s.tributes) >= 2)
+
+
+def _anti(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    if not _can_claim_anti(s, action.player):
+        raise refuse("anti_tribute_not_available")
+    hands = dict(s.hands)
+    for t in s.tributes:  # a tribute already paid goes back to its payer
+        if t.card is not None:
+            hands[t.payer] = hands[t.payer] + (t.card,)
+    first = s.match.previous_order[0]
+    return Transition(replace(s, hands=hands, tributes=(), anti_tribute=True, phase="play",
+                              turn=first), (),
+                      (Event("anti_tribute", {"player": action.player, "leader": first}),))
+
+
+HANDLERS = {"play": _play, "pass": _pass, "tribute": _tribute, "take": _take, "return": _return,
+            "lead": _lead, "anti_tribute": _anti}
+
+
+def apply(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    return HANDLERS[action.type](s, action)
+
+
+# ---------------------------------------------------------------- who acts, what is legal
+
+def to_act(s: GuandanState) -> list[str]:
+    if s.phase == "play":
+        return [s.turn]
+    if s.phase == "tribute":
+        return [t.payer for t in s.tributes if t.card is None]
+    if s.phase == "choose":
+        return [s.match.previous_order[0]]
+    if s.phase == "return":
+        return [t.receiver for t in s.tributes if t.returned is None]
+    if s.phase == "lead":
+        return [t.payer for t in s.tributes]
+    return []
+
+
+def play_actions(s: GuandanState, player: str) -> list[Action]:
+    """Every legal play, each (multiset, type, rank, length) once; a reading attached exactly
+    when the same cards have several legal readings (W-11); pass when following."""
+    top = top_play(s)
+    plays = legal_plays(s.hands[player], s.level, combo_rules(s.options),
+                        None if top is None else _combo(top.reading))
+    per_cards = Counter(tuple(sorted(c)) for c, _ in plays)
+    out = []
+    for cards, r in plays:
+        fields: dict[str, Any] = {"cards": list(cards)}
+        if per_cards[tuple(sorted(cards))] > 1:
+            fields["reading"] = combos.reading_to_json(r)
+        out.append(Action("play", player, fields))
+    if top is not None:
+        out.append(Action("pass", player, {}))
+    return out
+
+
+def legal_actions(s: GuandanState, player: str) -> list[Action]:
+    if player not in to_act(s):
+        return []
+    if s.phase == "play":
+        return play_actions(s, player)
+    if s.phase == "tribute":
+        out = [Action("tribute", player, {"card": c})
+               for c in highest_tribute_cards(s.hands[player], s.level)]
+        if _can_claim_anti(s, player):
+            out.append(Action("anti_tribute", player, {}))
+        return out
+    if s.phase == "choose":
+        return [Action("take", player, {"payer": t.payer}) for t in s.tributes]
+    if s.phase == "return":
+        _, t = _tribute_of(s, player, "receiver")
+        return [Action("return", player, {"card": c}) for c in allowed_returns(s, t)]
+    if s.phase == "lead":
+        return [Action("lead", player, {"leader": t.payer}) for t in s.tributes]
+    return []

@@ -1,0 +1,166 @@
+"""The Guandan state of one deal, declared once (engine/state.py). The finished state carries
+`next_match` (levels, declarer, A-failure counters, the finishing order, who pays tribute),
+which the next deal request passes back as `match`. `invariants` checks what a type cannot say:
+all 108 cards exactly once, ids seated, maps complete, phase consistency."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Literal, Optional
+
+from msgspec import Struct
+
+from engine.cards import RANKS, double_deck_108
+from engine.errors import InvalidState
+from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
+
+from .combos import TYPES
+from .options import OPTIONS
+
+VERSION = 1
+PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
+TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
+TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
+LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # L-1
+FINISHES = ("1-2", "1-3", "1-4")
+Level = Literal[LEVELS]
+Team = Literal[TEAMS]
+DECK = Counter(double_deck_108())
+GuandanOptions = options_struct("GuandanOptions", OPTIONS)
+
+
+class GuandanReading(Struct, frozen=True, forbid_unknown_fields=True):
+    """What a play is read as (W-11): type, rank (null for four jokers), length, wilds."""
+    type: Literal[TYPES]
+    rank: Optional[Literal[RANKS + ("BJ", "RJ")]]
+    length: Count
+    wilds: Cards
+
+
+class GuandanMove(Struct, frozen=True, forbid_unknown_fields=True):
+    """One turn of a trick: a play (cards and reading) or a pass (no cards, reading null)."""
+    player: PlayerId
+    cards: Cards
+    reading: Optional[GuandanReading]
+
+
+class GuandanTrick(Struct, frozen=True, forbid_unknown_fields=True):
+    plays: tuple[GuandanMove, ...]  # from the lead; the last play with a reading is on top
+
+
+class GuandanOut(Struct, frozen=True, forbid_unknown_fields=True):
+    player: PlayerId
+    cards: Cards  # the final play (S-6)
+
+
+class GuandanTribute(Struct, frozen=True, forbid_unknown_fields=True):
+    """One tribute of §8: the payer's card (null until paid), its receiver (null until
+    assigned), the card given back (null until given; hidden from others until all are in)."""
+    payer: PlayerId
+    card: Optional[Card]
+    receiver: Optional[PlayerId]
+    returned: Optional[Card]
+
+
+class GuandanMatch(Struct, frozen=True, forbid_unknown_fields=True):
+    levels: dict[str, Level]            # by team id
+    declarer: Optional[Team]            # L-2: the team of the previous 1st player
+    a_failures: dict[str, Count]        # S-5, by team id
+    previous_order: tuple[PlayerId, ...]  # the previous finish: 1st, 2nd (1-2) or all four
+    tribute_payers: tuple[PlayerId, ...]  # T-2, T-3: who pays tribute this deal
+    deal_number: Count
+
+
+class GuandanResult(Struct, frozen=True, forbid_unknown_fields=True):
+    order: tuple[PlayerId, ...]   # the finishing order, the player left with cards last
+    finish: Literal[FINISHES]
+    winner: Team
+    levels: dict[str, Level]      # after this deal
+    match_winner: Optional[Team]
+
+
+class GuandanState(GameState, frozen=True, tag="guandan"):
+    version: Literal[VERSION]
+    options: GuandanOptions
+    phase: Literal[PHASES]
+    match: GuandanMatch           # as it stood when this deal began
+    level: Level                  # this deal's level rank (L-2)
+    hands: dict[str, Cards]
+    cut_card: Optional[Card]      # G-5: the first deal's turned card
+    tributes: tuple[GuandanTribute, ...]
+    anti_tribute: bool            # T-6
+    turn: Optional[PlayerId]
+    trick: Optional[GuandanTrick]
+    played: Cards                 # every card played this deal, in order
+    out: tuple[GuandanOut, ...]   # who is out, in order (P-7, P-9)
+    result: Optional[GuandanResult]
+    next_match: Optional[GuandanMatch]
+
+
+def team_of(players, player: str) -> str:
+    return TEAMS[players.index(player) % 2]
+
+
+def _bad(message: str, path: str) -> InvalidState:
+    return InvalidState(message, f"state.{path}")
+
+
+def in_transit(s: GuandanState) -> list[str]:
+    """Cards held by a tribute record: paid but not yet delivered, returned but not delivered."""
+    out = []
+    for t in s.tributes:
+        if t.card is not None and s.phase in ("tribute", "choose"):
+            out.append(t.card)
+        if t.returned is not None and s.phase == "return":
+            out.append(t.returned)
+    return out
+
+
+def invariants(s: GuandanState) -> None:
+    players = s.players
+    if len(players) != 4 or len(set(players)) != 4:
+        raise _bad("4 distinct ids", "players")
+    seated = set(players)
+    if s.hands.keys() != seated:
+        raise _bad("must have exactly one entry per player", "hands")
+    for name, m in (("match", s.match), ("next_match", s.next_match)):
+        if m is None:
+            continue
+        if m.levels.keys() != set(TEAMS) or m.a_failures.keys() != set(TEAMS):
+            raise _bad(f"must have exactly the teams {list(TEAMS)}", f"{name}.levels")
+        if not seated.issuperset(m.previous_order) or len(set(m.previous_order)) != len(m.previous_order) \
+                or len(m.previous_order) not in (0, 2, 4) or not seated.issuperset(m.tribute_payers):
+            raise _bad("0, 2 or 4 distinct seated ids", f"{name}.previous_order")
+        if (m.declarer is None) != (not m.previous_order):
+            raise _bad("the team of the previous 1st player exactly when there was one", f"{name}.declarer")
+    expected_level = "2" if s.match.declarer is None else s.match.levels[s.match.declarer]
+    if s.level != expected_level:
+        raise _bad(f"must be the declarer's level {expected_level}", "level")
+    if s.status != ("finished" if s.phase == "finished" else "in_progress"):
+        raise _bad("does not agree with phase", "status")
+    everything = Counter(s.played)
+    everything.update(in_transit(s))
+    for h in s.hands.values():
+        everything.update(h)
+    if everything != DECK:
+        raise _bad("the 108 cards must each be in exactly one place", "hands")
+    who = [o.player for o in s.out]
+    if len(set(who)) != len(who) or not seated.issuperset(who):
+        raise _bad("seated players, each once", "out")
+    for p in players:
+        if (p in who) != (not s.hands[p]) and s.phase != "finished":
+            raise _bad("a player is out exactly when the hand is empty", f"hands.{p}")
+    if (s.phase == "play") != (s.turn is not None):
+        raise _bad("a player is on turn exactly during play", "turn")
+    if s.turn is not None and (s.turn not in seated or s.turn in who):
+        raise _bad("an active seated player", "turn")
+    if s.trick is not None:
+        if s.phase != "play" or not s.trick.plays or s.trick.plays[0].reading is None \
+                or not seated.issuperset(m.player for m in s.trick.plays):
+            raise _bad("a trick in play starts with a play by a seated player", "trick")
+    for i, t in enumerate(s.tributes):
+        if not seated.issuperset(x for x in (t.payer, t.receiver) if x is not None):
+            raise _bad("seated players", f"tributes[{i}]")
+    if (s.phase == "finished") != (s.result is not None):
+        raise _bad("a result exactly when the deal is finished", "result")
+    if s.next_match is not None and s.result is None:
+        raise _bad("only a finished deal has a next match", "next_match")
