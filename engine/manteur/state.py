@@ -129,6 +129,8 @@ def invariants(s: ManteurState) -> None:
                 raise _bad("a player is out exactly at the limit", f"match.penalties.{p}")
         elif n >= limit and (s.result is None or s.result.loser != p):
             raise _bad("the game ends when a player reaches the limit", f"match.penalties.{p}")
+    if s.phase != "finished" and len(out) > len(players) - 2:
+        raise _bad("two players at least are still in while the game goes on", "eliminated")
     if s.phase != "finished" and (s.holder in out or s.starter in out):
         raise _bad("an eliminated player holds no hand", "holder")
     if s.exchanged is not None and (s.phase != "declare" or s.exchanged > 4):

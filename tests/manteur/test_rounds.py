@@ -205,3 +205,22 @@ def test_match_penalties_carried_into_a_deal():
     with pytest.raises(Exception) as info:
         adjudicate.deal("manteur", ["A", "B"], seed="x", match={"penalties": {"B": 5}})
     assert info.value.path == "match.penalties.B"
+
+
+@pytest.mark.parametrize("change, path", [
+    ({"hand": ["S2", "H2", "CK", "D7"], "discard": ["S9"]}, "state.hand"),
+    ({"hand": ["S2", "H2", "CK", "D7"]}, "state.stock"),
+    ({"holder": "Z"}, "state.holder"),
+    ({"exchanged": 5}, "state.exchanged"),
+    ({"phase": "exchange", "exchanged": 0}, "state.exchanged"),
+    ({"phase": "respond"}, "state.calls"),
+    ({"eliminated": ["A"]}, "state.eliminated"),
+    ({"match": {"penalties": {"A": 0, "B": 0}, "rounds": 0}}, "state.match.penalties"),
+    ({"calls": [{"player": "C", "exchanged": 0, "declaration": {
+        "type": "pair", "ranks": ["2", "3"], "kickers": []}}]}, "state.calls[0].declaration.ranks[1]"),
+])
+def test_invariants_name_the_inconsistent_field(change, path):
+    from engine.errors import InvalidState
+    with pytest.raises(InvalidState) as info:
+        GAME.decode({**deal(HAND), **change})
+    assert info.value.path == path
