@@ -39,7 +39,32 @@ def main() -> int:
         legal = per_call_us(lambda: [game.legal_actions(decoded, p) for p in decoded.players]
                             if hasattr(decoded, "players") else None, max(1, args.n // 4))
         print(f"{game.id:10}{dec:9.1f}{trusted:9.1f}{trusted / dec:7.2f}{app:9.1f}{enc:9.1f}{legal:9.1f}")
+    manteur_rows(args.n)
     return 0
+
+
+def manteur_rows(n: int) -> None:
+    """Manteur's own costs: the declaration ladder (every declaration in B9 order, built once
+    per set of declaration options and cached), the declarations listed after a bid, and the
+    check lookup cold (first sight of a hand) and warm (memoized)."""
+    from engine.manteur.declarations import DeclarationRules, parse_declaration
+    from engine.manteur.ladder import Ladder, ladder
+    from engine.manteur.truth import _check, lookup_check
+
+    rules = DeclarationRules()
+    build = per_call_us(lambda: Ladder(rules), max(1, n // 200))
+    last = parse_declaration({"type": "pair", "ranks": ["J"]})
+    reps = per_call_us(lambda: ladder(rules).representatives(last), n)
+    body = {"hand": ["S2", "BJ", "CK", "D7", "S9"],
+            "declaration": {"type": "two_pair", "ranks": ["K", "2"], "kickers": ["9"]}}
+
+    def cold():
+        _check.cache_clear()
+        lookup_check(body)
+
+    print(f"manteur   ladder build {build:9.1f}  representatives {reps:7.1f}  "
+          f"check cold {per_call_us(cold, n):7.1f}  warm {per_call_us(lambda: lookup_check(body), n):7.1f}"
+          "  (µs per call)")
 
 
 if __name__ == "__main__":

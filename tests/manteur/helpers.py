@@ -147,3 +147,46 @@ def brute_force(hand, d: Declaration, rules: DeclarationRules) -> bool:
         if any(forms(sub, d, rules) for sub in combinations(cards, k)):
             return True
     return False
+
+
+# ---------------------------------------------------------------- rounds: states and actions
+
+from engine import adjudicate  # noqa: E402
+from engine.cards import deck_52  # noqa: E402
+from engine.game import Refusal  # noqa: E402
+
+PLAYERS = ["A", "B", "C"]
+
+
+def deal(hand=None, players=None, starter=None, **options) -> dict:
+    """A new game whose first hand is `hand` (then the rest of the deck in deck order)."""
+    deck = deck_52() + ["BJ", "RJ"][:options.get("jokers", 2)]
+    if options.get("deck") == "piquet32":
+        deck = [c for c in deck if c in ("BJ", "RJ") or c[1:] in ("7", "8", "9", "10", "J",
+                                                                     "Q", "K", "A")]
+    hand = list(hand or deck[:5])
+    deck = hand + [c for c in deck if c not in hand]
+    return adjudicate.deal("manteur", players or PLAYERS, options=options, seed="test",
+                           dealer=starter, deck=deck)["state"]
+
+
+def act(state: dict, type_: str, player: str, **fields):
+    return adjudicate.validate(state, {"type": type_, "player": player, **fields})
+
+
+def ok(state: dict, type_: str, player: str, **fields):
+    res = act(state, type_, player, **fields)
+    assert res.valid, (type_, player, fields, res.refusal.code, res.refusal.en)
+    return res
+
+
+def refused(state: dict, type_: str, player: str, **fields) -> Refusal:
+    res = act(state, type_, player, **fields)
+    assert not res.valid, f"{type_} by {player} {fields} was accepted"
+    assert res.state == state
+    return res.refusal
+
+
+def declare(state: dict, player: str, type_: str, ranks=(), kickers=()) -> dict:
+    return ok(state, "declare", player, declaration={"type": type_, "ranks": list(ranks),
+                                                     "kickers": list(kickers)}).state

@@ -1,0 +1,43 @@
+"""The actions a client posts (beyond `type` and `player`), and the shape check of a
+declaration inside one.
+
+A declaration's *shape* (B4, B5, B7, B10: an object, a known type, real ranks, the right
+number in the right order) is checked when the action is parsed: a malformed one is an
+InvalidAction (HTTP 422) whose code is the declaration error's (`rank_unknown` …) and whose
+path points into it (`action.declaration.ranks[1]`). Whether *this game* allows it (options
+B-a, B-b, B-c, B-f) and whether it beats the last one (B8, B9) are refusals, checked by apply.
+"""
+from __future__ import annotations
+
+from engine.errors import InvalidAction
+from engine.fields import ActionType, Field
+
+from .declarations import DeclarationError, DeclarationRules, parse_declaration, to_json
+
+# The most permissive rules: everything any option set allows parses under them.
+SHAPE_RULES = DeclarationRules()
+
+ACTIONS = (
+    ActionType("declare", "Announce a poker hand the cards are claimed to contain, higher "
+               "than the round's last declaration (B8). Made by the holder: the round's "
+               "starter, or a player who accepted (after exchanging, or instead of it: "
+               "declaring without an exchange exchanges no cards).", {
+                   "declaration": Field("object", "{type, ranks?, kickers?} (B5, B10)")},
+               "B8"),
+    ActionType("accept", "Believe the last declaration and take the hand face down (B15).",
+               {}, "B13"),
+    ActionType("challenge", "Call the last declaration a lie: the hand is revealed and the "
+               "wrong side takes a penalty point (B14).", {}, "B14"),
+    ActionType("exchange", "After accepting (or as the opener with opener_may_exchange): "
+               "give back 0-4 cards of the hand and draw as many from the stock (B15, B18).", {
+                   "cards": Field("cards", "the cards given back; [] exchanges none")},
+               "B15"),
+)
+
+
+def parse_shape(data, path: str = "action.declaration") -> dict:
+    """The canonical JSON of a declaration whose shape is right, else InvalidAction."""
+    try:
+        return to_json(parse_declaration(data, path, SHAPE_RULES))
+    except DeclarationError as err:
+        raise InvalidAction(err.message, err.path, code=err.code) from None

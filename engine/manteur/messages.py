@@ -1,0 +1,62 @@
+"""Refusal codes of the round machine, each with the rule it cites and English and Japanese
+messages. Codes are stable API. The declaration refusals (is_higher, B8/B9) and the
+option-dependent declaration errors live in declarations.py; `CATALOGUE` joins them all."""
+from __future__ import annotations
+
+from engine.game import Refusal
+
+from .declarations import ERRORS, GAME_ID, REFUSALS
+
+# code: (rule, English, Japanese). Messages use {placeholders} from the details.
+MESSAGES: dict[str, tuple[str, str, str]] = {
+    "not_your_turn": (
+        "B13", "It is {turn}'s turn, not {player}'s.",
+        "今は{turn}の番です({player}の番ではありません)。"),
+    "respond_first": (
+        "B13", "{declarer} has declared: accept or challenge first.",
+        "{declarer}が宣言しました。まず承認するか挑戦してください。"),
+    "nothing_to_respond": (
+        "B13", "There is no declaration to accept or challenge yet: {holder} must declare.",
+        "承認や挑戦をする宣言がまだありません。{holder}が宣言する番です。"),
+    "nothing_higher": (
+        "B8", "{last} is the highest declaration there is: nothing could be declared after "
+              "it, so it can only be challenged.",
+        "{last_ja}は最も強い宣言で、これより強い宣言はできません。挑戦するしかありません。"),
+    "opener_may_not_exchange": (
+        "B-d", "The round's first player declares without exchanging (opener_may_exchange "
+               "is off).",
+        "最初のプレイヤーは交換せずに宣言します(opener_may_exchange がオフ)。"),
+    "already_exchanged": (
+        "B15", "{player} has already exchanged this turn; now declare.",
+        "{player}はこの番ですでに交換しました。宣言してください。"),
+    "exchange_too_many": (
+        "B15", "Exchange 0 to 4 cards, not {count}.", "交換できるのは0〜4枚です({count}枚ではありません)。"),
+    "cards_duplicate": (
+        "B15", "{card} is listed twice.", "{card}が2回指定されています。"),
+    "card_not_in_hand": (
+        "B15", "{card} is not in the hand.", "{card}は手札にありません。"),
+}
+
+# Declaration errors that depend on the game's options: a well-formed declaration this game
+# does not allow is refused (200, valid=false); a malformed one is a 422 (see actions.py).
+OPTION_ERRORS = ("five_of_a_kind_needs_jokers", "straights_not_allowed", "flushes_not_allowed",
+                 "type_below_minimum", "rank_not_in_deck", "ace_low_straight_not_allowed")
+
+CATALOGUE: dict[str, str] = {
+    **{code: f"{GAME_ID} {rule}" for code, (rule, _, _) in MESSAGES.items()},
+    **REFUSALS,
+    **{code: ERRORS[code] for code in OPTION_ERRORS},
+}
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def refuse(code: str, **details) -> Refusal:
+    """The Refusal for `code`, rule cited as "manteur <n>"; details fill the messages."""
+    rule, en, ja = MESSAGES[code]
+    fmt = _Blank({k: ("null" if v is None else str(v)) for k, v in details.items()})
+    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"{GAME_ID} {rule}",
+                   details={k: v for k, v in details.items() if not k.endswith("_ja")})

@@ -1,0 +1,251 @@
+"""The deal and the round machine of Manteur (B3, B13–B18 and options B-d, B-e, B-g, B-h):
+declare, accept, exchange and challenge, to the penalty limit. Rounds:
+
+    exchange? (the opener only with B-d) -> declare -> respond --accept--> exchange -> declare
+                                                       \\--challenge--> next round, or the end
+
+Who acts is checked first, so a refusal never tells anything of the hand to another seat.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from engine.game import Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta, Transition
+from engine.rng import shuffled
+from engine.state import replace
+
+from .declarations import (Declaration, DeclarationError, describe, is_higher, to_json,
+                           validate)
+from .ladder import ladder
+from .messages import refuse
+from .options import DEFAULTS, rules_of
+from .state import (VERSION, ManteurCall, ManteurDeclaration, ManteurMatch, ManteurOptions,
+                    ManteurProof, ManteurResult, ManteurReveal, ManteurState, deck_of)
+from .truth import check
+
+HAND_SIZE = 5  # B3
+MAX_EXCHANGE = 4  # B15
+
+
+# ------------------------------------------------------------------------ seats (B-h, B-g)
+
+def step(s: ManteurState, seat: str, eliminated: tuple[str, ...] | None = None) -> str:
+    """The next player still in after `seat` in the direction of play (B13, B-h)."""
+    out = set(s.eliminated if eliminated is None else eliminated)
+    players, d = s.players, (1 if s.options.direction == "cw" else -1)
+    i = players.index(seat)
+    for k in range(1, len(players) + 1):
+        p = players[(i + d * k) % len(players)]
+        if p not in out:
+            return p
+    raise AssertionError("nobody left")
+
+
+def _opening_phase(options) -> str:
+    return "exchange" if options.opener_may_exchange else "declare"  # B-d
+
+
+def _round_cards(options, seed: str, number: int) -> tuple[tuple, tuple]:
+    """B3, B16: all the cards shuffled, five to the starter, the rest the stock."""
+    deck = shuffled(deck_of(options), seed, f"deal/{number}")
+    return tuple(deck[:HAND_SIZE]), tuple(deck[HAND_SIZE:])
+
+
+# ------------------------------------------------------------------------ deal (B3)
+
+def deal(setup: DealSetup) -> ManteurState:
+    players = tuple(setup.players)
+    options = ManteurOptions(**{**DEFAULTS, **dict(setup.options)})
+    rules_of(options)  # the declaration options are consistent
+    if setup.deck is not None:
+        deck = list(setup.deck)
+        if Counter(deck) != Counter(deck_of(options)):
+            raise InvalidDeal(f"an explicit deck must hold the {len(deck_of(options))} cards "
+                              "of the deck in use exactly once", "deck")
+        hand, stock = tuple(deck[:HAND_SIZE]), tuple(deck[HAND_SIZE:])
+    else:
+        hand, stock = _round_cards(options, setup.seed, 1)
+    starter = setup.dealer if setup.dealer is not None else players[0]  # B3: chosen freely
+    penalties = {p: 0 for p in players}
+    if setup.match and setup.match.get("penalties") is not None:
+        for p, n in setup.match["penalties"].items():
+            if p not in penalties:
+                raise InvalidDeal(f"{p!r} is not seated", f"match.penalties.{p}")
+            if not 0 <= n < options.penalty_limit:
+                raise InvalidDeal(f"0 to {options.penalty_limit - 1} (penalty_limit)",
+                                  f"match.penalties.{p}")
+            penalties[p] = n
+    return ManteurState(
+        version=VERSION, options=options, players=players, seed=setup.seed,
+        phase=_opening_phase(options), status="in_progress",
+        match=ManteurMatch(penalties, 0), round=1, starter=starter, holder=starter,
+        hand=hand, stock=stock, discard=(), exchanged=None, calls=(), eliminated=(),
+        reshuffles=0, last_round=None, result=None)
+
+
+# ------------------------------------------------------------------------ apply
+
+def to_act(s: ManteurState) -> list[str]:
+    if s.phase == "finished":
+        return []
+    return [step(s, s.holder)] if s.phase == "respond" else [s.holder]
+
+
+def apply(s: ManteurState, action: Action) -> Transition[ManteurState]:
+    turn = to_act(s)[0]
+    if action.player != turn:
+        raise refuse("not_your_turn", turn=turn, player=action.player)  # before anything else
+    return _HANDLERS[action.type](s, action.player, action)
+
+
+def _last(s: ManteurState) -> Declaration | None:
+    return s.calls[-1].declaration.model() if s.calls else None
+
+
+def _words(d: Declaration) -> dict:
+    return {"en": describe(d), "ja": describe(d, "ja")}
+
+
+def _declare(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
+    if s.phase == "respond":
+        raise refuse("respond_first", declarer=s.holder)
+    rules = rules_of(s.options)
+    data = a.get("declaration")
+    try:
+        d = validate(Declaration(data["type"], tuple(data["ranks"]), tuple(data["kickers"])),
+                     rules, "action.declaration")
+    except DeclarationError as err:
+        raise err.to_refusal() from None  # B-a, B-b, B-c, B-f: not in this game
+    refusal = is_higher(d, _last(s), rules)  # B8
+    if refusal is not None:
+        raise refusal
+    exchanged = s.exchanged or 0
+    call = ManteurCall(seat, ManteurDeclaration(d.type, d.ranks, d.kickers), exchanged)
+    new = replace(s, calls=s.calls + (call,), phase="respond", exchanged=None)
+    return Transition(new, (), (Event("declared", {
+        "player": seat, "declaration": to_json(d), "words": _words(d),
+        "exchanged": exchanged, "next": step(s, seat)}),))
+
+
+def _accept(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
+    if s.phase != "respond":
+        raise refuse("nothing_to_respond", holder=s.holder)
+    last = _last(s)
+    if ladder(rules_of(s.options)).top_reached(last):
+        raise refuse("nothing_higher", last=describe(last), last_ja=describe(last, "ja"))
+    new = replace(s, holder=seat, phase="exchange", exchanged=None)  # B15
+    return Transition(new, (), (Event("accepted", {"player": seat, "from": s.holder}),))
+
+
+def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
+    if s.phase == "respond":
+        raise refuse("respond_first", declarer=s.holder)
+    if s.phase == "declare":
+        if s.exchanged is not None:
+            raise refuse("already_exchanged", player=seat)
+        raise refuse("opener_may_not_exchange")  # B-d
+    cards = list(a.get("cards"))
+    if len(cards) > MAX_EXCHANGE:
+        raise refuse("exchange_too_many", count=len(cards))
+    for i, c in enumerate(cards):
+        if c in cards[:i]:
+            raise refuse("cards_duplicate", card=c)
+        if c not in s.hand:
+            raise refuse("card_not_in_hand", card=c)
+    stock, discard, reshuffles = list(s.stock), list(s.discard), s.reshuffles
+    drawn, events = [], []
+    for _ in cards:
+        if not stock:
+            # B18: the discards (never the hand, nor the cards being given back now) are
+            # shuffled into a new stock.
+            stock = shuffled(discard, s.seed, f"reshuffle/{reshuffles}")
+            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            discard, reshuffles = [], reshuffles + 1
+        drawn.append(stock.pop(0))
+    hand = tuple(c for c in s.hand if c not in cards) + tuple(drawn)
+    new = replace(s, hand=hand, stock=tuple(stock), discard=tuple(discard) + tuple(cards),
+                  reshuffles=reshuffles, exchanged=len(cards), phase="declare")
+    return Transition(new, (), (*events, Event("exchanged", {"player": seat,
+                                                             "count": len(cards)})))
+
+
+def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
+    if s.phase != "respond":
+        raise refuse("nothing_to_respond", holder=s.holder)
+    rules = rules_of(s.options)
+    call = s.calls[-1]
+    d = call.declaration.model()
+    proof = check(s.hand, d, rules)  # B11
+    truthful = proof is not None
+    loser = seat if truthful else s.holder  # B14
+    total = s.match.penalties[loser] + 1
+    penalties = {**s.match.penalties, loser: total}
+    shown = None if proof is None else ManteurProof(proof.cards, dict(proof.jokers))
+    reveal = ManteurReveal(s.round, s.holder, seat, call.declaration, s.hand, truthful, shown,
+                           loser)
+    delta = ScoreDelta(loser, "penalty", 1, (
+        f"B14: {seat} challenged {s.holder}'s {describe(d)}, which was "
+        f"{'true' if truthful else 'a lie'}"), {"total": total})
+    events = [Event("challenged", {
+        "player": seat, "declarer": s.holder, "declaration": to_json(d), "words": _words(d),
+        "hand": list(s.hand), "truthful": truthful,
+        "proof": None if proof is None else proof.to_json(), "loser": loser,
+        "penalties": total})]
+    match = ManteurMatch(penalties, s.match.rounds + 1)
+    limit, eliminated = s.options.penalty_limit, s.eliminated
+    done = None
+    if total >= limit:  # B17, B-g
+        if s.options.mode == "penalty":
+            done = ManteurResult(loser, None)
+        else:
+            eliminated = eliminated + (loser,)
+            events.append(Event("eliminated", {"player": loser}))
+            left = [p for p in s.players if p not in eliminated]
+            if len(left) == 1:
+                done = ManteurResult(loser, left[0])
+    if done is not None:
+        new = replace(s, phase="finished", status="finished", match=match, last_round=reveal,
+                      result=done, eliminated=eliminated, exchanged=None)
+        events.append(Event("game_over", {"loser": done.loser, "winner": done.winner,
+                                          "penalties": penalties}))
+        return Transition(new, (delta,), tuple(events))
+    # B16, B-e: a new round, all cards shuffled, dealt to the next starter.
+    if s.options.next_round_starter == "loser":
+        starter = loser if loser not in eliminated else step(s, loser, eliminated)
+    else:
+        starter = step(s, s.starter, eliminated)
+    number = s.round + 1
+    hand, stock = _round_cards(s.options, s.seed, number)
+    new = replace(s, phase=_opening_phase(s.options), match=match, round=number,
+                  starter=starter, holder=starter, hand=hand, stock=stock, discard=(),
+                  exchanged=None, calls=(), eliminated=eliminated, last_round=reveal)
+    events.append(Event("round_started", {"round": number, "starter": starter}))
+    return Transition(new, (delta,), tuple(events))
+
+
+_HANDLERS = {"declare": _declare, "accept": _accept, "exchange": _exchange,
+             "challenge": _challenge}
+
+
+# ------------------------------------------------------------------------ legal actions
+
+def legal_actions(s: ManteurState, player: str) -> list[Action]:
+    """Every accept / challenge / exchange the player may make now, and a bounded set of
+    declarations: for each hand type and each first named rank (or none), the lowest one
+    higher than the last declaration (ladder.py). Every other higher declaration is legal too."""
+    if player not in to_act(s):
+        return []
+    last = _last(s)
+    steps = ladder(rules_of(s.options))
+    if s.phase == "respond":
+        out = [] if steps.top_reached(last) else [Action("accept", player)]
+        return out + [Action("challenge", player)]
+    out = []
+    if s.phase == "exchange":
+        for n in range(MAX_EXCHANGE + 1):
+            out.extend(Action("exchange", player, {"cards": list(c)})
+                       for c in combinations(s.hand, n))
+    out.extend(Action("declare", player, {"declaration": to_json(d)})
+               for d in steps.representatives(last))
+    return out
