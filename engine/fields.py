@@ -37,7 +37,7 @@ class Field:
 
     kind: "cards" (list of card tokens), "card", "suit", "enum", "int", "bool", "str",
           "player" (a seat's id), "str_list", "int_list", "int_map" (id -> int),
-          "str_list_map" (key -> list of strings), "object" (free JSON)
+          "str_list_map" (key -> list of strings), "object" (free JSON), "object_list"
     """
 
     kind: str
@@ -94,6 +94,9 @@ class Field:
             raise FieldError(path, "must be a non-empty string")
         if kind == "str_list":
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                for i, v in enumerate(value):
+                    if self.choices and v not in self.choices:
+                        raise FieldError(f"{path}[{i}]", f"{v!r} is not one of {list(self.choices)}")
                 return list(value)
             raise FieldError(path, "must be a list of strings")
         if kind == "int_list":
@@ -117,6 +120,10 @@ class Field:
             if isinstance(value, dict):
                 return value
             raise FieldError(path, "must be an object")
+        if kind == "object_list":
+            if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+                return list(value)
+            raise FieldError(path, "must be a list of objects")
         raise AssertionError(f"unknown field kind {kind}")
 
     def json_schema(self) -> dict:
@@ -148,6 +155,10 @@ class Field:
             out = {"type": "string"}
         elif kind in ("str_list", "int_list"):
             out = {"type": "array", "items": {"type": "string" if kind == "str_list" else "integer"}}
+            if self.choices:
+                out["items"]["enum"] = list(self.choices)
+        elif kind == "object_list":
+            out = {"type": "array", "items": {"type": "object"}}
         elif kind == "int_map":
             out = {"type": "object", "additionalProperties": {"type": "integer"}}
         elif kind == "str_list_map":

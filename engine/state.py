@@ -77,6 +77,8 @@ def options_struct(name: str, options: Sequence[Option]) -> type[msgspec.Struct]
                 le=MAX_SAFE_INT if f.maximum is None else f.maximum)]
         elif f.kind == "str":
             kind = str
+        elif f.kind == "str_list" and f.choices:
+            kind = tuple[Literal[tuple(f.choices)], ...]
         else:
             raise TypeError(f"option {o.name}: no state type for field kind {f.kind!r}")
         if f.nullable:

@@ -67,7 +67,11 @@ def to_marshmallow(field: Field) -> mf.Field:
     if kind == "bool":
         return _bool(**common)
     if kind == "str_list":
+        if field.choices:
+            return mf.List(mf.String(validate=validate.OneOf(field.choices)), **common)
         return mf.List(mf.String(), **common)
+    if kind == "object_list":
+        return mf.List(mf.Dict(), **common)
     if kind == "int_list":
         return mf.List(_int(), **common)
     if kind == "int_map":

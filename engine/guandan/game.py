@@ -41,7 +41,7 @@ CLASSIFY = Lookup(
                              choices=tuple(PRESETS)),
              "table": Field("object", "the reading on the table {type, rank, length?}",
                             required=False)},
-    response={"readings": Field("object", "a list of readings {type, rank, length, wilds, "
+    response={"readings": Field("object_list", "a list of readings {type, rank, length, wilds, "
                                 "beats?}"),
               "beats": Field("bool", "given a table: whether any reading beats it",
                              required=False)},

@@ -15,10 +15,16 @@ schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
 # so "schema-valid is accepted" cannot hold for operations that carry a state. Every other
 # check runs on them.
 CARRIES_A_STATE = {"/v1/validate", "/validate", "/v1/legal-actions", "/v1/view"}
+# Likewise a Manteur declaration ({type, ranks, kickers}) and a Guandan table reading are objects
+# with rules no JSON schema says (ranks highest first, a type's rank in range, ...): the engine
+# answers 422 naming the field.
+CARRIES_A_FREE_OBJECT = {"/v1/games/manteur/check", "/v1/games/manteur/compare",
+                         "/v1/games/guandan/classify"}
 
 
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_honours_the_spec(case):
-    excluded = [positive_data_acceptance] if case.path in CARRIES_A_STATE else []
+    excluded = ([positive_data_acceptance]
+                if case.path in CARRIES_A_STATE | CARRIES_A_FREE_OBJECT else [])
     case.call_and_validate(excluded_checks=excluded)
