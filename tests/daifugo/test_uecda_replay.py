@@ -4,10 +4,7 @@ to the same finishing order; the uecda-table lookup converts both ways."""
 import json
 from pathlib import Path
 
-import pytest
-
 from engine import adjudicate
-from engine.errors import InputError
 from engine.daifugo.uecda import table_to_cards, table_to_hand
 
 GAME_FILE = Path(__file__).parent / "data" / "uecda_game.json"
@@ -45,17 +42,19 @@ def test_U16_recorded_uecda_game_replays_move_by_move_to_its_finishing_order():
 
 
 def test_U16_lookup_table_to_cards_and_back():
-    flat = [0] * 120
-    flat[1 * 15 + 5] = 1   # H7
-    flat[0 * 15 + 5] = 2   # the joker as S7
-    out = adjudicate.lookup("daifugo", "uecda-table", {"table": flat})
+    flat = ["0" * 15] * 8
+    flat[1] = "000001000000000"   # H7
+    flat[0] = "000002000000000"   # the joker as S7
+    out = adjudicate.lookup("daifugo", "uecda-table", {"kind": "play", "table": flat})
     assert out["cards"] == ["BJ", "H7"] and out["jokers"] == ["S7"] and not out["pass"]
-    back = adjudicate.lookup("daifugo", "uecda-table", {"cards": ["BJ", "H7"], "jokers": ["S7"]})
+    back = adjudicate.lookup("daifugo", "uecda-table", {"kind": "play", "cards": ["BJ", "H7"],
+                                                             "jokers": ["S7"]})
     assert back["table"] == flat
     hand = adjudicate.lookup("daifugo", "uecda-table", {"kind": "hand", "cards": ["S3", "BJ"]})
-    assert hand["table"][1] == 1 and hand["table"][4 * 15 + 1] == 2
-    assert adjudicate.lookup("daifugo", "uecda-table", {"table": [0] * 120})["pass"]
-    with pytest.raises(InputError):
-        adjudicate.lookup("daifugo", "uecda-table", {"table": [0] * 7})
-    with pytest.raises(InputError):
-        adjudicate.lookup("daifugo", "uecda-table", {"table": [3] * 120})
+    assert hand["table"][0][1] == "1" and hand["table"][4][1] == "2"
+    assert adjudicate.lookup("daifugo", "uecda-table", {"kind": "play",
+                                                         "table": ["0" * 15] * 5})["pass"]
+    for bad in ({"table": ["0" * 15] * 4}, {"table": ["3" * 15] * 8}, {"cards": ["S3", "H5"]},
+                {"cards": ["S3"], "table": ["0" * 15] * 8}, {"table": ["x" * 15] * 8}, {}):
+        out = adjudicate.lookup("daifugo", "uecda-table", {"kind": "play", **bad})
+        assert out["valid"] is False and out["error"], bad
