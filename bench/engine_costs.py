@@ -40,6 +40,7 @@ def main() -> int:
                             if hasattr(decoded, "players") else None, max(1, args.n // 4))
         print(f"{game.id:10}{dec:9.1f}{trusted:9.1f}{trusted / dec:7.2f}{app:9.1f}{enc:9.1f}{legal:9.1f}")
     manteur_rows(args.n)
+    _daifugo_rows(args.n)
     return 0
 
 
@@ -65,6 +66,35 @@ def manteur_rows(n: int) -> None:
     print(f"manteur   ladder build {build:9.1f}  representatives {reps:7.1f}  "
           f"check cold {per_call_us(cold, n):7.1f}  warm {per_call_us(lambda: lookup_check(body), n):7.1f}"
           "  (µs per call)")
+
+
+def _daifugo_rows(n: int) -> None:
+    """Daifugo under its other presets (5 seats; seed_full adds stairs and J-back, uecda the
+    lock and stairs) and a lead enumeration with two jokers and stairs (the widest search)."""
+    from engine import adjudicate
+    from engine.daifugo import GAME
+
+    for preset, extra in (("seed_full", {}), ("uecda", {}), ("uecda", {"jokers": 2})):
+        players = [f"p{i}" for i in range(5)]
+        state = adjudicate.deal("daifugo", players, options={"preset": preset, **extra},
+                                seed="bench")["state"]
+        for _ in range(12):
+            action = _first_legal(state)
+            out = adjudicate.validate(state, action) if action else None
+            if out is None or out.status == "finished":
+                break
+            state = out.state
+        action = GAME.parse_action(_first_legal(state), state["players"])
+        decoded = GAME.decode(state)
+        dec = per_call_us(lambda: GAME.decode(state), n)
+        trusted = per_call_us(lambda: GAME.decode_trusted(state), n)
+        app = per_call_us(lambda: GAME.apply(decoded, action), n)
+        enc = per_call_us(lambda: GAME.encode(decoded), n)
+        legal = per_call_us(lambda: [GAME.legal_actions(decoded, p) for p in players],
+                            max(1, n // 4))
+        name = f"df/{preset}" + ("+2j" if extra else "")
+        print(f"{name:14}{dec:5.1f}{trusted:9.1f}{trusted / dec:7.2f}{app:9.1f}{enc:9.1f}"
+              f"{legal:9.1f}")
 
 
 if __name__ == "__main__":

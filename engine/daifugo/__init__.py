@@ -1,13 +1,17 @@
-"""Daifugo (大富豪 / 大貧民): the pure rules core (rules page: docs/rules/daifugo.md).
+"""Daifugo (大富豪 / 大貧民): a climbing game (rules page: docs/rules/daifugo.md).
 
 Modules:
-    engine.daifugo.rules  `PlayRules`, the option values the play predicates read, and the
-                          three presets (`seed` default, `seed_full`, `uecda`)
-    engine.daifugo.plays  reading cards as a play (singles, sets, stairs, jokers as wild),
-                          following the field, effects of a play, reading inference and
-                          legal-play enumeration
-    engine.daifugo.uecda  the UECda 8x15 card tables <-> cards
-
-No game state machine and no registration yet: the phases (turns, passes, clearing, finishing,
-titles, exchange) are built on these modules.
+    rules    `PlayRules`, the option values the play predicates read, and presets
+    plays    reading cards as a play, following the field, effects, inference, enumeration
+    uecda    the UECda 8x15 card tables <-> cards
+    options  the game's options and presets; state: the state, declared once
+    phases   deal, exchange, turns, follow-ups, finishing, titles; views: what a seat sees
+    game     the Game over these; registered here
 """
+from engine.registry import register
+
+from .game import DaifugoGame
+
+GAME = register(DaifugoGame())
+
+__all__ = ["GAME", "DaifugoGame"]

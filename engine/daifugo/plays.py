@@ -28,6 +28,7 @@ Refusal codes are stable snake_case; `REFUSALS[code]` gives (rule, English, Japa
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -642,9 +643,17 @@ def is_unbeatable(field: FieldState, rules: PlayRules = SEED,
     if field.top is None:
         return False
     if pool is None:
-        used = set(field.top.cards)
-        pool = [c for c in full_deck(rules) if c not in used]
+        return _unbeatable_in_deck(field, rules)
     return next(_iter_legal(tuple(pool), field, rules, False, True), None) is None
+
+
+@lru_cache(maxsize=4096)
+def _unbeatable_in_deck(field: FieldState, rules: PlayRules) -> bool:
+    """is_unbeatable against the whole deck less the top play: it depends on the field and
+    the rules only, so it is memoized (per worker)."""
+    used = set(field.top.cards)
+    pool = tuple(c for c in full_deck(rules) if c not in used)
+    return next(_iter_legal(pool, field, rules, False, True), None) is None
 
 
 # --------------------------------------------------------------------------------------------

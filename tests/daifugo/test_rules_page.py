@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.daifugo.plays import REFUSALS
+from engine.daifugo.messages import MESSAGES as REFUSALS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs/rules/daifugo.md").read_text(encoding="utf-8")

@@ -1,0 +1,53 @@
+"""Refusal codes: the play codes of plays.REFUSALS and the turn, follow-up and exchange codes
+below, each (rule, English, Japanese). Codes are stable API: clients switch on them."""
+from __future__ import annotations
+
+from engine.game import Refusal
+
+from .plays import REFUSALS, PlayError
+
+PHASE_REFUSALS: dict[str, tuple[str, str, str]] = {
+    "not_your_turn": ("D8", "It is {turn}'s turn, not {player}'s.",
+                      "今は{turn}の番です({player}の番ではありません)。"),
+    "card_not_in_hand": ("D5", "{player} does not hold {card}.",
+                         "{player}は{card}を持っていません。"),
+    "must_lead": ("D9", "The field is clear: the leader plays something.",
+                  "場が流れた後の親はパスできません。何か出してください。"),
+    "player_out": ("D10", "{player} has no more turns in this deal.",
+                   "{player}はこのゲームではもう手番がありません。"),
+    "exchange_in_progress": ("D11", "The card exchange comes first: {waiting} still give back "
+                             "cards.", "先にカード交換をします({waiting}が返すカードを選んでいません)。"),
+    "no_exchange_due": ("D11", "{player} has no cards to give back in this exchange.",
+                        "{player}はこのカード交換で返すカードはありません。"),
+    "exchange_count": ("D11", "Give back exactly {count} card(s).",
+                       "ちょうど{count}枚返してください。"),
+    "seven_pass_pending": ("D18", "{player} first gives {count} card(s) to {receiver} (7-pass).",
+                           "先に{player}が{receiver}へ{count}枚渡します(7渡し)。"),
+    "ten_discard_pending": ("D19", "{player} first discards {count} card(s) (10-discard).",
+                            "先に{player}が{count}枚捨てます(10捨て)。"),
+    "nothing_to_give": ("D18", "{player} owes no 7-pass now.", "{player}が今渡すカードはありません。"),
+    "nothing_to_discard": ("D19", "{player} owes no 10-discard now.",
+                           "{player}が今捨てるカードはありません。"),
+    "give_count": ("D18", "Give exactly {count} card(s).", "ちょうど{count}枚渡してください。"),
+    "discard_count": ("D19", "Discard exactly {count} card(s).",
+                      "ちょうど{count}枚捨ててください。"),
+}
+
+MESSAGES: dict[str, tuple[str, str, str]] = {**REFUSALS, **PHASE_REFUSALS}
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def refuse(code: str, **details) -> Refusal:
+    """The Refusal for `code`, its rule cited as "daifugo <n>"."""
+    rule, en, ja = MESSAGES[code]
+    fmt = _Blank({k: ("null" if v is None else str(v)) for k, v in details.items()})
+    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"daifugo {rule}",
+                   details=details)
+
+
+def from_play_error(err: PlayError) -> Refusal:
+    return Refusal(err.code, err.en, err.ja, rule=f"daifugo {err.rule}", details=err.details)

@@ -1,0 +1,160 @@
+"""The Daifugo state, declared once (engine/state.py). One state covers one deal; `match`
+carries what the deal needs of the ones before (deal number, points, the last finishing
+order), `next_match` what the next deal request passes back. `invariants` checks what a type
+cannot say: every card of the deck exactly once, ids seated, maps complete, phase consistency."""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+import msgspec
+from msgspec import Struct
+
+from engine.cards import SUITS
+from engine.errors import InvalidState
+from engine.state import Cards, Count, GameState, Int, PlayerId, options_struct
+
+from .options import OPTIONS
+from .rules import FORBIDDEN_FINISHES
+
+VERSION = 1
+PHASES = ("exchange", "play", "give", "discard", "finished")
+TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
+FORMS = ("single", "set", "stairs")
+
+_base = options_struct("_DaifugoOptionsBase", [o for o in OPTIONS if o.name != "forbidden_finish"])
+DaifugoOptions = msgspec.defstruct(
+    "DaifugoOptions",
+    [(f.name, f.type) for f in msgspec.structs.fields(_base)]
+    + [("forbidden_finish", tuple[Literal[FORBIDDEN_FINISHES], ...])],
+    frozen=True, forbid_unknown_fields=True)
+
+
+class DaifugoPlay(Struct, frozen=True, forbid_unknown_fields=True):
+    """The top play of the field, as read (engine.daifugo.plays.Play) and who made it."""
+    by: PlayerId
+    cards: Cards
+    form: Literal[FORMS]
+    jokers: tuple[str, ...]          # stand-ins, in the order the jokers appear (D7)
+    rank: Optional[str]
+    suit: Optional[Literal[SUITS]]
+    low: Int
+    high: Int
+    stairs_form: Optional[Literal["standard", "seed"]]
+
+
+class DaifugoOwed(Struct, frozen=True, forbid_unknown_fields=True):
+    """A follow-up the player of the last play still owes (D18 7-pass, D19 10-discard)."""
+    player: PlayerId
+    give: Count                      # cards to give `receiver`
+    discard: Count                   # cards to discard after that
+    receiver: Optional[PlayerId]
+    skips: Count                     # D17 skips to apply when the turn moves on
+
+
+class DaifugoExchange(Struct, frozen=True, forbid_unknown_fields=True):
+    """One pair of the card exchange (D11): `lower` gave `tribute` (their strongest) to
+    `upper`, who returns `count` cards (`returned`, None until given)."""
+    upper: PlayerId
+    lower: PlayerId
+    count: Count
+    tribute: Cards
+    returned: Optional[Cards]
+
+
+class DaifugoMatch(Struct, frozen=True, forbid_unknown_fields=True):
+    deal: Count                      # this deal's number, from 1
+    points: dict[str, Int]           # running points before this deal (after it, in next_match)
+    finish_order: tuple[PlayerId, ...]  # the previous deal's order (); none: no exchange
+
+
+class DaifugoResult(Struct, frozen=True, forbid_unknown_fields=True):
+    finish_order: tuple[PlayerId, ...]
+    titles: dict[str, Literal[TITLES]]
+    points: dict[str, Int]
+
+
+class DaifugoState(GameState, frozen=True, tag="daifugo"):
+    version: Literal[VERSION]
+    options: DaifugoOptions
+    phase: Literal[PHASES]
+    match: DaifugoMatch
+    hands: dict[str, Cards]
+    leader: Optional[PlayerId]       # who led this deal (D4, U2); None during the exchange
+    turn: Optional[PlayerId]         # on turn in play; the owing player in give/discard
+    direction: Literal[1, -1]        # D20
+    top: Optional[DaifugoPlay]       # None: the field is clear
+    pile: Cards                      # every card played on the current field
+    discards: Cards                  # cleared fields and 10-discards, face up
+    revolution: bool                 # D12
+    jack_back: bool                  # D16
+    locked_suits: Optional[tuple[Literal[SUITS], ...]]  # D14
+    sequence_lock: bool              # D14
+    passed: tuple[PlayerId, ...]     # passed since the last play (with the pass lock: since the clear)
+    passed_field: tuple[PlayerId, ...]  # passed since the field cleared (D15)
+    jack_backs_used: Count           # D16 declarations this deal
+    finished: tuple[PlayerId, ...]   # ranked from the top, in finishing order
+    fallen: tuple[PlayerId, ...]     # ranked from the bottom (D23, D24): the first is last
+    owed: Optional[DaifugoOwed]
+    exchange: tuple[DaifugoExchange, ...]
+    result: Optional[DaifugoResult]
+    next_match: Optional[DaifugoMatch]
+
+
+def _bad(message: str, path: str) -> InvalidState:
+    return InvalidState(message, f"state.{path}")
+
+
+def invariants(s: DaifugoState) -> None:
+    from .phases import deck_of, active
+
+    players = s.players
+    seated = set(players)
+    if not 3 <= len(players) <= 8 or len(seated) != len(players):
+        raise _bad("3-8 distinct ids", "players")
+    if s.hands.keys() != seated:
+        raise _bad("must have exactly one entry per player", "hands")
+    if s.match.points.keys() != seated:
+        raise _bad("must have exactly one entry per player", "match.points")
+    if s.match.finish_order and sorted(s.match.finish_order) != sorted(players):
+        raise _bad("the previous order ranks every seated player once", "match.finish_order")
+    everything = [*s.pile, *s.discards]
+    for h in s.hands.values():
+        everything += h
+    deck = deck_of(s.options)
+    if sorted(everything) != sorted(deck):
+        raise _bad(f"the {len(deck)} cards of the deck must each be in exactly one place", "hands")
+    out = [*s.finished, *s.fallen]
+    if len(set(out)) != len(out) or not seated.issuperset(out):
+        raise _bad("seated players, each once", "finished")
+    for p in players:
+        if p not in out and not s.hands[p]:
+            raise _bad("a player without cards has finished", f"hands.{p}")
+        if p in s.finished and s.hands[p]:
+            raise _bad("a finished player holds no cards", f"hands.{p}")
+    for path, who in (("leader", s.leader), ("turn", s.turn),
+                      ("top.by", s.top.by if s.top else None)):
+        if who is not None and who not in seated:
+            raise _bad(f"{who!r} is not a seated player", path)
+    if not seated.issuperset(s.passed) or not seated.issuperset(s.passed_field):
+        raise _bad("seated players only", "passed")
+    if s.status != ("finished" if s.phase == "finished" else "in_progress"):
+        raise _bad("does not agree with phase", "status")
+    if (s.phase == "finished") != (s.result is not None) or \
+            (s.result is None) != (s.next_match is None):
+        raise _bad("a result and next match exactly when the deal is finished", "result")
+    if s.phase in ("play", "give", "discard"):
+        if s.turn is None or s.turn not in active(s):
+            raise _bad("a player still in the deal is on turn", "turn")
+    elif s.turn is not None:
+        raise _bad("nobody is on turn outside play", "turn")
+    if (s.phase in ("give", "discard")) != (s.owed is not None):
+        raise _bad("a follow-up is owed exactly in the give and discard phases", "owed")
+    if s.owed is not None and (s.owed.player != s.turn or
+                               (s.phase == "give") != (s.owed.give > 0)):
+        raise _bad("the owing player is on turn; give before discard", "owed")
+    if s.phase == "exchange" and all(e.returned is not None for e in s.exchange):
+        raise _bad("the exchange phase waits for a return", "exchange")
+    if (s.top is None) != (not s.pile):
+        raise _bad("the pile holds the field's plays", "pile")
+    if s.top is not None and not set(s.top.cards) <= set(s.pile):
+        raise _bad("the top play lies on the pile", "top.cards")
