@@ -1,6 +1,7 @@
 """Benchmark: POST /v1/validate against the framework floor, measured in one run.
 
-Both run under gunicorn with 2 sync workers on loopback; wrk drives each at 32 connections
+Both run under gunicorn with 2 workers of the same model on loopback (service/gunicorn_conf.py:
+gevent unless CARDREF_WORKER_CLASS or --worker-class says otherwise); wrk drives each at 32 connections
 (throughput) and at 8 (latency), floor and service back to back in each of several rounds; the
 verdict is the median of the per-round ratios, because this machine is shared and noisy. Prints req/s and p99 for each and the ratios
 that DESIGN.md's targets are stated in:
@@ -8,6 +9,7 @@ that DESIGN.md's targets are stated in:
     /v1/validate p99    <= 2.0  x floor p99        (at 8 connections)
 
 Usage: python bench/validate_vs_floor.py [--game man] [--rounds 5] [--duration 4] [--secret '']
+           [--worker-class gevent|sync|gthread] [--threads N]
 Needs `wrk` (Debian package wrk).
 """
 from __future__ import annotations
@@ -107,13 +109,18 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--duration", type=int, default=4)
     parser.add_argument("--secret", default="bench-secret", help="'' to bench without signing")
+    parser.add_argument("--worker-class", default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent",
+                        help="gunicorn worker model of both the floor and the service")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("CARDREF_THREADS") or 1),
+                        help="threads per worker (gthread)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         print("wrk is not installed (apt-get install wrk)", file=sys.stderr)
         return 2
 
     home = tempfile.mkdtemp()
-    base_env = {**os.environ, "HOME": home, "CARDREF_ACCESS_LOG": ""}
+    base_env = {**os.environ, "HOME": home, "CARDREF_ACCESS_LOG": "",
+                "CARDREF_WORKER_CLASS": args.worker_class, "CARDREF_THREADS": str(args.threads)}
     svc_env = {**base_env, "CARDREF_STATE_SECRET": args.secret,
                "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp()}
     floor_env = {**base_env, "PYTHONPATH": str(ROOT / "bench")}
@@ -154,7 +161,9 @@ def main() -> int:
     f_rps, f_p99 = med("floor", 0), med("floor", 1)
     v_rps, v_p99 = med("validate", 0), med("validate", 1)
     print(f"game={args.game} state+action body={len(body)} bytes signing={'on' if args.secret else 'off'} "
-          f"rounds={args.rounds} x {args.duration}s, medians")
+          f"workers=2 x {args.worker_class}"
+          + (f" ({args.threads} threads)" if args.worker_class == "gthread" else "")
+          + f" rounds={args.rounds} x {args.duration}s, medians")
     print(f"{'':12}{'req/s @32':>12}{'p99 ms @8':>12}")
     print(f"{'floor':12}{f_rps:12.0f}{f_p99:12.2f}")
     print(f"{'validate':12}{v_rps:12.0f}{v_p99:12.2f}")

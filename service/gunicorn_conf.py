@@ -1,18 +1,79 @@
-"""gunicorn settings: sync workers, one per core (gthread had 2–3× worse p99 on CPU-bound
-requests here), Prometheus multiprocess mode, no control socket under $HOME."""
+"""gunicorn settings: gevent workers, one per core, Prometheus multiprocess mode, no control
+socket under $HOME.
+
+Worker model (issue #13, measured by bench/fault_drills.py and bench/validate_vs_floor.py; README
+Performance): sync workers let two clients that trickle a body stall the whole service until the
+worker timeout; gthread needs a thread per slow client and pays GIL contention on the CPU-bound
+routes; gevent holds a slow client in a greenlet for nothing and keeps sync's throughput.
+
+Slow clients are cut off: the request line and headers must arrive within the keep-alive time
+(gevent bounds the header read by it), the body within CARDREF_BODY_TIMEOUT_SECONDS of the headers
+(`pre_request` below bounds every body read by that deadline, then shuts the read side: the app
+sees a truncated body and answers 400). gunicorn's own `timeout` stays the watchdog of a worker
+that stops answering its heartbeat.
+"""
 import multiprocessing
 import os
+import socket
 import tempfile
+import time
 
 bind = os.environ.get("CARDREF_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("CARDREF_WORKERS") or multiprocessing.cpu_count())
-worker_class = "sync"
+worker_class = os.environ.get("CARDREF_WORKER_CLASS") or "gevent"
+threads = int(os.environ.get("CARDREF_THREADS") or 1)  # gthread only
+worker_connections = int(os.environ.get("CARDREF_WORKER_CONNECTIONS") or 1000)  # gevent, gthread
 timeout = int(os.environ.get("CARDREF_WORKER_TIMEOUT") or 30)
+graceful_timeout = int(os.environ.get("CARDREF_GRACEFUL_TIMEOUT") or 10)
+keepalive = int(os.environ.get("CARDREF_KEEPALIVE_SECONDS") or 5)
+body_timeout = float(os.environ.get("CARDREF_BODY_TIMEOUT_SECONDS") or 10)
+yield_after_request = worker_class == "gevent"
 accesslog = os.environ.get("CARDREF_ACCESS_LOG") or None
 control_socket_disable = True  # gunicorn ≥ 25 would open one under $HOME
 
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cardref-metrics-")
+
+
+def pre_request(worker, req):
+    """Bound the whole body read by one deadline (a per-recv timeout would not stop a trickle)."""
+    unreader = req.unreader
+    sock = getattr(unreader, "sock", None)
+    if sock is None or body_timeout <= 0:
+        return
+    deadline = time.monotonic() + body_timeout
+    recv_chunk = type(unreader).chunk.__get__(unreader)
+
+    def chunk(size_hint=None):
+        remaining = deadline - time.monotonic()
+        if remaining > 0:
+            prior = sock.gettimeout()
+            sock.settimeout(remaining)
+            try:
+                return recv_chunk(size_hint)
+            except (TimeoutError, socket.timeout):
+                pass
+            finally:
+                try:
+                    sock.settimeout(prior)
+                except OSError:
+                    pass
+        try:  # too slow: end of input from here on; the answer still goes out
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
+        return b""
+
+    unreader.chunk = chunk
+
+
+def post_request(worker, req, environ, resp):
+    req.unreader.__dict__.pop("chunk", None)
+    if yield_after_request:
+        # gevent never preempts: a kept-alive client whose next request is always already there
+        # would keep its greenlet running and starve every other connection of the worker (p99
+        # of 0.4–1 s at 8 connections, /healthz included). Yield once per request.
+        time.sleep(0)  # patched by gevent: gevent.sleep(0)
 
 
 def child_exit(server, worker):

@@ -118,10 +118,11 @@ def _is_struct(schema: dict, chain: tuple) -> bool:
 
 
 def _names_the_field(error_path: str, path: str) -> bool:
-    """The error names the mutated field itself, or (for what only the game's invariants can
-    see, such as a per-player map missing a seat or an id nobody holds) the field that holds it
-    — never just "state"."""
-    if error_path == path:
+    """The error names the mutated field itself, a value inside it (a list where a list of
+    cards was expected: the first bad item), or (for what only the game's invariants can see,
+    such as a per-player map missing a seat or an id nobody holds) the field that holds it —
+    never just "state"."""
+    if error_path == path or error_path.startswith((path + "[", path + ".")):
         return True
     if path.startswith("state.players"):
         return error_path != "state"  # a renamed seat: whichever map first misses it
