@@ -63,9 +63,13 @@ def request_body(game: str, signer_secret: str | None) -> bytes:
     state = mid_game_state(game)
     action = _first_legal(state)
     if signer_secret:
-        from service.signing import Signer
+        import orjson
 
-        state = Signer([signer_secret]).sign(state)
+        from service.trust import Guard
+
+        # signed as the service signs: bound to a game id and move number (meta)
+        guard = Guard((signer_secret,), (), (), None)
+        state = orjson.loads(orjson.dumps(guard.outgoing(state, guard.new_meta("server"))))
     return json.dumps({"state": state, "action": action}).encode()
 
 
