@@ -1,17 +1,17 @@
 """ManillenGame: the Game interface over the modules of this package."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Transition
+from engine.state import encode_state
 
 from . import phases, sides as sd
 from .actions import ACTIONS
 from .messages import TEMPLATES
 from .options import OPTIONS, PRESETS
-from .state import (STATE_SCHEMA, State, decode, decode_trusted, derived, encode, encode_match,
-                    status_of)
+from .state import VERSION, ManillenState, invariants
+
+State = ManillenState
 
 
 class ManillenGame(Game[State]):
@@ -19,7 +19,8 @@ class ManillenGame(Game[State]):
     names = {"en": "Manillen", "ja": "マニーレン"}
     min_players = 2
     max_players = 4
-    state_version = 1
+    state_type = ManillenState
+    state_version = VERSION
     options = OPTIONS
     presets = PRESETS
     actions = ACTIONS
@@ -36,20 +37,13 @@ class ManillenGame(Game[State]):
     }
     zero_sum = False
     rules_doc = "docs/rules/manillen.md"
-    state_schema = STATE_SCHEMA
     refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
 
-    def decode(self, data: Mapping[str, Any]) -> State:
-        return decode(data)
-
-    def decode_trusted(self, data: Mapping[str, Any]) -> State:
-        return decode_trusted(data)
-
-    def encode(self, state: State) -> dict:
-        return encode(state)
+    def invariants(self, state: State) -> None:
+        invariants(state)
 
     def apply(self, state: State, action: Action) -> Transition[State]:
         return phases.apply(state, action)
@@ -58,10 +52,10 @@ class ManillenGame(Game[State]):
         return phases.legal_actions(state, player)
 
     def to_act(self, state: State) -> list[str]:
-        return [state.players[s] for s in phases.to_act_seats(state)]
+        return phases.to_act(state)
 
     def status(self, state: State) -> str:
-        return status_of(state)
+        return state.status
 
     def view(self, state: State, player: str | None) -> dict:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are
@@ -71,61 +65,57 @@ class ManillenGame(Game[State]):
         captured cards and running card points are never shown, only how many tricks each
         side holds (the piles on the table)."""
         players = state.players
-        n = state.n
-        seat = players.index(player) if player is not None else None
+        n = len(players)
         hand: list[str] | None = None
         hidden = False
-        if seat is not None:
-            hidden = ((state.phase == "blind" and seat == state.dealer)
+        if player is not None:
+            hidden = ((state.phase == "blind" and player == state.dealer)
                       or (n == 4 and state.phase in ("blind", "trump") and not state.trump_passed
-                          and seat == (state.dealer + 2) % 4))
-            hand = None if hidden else list(state.hands[seat])
+                          and player == phases.left_of(state, state.dealer, 2)))
+            hand = None if hidden else list(state.hands[player])
         table = None
         if state.table is not None:
-            table = {players[s]: [{"up": p[0] if p else None, "down": len(p) == 2}
-                                  for p in state.table[s]] for s in range(2)}
+            table = {p: [{"up": pile[0] if pile else None, "down": len(pile) == 2}
+                         for pile in piles] for p, piles in state.table.items()}
 
-        def seated(leader: int, cards) -> list[dict]:
-            return [{"player": players[(leader + k) % n], "card": c} for k, c in enumerate(cards)]
+        def seated(leader: str, cards) -> list[dict]:
+            return [{"player": phases.left_of(state, leader, k), "card": c}
+                    for k, c in enumerate(cards)]
 
         lt = state.last_trick
-        d = derived(state)
-        tricks_won = {side["id"]: sum(len(state.won[s]) for s in side["seats"]) // n
-                      for side in sd.sides(players, state.dealer)}
-        view = {
+        sides = sd.sides(players, players.index(state.dealer))
+        trick = state.trick
+        return {
             "game": self.id,
             "players": list(players),
             "seat": player,
             "phase": state.phase,
-            "status": d["status"],
-            "dealer": players[state.dealer],
+            "status": state.status,
+            "dealer": state.dealer,
             "to_act": self.to_act(state),
             "trump": state.trump,
             "blind": state.blind,
             "trump_passed": state.trump_passed,
-            "doubling": {"calls": [players[s] for s in state.calls],
-                         "turn": None if state.doubling_turn is None
-                         else players[state.doubling_turn]},
-            "multiplier": d["multiplier"],
+            "doubling": {"calls": list(state.doubling.calls), "turn": state.doubling.turn},
+            "multiplier": state.multiplier,
             "hand": hand,
             "hand_hidden": hidden,
-            "hand_counts": {players[s]: len(state.hands[s]) for s in range(n)},
+            "hand_counts": {p: len(state.hands[p]) for p in players},
             "table": table,
             "leftover": list(state.leftover),
             "sides": [{"id": side["id"], "members": [players[s] for s in side["seats"]]}
-                      for side in sd.sides(players, state.dealer)],
-            "trick": None if state.leader is None or state.phase != "play"
-            else {"leader": players[state.leader], "cards": seated(state.leader, state.trick)},
+                      for side in sides],
+            "trick": None if trick is None
+            else {"leader": trick.leader, "cards": seated(trick.leader, trick.cards)},
             "last_trick": None if lt is None else {
-                "leader": players[lt.leader], "cards": seated(lt.leader, lt.cards),
-                "winner": players[lt.winner]},
-            "tricks_won": tricks_won,
-            "match": encode_match(state.match, players[state.dealer]),
+                "leader": lt.leader, "cards": seated(lt.leader, lt.cards), "winner": lt.winner},
+            "tricks_won": {side["id"]: sum(len(state.won[players[s]]) for s in side["seats"])
+                           // n for side in sides},
+            "match": encode_state(state.match),
             "thrown_in": state.thrown_in,
-            "result": d["result"],
-            "next_match": d["next_match"],
-            "next_dealer": d["next_dealer"],
+            "result": None if state.result is None else encode_state(state.result),
+            "next_match": None if state.next_match is None else encode_state(state.next_match),
+            "next_dealer": state.next_dealer,
             "legal_actions": [] if player is None
             else [a.to_json() for a in self.legal_actions(state, player)],
         }
-        return view

@@ -6,7 +6,7 @@ list the cards that would have been legal.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from .messages import refuse
 from .sides import partner
@@ -17,7 +17,7 @@ Layer = tuple[str, list[str], dict]
 
 def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat: int, n: int,
                dealer: int, trump: str | None,
-               opts: Mapping[str, Any]) -> tuple[list[str], list[Layer]]:
+               opts: Any) -> tuple[list[str], list[Layer]]:
     """(legal cards, layers); each layer is (refusal code, cards satisfying it, message args).
     `trump` is the trump suit or None for no-trump."""
     cards = list(playable)
@@ -35,10 +35,10 @@ def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat:
     if in_suit:
         # A21 / seed rule 1: follow suit.
         layers.append(("must_follow_suit", in_suit, {"suit": led}))
-        mode = opts["must_overtake_in_suit"]                    # M-g
+        mode = opts.must_overtake_in_suit                    # M-g
         applies = mode == "opponent_winning" or (mode == "trump_lead_only" and led == trump)
         exempt = partner_winning and not (
-            led == trump and opts["overtrump_on_trump_lead_even_if_partner_wins"])   # M-i
+            led == trump and opts.overtrump_on_trump_lead_even_if_partner_wins)   # M-i
         # A24 / seed rule 2: beat the trick in the led suit when that can win it (it cannot
         # once a non-trump lead has been trumped).
         if applies and not exempt and best[0] == led:
@@ -52,7 +52,7 @@ def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat:
     trumps = [c for c in cards if c[0] == trump]
     in_trick = [c for c in trick if c[0] == trump]
     best_trump = max(in_trick, key=strength) if in_trick else None
-    exempt = partner_winning and not opts["must_trump_when_partner_winning"]   # A23, M-f
+    exempt = partner_winning and not opts.must_trump_when_partner_winning   # A23, M-f
     if not exempt:
         # A22 trump when void; A25 overtrump when the trick is already trumped.
         winning = trumps if best_trump is None else [
@@ -64,7 +64,7 @@ def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat:
     if best_trump is not None:
         # Seed rule 3 / A26: free to play anything, except a trump below the highest trump in
         # a trick led in another suit -- unless nothing else is held (M-h variants).
-        mode = opts["undertrump"]
+        mode = opts.undertrump
         if mode == "forbidden_unless_forced":
             lower = [t for t in trumps if strength(t) < strength(best_trump)]
             rest = [c for c in cards if c not in lower]
@@ -79,7 +79,7 @@ def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat:
 
 def check_play(card: str, playable: Sequence[str], trick: Sequence[str], leader: int,
                seat: int, n: int, dealer: int, trump: str | None,
-               opts: Mapping[str, Any]) -> None:
+               opts: Any) -> None:
     """Raise the Refusal naming the first obligation `card` breaks (card is playable)."""
     legal, layers = play_rules(playable, trick, leader, seat, n, dealer, trump, opts)
     if card in legal:

@@ -2,26 +2,28 @@
 → over. Each action is checked here; the play obligations live in legality.py."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.cards import deck_32
 from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
 from engine.rng import shuffled
+from engine.state import MAX_SAFE_INT, encode_state, replace
 
 from . import sides as sd
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
-from .scoring import deal_result, reason
-from .state import LastTrick, Match, State
+from .scoring import current_multiplier, reason, settle
+from .state import (VERSION, ManillenDoubling, ManillenLastTrick, ManillenMatch,
+                    ManillenOptions, ManillenState, ManillenTrick)
 from .tricks import total_points, winner_offset
 
 DECK_SET = frozenset(deck_32())
+State = ManillenState
 
 
 # ---------------------------------------------------------------- the deal
 
-def _match(setup: DealSetup, names: list[str]) -> tuple[Match, str | None]:
+def _match(setup: DealSetup, names: list[str]) -> dict:
+    """The match fields of the deal request, completed (score holders missing count 0)."""
     m = dict(setup.match or {})
     for key in ("scores", "booms"):
         given = m.get(key) or {}
@@ -29,29 +31,29 @@ def _match(setup: DealSetup, names: list[str]) -> tuple[Match, str | None]:
             if k not in names:
                 raise InvalidDeal(f"{k!r} keeps no score here; score holders are {names}",
                                   f"match.{key}.{k}")
-            if v < 0:
-                raise InvalidDeal("must not be negative", f"match.{key}.{k}")
+            if not 0 <= v <= MAX_SAFE_INT:
+                raise InvalidDeal(f"must be an integer in [0, {MAX_SAFE_INT}]",
+                                  f"match.{key}.{k}")
         m[key] = {h: given.get(h, 0) for h in names}
-    match = Match(scores=m["scores"], booms=m["booms"], carry=m.get("carry", 1),
-                  deal_number=m.get("deal_number", 0))
     for h in names:
-        if match.booms[h] >= setup.options["booms_to_win"]:
-            raise InvalidDeal(f"the match is over: {h} has won {match.booms[h]} booms",
+        if m["booms"][h] >= setup.options["booms_to_win"]:
+            raise InvalidDeal(f"the match is over: {h} has won {m['booms'][h]} booms",
                               "match.booms")
     dealer = m.get("dealer")
     if dealer is not None and dealer not in setup.players:
         raise InvalidDeal(f"dealer {dealer!r} is not one of the players", "match.dealer")
-    return match, dealer
+    return m
 
 
 def deal(setup: DealSetup) -> State:
     players = tuple(setup.players)
     n = len(players)
-    opts = dict(setup.options)
-    names = sd.holders(players)
-    match, match_dealer = _match(setup, names)
+    opts = ManillenOptions(**setup.options)
+    m = _match(setup, sd.holders(players))
     # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5).
-    dealer_id = setup.dealer or match_dealer or players[0]
+    dealer_id = setup.dealer or m.get("dealer") or players[0]
+    match = ManillenMatch(scores=m["scores"], booms=m["booms"], carry=m.get("carry", 1),
+                          deal_number=m.get("deal_number", 0), dealer=dealer_id)
     dealer = players.index(dealer_id)
     if setup.deck is not None:
         deck = list(setup.deck)
@@ -67,7 +69,7 @@ def deal(setup: DealSetup) -> State:
     hands: list[list[str]] = [[] for _ in range(n)]
     pos = 0
 
-    def give(seat: int, count: int, into: list[str]) -> None:
+    def give(count: int, into: list[str]) -> None:
         nonlocal pos
         into.extend(deck[pos:pos + count])
         pos += count
@@ -75,78 +77,105 @@ def deal(setup: DealSetup) -> State:
     table = None
     leftover: list[str] = []
     if n == 4:
-        for packet in DEAL_PATTERNS[opts["deal_pattern"]]:          # M-a
+        for packet in DEAL_PATTERNS[opts.deal_pattern]:             # M-a
             for s in order:
-                give(s, packet, hands[s])
+                give(packet, hands[s])
     elif n == 3:
         for packet in (3, 4, 3):                 # A34: 10 each (packets: our choice)
             for s in order:
-                give(s, packet, hands[s])
-        leftover = deck[pos:pos + 2]
-        pos += 2
+                give(packet, hands[s])
+        give(2, leftover)
     else:
         # A36, the seed's layout: 3 to hand, 4 face down, 2 to hand, 4 face up, 3 to hand.
         down: list[list[str]] = [[] for _ in range(2)]
         up: list[list[str]] = [[] for _ in range(2)]
         for step, count in (("hand", 3), ("down", 4), ("hand", 2), ("up", 4), ("hand", 3)):
             for s in order:
-                give(s, count, hands[s] if step == "hand" else (down if step == "down" else up)[s])
-        table = tuple(tuple((up[s][j], down[s][j]) for j in range(4)) for s in range(2))
+                give(count, hands[s] if step == "hand" else (down if step == "down" else up)[s])
+        table = {players[s]: tuple((up[s][j], down[s][j]) for j in range(4)) for s in range(2)}
     assert pos == 32
-    phase = "blind" if opts["blind_no_trump"] else "trump"
-    return State(options=opts, players=players, seed=setup.seed, dealer=dealer, phase=phase,
-                 hands=tuple(tuple(h) for h in hands), table=table, leftover=tuple(leftover),
-                 trump=None, blind=False, trump_passed=False, calls=(), doubling_turn=None,
-                 leader=None, trick=(), last_trick=None, won=tuple(() for _ in range(n)),
-                 match=match)
+    return settle(State(
+        version=VERSION, players=players, options=opts, seed=setup.seed,
+        phase="blind" if opts.blind_no_trump else "trump", status="in_progress", match=match,
+        dealer=dealer_id, hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
+        leftover=tuple(leftover), trump=None, blind=False, trump_passed=False,
+        doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
+        last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,
+        next_match=None, next_dealer=None))
 
 
-# ---------------------------------------------------------------- whose turn
+# ---------------------------------------------------------------- seats, turns, cards
 
-def chooser(state: State) -> int:
-    return (state.dealer + 2) % 4 if state.trump_passed else state.dealer
-
-
-def next_to_play(state: State) -> int:
-    return (state.leader + len(state.trick)) % state.n
+def left_of(state: State, player: str, k: int = 1) -> str:
+    """The player `k` seats clockwise from `player` (seat i+1 sits on seat i's left)."""
+    players = state.players
+    return players[(players.index(player) + k) % len(players)]
 
 
-def to_act_seats(state: State) -> list[int]:
+def trump_suit(state: State) -> str | None:
+    return None if state.trump in (None, "no_trump") else state.trump
+
+
+def playable(state: State, player: str) -> list[str]:
+    """Cards `player` may choose from: the hand, plus (2 players) the face-up table cards."""
+    cards = list(state.hands[player])
+    if state.table is not None:
+        cards.extend(pile[0] for pile in state.table[player] if pile)
+    return cards
+
+
+def chooser(state: State) -> str:
+    return left_of(state, state.dealer, 2) if state.trump_passed else state.dealer
+
+
+def next_to_play(state: State) -> str:
+    return left_of(state, state.trick.leader, len(state.trick.cards))
+
+
+def to_act(state: State) -> list[str]:
     if state.phase in ("blind", "trump"):
         return [chooser(state)]
     if state.phase == "doubling":
-        return [state.doubling_turn]
+        return [state.doubling.turn]
     if state.phase == "play":
         return [next_to_play(state)]
     return []
 
 
 def call_due(state: State) -> str:
-    return "double" if len(state.calls) % 2 == 0 else "redouble"
+    return "double" if len(state.doubling.calls) % 2 == 0 else "redouble"
 
 
 # ---------------------------------------------------------------- transitions
 
-def _can_double(state: State, calls: tuple[int, ...]) -> list[int]:
-    """Seats that may make the next call, or [] when the doubling is over (max_doublings
+def _candidates(state: State, calls: tuple[str, ...]) -> list[str]:
+    players = state.players
+    seats = sd.doubling_candidates(len(players), players.index(state.dealer),
+                                   [players.index(c) for c in calls], state.options)
+    return [players[s] for s in seats]
+
+
+def _can_double(state: State, calls: tuple[str, ...]) -> list[str]:
+    """Players who may make the next call, or [] when the doubling is over (max_doublings
     reached, M-d). The seed's multiplier_cap bounds the *score* ("however compounded, at most
     ×4"), not the calls, so calls stay possible under it; only max_doublings limits them."""
-    opts = state.options
-    if opts["max_doublings"] is not None and len(calls) >= opts["max_doublings"]:
+    most = state.options.max_doublings
+    if most is not None and len(calls) >= most:
         return []
-    return sd.doubling_candidates(state.n, state.dealer, calls, opts)
+    return _candidates(state, calls)
 
 
 def _start_play(state: State) -> State:
     # A19: the player on the dealer's left leads the first trick.
-    return replace(state, phase="play", doubling_turn=None, leader=(state.dealer + 1) % state.n,
-                   trick=())
+    return replace(state, phase="play", doubling=replace(state.doubling, turn=None),
+                   trick=ManillenTrick(leader=left_of(state, state.dealer), cards=()))
 
 
 def _after_trump(state: State) -> State:
     cands = _can_double(state, ())
     if cands:
-        return replace(state, phase="doubling", calls=(), doubling_turn=cands[0])
+        return replace(state, phase="doubling", doubling=ManillenDoubling(calls=(),
+                                                                          turn=cands[0]))
     return _start_play(state)
 
 
@@ -156,7 +185,7 @@ def _wrong_phase(state: State, action: Action):
 
 
 def _not_your_turn(state: State, action: Action):
-    waiting = [state.players[s] for s in to_act_seats(state)]
+    waiting = to_act(state)
     return refuse("not_your_turn", details={"to_act": waiting}, player=action.player,
                   waiting=", ".join(waiting))
 
@@ -164,164 +193,171 @@ def _not_your_turn(state: State, action: Action):
 def apply(state: State, action: Action) -> Transition[State]:
     if state.phase == "over":
         raise refuse("game_finished")
-    seat = state.players.index(action.player)
-    kind = action.type
-    handler = _HANDLERS[kind]
-    return handler(state, seat, action)
+    tr = _HANDLERS[action.type](state, action.player, action)
+    if tr.state.phase == "over":          # settled already: its result made the events
+        return tr
+    return Transition(settle(tr.state), tr.score_deltas, tr.events)
 
 
-def _look(state: State, seat: int, action: Action) -> Transition[State]:
+def _look(state: State, player: str, action: Action) -> Transition[State]:
     if state.phase != "blind":
         raise _wrong_phase(state, action)
-    if seat != state.dealer:
+    if player != state.dealer:
         raise _not_your_turn(state, action)
     return Transition(replace(state, phase="trump"), events=(
-        Event("hand_looked_at", {"player": action.player}),))
+        Event("hand_looked_at", {"player": player}),))
 
 
-def _trump_named(state: State, seat: int) -> Event:
-    return Event("trump_named", {"player": state.players[seat], "trump": state.trump,
-                                 "blind": state.blind, "multiplier": state.multiplier()})
+def _trump_named(state: State, player: str) -> Event:
+    return Event("trump_named", {"player": player, "trump": state.trump,
+                                 "blind": state.blind,
+                                 "multiplier": current_multiplier(state)})
 
 
-def _blind(state: State, seat: int, action: Action) -> Transition[State]:
-    if not state.options["blind_no_trump"]:
+def _blind(state: State, player: str, action: Action) -> Transition[State]:
+    if not state.options.blind_no_trump:
         raise refuse("blind_no_trump_disabled")
-    if state.phase == "trump" and seat == state.dealer and not state.trump_passed:
+    if state.phase == "trump" and player == state.dealer and not state.trump_passed:
         raise refuse("blind_no_trump_too_late")
     if state.phase != "blind":
         raise _wrong_phase(state, action)
-    if seat != state.dealer:
+    if player != state.dealer:
         raise _not_your_turn(state, action)
     named = replace(state, trump="no_trump", blind=True)
-    return Transition(_after_trump(named), events=(_trump_named(named, seat),))
+    return Transition(_after_trump(named), events=(_trump_named(named, player),))
 
 
-def _choose(state: State, seat: int, action: Action) -> Transition[State]:
+def _choose(state: State, player: str, action: Action) -> Transition[State]:
     if state.phase != "trump":
         raise _wrong_phase(state, action)
-    if seat != chooser(state):
+    if player != chooser(state):
         raise _not_your_turn(state, action)
     # A9, A13: any suit, or no-trump; the chooser need not hold the suit.
     named = replace(state, trump=action.get("trump"))
-    return Transition(_after_trump(named), events=(_trump_named(named, seat),))
+    return Transition(_after_trump(named), events=(_trump_named(named, player),))
 
 
-def _pass_trump(state: State, seat: int, action: Action) -> Transition[State]:
-    if not state.options["allow_pass_trump_to_partner"] or state.n != 4:
+def _pass_trump(state: State, player: str, action: Action) -> Transition[State]:
+    if not state.options.allow_pass_trump_to_partner or len(state.players) != 4:
         raise refuse("trump_pass_disabled")
     if state.phase != "trump":
         raise _wrong_phase(state, action)
     if state.trump_passed:
         raise refuse("trump_already_passed")
-    if seat != state.dealer:
+    if player != state.dealer:
         raise _not_your_turn(state, action)
     return Transition(replace(state, trump_passed=True), events=(
-        Event("trump_choice_passed", {"player": action.player,
-                                      "to": state.players[(seat + 2) % 4]}),))
+        Event("trump_choice_passed", {"player": player, "to": left_of(state, player, 2)}),))
 
 
-def _report_peek(state: State, seat: int, action: Action) -> Transition[State]:
+def _report_peek(state: State, player: str, action: Action) -> Transition[State]:
     # A8, M-m: the dealer's partner looked before trumps were named: the hand is thrown in.
-    if (state.n != 4 or state.phase not in ("blind", "trump") or state.trump_passed
-            or seat != (state.dealer + 2) % 4):
+    if (len(state.players) != 4 or state.phase not in ("blind", "trump") or state.trump_passed
+            or player != left_of(state, state.dealer, 2)):
         raise refuse("peek_report_not_allowed")
-    over = replace(state, phase="over", thrown_in=True)
-    res = deal_result(over)
+    over = settle(replace(state, phase="over", thrown_in=True))
     return Transition(over, events=(Event("thrown_in", {
-        "player": action.player, "next_dealer": res["next_dealer"]}),))
+        "player": player, "next_dealer": over.next_dealer}),))
 
 
-def _call(state: State, seat: int, action: Action) -> Transition[State]:
+def _call(state: State, player: str, action: Action) -> Transition[State]:
     if state.phase != "doubling":
         raise _wrong_phase(state, action)
-    if seat != state.doubling_turn:
+    if player != state.doubling.turn:
         raise _not_your_turn(state, action)
     due = call_due(state)
     if action.type != "pass" and action.type != due:
         side = "the non-dealing side" if due == "double" else "the dealer's side"
         raise refuse("wrong_doubling_call", details={"due": due}, side=side, call=due,
                      posted=action.type)
-    cands = sd.doubling_candidates(state.n, state.dealer, state.calls, state.options)
+    calls = state.doubling.calls
     if action.type == "pass":
-        later = cands[cands.index(seat) + 1:]
+        cands = _candidates(state, calls)
+        later = cands[cands.index(player) + 1:]
         if later:
-            return Transition(replace(state, doubling_turn=later[0]), events=(
-                Event("passed", {"player": action.player}),))
+            return Transition(replace(state, doubling=ManillenDoubling(calls, later[0])),
+                              events=(Event("passed", {"player": player}),))
         return Transition(_start_play(state), events=(
-            Event("passed", {"player": action.player}),
-            Event("doubling_ended", {"multiplier": state.multiplier(),
-                                     "calls": len(state.calls)}),))
-    calls = state.calls + (seat,)
-    doubled = replace(state, calls=calls)
-    event = Event("doubled", {"player": action.player, "call": due, "calls": len(calls),
-                              "multiplier": doubled.multiplier()})
+            Event("passed", {"player": player}),
+            Event("doubling_ended", {"multiplier": current_multiplier(state),
+                                     "calls": len(calls)}),))
+    calls = calls + (player,)
+    doubled = replace(state, doubling=ManillenDoubling(calls, None))
+    multiplier = current_multiplier(doubled)
+    event = Event("doubled", {"player": player, "call": due, "calls": len(calls),
+                              "multiplier": multiplier})
     nxt = _can_double(state, calls)
     if nxt:
-        return Transition(replace(doubled, doubling_turn=nxt[0]), events=(event,))
+        return Transition(replace(doubled, doubling=ManillenDoubling(calls, nxt[0])),
+                          events=(event,))
     return Transition(_start_play(doubled), events=(event, Event("doubling_ended", {
-        "multiplier": doubled.multiplier(), "calls": len(calls)}),))
+        "multiplier": multiplier, "calls": len(calls)}),))
 
 
-def _play(state: State, seat: int, action: Action) -> Transition[State]:
+def _play(state: State, player: str, action: Action) -> Transition[State]:
     if state.phase != "play":
         raise _wrong_phase(state, action)
-    if seat != next_to_play(state):
+    if player != next_to_play(state):
         raise _not_your_turn(state, action)
     card = action.get("card")
-    playable = state.playable(seat)
-    if card not in playable:
-        raise refuse("card_not_playable", details={"card": card, "playable": playable},
-                     player=action.player, card=card,
+    cards_ok = playable(state, player)
+    if card not in cards_ok:
+        raise refuse("card_not_playable", details={"card": card, "playable": cards_ok},
+                     player=player, card=card,
                      table=" or among their face-up table cards" if state.table else "")
-    n = state.n
-    check_play(card, playable, state.trick, state.leader, seat, n, state.dealer,
-               state.trump_suit, state.options)
-    hands = list(state.hands)
-    table = state.table
-    if card in hands[seat]:
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
+    players = state.players
+    n = len(players)
+    trick = state.trick
+    leader = players.index(trick.leader)
+    trump = trump_suit(state)
+    check_play(card, cards_ok, trick.cards, leader, players.index(player), n,
+               players.index(state.dealer), trump, state.options)
+    hands, table = state.hands, state.table
+    if card in hands[player]:
+        hands = {**hands, player: tuple(c for c in hands[player] if c != card)}
     else:
         # A36: a face-up table card is played; the card beneath it turns face up.
-        row = tuple(p[1:] if p and p[0] == card else p for p in table[seat])
-        table = tuple(row if s == seat else table[s] for s in range(2))
-    trick = state.trick + (card,)
-    new = replace(state, hands=tuple(hands), table=table, trick=trick)
-    events = [Event("card_played", {"player": action.player, "card": card})]
-    if len(trick) < n:
-        return Transition(new, events=tuple(events))
+        table = {**table, player: tuple(p[1:] if p and p[0] == card else p
+                                        for p in table[player])}
+    cards = trick.cards + (card,)
+    events = [Event("card_played", {"player": player, "card": card})]
+    if len(cards) < n:
+        return Transition(replace(state, hands=hands, table=table,
+                                  trick=ManillenTrick(trick.leader, cards)), events=tuple(events))
     # A27, A20: the trick is complete; its winner takes it and leads next.
-    winner = (state.leader + winner_offset(trick, state.trump_suit)) % n
-    won = tuple(w + trick if s == winner else w for s, w in enumerate(state.won))
-    new = replace(new, won=won, trick=(), leader=winner,
-                  last_trick=LastTrick(state.leader, trick, winner))
-    number = sum(len(w) for w in won) // n
-    events.append(Event("trick_won", {"player": state.players[winner], "trick": number,
-                                      "cards": list(trick), "points": total_points(trick)}))
+    winner = players[(leader + winner_offset(cards, trump)) % n]
+    won = {**state.won, winner: state.won[winner] + cards}
+    new = replace(state, hands=hands, table=table, won=won,
+                  trick=ManillenTrick(winner, ()),
+                  last_trick=ManillenLastTrick(trick.leader, cards, winner))
+    number = sum(map(len, won.values())) // n
+    events.append(Event("trick_won", {"player": winner, "trick": number,
+                                      "cards": list(cards), "points": total_points(cards)}))
     if number < sd.TRICKS[n]:
         return Transition(new, events=tuple(events))
-    return _finish(replace(new, phase="over", leader=None), events)
+    return _finish(settle(replace(new, phase="over", trick=None)), events)
 
 
 def _finish(state: State, events: list[Event]) -> Transition[State]:
-    res = deal_result(state)
-    threshold = state.options["score_threshold"]
+    res = state.result
+    threshold = state.options.score_threshold
     deltas = []
     # A28: only a side over the threshold scores; each of its score holders records it (A34).
-    for side, seats in zip(res["sides"], sd.sides(state.players, state.dealer)):
-        if side["score"] > 0:
+    for side, seats in zip(res.sides, sd.sides(state.players,
+                                                state.players.index(state.dealer))):
+        if side.score > 0:
             for h in seats["holders"]:
-                deltas.append(ScoreDelta(h, "points", side["score"],
-                                         reason(side, res, threshold)))
+                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res, threshold)))
+    js = encode_state(res)
     events.append(Event("deal_scored", {
-        "sides": res["sides"], "multiplier": res["multiplier"], "factors": res["factors"],
-        "capped": res["capped"], "tie": res["tie"], "scores": res["scores"],
-        "next_carry": res["next_match"]["carry"]}))
-    if res["boom"]:
-        events.append(Event("boom", dict(res["boom"])))
-    if res["match_over"]:
-        events.append(Event("match_won", {"winner": res["match_winner"],
-                                          "booms": res["next_match"]["booms"]}))
+        "sides": js["sides"], "multiplier": res.multiplier, "factors": js["factors"],
+        "capped": res.capped, "tie": res.tie, "scores": js["scores"],
+        "next_carry": state.next_match.carry}))
+    if res.boom:
+        events.append(Event("boom", js["boom"]))
+    if res.match_over:
+        events.append(Event("match_won", {"winner": res.match_winner,
+                                          "booms": dict(state.next_match.booms)}))
     return Transition(state, score_deltas=tuple(deltas), events=tuple(events))
 
 
@@ -343,21 +379,22 @@ _HANDLERS = {
 def legal_actions(state: State, player: str) -> list[Action]:
     """The moves `player` may make now. The referee report `report_peek` is accepted but not
     listed: it is not a move of the game."""
-    seat = state.players.index(player)
-    if seat not in to_act_seats(state):
+    if player not in to_act(state):
         return []
     if state.phase == "blind":
         return [Action("blind_no_trump", player), Action("look_at_hand", player)]
     if state.phase == "trump":
         out = [Action("choose_trump", player, {"trump": t})
                for t in ("S", "H", "D", "C", "no_trump")]
-        if (state.options["allow_pass_trump_to_partner"] and state.n == 4
+        if (state.options.allow_pass_trump_to_partner and len(state.players) == 4
                 and not state.trump_passed):
             out.append(Action("pass_trump_choice", player))
         return out
     if state.phase == "doubling":
         return [Action(call_due(state), player), Action("pass", player)]
-    legal, _ = play_rules(state.playable(seat), state.trick, state.leader, seat, state.n,
-                          state.dealer, state.trump_suit, state.options)
+    players = state.players
+    legal, _ = play_rules(playable(state, player), state.trick.cards,
+                          players.index(state.trick.leader), players.index(player),
+                          len(players), players.index(state.dealer), trump_suit(state),
+                          state.options)
     return [Action("play", player, {"card": c}) for c in legal]
-

@@ -8,7 +8,7 @@ Seat order is clockwise: seat i+1 sits on seat i's left (A5, A7, A19).
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Sequence
 
 TEAMS = ("team_0_2", "team_1_3")
 TRICKS = {2: 16, 3: 10, 4: 8}       # tricks in a deal = cards each player plays
@@ -53,7 +53,7 @@ def sides(players: Sequence[str], dealer: int) -> list[dict]:
 
 
 def doubling_candidates(n: int, dealer: int, calls: Sequence[int],
-                        options: Mapping) -> list[int]:
+                        options: Any) -> list[int]:
     """Seats that may make the next call, in the order they are asked.
 
     A14/A15, M-e, M-d: an even number of calls so far means the non-dealing side may double
@@ -65,11 +65,11 @@ def doubling_candidates(n: int, dealer: int, calls: Sequence[int],
     level = len(calls)
     if level % 2 == 0:
         seats = list(other_side(n, dealer))
-        if options["double_by"] == "eldest_only":
+        if options.double_by == "eldest_only":
             seats = [(dealer + 1) % n]
     else:
         seats = list(dealer_side(n, dealer))
-        if n == 4 and options["redouble_by"] == "dealer_partner":
+        if n == 4 and options.redouble_by == "dealer_partner":
             seats = [(dealer + 2) % 4]
     start = calls[-1] if calls else dealer
     return sorted(seats, key=lambda s: (s - start - 1) % n)

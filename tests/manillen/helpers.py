@@ -86,7 +86,7 @@ def start(hands: dict[int, list[str]], trump: str = "S", n: int = 4, dealer: int
                      dealer=players[dealer], deck=deck)["state"]
     state = act(state, "choose_trump", players[dealer], trump=trump).state
     while state["phase"] == "doubling":
-        state = act(state, "pass", players[state["doubling"]["turn"]]).state
+        state = act(state, "pass", state["doubling"]["turn"]).state
     assert state["phase"] == "play"
     return state
 

@@ -12,21 +12,22 @@ def test_A36_two_player_deal_layout():
              0: ["D10", "D9", "D8", "D7", "C10", "CA", "CK", "CQ"]}
     deck = deck_for(hands, n=2, table=table)
     state = adj.deal("manillen", ["p0", "p1"], seed="z", deck=deck)["state"]
-    assert state["hands"][1] == hands[1] and state["hands"][0] == hands[0]
-    assert state["table"][1] == [list(p) for p in table[1]]
+    assert state["hands"]["p1"] == hands[1] and state["hands"]["p0"] == hands[0]
+    assert state["table"]["p1"] == [list(p) for p in table[1]]
+    assert state["table"]["p0"] == [list(p) for p in table[0]]
     state = act(state, "choose_trump", "p0", trump="C").state
     state = act(state, "pass", "p1").state
     # Playable: hand plus face-up table cards (A36), never a face-down one.
     assert sorted(legal_cards(state, "p1")) == sorted(hands[1] + ["SA", "SK", "SQ", "SJ"])
     assert refused(state, "play", "p1", card="H7").code == "card_not_playable"
     state = play(state, "SA")                   # a face-up card: H7 beneath turns up
-    assert state["table"][1][0] == ["H7"]
+    assert state["table"]["p1"][0] == ["H7"]
     # p0 is void in spades and holds trumps (clubs): no partner, so must trump (A22).
     err = refused(state, "play", "p0", card="D10")
     assert err.code == "must_trump"
     assert sorted(err.details["required"]) == sorted(["C10", "CA", "CK", "CQ"])
     state = play(state, "CQ")
-    assert state["last_trick"]["winner"] == 0
+    assert state["last_trick"]["winner"] == "p0"
     assert "H7" in legal_cards(play(state, "DA"), "p1")
 
 
@@ -37,13 +38,13 @@ def test_A36_two_players_play_sixteen_tricks():
     assert [e["type"] for e in events].count("trick_won") == 16
     res = final["result"]
     assert sum(s["card_points"] for s in res["sides"]) == 60
-    assert all(t == [] for row in final["table"] for t in row)
+    assert all(t == [] for row in final["table"].values() for t in row)
     assert {s["id"] for s in res["sides"]} == {"p0", "p1"}
 
 
 def test_A34_three_players_ten_each_two_shown():
     state = adj.deal("manillen", ["p0", "p1", "p2"], seed="three")["state"]
-    assert [len(h) for h in state["hands"]] == [10, 10, 10]
+    assert {p: len(h) for p, h in state["hands"].items()} == {"p0": 10, "p1": 10, "p2": 10}
     assert len(state["leftover"]) == 2
     view = adj.view(state, "p1")
     assert view["leftover"] == state["leftover"]
@@ -51,7 +52,7 @@ def test_A34_three_players_ten_each_two_shown():
                              {"id": "defenders", "members": ["p1", "p2"]}]
     state = act(state, "choose_trump", "p0", trump="D").state
     while state["phase"] == "doubling":
-        state = act(state, "pass", state["players"][state["doubling"]["turn"]]).state
+        state = act(state, "pass", state["doubling"]["turn"]).state
     final, deltas, events = play_out(state, random.Random(2))
     assert [e["type"] for e in events].count("trick_won") == 10
     res = final["result"]
@@ -81,9 +82,9 @@ def test_A34_three_player_partners_share_the_partner_exemption():
 
 def test_four_players_whole_deal_with_doubling():
     state = adj.deal("manillen", ["a", "b", "c", "d"], seed="four", dealer="b")["state"]
-    assert state["dealer"] == 1
+    assert state["dealer"] == "b"
     state = act(state, "choose_trump", "b", trump="no_trump").state
-    assert state["doubling"]["turn"] == 2
+    assert state["doubling"]["turn"] == "c"
     state = act(state, "double", "c").state
     state = act(state, "redouble", "d").state
     state = act(state, "pass", "a").state
@@ -116,9 +117,8 @@ def test_referee_replay_of_a_whole_deal_and_its_first_bad_action():
     # A play that breaks an obligation stops the replay there, naming the rule.
     early = adj.replay(request, log[:6])["state"]
     player = adj.game_by_id("manillen").to_act(adj.load_state(early)[1])[0]
-    seat = early["players"].index(player)
     legal = {a["card"] for a in adj.legal_actions(early, player)}
-    bad = [c for c in early["hands"][seat] if c not in legal]
+    bad = [c for c in early["hands"][player] if c not in legal]
     assert bad, "seed rep should leave an illegal card here"
     out = adj.replay(request, log[:6] + [{"type": "play", "player": player, "card": bad[0]}])
     assert out["stopped"]["index"] == 6

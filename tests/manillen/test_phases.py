@@ -23,14 +23,14 @@ def test_A8_dealer_partner_sees_no_hand_until_trumps():
     state = new_deal(seed="s")
     assert adj.view(state, "p2")["hand"] is None
     assert adj.view(state, "p2")["hand_hidden"] is True
-    assert adj.view(state, "p0")["hand"] == state["hands"][0]
-    assert adj.view(state, "p1")["hand"] == state["hands"][1]
+    assert adj.view(state, "p0")["hand"] == state["hands"]["p0"]
+    assert adj.view(state, "p1")["hand"] == state["hands"]["p1"]
     after = act(state, "choose_trump", "p0", trump="H").state
-    assert adj.view(after, "p2")["hand"] == state["hands"][2]
+    assert adj.view(after, "p2")["hand"] == state["hands"]["p2"]
     spectator = adj.view(after, None)
     assert spectator["hand"] is None
     text = json.dumps(spectator)
-    assert not any(f'"{c}"' in text for h in after["hands"] for c in h)
+    assert not any(f'"{c}"' in text for h in after["hands"].values() for c in h)
 
 
 def test_A8_M_m_peek_report_throws_the_hand_in():
@@ -74,7 +74,7 @@ def test_A12_M_b_en_face():
     assert {"type": "pass_trump_choice", "player": "p0"} in adj.legal_actions(state, "p0")
     passed = act(state, "pass_trump_choice", "p0").state
     assert to_act(passed) == ["p2"]
-    assert adj.view(passed, "p2")["hand"] == passed["hands"][2]   # the partner must look now
+    assert adj.view(passed, "p2")["hand"] == passed["hands"]["p2"]   # the partner must look now
     assert refused(passed, "choose_trump", "p0", trump="S").code == "not_your_turn"
     assert refused(passed, "pass_trump_choice", "p0").code == "trump_already_passed"
     out = act(passed, "choose_trump", "p2", trump="C")
@@ -83,8 +83,7 @@ def test_A12_M_b_en_face():
 
 def _named(options=None, n=4):
     state = new_deal(n, options=options, seed="d")
-    dealer = state["players"][state["dealer"]]
-    return act(state, "choose_trump", dealer, trump="no_trump").state
+    return act(state, "choose_trump", state["dealer"], trump="no_trump").state
 
 
 def test_A14_A15_doubling_back_and_forth_without_limit():
@@ -190,13 +189,13 @@ def test_view_shows_current_and_last_trick_only():
 def test_two_player_view_shows_face_up_table_cards_only():
     state = start({}, n=2, trump="H")
     view = adj.view(state, "p0")
-    for s, p in enumerate(state["players"]):
+    for p in state["players"]:
         piles = view["table"][p]
-        assert [x["up"] for x in piles] == [pile[0] for pile in state["table"][s]]
+        assert [x["up"] for x in piles] == [pile[0] for pile in state["table"][p]]
         assert all(x["down"] for x in piles)
     text = json.dumps(view)
-    for row in state["table"]:
+    for row in state["table"].values():
         for pile in row:
             assert f'"{pile[1]}"' not in text
-    assert view["hand"] == state["hands"][0]
-    assert f'"{state["hands"][1][0]}"' not in text
+    assert view["hand"] == state["hands"]["p0"]
+    assert f'"{state["hands"]["p1"][0]}"' not in text

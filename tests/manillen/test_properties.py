@@ -1,7 +1,9 @@
 """Property tests: random legal play-outs of whole booms for 2, 3 and 4 players, under random
-options. At every step: the state survives JSON and decode/encode unchanged, all 32 cards are
-accounted for, every listed legal action is accepted, unlisted plays and out-of-turn actions
-are refused. At every deal's end: 60 card points, and only a side over the threshold scores."""
+options. At every step: the published schema, the strict decoder and the trusted decoder all
+accept the state and agree (both decoders rebuild equal objects, encode gives the JSON back),
+all 32 cards are accounted for, every listed legal action is accepted, unlisted plays and
+out-of-turn actions are refused. At every deal's end: 60 card points, and only a side over the
+threshold scores."""
 import json
 from collections import Counter
 
@@ -11,6 +13,8 @@ from engine import adjudicate as adj
 from engine.cards import deck_32
 from engine.game import Refusal
 from engine.manillen import GAME
+from engine.manillen.phases import playable
+from engine.manillen.state import ManillenState
 from engine.manillen.tricks import total_points
 from tests.leaks import assert_no_leak
 from tests.state_schema import schema_errors
@@ -36,15 +40,16 @@ SEEDS = st.text("abcdef0123456789", min_size=1, max_size=8)
 
 def cards_in(state: dict) -> Counter:
     c = Counter()
-    for h in state["hands"]:
+    assert set(state["hands"]) == set(state["won"]) == set(state["players"])
+    for h in state["hands"].values():
         c.update(h)
-    for row in state["table"] or []:
+    for row in (state["table"] or {}).values():
         for pile in row:
             c.update(pile)
     c.update(state["leftover"])
     if state["trick"]:
         c.update(state["trick"]["cards"])
-    for w in state["won"]:
+    for w in state["won"].values():
         c.update(w)
     return c
 
@@ -53,28 +58,31 @@ def check_views(state_json: dict, decoded) -> None:
     """A seat sees its own hand (not the dealer's partner before trumps, A8), face-up table
     cards, the left-over cards, the current and the last trick; never another hand, a
     face-down card, an earlier trick (the seed) or the seed."""
-    n = len(state_json["players"])
-    table = state_json["table"] or []
+    table = (state_json["table"] or {}).values()
     face_down = {pile[1] for row in table for pile in row if len(pile) == 2}
     last = set(state_json["last_trick"]["cards"]) if state_json["last_trick"] else set()
-    earlier = {c for pile in state_json["won"] for c in pile} - last
+    earlier = {c for pile in state_json["won"].values() for c in pile} - last
     for viewer in list(state_json["players"]) + [None]:
-        seat = None if viewer is None else state_json["players"].index(viewer)
         view = GAME.view(decoded, viewer)
+        assert json.loads(json.dumps(view)) == view       # JSON-native
         hidden = face_down | earlier
-        for s in range(n):
-            if s != seat or view["hand_hidden"]:
-                hidden |= set(state_json["hands"][s])
+        for p in state_json["players"]:
+            if p != viewer or view["hand_hidden"]:
+                hidden |= set(state_json["hands"][p])
         assert_no_leak(view, hidden, viewer)
 
 
 def check_step(state_json: dict, rnd) -> None:
     again = json.loads(json.dumps(state_json))
     assert again == state_json
+    # the published schema, the strict decoder and the trusted decoder all accept the state …
+    assert schema_errors(again) == []
     decoded = GAME.decode(again)
-    assert GAME.encode(decoded) == state_json
-    # the signed-state fast path rebuilds exactly the state the checking decoder does
-    assert GAME.decode_trusted(again) == decoded
+    trusted = GAME.decode_trusted(again)
+    # … and agree: both rebuild equal objects, and encoding gives the JSON back
+    assert trusted == decoded and type(trusted) is type(decoded) is ManillenState
+    assert GAME.encode(decoded) == state_json == GAME.encode(trusted)
+    assert json.loads(json.dumps(GAME.encode(decoded))) == state_json
     assert cards_in(state_json) == Counter(ALL)
     check_views(state_json, decoded)
     acting = GAME.to_act(decoded)
@@ -86,9 +94,8 @@ def check_step(state_json: dict, rnd) -> None:
         for action in legal:                      # every listed action is accepted
             GAME.apply(decoded, action)
         if decoded.phase == "play":
-            seat = decoded.players.index(player)
             legal_cards = {a.get("card") for a in legal}
-            for card in decoded.playable(seat):
+            for card in playable(decoded, player):
                 if card not in legal_cards:       # a playable card outside the list: refused
                     try:
                         GAME.apply(decoded, GAME.parse_action(
@@ -98,7 +105,7 @@ def check_step(state_json: dict, rnd) -> None:
                         assert refusal.rule.startswith("manillen ")
                     else:
                         raise AssertionError(f"{card} accepted but not listed")
-            stranger = rnd.choice([c for c in ALL if c not in decoded.playable(seat)])
+            stranger = rnd.choice([c for c in ALL if c not in playable(decoded, player)])
             try:
                 GAME.apply(decoded, GAME.parse_action(
                     {"type": "play", "player": player, "card": stranger}, decoded.players))
@@ -108,8 +115,7 @@ def check_step(state_json: dict, rnd) -> None:
     idle = [p for p in decoded.players if p not in acting]
     if idle and decoded.phase == "play":
         p = rnd.choice(idle)
-        seat = decoded.players.index(p)
-        cards = decoded.playable(seat)
+        cards = playable(decoded, p)
         if cards:
             try:
                 GAME.apply(decoded, GAME.parse_action(
@@ -142,8 +148,7 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
             deltas += out.score_deltas
             events += out.events
             state = out.state
-        check_step(state, rnd)
-        assert schema_errors(state) == []  # the published state schema covers every ending
+        check_step(state, rnd)      # the published schema covers every ending too
         res = state["result"]
         sides = res["sides"]
         assert sum(s["card_points"] for s in sides) == 60
@@ -165,8 +170,8 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
         else:
             assert deltas == [] and res["tie"]
         match = state["next_match"]
-        assert match["dealer"] == players[(players.index(state["players"][state["dealer"]])
-                                           + 1) % n]
+        assert match["dealer"] == players[(players.index(state["dealer"]) + 1) % n]
+        assert state["next_dealer"] == match["dealer"]
         if any(e["type"] == "boom" for e in events):
             assert res["boom"]["scores"][res["boom"]["winner"]] >= 101
             return deals

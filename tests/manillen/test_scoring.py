@@ -1,7 +1,6 @@
 """Scoring of a deal (A28, A10, A11, A18, M-d cap), the 30–30 carry (A29, M-j), booms (A31,
 A33) and the match (A32, M-l), on finished states built from real deals."""
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -9,7 +8,8 @@ from engine import adjudicate as adj
 from engine.cards import deck_32
 from engine.game import DealSetup
 from engine.manillen import GAME
-from engine.manillen.scoring import deal_result
+from engine.manillen import scoring
+from engine.state import encode_state, replace
 from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, start
 
 SPADES_HEARTS = [c for c in deck_32() if c[0] in "SH"]      # 30 card points
@@ -19,17 +19,26 @@ DIAMONDS_CLUBS = [c for c in deck_32() if c[0] in "DC"]     # 30 card points
 def finished(n=4, won=None, trump="S", calls=0, options=None, match=None, blind=False,
              rest_to=1):
     """A finished deal whose captured cards are `won` (seat -> cards; the rest go to
-    `rest_to`)."""
+    `rest_to`); `calls` doubling calls, alternately by p1 and p0."""
     opts = GAME.resolve_options(options)
-    state = GAME.deal(DealSetup(tuple(PLAYERS[n]), opts, "x", match=match))
+    players = PLAYERS[n]
+    state = GAME.deal(DealSetup(tuple(players), opts, "x", match=match))
     won = dict(won or {})
     rest = [c for c in deck_32() if c not in {c for w in won.values() for c in w}
             and c not in state.leftover]
     won[rest_to] = won.get(rest_to, []) + rest
-    return replace(state, phase="over", hands=tuple(() for _ in range(n)),
-                   table=None if state.table is None else tuple(((),) * 4 for _ in range(2)),
-                   trump=trump, blind=blind, calls=tuple([1, 0] * calls)[:calls],
-                   won=tuple(tuple(won.get(s, ())) for s in range(n)))
+    return replace(state, phase="over", hands={p: () for p in players},
+                   table=None if state.table is None else {p: ((),) * 4 for p in players},
+                   trump=trump, blind=blind,
+                   doubling=replace(state.doubling, calls=tuple(["p1", "p0"] * calls)[:calls]),
+                   won={p: tuple(won.get(s, ())) for s, p in enumerate(players)})
+
+
+def deal_result(state) -> dict:
+    """The finished deal's result as JSON, with the next match and dealer (as stored)."""
+    result, nxt = scoring.deal_result(state)
+    return {**encode_state(result), "next_match": encode_state(nxt),
+            "next_dealer": nxt.dealer}
 
 
 def fifty():
@@ -139,9 +148,9 @@ def test_match_passes_the_deal_left_and_replays_from_the_summary():
     dealers = []
     seen_first_hands = set()
     while True:
-        dealers.append(state["players"][state["dealer"]])
-        seen_first_hands.add(tuple(state["hands"][0]))
-        dealer = state["players"][state["dealer"]]
+        dealers.append(state["dealer"])
+        seen_first_hands.add(tuple(state["hands"]["p0"]))
+        dealer = state["dealer"]
         state = act(state, "choose_trump", dealer, trump=rnd.choice("SHDC")).state
         state, deltas, events = play_out(state, rnd)
         res = state["result"]
@@ -174,3 +183,48 @@ def test_deal_scored_event_and_score_delta_reason_end_to_end():
     assert delta["target"] == winner["id"] and delta["kind"] == "points"
     assert delta["delta"] == (winner["card_points"] - 30) * 2
     assert "no-trump 2" in delta["reason"] and delta["reason"].endswith(f"= {delta['delta']}")
+
+
+def test_integers_stay_in_json_safe_range():
+    """A multiplier, a score or a carry that would leave JSON's safe range is capped there
+    (the cap shows in the result), so every state the engine writes decodes again."""
+    from engine.state import MAX_SAFE_INT
+    res = deal_result(finished(won={0: fifty()}, trump="no_trump", calls=3,
+                               match={"carry": MAX_SAFE_INT // 4}))
+    assert res["multiplier"] == MAX_SAFE_INT and res["capped"]
+    assert res["factors"] == {"no_trump": 2, "doubling": 8, "carry": MAX_SAFE_INT // 4}
+    assert res["deltas"]["team_0_2"] == res["scores"]["team_0_2"] == MAX_SAFE_INT
+    tie = deal_result(finished(won={0: SPADES_HEARTS}, match={"carry": MAX_SAFE_INT - 1}))
+    assert tie["tie"] and tie["next_match"]["carry"] == MAX_SAFE_INT
+    # played for real: every state on the way decodes strictly (act checks each one)
+    state = adj.deal("manillen", PLAYERS[4], seed="big", options={"trick_bonus_points": 2 ** 50},
+                     match={"carry": MAX_SAFE_INT, "deal_number": MAX_SAFE_INT,
+                            "scores": {"team_1_3": MAX_SAFE_INT - 1}})["state"]
+    state = act(state, "choose_trump", "p0", trump="no_trump").state
+    state = act(state, "double", "p1").state
+    assert state["multiplier"] == MAX_SAFE_INT
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["doubling"]["turn"]).state
+    final, deltas, _ = play_out(state, random.Random(3))
+    assert GAME.encode(GAME.decode(final)) == final
+    assert final["result"]["multiplier"] == MAX_SAFE_INT and final["result"]["capped"]
+    assert final["next_match"]["deal_number"] == MAX_SAFE_INT
+    assert all(d["delta"] == MAX_SAFE_INT for d in deltas) and deltas
+
+
+def test_deal_refuses_integers_outside_json_safe_range():
+    from engine.game import InputError
+    from engine.state import MAX_SAFE_INT
+    too_big = MAX_SAFE_INT + 1
+    for kw, code, path in (
+            ({"match": {"scores": {"team_0_2": too_big}}}, "deal_invalid", "match.scores"),
+            ({"match": {"booms": {"team_1_3": -1}}}, "deal_invalid", "match.booms.team_1_3"),
+            ({"match": {"carry": too_big}}, "deal_invalid", "match.carry"),
+            ({"match": {"deal_number": too_big}}, "deal_invalid", "match.deal_number"),
+            ({"options": {"blind_no_trump_multiplier": too_big}}, "options_invalid",
+             "options.blind_no_trump_multiplier"),
+            ({"options": {"trick_bonus_points": too_big}}, "options_invalid",
+             "options.trick_bonus_points")):
+        with pytest.raises(InputError) as err:
+            adj.deal("manillen", PLAYERS[4], seed="x", **kw)
+        assert (err.value.code, err.value.path) == (code, path), kw
