@@ -7,8 +7,8 @@ from engine.game import FINISHED, IN_PROGRESS
 from engine.state import MAX_SAFE_INT, replace
 
 from . import sides as sd
-from .state import (ManillenBoom, ManillenFactors, ManillenMatch, ManillenResult, ManillenSide,
-                    ManillenState)
+from .result import ManillenBoom, ManillenFactors, ManillenResult, ManillenSide
+from .state import ManillenMatch, ManillenState
 from .tricks import total_points
 
 

@@ -12,10 +12,11 @@ from msgspec.json import encode as _json
 
 from engine.cards import deck_32
 from engine.errors import InvalidState
-from engine.state import MAX_SAFE_INT, Count, GameState, PlayerId, options_struct
+from engine.state import Count, GameState, PlayerId, options_struct
 
 from . import sides as sd
 from .options import OPTIONS
+from .result import ManillenResult, Multiplier
 from .tricks import winner_offset
 
 VERSION = 2
@@ -25,7 +26,6 @@ DECK = Counter(deck_32())
 Card = Literal[tuple(deck_32())]                  # the 32-card deck, canonical notation
 Cards = tuple[Card, ...]
 Pile = Annotated[Cards, Meta(max_length=2)]       # top card (face up) first, face-down under it
-Multiplier = Annotated[int, Meta(ge=1, le=MAX_SAFE_INT)]
 ManillenOptions = options_struct("ManillenOptions", OPTIONS)
 _PART = {"frozen": True, "forbid_unknown_fields": True}
 
@@ -53,41 +53,6 @@ class ManillenLastTrick(Struct, **_PART):
     leader: PlayerId
     cards: Annotated[Cards, Meta(min_length=2, max_length=4)]
     winner: PlayerId
-
-
-class ManillenSide(Struct, **_PART):
-    id: str                           # a team, "dealer" or "defenders" (3 players), a player
-    members: tuple[PlayerId, ...]
-    card_points: Count
-    tricks: Count
-    points: Count                     # card points and trick bonus (M-k)
-    score: Count
-
-
-class ManillenFactors(Struct, **_PART):
-    no_trump: Multiplier
-    doubling: Multiplier
-    carry: Multiplier
-
-
-class ManillenBoom(Struct, **_PART):
-    winner: str
-    scores: dict[str, Count]
-
-
-class ManillenResult(Struct, **_PART):
-    """What the finished deal decided (docs/rules/manillen.md)."""
-    thrown_in: bool
-    sides: tuple[ManillenSide, ...]
-    multiplier: Optional[Multiplier]
-    factors: Optional[ManillenFactors]
-    capped: bool
-    tie: bool
-    deltas: dict[str, Count]
-    scores: dict[str, Count]
-    boom: Optional[ManillenBoom]
-    match_over: bool
-    match_winner: Optional[str]
 
 
 class ManillenState(GameState, tag="manillen"):

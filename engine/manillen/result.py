@@ -1,0 +1,47 @@
+"""What a finished Manillen deal decided, declared once like the state that carries it
+(`result` in engine/manillen/state.py; computed by scoring.settle)."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+from msgspec import Meta, Struct
+
+from engine.state import MAX_SAFE_INT, Count, PlayerId
+
+Multiplier = Annotated[int, Meta(ge=1, le=MAX_SAFE_INT)]
+_PART = {"frozen": True, "forbid_unknown_fields": True}
+
+
+class ManillenSide(Struct, **_PART):
+    id: str                           # a team, "dealer" or "defenders" (3 players), a player
+    members: tuple[PlayerId, ...]
+    card_points: Count
+    tricks: Count
+    points: Count                     # card points and trick bonus (M-k)
+    score: Count
+
+
+class ManillenFactors(Struct, **_PART):
+    no_trump: Multiplier
+    doubling: Multiplier
+    carry: Multiplier
+
+
+class ManillenBoom(Struct, **_PART):
+    winner: str
+    scores: dict[str, Count]
+
+
+class ManillenResult(Struct, **_PART):
+    """What the finished deal decided (docs/rules/manillen.md)."""
+    thrown_in: bool
+    sides: tuple[ManillenSide, ...]
+    multiplier: Optional[Multiplier]
+    factors: Optional[ManillenFactors]
+    capped: bool
+    tie: bool
+    deltas: dict[str, Count]
+    scores: dict[str, Count]
+    boom: Optional[ManillenBoom]
+    match_over: bool
+    match_winner: Optional[str]
