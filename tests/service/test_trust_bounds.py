@@ -107,3 +107,31 @@ def test_a_blank_state_secret_fails_at_start_up(raw):
         Settings.from_env({"CARDREF_STATE_SECRET": raw})
     assert Settings.from_env({"CARDREF_STATE_SECRET": "a,b"}).state_secrets == ("a", "b")
     assert Settings.from_env({}).state_secrets == ()
+
+
+def test_seventy_doublings_offered_by_legal_actions_stay_within_the_safe_range():
+    """Issue #13: the 64th doubling call of a default 4-player Manillen deal used to take the
+    multiplier past 64 bits (a 500). Every call legal-actions offers is accepted, and the
+    multiplier is capped at 2^53 − 1 (docs/rules/manillen.md)."""
+    client = _client()
+    players = ["a", "b", "c", "d"]
+    out = client.post("/v1/games/manillen/deal", json={"players": players}).get_json()
+    calls = 0
+    for _ in range(400):
+        if calls >= 70 or out["status"] == "finished":
+            break
+        actions = []
+        for p in out["to_act"]:
+            actions += client.post("/v1/legal-actions",
+                                   json={"state": out["state"], "player": p}).get_json()["actions"]
+        pick = next((a for a in actions if a["type"] in ("double", "redouble")), None)
+        if pick is None:
+            pick = next(a for a in actions if a["type"] != "pass" or out["state"]["phase"] != "doubling")
+        resp = client.post("/v1/validate", json={"state": out["state"], "action": pick})
+        assert resp.status_code == 200, resp.get_json()
+        out = resp.get_json()
+        assert out["valid"], out["error"]
+        calls += pick["type"] in ("double", "redouble")
+        assert 1 <= out["state"]["multiplier"] <= MAX_SAFE_INT
+    assert calls >= 70
+    assert out["state"]["multiplier"] == MAX_SAFE_INT
