@@ -10,6 +10,7 @@ import sys
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.wsgiapp import run
 
+    os.environ.setdefault("CARDREF_ACCESS_LOG", "on")
     conf = os.path.join(os.path.dirname(__file__), "gunicorn_conf.py")
     argv = ["gunicorn", "-c", conf]
     if args.bind:

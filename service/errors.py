@@ -66,6 +66,10 @@ def problem(status: int, code: str, detail: str = "", errors: dict | None = None
             headers: dict | None = None) -> Response:
     en, ja = TITLES.get(code, (code.replace("_", " ").capitalize(), code))
     japanese = request_lang() == "ja"
+    try:
+        request.environ["cardref.problem"] = code  # for the access log and metrics
+    except RuntimeError:  # outside a request
+        pass
     body: dict[str, Any] = {"type": "about:blank", "title": ja if japanese else en,
                             "status": status, "code": code}
     if detail:
