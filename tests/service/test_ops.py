@@ -275,3 +275,35 @@ def test_gunicorn_workers_default_to_the_cpu_limit():
 
     conf = (Path(__file__).parents[2] / "service" / "gunicorn_conf.py").read_text()
     assert "cpu_limit()" in conf and "multiprocessing.cpu_count" not in conf
+
+
+# ---------------------------------------------------------------- repository hygiene
+
+ROOT = __import__("pathlib").Path(__file__).parents[2]
+
+
+def test_license_changelog_and_lock_files_exist_and_the_dockerfile_uses_the_lock():
+    assert "Permission is hereby granted" in (ROOT / "LICENSE").read_text()
+    assert "## Unreleased" in (ROOT / "CHANGELOG.md").read_text()
+    lock = (ROOT / "requirements.lock").read_text().splitlines()
+    pins = [line for line in lock if line and not line.startswith("#")]
+    assert pins and all("==" in line for line in pins)
+    for name in ("flask", "gunicorn", "gevent", "flask-cors", "markdown"):
+        assert any(line.startswith(name + "==") for line in pins), name
+    assert "-r requirements.lock" in (ROOT / "Dockerfile").read_text()
+    assert "-r requirements-dev.lock" in (ROOT / "Makefile").read_text()
+
+
+def test_make_installs_once_under_a_lock_and_offers_test_fast():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "mkdir $(LOCKDIR)" in makefile and "rmdir $(LOCKDIR)" in makefile
+    assert "\ntest-fast:" in makefile and "\ntest: $(STAMP)" in makefile
+
+
+def test_property_tests_are_sized_by_the_documented_setting():
+    import re
+
+    for path in ROOT.glob("tests/*/test_properties.py"):
+        text = path.read_text()
+        assert not re.search(r"max_examples=\d", text), f"{path}: size it with examples(n)"
+    assert "CARDREF_PROPERTY_SCALE" in (ROOT / "README.md").read_text()
