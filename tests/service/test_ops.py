@@ -307,3 +307,94 @@ def test_property_tests_are_sized_by_the_documented_setting():
         text = path.read_text()
         assert not re.search(r"max_examples=\d", text), f"{path}: size it with examples(n)"
     assert "CARDREF_PROPERTY_SCALE" in (ROOT / "README.md").read_text()
+
+
+# ---------------------------------------------------------------- messages a person can read
+
+def test_malformed_json_says_line_and_column(client):
+    for path, body in (("/v1/validate", '{\n  "state": {,}'), ("/v1/games/toy/deal", '{\n "players": [1,')):
+        resp = client.post(path, data=body, content_type="application/json")
+        assert resp.status_code == 400 and resp.get_json()["code"] == "json_malformed"
+        assert re.search(r"line 2, column \d+", resp.get_json()["detail"]), resp.get_json()
+
+
+def test_every_wrong_option_is_reported(client):
+    resp = client.post("/v1/games/man/deal", json={
+        "players": ["a", "b", "c"], "options": {"violations": "x", "calls": "y", "zz": 1}})
+    assert resp.status_code == 422
+    errors = resp.get_json()["errors"]
+    assert set(errors) == {"options.violations", "options.calls", "options.zz"}
+    assert "3 options are wrong" in resp.get_json()["detail"]
+
+
+# Japanese. Decision (README "Integrating"): every message a client can get is either a refusal
+# (en/ja in the engine, tests/engine/test_refusal_catalogue.py) or a problem message, translated
+# by service.errors.JA_MESSAGES. This lists the messages each source can give: every error
+# message of the marshmallow fields our schemas use, and what each engine field kind answers to
+# a wrong value; each must have its Japanese.
+
+def _field_messages() -> list[str]:
+    import marshmallow.fields as mf
+    import marshmallow.validate as mv
+
+    from engine.fields import Field, FieldError
+
+    out = ["Missing data for required field.", "Unknown field.", "Field may not be null.",
+           "Content-Type must be application/json.", "the request body does not fit the schema"]
+    for cls in (mf.String, mf.Integer, mf.Boolean, mf.List, mf.Dict, mf.Raw, mf.Nested):
+        for key, msg in getattr(cls, "default_error_messages", {}).items():
+            if key not in ("type", "null", "required", "validator_failed", "invalid_utf8",
+                           "too_large", "special", "invalid_schema"):
+                out.append(msg.format(input="x"))
+    import marshmallow as ma
+
+    for validator, value in ((mv.Range(min=1, max=8), 0), (mv.Range(min=1), 0),
+                             (mv.Range(max=1), 2), (mv.Length(min=1, max=8), []),
+                             (mv.Length(min=1), []), (mv.Length(max=1), [1, 2]),
+                             (mv.Length(equal=2), []), (mv.OneOf(["a", "b"]), "c")):
+        try:
+            validator(value)
+        except ma.ValidationError as err:
+            out += err.messages
+    wrong = {"cards": 1, "card": 1, "suit": "Q", "enum": "zz", "int": "x", "bool": 1,
+             "str": "", "player": 1, "str_list": 1, "int_list": 1, "str_list_map": 1,
+             "int_map": 1, "object": 1, "object_list": 1}
+    for kind, value in wrong.items():
+        for bad in (value, None):
+            try:
+                Field(kind, choices=("a",), minimum=0, maximum=3).parse(bad, "p")
+            except FieldError as err:
+                out.append(err.message)
+    for bad in (["S10", "ZZ"],):
+        try:
+            Field("cards").parse(bad, "p")
+        except FieldError as err:
+            out.append(err.message)
+    for bad in (-1, 9):
+        try:
+            Field("int", minimum=0, maximum=3).parse(bad, "p")
+        except FieldError as err:
+            out.append(err.message)
+    return out
+
+
+def test_every_problem_message_has_japanese():
+    from service.errors import TITLES, translate
+
+    missing = [m for m in _field_messages() if translate(m) is None]
+    assert not missing, f"no Japanese for: {missing}"
+    assert all(en and ja and en != ja for en, ja in TITLES.values())
+
+
+def test_japanese_problem_detail_and_field_errors(client):
+    ja = {"Accept-Language": "ja"}
+    resp = client.post("/v1/games/man/deal", json={"players": "a", "seed": 3}, headers=ja)
+    body = resp.get_json()
+    assert resp.headers["Content-Language"] == "ja" and "Accept-Language" in resp.headers["Vary"]
+    assert body["errors"] == {"players": ["リストではありません。"], "seed": ["文字列ではありません。"]}
+    assert "スキーマ" in body["detail"]
+    resp = client.post("/v1/games/man/deal", headers=ja, json={
+        "players": ["a", "b", "c"], "options": {"violations": "x", "zz": 1}})
+    assert all(re.search(r"[\u3040-\u30ff]", m) for ms in resp.get_json()["errors"].values() for m in ms)
+    bad = client.post("/v1/validate", data="{", content_type="application/json", headers=ja)
+    assert "1 行" in bad.get_json()["detail"]
