@@ -8,12 +8,15 @@ class InputError(ValueError):
 
     code = "input_invalid"
 
-    def __init__(self, message: str, path: str = "", code: str | None = None):
+    def __init__(self, message: str, path: str = "", code: str | None = None,
+                 errors: dict[str, list[str]] | None = None):
         super().__init__(message)
         self.message = message
         self.path = path
         if code:
             self.code = code
+        # Every offending path when there are several (e.g. each wrong option), else None.
+        self.errors = errors
 
 
 class InvalidState(InputError):

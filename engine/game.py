@@ -111,7 +111,7 @@ class Lookup:
     parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
     than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
     cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
-    and memoizes in the engine instead (DESIGN.md: never cache what is cheaper to recompute)."""
+    and memoizes in the engine instead (README "Performance": never cache what is cheaper to recompute)."""
 
     name: str
     summary: str
@@ -246,14 +246,22 @@ class Game(ABC, Generic[S]):
                     "options.preset")
             resolved.update(self.presets[preset_name])
         by_name = self.option_map()
+        wrong: dict[str, list[str]] = {}  # every wrong option is reported, not the first only
         for key, value in given.items():
             opt = by_name.get(key)
             if opt is None:
-                raise InvalidOptions(f"unknown option {key!r}", f"options.{key}")
+                wrong[f"options.{key}"] = [f"unknown option {key!r}"]
+                continue
             try:
                 resolved[key] = opt.field.parse(value, f"options.{key}")
             except FieldError as err:
-                raise InvalidOptions(err.message, err.path) from None
+                wrong.setdefault(err.path, []).append(err.message)
+        if wrong:
+            path, messages = next(iter(wrong.items()))
+            detail = messages[0] if len(wrong) == 1 else \
+                f"{len(wrong)} options are wrong: " + "; ".join(
+                    f"{p}: {m[0]}" for p, m in wrong.items())
+            raise InvalidOptions(detail, path, errors=wrong)
         return resolved
 
     def action_map(self) -> dict[str, ActionType]:

@@ -1,17 +1,19 @@
 """The app factory. Everything a request needs is built here once per process."""
 from __future__ import annotations
 
+import hashlib
 import logging
+import time
 from http import HTTPStatus
 from types import SimpleNamespace
 
 import swagger_ui_bundle
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from flask_smorest import Api
 
 from engine import registry
 
-from . import errors, metrics
+from . import errors, logs, metrics
 from .cache import Cache
 from .config import Settings
 from .errors import PROBLEM_MIME
@@ -26,8 +28,20 @@ Card Referee adjudicates card games statelessly: post a game state and a propose
 back whether it is legal (and which rule it breaks if not), the next state, who may act next and
 the score deltas. Every state the service returns is the whole game; nothing is kept between
 requests. Errors are `application/problem+json` with a stable `code`; an illegal action is not
-an error (200, `valid: false`). Rules, numbered as refusals cite them: `docs/rules/<game>.md`.
+an error (200, `valid: false`). Rules, numbered as refusals cite them:
+`GET /v1/games/{game}/rules` (markdown, or HTML with `Accept: text/html` or at `/rules.html`).
+Send `Accept-Language: ja` for Japanese messages; send `X-Request-ID` to trace a request.
 """
+
+# Answers that may be cached by clients and proxies: revalidated by ETag, kept for a while.
+CACHEABLE_PATHS = ("/v1/games", "/openapi.json", "/openapi.yaml")
+CACHE_CONTROL = "public, max-age=300"
+# Answers with no words for a person (no Content-Language / Vary: Accept-Language).
+_LANGUAGE_FREE = ("/metrics", "/docs/assets/")
+CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "X-Seat-Token", "X-Request-ID",
+                      "Accept-Language", "If-None-Match"]
+CORS_EXPOSE_HEADERS = ["X-Request-ID", "ETag", "Content-Language", "Retry-After", "Allow"]
+log_access = logging.getLogger("card_referee.access")
 
 
 class RefereeApi(Api):
@@ -74,7 +88,7 @@ class RefereeFlask(Flask):
 
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
-    logging.basicConfig(level=settings.log_level)
+    logs.configure(settings.log_level, settings.log_format)
     app = RefereeFlask("card_referee")
     app.json = OrjsonProvider(app)
     app.config.update(
@@ -86,6 +100,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",  # served from the swagger-ui-bundle package, no CDN
+        # Swagger UI would send the whole spec to validator.swagger.io: never.
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
     )
     games = registry.all_games()
@@ -120,6 +136,64 @@ def create_app(settings: Settings | None = None) -> Flask:
     def swagger_assets(filename: str):
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
 
+    # /docs/ (with the slash) is the same page as /docs.
+    app.add_url_rule("/docs/", endpoint="docs_slash",
+                     view_func=app.view_functions["api-docs.openapi_swagger_ui"])
+
+    _install_request_ids(app, settings)
+    if settings.cors_origins:
+        from flask_cors import CORS
+
+        CORS(app, origins=["*"] if "*" in settings.cors_origins else list(settings.cors_origins),
+             allow_headers=CORS_ALLOW_HEADERS, expose_headers=CORS_EXPOSE_HEADERS,
+             methods=["GET", "POST", "OPTIONS"], max_age=600, vary_header=True,
+             send_wildcard="*" in settings.cors_origins)
     if settings.metrics:
         metrics.install(app)
     return app
+
+
+def _install_request_ids(app: Flask, settings: Settings) -> None:
+    """X-Request-ID echoed (or made), the access log line, the languages and cache headers."""
+
+    @app.before_request
+    def _request_id():
+        environ = request.environ
+        environ[logs.REQUEST_ID_ENV] = logs.request_id_from(
+            environ.get("HTTP_X_REQUEST_ID"))
+        environ["cardref.started"] = time.perf_counter()
+
+    # Allowed origins are echoed one at a time: caches must key answers on Origin.
+    vary_origin = bool(settings.cors_origins) and "*" not in settings.cors_origins
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        environ = request.environ
+        rid = environ.get(logs.REQUEST_ID_ENV) or logs.request_id_from(None)
+        response.headers[logs.REQUEST_ID_HEADER] = rid
+        path = request.path
+        if not path.startswith(_LANGUAGE_FREE):
+            response.headers.setdefault("Content-Language", errors.request_lang())
+            response.vary.add("Accept-Language")
+        if vary_origin:
+            response.vary.add("Origin")
+        if request.method in ("GET", "HEAD") and response.status_code == 200 and (
+                path in CACHEABLE_PATHS or path.endswith(("/rules", "/rules.html"))):
+            response.headers["Cache-Control"] = CACHE_CONTROL
+            digest = hashlib.sha256(response.get_data())
+            digest.update(response.headers.get("Content-Language", "").encode())
+            response.set_etag(digest.hexdigest()[:32])
+            response.make_conditional(request)
+        if settings.access_log:
+            started = environ.get("cardref.started")
+            extra = {"method": request.method, "path": path,  # request_id: logs stamps it
+                     "status": response.status_code,
+                     "duration_ms": round((time.perf_counter() - started) * 1000, 3)
+                     if started else None,
+                     "remote": request.remote_addr}
+            for key in ("game", "refusal", "problem"):
+                value = environ.get(f"cardref.{key}")
+                if value:
+                    extra[key] = value
+            log_access.info("%s %s %s", request.method, path, response.status_code, extra=extra)
+        return response

@@ -10,6 +10,13 @@ import sys
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.wsgiapp import run
 
+    from .config import Settings, SettingsError
+
+    try:  # a wrong setting: one line now, not a traceback from every worker
+        Settings.from_env()
+    except (SettingsError, ValueError) as err:
+        raise BadInput(f"settings: {err}") from None
+    os.environ.setdefault("CARDREF_ACCESS_LOG", "on")
     conf = os.path.join(os.path.dirname(__file__), "gunicorn_conf.py")
     argv = ["gunicorn", "-c", conf]
     if args.bind:
@@ -36,28 +43,93 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+# Exit codes: 0 all actions valid (or seed matches), 1 an action refused (or seed mismatch),
+# 2 bad input (a file missing or unreadable, not JSON, not a game log, a malformed action).
+EXIT_REFUSED = 1
+EXIT_BAD_INPUT = 2
+
+REPLAY_FORMAT = """\
+The log is one JSON object (UTF-8), as POST /v1/replay takes it:
+
+  {
+    "deal":    {"game": "man", "players": ["ann", "bob", "cho"], "seed": "table-7",
+                "options": {...}, "dealer": "ann", "deck": [...], "hands": {...}},
+    "actions": [{"type": "play", "player": "ann", "cards": ["SA"]}, ...]
+  }
+
+deal.game and deal.players are required; the other deal fields are optional, as for
+POST /v1/games/{game}/deal. Each action is exactly what POST /v1/validate takes
+(GET /v1/games lists each game's action types and fields). "-" reads the log from stdin.
+
+Prints every step, the final state and totals as JSON. Exit status: 0 every action valid,
+1 an action was refused (the replay stops there; its code and rule are printed),
+2 the log itself is bad (missing file, not JSON, no deal, a malformed action).
+"""
+
+
+class BadInput(Exception):
+    """Input the command cannot use: one line on stderr, exit 2."""
+
+
+def _read_log(path: str) -> dict:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path}: is a directory, not a game log") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput(f"{path}: cannot read it ({err.__class__.__name__}: "
+                       f"{getattr(err, 'strerror', None) or err})") from None
+    try:
+        log = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadInput(f"{path}: not JSON: {err.msg} at line {err.lineno}, "
+                       f"column {err.colno}") from None
+    if not isinstance(log, dict):
+        raise BadInput(f"{path}: a game log is a JSON object with deal and actions "
+                       "(see replay --help)")
+    deal, actions = log.get("deal"), log.get("actions", [])
+    if not isinstance(deal, dict):
+        raise BadInput(f"{path}: the log has no deal object (see replay --help)")
+    if not isinstance(deal.get("game"), str):
+        raise BadInput(f"{path}: deal.game (the game's id, e.g. \"man\") is missing")
+    players = deal.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise BadInput(f"{path}: deal.players (a list of player ids) is missing")
+    if not isinstance(actions, list):
+        raise BadInput(f"{path}: actions is a list of actions")
+    return log
+
+
 def _replay(args: argparse.Namespace) -> int:
     """Replay a whole log offline: {deal: {...}, actions: [...]} -> each step and totals."""
     from engine import adjudicate
     from engine.game import InputError
 
-    with open(args.file, encoding="utf-8") as fh:
-        log = json.load(fh)
+    log = _read_log(args.file)
     deal = dict(log["deal"])
     deal["game_id"] = deal.pop("game")
     try:
-        out = adjudicate.replay(deal, log["actions"])
+        out = adjudicate.replay(deal, log.get("actions", []))
     except InputError as err:
-        print(json.dumps({"code": err.code, "path": err.path, "message": err.message}), file=sys.stderr)
-        return 2
+        where = f" at {err.path}" if err.path else ""
+        raise BadInput(f"{args.file}: {err.code}{where}: {err.message}") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as err:
+        raise BadInput(f"{args.file}: the log does not fit the game ({err})") from None
     if out["stopped"] is not None:
         out["stopped"]["error"] = out["stopped"]["error"].to_json(args.lang)
     json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
-    return 0 if out["stopped"] is None else 1
+    return 0 if out["stopped"] is None else EXIT_REFUSED
 
 
 def _verify_seed(args: argparse.Namespace) -> int:
+    """Exit 0 when the seed matches the commitment, 1 when not."""
     from engine import rng
 
     ok = rng.commitment(args.seed) == args.commitment.lower()
@@ -75,16 +147,24 @@ def main(argv: list[str] | None = None) -> int:
     spec = sub.add_parser("openapi", help="write the OpenAPI spec the code generates")
     spec.add_argument("output", nargs="?", default="openapi.yaml")
     spec.set_defaults(func=_openapi)
-    rep = sub.add_parser("replay", help="replay a game log offline and print every step")
-    rep.add_argument("file")
+    rep = sub.add_parser("replay", help="replay a game log offline and print every step",
+                         description="Replay a game log offline and print every step.",
+                         epilog=REPLAY_FORMAT, formatter_class=argparse.RawDescriptionHelpFormatter)
+    rep.add_argument("file", help="the game log (JSON; - for stdin)")
     rep.add_argument("--lang", choices=["en", "ja"], default="en")
     rep.set_defaults(func=_replay)
     ver = sub.add_parser("verify-seed", help="check a revealed seed against its commitment")
     ver.add_argument("seed")
     ver.add_argument("commitment")
     ver.set_defaults(func=_verify_seed)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    args = parser.parse_args(argv)  # usage errors: argparse's one line, exit 2
+    try:
+        return args.func(args)
+    except BadInput as err:
+        print(f"card-referee {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -36,6 +36,54 @@ def _seal_keys(env: dict) -> tuple[bytes, ...]:
         raise SettingsError(f"CARDREF_SEAL_KEYS: {err}") from None
 
 
+def _flag(env: dict, name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    return raw not in ("0", "off", "false", "no")
+
+
+def _origins(env: dict) -> tuple[str, ...]:
+    """CARDREF_CORS_ORIGINS: comma-separated origins (https://app.example), or * for any."""
+    raw = env.get("CARDREF_CORS_ORIGINS") or ""
+    origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+    for origin in origins:
+        if origin != "*" and not origin.startswith(("http://", "https://")):
+            raise SettingsError(f"CARDREF_CORS_ORIGINS: {origin!r} is not an origin "
+                                "(scheme://host[:port]) nor *")
+    return origins
+
+
+def cpu_limit(root: str = "/sys/fs/cgroup") -> int:
+    """The CPUs this process may use: the container's CPU quota (cgroup v2 cpu.max or v1
+    cpu.cfs_quota_us), else the CPUs it is pinned to, else the machine's."""
+    import math
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    quota = None
+    try:
+        with open(os.path.join(root, "cpu.max"), encoding="ascii") as fh:
+            q, period = fh.read().split()[:2]
+            if q != "max":
+                quota = int(q) / int(period)
+    except (OSError, ValueError):
+        try:
+            with open(os.path.join(root, "cpu", "cpu.cfs_quota_us"), encoding="ascii") as fh:
+                q = int(fh.read())
+            with open(os.path.join(root, "cpu", "cpu.cfs_period_us"), encoding="ascii") as fh:
+                period = int(fh.read())
+            if q > 0 and period > 0:
+                quota = q / period
+        except (OSError, ValueError):
+            pass
+    if quota is not None:
+        cpus = min(cpus, max(1, math.ceil(quota)))
+    return max(1, cpus)
+
+
 @dataclass(frozen=True)
 class Settings:
     state_secrets: tuple[str, ...] = ()  # first signs; all verify (rotation)
@@ -55,6 +103,10 @@ class Settings:
     referee_keys: tuple[str, ...] = ()     # Bearer keys for referee acts (rotation: any)
     sequence: str = "stateless"            # or "strict": stale or forked states answer 409
     sequence_ttl_seconds: int = 7 * 24 * 3600
+    cors_origins: tuple[str, ...] = ()     # browser origins allowed to call (CORS); none: off
+    access_log: bool = False               # one JSON line per request ("on" under `serve`)
+    log_format: str = "json"               # or "text"
+    rules_dir: str | None = None           # where docs/rules/*.md are (default: the checkout's)
 
     def __post_init__(self) -> None:
         if self.sequence not in ("stateless", "strict"):
@@ -63,6 +115,8 @@ class Settings:
             raise SettingsError("CARDREF_SEQUENCE=strict needs signed or sealed states "
                                 "(CARDREF_STATE_SECRET or CARDREF_SEAL_KEYS): an unsigned move "
                                 "number proves nothing")
+        if self.log_format not in ("json", "text"):
+            raise SettingsError("CARDREF_LOG_FORMAT is 'json' or 'text'")
         if self.sequence == "strict" and not self.redis_url:
             raise SettingsError("CARDREF_SEQUENCE=strict keeps move numbers in Redis: set "
                                 "CARDREF_REDIS_URL")
@@ -88,4 +142,8 @@ class Settings:
             referee_keys=_secrets(env, "CARDREF_REFEREE_KEYS"),
             sequence=(env.get("CARDREF_SEQUENCE") or "stateless").strip().lower(),
             sequence_ttl_seconds=_int(env, "CARDREF_SEQUENCE_TTL_SECONDS", 7 * 24 * 3600),
+            cors_origins=_origins(env),
+            access_log=_flag(env, "CARDREF_ACCESS_LOG", False),
+            log_format=(env.get("CARDREF_LOG_FORMAT") or "json").strip().lower(),
+            rules_dir=env.get("CARDREF_RULES_DIR") or None,
         )

@@ -7,6 +7,7 @@ no stack trace, and is logged.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import orjson
@@ -50,6 +51,80 @@ TITLES: dict[str, tuple[str, str]] = {
     "input_invalid": ("Invalid input", "入力が正しくありません"),
 }
 
+# Field messages a client can get (marshmallow's, the engine's fields, the service's own), in
+# Japanese. A message not listed here reaches a Japanese reader as the problem's Japanese title
+# followed by the English specifics; tests/service/test_ops.py lists the messages each field
+# kind and schema can give and fails on any without a Japanese rendering here.
+JA_MESSAGES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p + r"\Z", re.S), ja) for p, ja in (
+    (r"Missing data for required field\.", "必須の項目がありません。"),
+    (r"Unknown field\.", "不明な項目です。"),
+    (r"Field may not be null\.", "null にはできません。"),
+    (r"Not a valid string\.", "文字列ではありません。"),
+    (r"Not a valid integer\.", "整数ではありません。"),
+    (r"Not a valid number\.", "数値ではありません。"),
+    (r"Not a valid boolean\.", "真偽値(true または false)ではありません。"),
+    (r"Not a valid list\.", "リストではありません。"),
+    (r"Not a valid mapping type\.", "オブジェクトではありません。"),
+    (r"Invalid input type\.", "入力の型が正しくありません。"),
+    (r"Invalid value\.", "値が正しくありません。"),
+    (r"Shorter than minimum length (\d+)\.", r"長さは \1 以上です。"),
+    (r"Longer than maximum length (\d+)\.", r"長さは \1 以下です。"),
+    (r"Length must be between (\d+) and (\d+)\.", r"長さは \1 以上 \2 以下です。"),
+    (r"Length must be (\d+)\.", r"長さは \1 です。"),
+    (r"Must be greater than or equal to (\S+) and less than or equal to (\S+)\.",
+     r"\1 以上 \2 以下でなければなりません。"),
+    (r"Must be greater than or equal to (\S+)\.", r"\1 以上でなければなりません。"),
+    (r"Must be less than or equal to (\S+)\.", r"\1 以下でなければなりません。"),
+    (r"Must be one of: (.*)\.", r"次のいずれかでなければなりません: \1。"),
+    (r"String does not match expected pattern\.", "文字列の形式が正しくありません。"),
+    (r"Content-Type must be application/json\.", "Content-Type は application/json にしてください。"),
+    (r"Invalid JSON body at line (\d+), column (\d+): (.*)\.",
+     r"JSON の形式が正しくありません(\1 行 \2 列目): \3。"),
+    (r"Invalid JSON body: not UTF-8 at byte (\d+)\.", r"JSON が UTF-8 ではありません(\1 バイト目)。"),
+    (r"Invalid JSON body: (.*)\.", r"JSON の形式が正しくありません: \1。"),
+    (r"the request body does not fit the schema", "リクエストの本文がスキーマに合いません"),
+    # engine.fields.Field.parse
+    (r"may not be null", "null にはできません"),
+    (r"must be a list of cards", "カードのリストでなければなりません"),
+    (r"(.+) at position (\d+) is not a card \(expected e\.g\. (.*)\)",
+     r"\2 番目の \1 はカードではありません(例: \3)"),
+    (r"(.+) is not a card \(expected e\.g\. (.*)\)", r"\1 はカードではありません(例: \2)"),
+    (r"(.+) is not a suit \(S, H, D or C\)", r"\1 はスート(S、H、D、C)ではありません"),
+    (r"(.+) is not one of (\[.*\])", r"\1 は \2 のいずれでもありません"),
+    (r"must be an integer within ±\(2\^53 − 1\)", "±(2^53 − 1) の範囲の整数でなければなりません"),
+    (r"must be at least (-?\d+)", r"\1 以上でなければなりません"),
+    (r"must be at most (-?\d+)", r"\1 以下でなければなりません"),
+    (r"must be true or false", "true か false でなければなりません"),
+    (r"must be a non-empty string", "空でない文字列でなければなりません"),
+    (r"must be a list of strings", "文字列のリストでなければなりません"),
+    (r"must be a list of integers within ±\(2\^53 − 1\)",
+     "±(2^53 − 1) の範囲の整数のリストでなければなりません"),
+    (r"must map keys to lists of strings", "キーから文字列のリストへの対応でなければなりません"),
+    (r"must map ids to integers within ±\(2\^53 − 1\)",
+     "ID から ±(2^53 − 1) の範囲の整数への対応でなければなりません"),
+    (r"must be an object", "オブジェクトでなければなりません"),
+    (r"must be a list of objects", "オブジェクトのリストでなければなりません"),
+    (r"unknown field", "不明な項目です"),
+    (r"missing required field", "必須の項目がありません"),
+    (r"unknown option (.+)", r"不明なオプション \1 です"),
+    (r"unknown preset (.+); presets: (.+)", r"不明なプリセット \1 です。プリセット: \2"),
+    (r"(\d+) options are wrong: (.*)", r"\1 個のオプションが正しくありません: \2"),
+))
+
+
+def translate(message: str) -> str | None:
+    """The Japanese of a known message, or None."""
+    for pattern, ja in JA_MESSAGES:
+        m = pattern.match(message)
+        if m:
+            return m.expand(ja)
+    return None
+
+
+def _ja(message: str, title_ja: str) -> str:
+    return translate(message) or f"{title_ja}。詳細: {message}"
+
+
 _HTTP_CODES = {400: "json_malformed", 404: "not_found", 405: "method_not_allowed",
                413: "body_too_large", 415: "unsupported_media_type", 422: "request_invalid"}
 
@@ -66,14 +141,19 @@ def problem(status: int, code: str, detail: str = "", errors: dict | None = None
             headers: dict | None = None) -> Response:
     en, ja = TITLES.get(code, (code.replace("_", " ").capitalize(), code))
     japanese = request_lang() == "ja"
+    try:
+        request.environ["cardref.problem"] = code  # for the access log and metrics
+    except RuntimeError:  # outside a request
+        pass
     body: dict[str, Any] = {"type": "about:blank", "title": ja if japanese else en,
                             "status": status, "code": code}
     if detail:
         # The specifics (field values, limits) come from checks worded in English; a Japanese
         # reader gets the Japanese statement of the problem first, then those specifics.
-        body["detail"] = f"{ja}。詳細: {detail}" if japanese else detail
+        body["detail"] = _ja(detail, ja) if japanese else detail
     if errors:
-        body["errors"] = errors
+        body["errors"] = ({path: [_ja(m, ja) for m in msgs] for path, msgs in errors.items()}
+                          if japanese else errors)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME)
     for k, v in (headers or {}).items():
         resp.headers[k] = v
@@ -132,7 +212,7 @@ class LimitExceeded(InputError):
 
 def handle_input_error(error: InputError) -> Response:
     status = 404 if isinstance(error, UnknownGame) else getattr(error, "http_status", 422)
-    errors = {error.path: [error.message]} if error.path else None
+    errors = getattr(error, "errors", None) or ({error.path: [error.message]} if error.path else None)
     return problem(status, error.code, error.message, errors)
 
 

@@ -12,23 +12,33 @@ Slow clients are cut off: the request line and headers must arrive within the ke
 sees a truncated body and answers 400). gunicorn's own `timeout` stays the watchdog of a worker
 that stops answering its heartbeat.
 """
-import multiprocessing
 import os
 import socket
 import tempfile
 import time
 
 bind = os.environ.get("CARDREF_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("CARDREF_WORKERS") or multiprocessing.cpu_count())
+from service.config import cpu_limit  # noqa: E402
+from service.logs import gunicorn_logconfig  # noqa: E402
+
+# One worker per CPU the container may use (its cgroup quota, not the host's core count).
+workers = int(os.environ.get("CARDREF_WORKERS") or cpu_limit())
 worker_class = os.environ.get("CARDREF_WORKER_CLASS") or "gevent"
 threads = int(os.environ.get("CARDREF_THREADS") or 1)  # gthread only
 worker_connections = int(os.environ.get("CARDREF_WORKER_CONNECTIONS") or 1000)  # gevent, gthread
 timeout = int(os.environ.get("CARDREF_WORKER_TIMEOUT") or 30)
 graceful_timeout = int(os.environ.get("CARDREF_GRACEFUL_TIMEOUT") or 10)
+# Keep-alive: gevent and gthread keep connections open this long between requests; the sync
+# worker closes every connection (gunicorn: it cannot hold one while serving another).
 keepalive = int(os.environ.get("CARDREF_KEEPALIVE_SECONDS") or 5)
 body_timeout = float(os.environ.get("CARDREF_BODY_TIMEOUT_SECONDS") or 10)
 yield_after_request = worker_class == "gevent"
-accesslog = os.environ.get("CARDREF_ACCESS_LOG") or None
+# Logs are JSON lines (CARDREF_LOG_FORMAT=text for plain ones). The access log is the app's
+# (logger card_referee.access, one JSON line per request with its X-Request-ID), on under
+# `card-referee serve` (CARDREF_ACCESS_LOG=off to silence it); gunicorn's own stays off.
+accesslog = None
+logconfig_dict = gunicorn_logconfig((os.environ.get("CARDREF_LOG_FORMAT") or "json").lower(),
+                                    (os.environ.get("CARDREF_LOG_LEVEL") or "INFO").upper())
 control_socket_disable = True  # gunicorn ≥ 25 would open one under $HOME
 
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

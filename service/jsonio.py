@@ -66,8 +66,8 @@ def load_body(schema) -> dict:
     its per-request machinery (~20 µs of /v1/validate)."""
     try:
         data = raw_json_body(request, required=True)
-    except orjson.JSONDecodeError:
-        abort(400, messages={"json": ["Invalid JSON body."]})
+    except (orjson.JSONDecodeError, UnicodeDecodeError) as err:
+        invalid_json(err)
     try:
         return schema.load(data)
     except ma.ValidationError as err:
@@ -80,3 +80,18 @@ class OrjsonParser(FlaskParser):
 
     def _raw_load_json(self, req: Request) -> Any:
         return raw_json_body(req, required=False)
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):
+        invalid_json(error)
+
+
+def invalid_json(err: Exception):
+    """400 json_malformed, saying where: line and column (the parser's own words after)."""
+    if isinstance(err, UnicodeDecodeError):
+        text = f"Invalid JSON body: not UTF-8 at byte {err.start}."
+    else:
+        line, col = getattr(err, "lineno", None), getattr(err, "colno", None)
+        reason = getattr(err, "msg", None) or str(err)
+        text = (f"Invalid JSON body at line {line}, column {col}: {reason}."
+                if line is not None else f"Invalid JSON body: {reason}.")
+    abort(400, messages={"json": [text]}, message=text)

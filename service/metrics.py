@@ -15,7 +15,7 @@ from flask import Flask, Response, request
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
-from engine import ENGINE_VERSION
+from engine import ENGINE_VERSION, registry as games
 
 _START = "cardref.request_start"
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -30,6 +30,13 @@ def install(app: Flask) -> None:
                              ["method", "route", "status"], registry=registry)
     latency = Histogram("cardref_http_request_duration_seconds", "HTTP request latency",
                         ["method", "route", "status"], buckets=BUCKETS, registry=registry)
+    by_game = Counter("cardref_game_requests_total",
+                      "Adjudication requests by game, route and outcome (ok, refused or a "
+                      "problem code)", ["game", "route", "outcome"], registry=registry)
+    refusals = Counter("cardref_refusals_total", "Refused actions by game and refusal code",
+                       ["game", "code"], registry=registry)
+    problems = Counter("cardref_problems_total", "Error answers (problem+json) by code",
+                       ["code", "status"], registry=registry)
     info = Gauge("cardref_info", "Card Referee build", ["engine_version"], registry=registry,
                  multiprocess_mode="max")
     info.labels(engine_version=ENGINE_VERSION).set(1)
@@ -53,6 +60,19 @@ def install(app: Flask) -> None:
                 pair = children[key] = (requests_total.labels(**labels), latency.labels(**labels))
             pair[0].inc()
             pair[1].observe(time.perf_counter() - started)
+            environ = req.environ
+            game = environ.get("cardref.game")
+            refusal = environ.get("cardref.refusal")
+            problem = environ.get("cardref.problem")
+            if game is not None:
+                if games.get(game) is None:  # a client's string: never a label of its own
+                    game = "<unknown>"
+                outcome = problem or ("refused" if refusal else "ok")
+                by_game.labels(game=game, route=key[1], outcome=outcome).inc()
+                if refusal:
+                    refusals.labels(game=game, code=refusal).inc()
+            if problem is not None:
+                problems.labels(code=problem, status=str(key[2])).inc()
         return response
 
     @app.get("/metrics")

@@ -1,4 +1,4 @@
-"""The endpoints of DESIGN.md. Each view: envelope checked by marshmallow (flask-smorest),
+"""The endpoints (README "Endpoints"). Each view: envelope checked by marshmallow (flask-smorest),
 state verified and decoded by the engine, answer built as a prebuilt orjson Response (the
 response schema documents it; flask-smorest passes a Response through without re-dumping)."""
 from __future__ import annotations
@@ -124,7 +124,40 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.response(200, schemas.games_response)
     @api.doc(operationId="listGames", summary="Every game: names, player counts, presets, options, actions")
     def list_games():
-        return json_response({"games": [g.describe() for g in registry.all_games()]})
+        games = []
+        for g in registry.all_games():
+            described = g.describe()
+            # Linked by URL: the service serves each rules page (markdown; .html rendered).
+            if g.rules_doc:
+                described["rules"] = f"{request.script_root}/v1/games/{g.id}/rules"
+            games.append(described)
+        return json_response({"games": games})
+
+    @api.route("/games/<string:game>/rules", methods=["GET"])
+    @api.doc(operationId="gameRules", summary="The game's rules, numbered as refusals cite them "
+             "(text/markdown; text/html when preferred by Accept)",
+             responses={"200": {"description": "The rules page",
+                                "content": {"text/markdown": {"schema": {"type": "string"}},
+                                            "text/html": {"schema": {"type": "string"}}}},
+                        "404": {"description": "Unknown game (`game_unknown`)",
+                                "content": {"application/problem+json": {
+                                    "schema": {"$ref": "#/components/schemas/Problem"}}}}})
+    def game_rules(game: str):
+        best = request.accept_mimetypes.best_match(("text/markdown", "text/html"))
+        if best == "text/html" and request.accept_mimetypes["text/html"] > \
+                request.accept_mimetypes["text/markdown"]:
+            return rules_page(ext, game, html=True)
+        return rules_page(ext, game, html=False)
+
+    @api.route("/games/<string:game>/rules.html", methods=["GET"])
+    @api.doc(operationId="gameRulesHtml", summary="The game's rules rendered as HTML",
+             responses={"200": {"description": "The rules page",
+                                "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "404": {"description": "Unknown game (`game_unknown`)",
+                                "content": {"application/problem+json": {
+                                    "schema": {"$ref": "#/components/schemas/Problem"}}}}})
+    def game_rules_html(game: str):
+        return rules_page(ext, game, html=True)
 
     @api.route("/games/<string:game>/deal", methods=["POST"])
     @api.arguments(schemas.deal_request)
@@ -132,6 +165,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @problems(400, 404, 413, 415, 422)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
     def deal(body: dict, game: str):
+        request.environ["cardref.game"] = game
         _check_player_ids(ext, body["players"], "players")
         meta, match = _guarded_deal(ext, body)
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
@@ -142,6 +176,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         action = body["action"]
         actor = action.get("player") if isinstance(action, dict) else None
         got = _state_in(ext, body["state"], actor if isinstance(actor, str) else None)
+        if isinstance(got.state, dict) and isinstance(got.state.get("game"), str):
+            request.environ["cardref.game"] = got.state["game"]
         result = adjudicate.validate(got.state, action, got.trusted)
         guard = ext.guard
         if isinstance(result, Applied):
@@ -160,6 +196,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                 out["view"] = adjudicate.view(result.state, actor)
             return json_response(out)
         _check_latest(ext, got)
+        request.environ["cardref.refusal"] = result.refusal.code
         # Refused: the state exactly as posted (signature included), unchanged.
         return json_response({"valid": False, "error": result.refusal.to_json(request_lang()),
                               "state": body["state"]})
@@ -216,6 +253,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def replay(body: dict):
         deal = dict(body["deal"])
         deal["game_id"] = deal.pop("game")
+        request.environ["cardref.game"] = deal["game_id"]
         _check_player_ids(ext, deal["players"], "deal.players")
         limit = ext.settings.max_replay_actions
         if len(body["actions"]) > limit:
@@ -235,6 +273,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         if tokens is not None:
             out["seat_tokens"] = tokens
         if out["stopped"] is not None:
+            request.environ["cardref.refusal"] = out["stopped"]["error"].code
             out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
         return json_response(out)
 
@@ -257,20 +296,79 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
 
     @ops.route("/readyz", methods=["GET"])
     @ops.response(200, schemas.ready)
-    @ops.doc(operationId="readyz", summary="Readiness: cache backend, Redis, signing")
+    @ops.doc(operationId="readyz", summary="Readiness: cache backend, Redis, signing; 503 when "
+             "not ready (strict sequencing without its Redis)",
+             responses={"503": {"description": "Not ready: do not route requests here"}})
     def readyz():
         cache = ext.cache.status()
-        return json_response({
-            "status": "ready" if cache["ready"] else "degraded",
+        # Degraded (cache on Redis, Redis down) still answers every request right: 200.
+        # Strict sequencing cannot take an action without its Redis: not ready, 503.
+        sequencer = ext.guard.sequencer
+        ready = sequencer is None or sequencer.ping()
+        body = {
+            "status": ("ready" if cache["ready"] else "degraded") if ready else "not_ready",
             "engine_version": ENGINE_VERSION,
             "cache": cache,
             "signing": "enabled" if ext.guard.signer.enabled else "disabled",
             "sealing": "enabled" if ext.guard.sealed else "disabled",
             "sequence": "strict" if ext.guard.sequencer is not None else "stateless",
             "games": [g.id for g in registry.all_games()],
-        })
+        }
+        return json_response(body, 200 if ready else 503)
 
     return [api, alias, ops, lookup_blueprint(schemas, ext)]
+
+
+_RULES_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{max-width:50em;margin:2em auto;padding:0 1em;font-family:sans-serif;line-height:1.5}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .5em}}</style>
+</head><body>
+{body}
+</body></html>
+"""
+_rules_cache: dict = {}
+
+
+def rules_dir(ext) -> str:
+    """docs/rules of this checkout, or CARDREF_RULES_DIR (the Docker image sets it)."""
+    import os
+
+    return ext.settings.rules_dir or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "rules")
+
+
+def rules_page(ext, game_id: str, html: bool) -> Response:
+    import os
+
+    from engine.adjudicate import UnknownGame
+
+    game = registry.get(game_id)
+    if game is None or not game.rules_doc:
+        raise UnknownGame(f"no game {game_id!r} is known here", "game")
+    path = os.path.join(rules_dir(ext), os.path.basename(game.rules_doc))
+    key = (path, html)
+    if key not in _rules_cache:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError:
+            raise UnknownGame(f"the rules of {game_id!r} are not installed here", "game") \
+                from None
+        if html:
+            import html as html_mod
+
+            import markdown
+
+            title = next((line.lstrip("# ").strip() for line in text.splitlines()
+                          if line.startswith("#")), game_id)
+            text = _RULES_HTML.format(title=html_mod.escape(title), body=markdown.markdown(
+                text, extensions=["tables", "fenced_code", "toc"]))
+        _rules_cache[key] = text
+    mimetype = "text/html" if html else "text/markdown"
+    # The rules pages are written in English, whatever the caller prefers.
+    return Response(_rules_cache[key], mimetype=mimetype, headers={"Content-Language": "en"})
 
 
 def lookup_blueprint(schemas, ext) -> Blueprint:

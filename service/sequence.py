@@ -44,6 +44,13 @@ class Sequencer:
     def _key(game_id: str) -> str:
         return f"cardref:seq:{game_id}"
 
+    def ping(self) -> bool:
+        """Readiness: the store answers."""
+        try:
+            return bool(self._client.ping())
+        except redis.RedisError:
+            return False
+
     def start(self, game_id: str, move: int = 0) -> None:
         """A new game id (made at the deal, never reused) starts at `move`."""
         try:

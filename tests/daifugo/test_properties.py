@@ -1,5 +1,6 @@
 """Property: `legal_plays` equals a brute force over every sub-multiset of the hand and every
 reading of it, and each listed play passes `can_follow`; `infer_reading` agrees."""
+from tests.sizing import examples
 from dataclasses import replace
 from itertools import combinations
 
@@ -60,7 +61,7 @@ def brute_force(hand, field, rules, has_passed):
     return out
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(situations())
 def test_legal_plays_equal_brute_force_and_all_pass_can_follow(sit):
     rules, hand, field, has_passed = sit
@@ -73,7 +74,7 @@ def test_legal_plays_equal_brute_force_and_all_pass_can_follow(sit):
         assert all(c in hand for c in play.cards)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(situations())
 def test_infer_reading_finds_the_play_or_says_why(sit):
     rules, hand, field, has_passed = sit
@@ -94,7 +95,7 @@ def test_infer_reading_finds_the_play_or_says_why(sit):
             assert len(plays) == 1 and got.key(rules) == plays[0].key(rules)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(situations())
 def test_a_refused_reading_names_a_refusal(sit):
     rules, hand, field, has_passed = sit

@@ -4,6 +4,8 @@ JSON round trip, decodes the same trusted and checked, fits the published schema
 another seat's cards; classify agrees with legal-actions."""
 from __future__ import annotations
 
+from tests.sizing import examples
+
 import json
 import random
 from collections import Counter
@@ -140,14 +142,14 @@ def play_deal(rng: random.Random, preset: str, seed: str, match=None, full=True,
     return j
 
 
-@settings(deadline=None, max_examples=12)
+@settings(deadline=None, max_examples=examples(12))
 @given(preset=st.sampled_from(["seed", "official", "pagat"]), seed=st.text(min_size=1, max_size=6),
        choices=st.integers(0, 2**32))
 def test_random_single_deals_end_exactly_when_one_team_is_out(preset, seed, choices):
     play_deal(random.Random(choices), preset, seed, check_listed=True)
 
 
-@settings(deadline=None, max_examples=12)
+@settings(deadline=None, max_examples=examples(12))
 @given(preset=st.sampled_from(["seed", "official"]), seed=st.text(min_size=1, max_size=6),
        choices=st.integers(0, 2**32),
        levels=st.tuples(st.sampled_from(LEVELS), st.sampled_from(LEVELS)),

@@ -1,6 +1,8 @@
 """Property tests: random legal play-outs of games and matches, random illegal actions."""
 from __future__ import annotations
 
+from tests.sizing import examples
+
 import json
 import random
 from collections import Counter
@@ -162,7 +164,7 @@ def play_game(rng: random.Random, players, options, seed, dealer=None, match=Non
     return final, dict(deltas)
 
 
-@settings(deadline=None, max_examples=1000)
+@settings(deadline=None, max_examples=examples(1000))
 @given(n=st.integers(2, 8), options=option_sets, seed=st.text(min_size=1, max_size=8),
        choices=st.integers(0, 2**32))
 def test_random_legal_playouts_end_consistently(n, options, seed, choices):
@@ -179,7 +181,7 @@ def test_random_legal_playouts_end_consistently(n, options, seed, choices):
             assert final["next_dealer"] == final["dealer"]
 
 
-@settings(deadline=None, max_examples=100)
+@settings(deadline=None, max_examples=examples(100))
 @given(n=st.integers(2, 6), options=option_sets, seed=st.text(min_size=1, max_size=8),
        choices=st.integers(0, 2**32))
 def test_random_matches_carry_totals_and_dealer(n, options, seed, choices):

@@ -4,6 +4,7 @@ accept the state and agree (both decoders rebuild equal objects, encode gives th
 all 32 cards are accounted for, every listed legal action is accepted, unlisted plays and
 out-of-turn actions are refused. At every deal's end: 60 card points, and only a side over the
 threshold scores."""
+from tests.sizing import examples
 import json
 from collections import Counter
 
@@ -177,19 +178,19 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
             return deals
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_four_players(options, rnd, seed):
     play_boom(4, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=45, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(45), suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_three_players(options, rnd, seed):
     play_boom(3, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=36, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(36), suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_two_players(options, rnd, seed):
     play_boom(2, options, rnd, seed)

@@ -2,6 +2,8 @@
 actions that must be refused or be legal, states and views checked at every step."""
 from __future__ import annotations
 
+from tests.sizing import examples
+
 import json
 import random
 from collections import Counter
@@ -173,14 +175,14 @@ def play(rng: random.Random, players, options, seed, check_all=False) -> dict:
     return final
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(n=st.integers(2, 8), options=option_sets, seed=st.text(min_size=1, max_size=6),
        choices=st.integers(0, 2**32))
 def test_b13_b18_random_legal_playouts_to_the_penalty_limit(n, options, seed, choices):
     play(random.Random(choices), [f"p{i}" for i in range(n)], options, seed)
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=examples(8))
 @given(n=st.integers(2, 4), options=option_sets, seed=st.text(min_size=1, max_size=6),
        choices=st.integers(0, 2**32))
 def test_every_listed_legal_action_is_accepted(n, options, seed, choices):

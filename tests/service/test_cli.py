@@ -43,3 +43,74 @@ def test_openapi_command_writes_the_committed_spec(tmp_path):
     target = tmp_path / "spec.yaml"
     assert cli.main(["openapi", str(target)]) == 0
     assert target.read_text() == generated_spec()
+
+
+# ---------------------------------------------------------------- bad input (issue #14)
+
+import pytest  # noqa: E402
+
+GOOD_DEAL = {"game": "man", "players": ["a", "b", "c"], "seed": "cli"}
+
+
+@pytest.mark.parametrize("content, says", [
+    (None, "no such file"),
+    ("{not json", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"actions": []}', "no deal"),
+    ('{"deal": {"players": ["a", "b"]}, "actions": []}', "deal.game"),
+    ('{"deal": {"game": "man"}, "actions": []}', "deal.players"),
+    ('{"deal": {"game": "nope", "players": ["a", "b"]}, "actions": []}', "game_unknown"),
+    (json.dumps({"deal": GOOD_DEAL, "actions": {"x": 1}}), "actions"),
+    (json.dumps({"deal": GOOD_DEAL, "actions": [{"type": "pass", "player": "zz"}]}), "action"),
+    (json.dumps({"deal": GOOD_DEAL, "actions": [7]}), "action"),
+    ("\xff\xfe", ""),
+])
+def test_replay_bad_input_is_one_line_and_exit_2(tmp_path, capsys, content, says):
+    path = tmp_path / "log.json"
+    if content is not None:
+        if content == "\xff\xfe":
+            path.write_bytes(b"\xff\xfe\x00")
+        else:
+            path.write_text(content)
+    assert cli.main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("card-referee replay: error:"), err
+    assert "Traceback" not in err and says in lines[0]
+
+
+def test_replay_directory_is_bad_input(tmp_path, capsys):
+    assert cli.main(["replay", str(tmp_path)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_refused_action_exits_1_distinct_from_bad_input(tmp_path, capsys):
+    from engine import adjudicate
+
+    state = adjudicate.deal("man", ["a", "b", "c"], seed="cli")["state"]
+    legal = {(a["type"], a.get("player")) for p in state["players"]
+             for a in adjudicate.legal_actions(state, p)}
+    # A well-formed action by a seated player that is not legal now: refused, not malformed.
+    player = next(p for p in state["players"] if ("pass", p) not in legal)
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"deal": GOOD_DEAL, "actions": [{"type": "pass", "player": player}]}))
+    code = cli.main(["replay", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert json.loads(out)["stopped"]["error"]["code"]
+
+
+def test_replay_help_describes_the_log_format(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["replay", "--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for needle in ('"deal"', '"actions"', "deal.game", "deal.players", "Exit status", "stdin"):
+        assert needle in text
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["replay"])
+    assert exit_.value.code == 2

@@ -1,4 +1,5 @@
 """The real thing: the service under gunicorn (2 sync workers) on a loopback port."""
+import pytest
 import json
 import os
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 from tests.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.drill  # real servers: left out of `make test-fast`
 
 
 def _get(url):

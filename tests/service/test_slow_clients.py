@@ -14,6 +14,8 @@ from bench.fault_drills import (free_port, redis_kill_drill, slow_clients_drill,
 WORKER_TIMEOUT = 2  # gunicorn's heartbeat timeout: the drill trickles for longer than this
 BODY_TIMEOUT = 3.0
 
+pytestmark = pytest.mark.drill  # real servers: left out of `make test-fast`
+
 
 @pytest.fixture
 def service(tmp_path):
