@@ -190,9 +190,78 @@ _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder()
 
 
-def encode_state(state: GameState) -> dict:
-    """The state's JSON as plain dicts and lists (equal to what a client posts back)."""
-    return _DECODER.decode(_ENCODER.encode(state))
+def encode_state(state: msgspec.Struct) -> dict:
+    """The state's JSON as plain dicts and lists (equal to what a client posts back), by a
+    function generated once per declaration: half the cost of a JSON round trip."""
+    fn = _ENCODERS.get(type(state))
+    if fn is None:
+        fn = _ENCODERS[type(state)] = _encoder_of(type(state), {"_roundtrip": _roundtrip}, {})
+    return fn(state)
+
+
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+_PLAIN = (str, int, bool, float, type(None))
+
+
+def _roundtrip(value: Any) -> Any:
+    return _DECODER.decode(_ENCODER.encode(value))
+
+
+def _bare(hint: Any) -> Any:
+    while get_origin(hint) is Annotated:
+        hint = get_args(hint)[0]
+    return hint
+
+
+def _plain(hint: Any) -> bool:
+    """A value JSON holds as it is: nothing to copy, no struct to open."""
+    hint = _bare(hint)
+    if get_origin(hint) is Literal:
+        return all(isinstance(v, _PLAIN) for v in get_args(hint))
+    if get_origin(hint) is Union:
+        return all(_plain(a) for a in get_args(hint))
+    return hint in _PLAIN
+
+
+def _json_of(hint: Any, v: str, ns: dict, names: dict, depth: int) -> str:
+    """Source of an expression turning `v`, declared as `hint`, into its JSON."""
+    hint = _bare(hint)
+    if _plain(hint):
+        return v
+    origin, args, x = get_origin(hint), get_args(hint), f"x{depth}"
+    if origin is Union and len(args) == 2 and type(None) in args:
+        inner = args[0] if args[1] is type(None) else args[1]
+        return f"(None if {v} is None else {_json_of(inner, v, ns, names, depth)})"
+    if origin in (tuple, list) and (origin is list or args[1:] == (...,)):
+        if _plain(args[0]):
+            return f"list({v})"
+        return f"[{_json_of(args[0], x, ns, names, depth + 1)} for {x} in {v}]"
+    if origin is dict and _bare(args[0]) is str:
+        if _plain(args[1]):
+            return f"dict({v})"
+        k = f"k{depth}"
+        return f"{{{k}: {_json_of(args[1], x, ns, names, depth + 1)} for {k}, {x} in {v}.items()}}"
+    if isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+        if hint not in names:
+            names[hint] = f"_encode_{len(names)}"
+            _encoder_of(hint, ns, names)
+        return f"{names[hint]}({v})"
+    return f"_roundtrip({v})"   # anything else: msgspec's own JSON, the slow way
+
+
+def _encoder_of(kind: type, ns: dict, names: dict) -> Callable[[Any], dict]:
+    """One generated function per struct, all in one namespace (a struct may contain itself)."""
+    config = kind.__struct_config__
+    if config.omit_defaults or config.array_like:
+        ns[names.get(kind, "_top")] = _roundtrip
+        return _roundtrip
+    hints = get_type_hints(kind, include_extras=True)
+    items = [] if config.tag_field is None else [f"{config.tag_field!r}: {config.tag!r}"]
+    items += [f"{name!r}: {_json_of(hints[f], 's.' + f, ns, names, 0)}"
+              for f, name in zip(kind.__struct_fields__, kind.__struct_encode_fields__)]
+    fn = names.get(kind, "_top")
+    exec(f"def {fn}(s):\n    return {{{', '.join(items)}}}\n", ns)
+    return ns[fn]
 
 
 # ------------------------------------------------------------------------------ schema
