@@ -568,8 +568,7 @@ def to_act(s: ManState) -> list[str]:
         unsettled = rank_of(s.top) in L.EFFECT_RANKS
         return [p for p in s.players if p in owed or (p == s.dealer if unsettled
                                                        else bool(_opening_plays(s, p)))]
-    first = [] if s.turn in owed else [s.turn]
-    return first + [p for p in s.players if p != s.turn and (p in owed or L.may_man(s, p))]
+    return [s.turn] + [p for p in s.players if p != s.turn and (p in owed or L.may_man(s, p))]
 
 
 def _opening_plays(s: ManState, seat: str) -> list:
