@@ -42,6 +42,11 @@ ACTIONS = (
     ActionType("man", "Call man on the top card; while a man is open it is a kaeshi.", {}, "5.1"),
     ActionType("decline", "Decline to counter the open man; it resolves when every eligible "
                "player has declined.", {}, "5.4"),
+    ActionType("flip", "Dealer, start_card=by_dealer: turn the next card onto an effect start "
+               "card.", {}, "2.3"),
+    ActionType("call", "calls=declared: call リーチ for a dealt hand totalling 13 or less, "
+               "before any other action.", {"call": Field(
+                   "enum", "the call: reach", choices=tuple(CALLS))}, "2.2"),
     ActionType("chombo", "Referee: record a violation seen at the table (violations=chombo).", {
         "offender": Field("player", "the seat that broke a rule"),
         "reason": Field("str", "what happened, e.g. the rule broken")}, "8.1"),

@@ -9,7 +9,7 @@ from .actions import ACTIONS
 from .messages import MESSAGES
 from .numbers import lookup_man_numbers
 from .options import OPTIONS, PRESETS
-from .state import ManState, invariants
+from .state import VERSION, ManState, invariants
 
 MAN_NUMBERS = Lookup(
     name="man-numbers",
@@ -32,14 +32,21 @@ class ManGame(Game[ManState]):
     names = {"en": "Man", "ja": "まん"}
     min_players = 2
     max_players = 8  # 1.1: 2-6 usual, up to 8 allowed
-    state_version = 1
+    state_version = VERSION
     options = OPTIONS
     presets = PRESETS
     actions = ACTIONS
     lookups = (MAN_NUMBERS,)
     match_fields = {"totals": Field("int_map", "running totals by player id", required=False),
                     "games_played": Field("int", "games already played", required=False,
-                                          minimum=0)}
+                                          minimum=0),
+                    "next_dealer": Field("player", "who deals this game (7.1); a `dealer` "
+                                         "given with it must agree", required=False,
+                                         nullable=True),
+                    "over": Field("bool", "the match has ended (7.3: no more games)",
+                                  required=False),
+                    "winner": Field("player", "the match's winner once over", required=False,
+                                    nullable=True)}
     zero_sum = True
     rules_doc = "docs/rules/man.md"
     state_type = ManState
@@ -52,10 +59,13 @@ class ManGame(Game[ManState]):
         invariants(state)
 
     def next_match(self, state: ManState) -> dict | None:
-        """The running totals after this game (7.1), for the next game's deal."""
+        """The match after this game (7.1, 7.2): running totals, games played, the next dealer,
+        whether the match is over and its winner; the next deal takes it as `match`."""
         if state.status != "finished":
             return None
-        return {"totals": dict(state.match.totals), "games_played": state.match.games_played}
+        m = state.match
+        return {"totals": dict(m.totals), "games_played": m.games_played,
+                "next_dealer": state.next_dealer, "over": m.over, "winner": m.winner}
 
     def status(self, state: ManState) -> str:
         return state.status

@@ -6,7 +6,7 @@ from itertools import combinations
 
 from engine.cards import SUITS, rank_of, suit_of
 
-from .numbers import VALUE, man_numbers
+from .numbers import VALUE, in_reach, man_numbers
 from .state import ManState
 
 EFFECT_RANKS = frozenset({"A", "2", "3", "8", "J"})  # 1.3
@@ -87,8 +87,17 @@ def hand_makes_top(s: ManState, seat: str) -> bool:
     return top_rank_value(s) in man_numbers(s.hands[seat])
 
 
+def deal_call_owed(s: ManState, seat: str) -> bool:
+    """2.2 with calls=declared: the dealt hand is in reach and its リーチ is not yet called
+    (the hand is still the dealt one: only the player's own actions change it)."""
+    return (s.options.calls == "declared" and s.phase != "finished" and s.first_turn[seat]
+            and s.last_call[seat] is None and in_reach(s.hands[seat]))
+
+
 def may_man(s: ManState, seat: str) -> bool:
     """True when a man (or kaeshi) by `seat` would be accepted now."""
+    if deal_call_owed(s, seat):
+        return False
     if s.phase == "chain":
         return seat in chain_eligible(s) and hand_makes_top(s, seat)
     if s.phase != "play" or not s.top_manable or s.top_by == seat or seat not in s.window:
@@ -97,12 +106,13 @@ def may_man(s: ManState, seat: str) -> bool:
 
 
 def man_kinds(s: ManState, seat: str) -> tuple[str, ...]:
-    """5.5: tanki (one card), mekuri (a draw this turn made it possible), kaeshi (a counter)."""
+    """5.5: tanki (one card), mekuri (the one-card draw of this turn made it possible; a
+    penalty draw never does), kaeshi (a counter)."""
     kinds = []
     hand = s.hands[seat]
     if len(hand) == 1:
         kinds.append("tanki")
-    if seat == s.turn and s.drawn_cards:
+    if seat == s.turn and s.drawn_cards and not s.drew_penalty:
         before = list(hand)
         for c in s.drawn_cards:
             before.remove(c)

@@ -85,6 +85,15 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "call_wrong": (
         "6.2", True, "Wrong call {call}: expected {expected}.",
         "コール「{call_ja}」は誤りです(正しくは「{expected_ja}」)。"),
+    "call_not_due": (
+        "6.2", False, "No call is due now: the service makes the calls, or this one was made.",
+        "今はコールの必要がありません(サービスがコールするか、すでにコール済みです)。"),
+    "flip_not_due": (
+        "2.3", False, "The start card is settled (or the deal turns it): nothing to flip.",
+        "台札はすでに決まっています(またはディールでめくられます)。めくる必要はありません。"),
+    "not_dealer": (
+        "2.3", False, "Only the dealer {dealer} turns the start cards, not {player}.",
+        "台札をめくるのは親の{dealer}です({player}ではありません)。"),
     "chombo_not_enabled": (
         "8.4", False, "Recording a chombo needs the option violations=chombo (referee mode).",
         "チョンボの記録には violations=chombo(審判モード)が必要です。"),

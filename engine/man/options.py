@@ -1,5 +1,5 @@
 """Options: every **[default]** of the rules page as a named option, plus the two modes of 8.4
-and 6.2. Presets bundle them."""
+and 6.2, how the start card is turned (2.3), and the match's end (7.2). Presets bundle them."""
 from __future__ import annotations
 
 from engine.fields import Field, Option
@@ -24,11 +24,33 @@ OPTIONS = (
     Option("stock_exhausted", Field("enum", "reshuffle: the discard pile under the top card "
                                     "becomes the stock; draw_game: the game ends drawn",
                                     choices=("reshuffle", "draw_game")), "reshuffle", "3.9"),
+    Option("man_window", Field("enum", "next_action: a card can be manned until the next action "
+                               "that is not a man call (a draw reopens it for the drawer); "
+                               "until_covered: while it lies on top, until the next card covers "
+                               "it", choices=("next_action", "until_covered")),
+           "next_action", "5.3"),
+    Option("let_pass", Field("enum", "blocked (seed): a number a player let pass reopens for them "
+                             "only when another player plays it or their own hand changes; "
+                             "reopens: any new card of that number reopens it",
+                             choices=("blocked", "reopens")), "blocked", "5.3"),
+    Option("dealer_after_no_winner", Field("enum", "who deals after a chombo or a drawn game: "
+                                           "same: the same dealer; left: the player left of "
+                                           "the dealer", choices=("same", "left")), "same", "7.1"),
+    Option("match_games", Field("int", "the match ends after this many games (a tie for the "
+                                "lead plays on); null: no limit", nullable=True, minimum=1),
+           None, "7.2"),
+    Option("match_target", Field("int", "the match ends when a running total reaches this (a "
+                                 "tie for the lead plays on); null: no target", nullable=True,
+                                 minimum=1), None, "7.2"),
+    Option("start_card", Field("enum", "in_deal: the deal turns effect start cards over by "
+                               "itself; by_dealer: the dealer turns each next card with `flip`, "
+                               "so a play on an effect start card can happen (a chombo, 2.6)",
+                               choices=("in_deal", "by_dealer")), "in_deal", "2.3"),
 )
 
 PRESETS = {
     "standard": {},
-    "referee": {"violations": "chombo", "calls": "declared"},
+    "referee": {"violations": "chombo", "calls": "declared", "start_card": "by_dealer"},
 }
 
 DEFAULTS = {o.name: o.default for o in OPTIONS}

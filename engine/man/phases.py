@@ -17,8 +17,9 @@ from .actions import CALLS, call_words
 from .messages import is_violation, refuse
 from .numbers import hand_total, in_reach, man_numbers
 from .options import DEFAULTS
-from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas
-from .state import VERSION, ManChain, ManMatch, ManOptions, ManResult, ManState, make_call
+from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas, match_winner
+from .state import (VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult, ManState,
+                    make_call)
 
 HAND_SIZE = 3  # 2.1
 
@@ -40,7 +41,7 @@ def deal(setup: DealSetup) -> ManState:
     # 2.1: each seat in seat order takes three cards together from the top.
     hands = {p: tuple(deck[HAND_SIZE * i:HAND_SIZE * (i + 1)]) for i, p in enumerate(players)}
     stock = deck[HAND_SIZE * n:]
-    dealer = setup.dealer if setup.dealer is not None else players[0]
+    dealer = setup.dealer
     totals = {p: 0 for p in players}
     games_played = 0
     if setup.match:
@@ -50,37 +51,103 @@ def deal(setup: DealSetup) -> ManState:
                 raise InvalidDeal(f"{key!r} in the match totals is not seated", "match.totals")
         totals = {p: int(given.get(p, 0)) for p in players}
         games_played = int(setup.match.get("games_played") or 0)
-
-    def someone_matches(top: str) -> bool:
-        return any(rank_of(c) == rank_of(top) or c[0] == top[0]
-                   for h in hands.values() for c in h)
-
-    # 2.3: turn cards until the start card is not an effect card; 2.5 (flip_again): and
-    # until some player can match it. A full pass of the stock always finds one (every
-    # suit held in a hand has plain cards outside the hands, or the hands hold all of them
-    # and so every rank), so this ends without reshuffling.
+        named = setup.match.get("next_dealer")
+        if named is not None and named not in players:
+            raise InvalidDeal(f"{named!r} is not seated", "match.next_dealer")
+        if named is not None and dealer is not None and dealer != named:
+            raise InvalidDeal(f"7.1: the match names {named!r} to deal next", "dealer")
+        dealer = dealer if named is None else named
+        # 7.3: a finished match takes no more games.
+        won = match_winner(totals, games_played, options["match_games"],
+                           options["match_target"])
+        if setup.match.get("over") or setup.match.get("winner") is not None or won:
+            who = setup.match.get("winner") or won
+            raise InvalidDeal(f"7.3: the match is over{f' ({who} won)' if who else ''}; "
+                              "start a new match without `match`", "match.over")
+    dealer = dealer if dealer is not None else players[0]
     discard: list[str] = []
+    _turn_up(stock, discard, hands, options["start_card"] == "by_dealer",
+             options["no_opening_match"] == "flip_again")
+    declared = options["calls"] == "declared"  # 2.2: then each player calls reach themselves
+    state = ManState(
+        version=VERSION, options=ManOptions(**options), players=players, seed=setup.seed,
+        phase="opening", status="in_progress", match=ManMatch(totals, games_played, False, None),
+        dealer=dealer, stock=tuple(stock), discard=tuple(discard), hands=hands,
+        start_cards=tuple(discard), top_by=None, top_manable=False, direction=1, turn=None,
+        pending_draw=0, named_suit=None, first_turn={p: True for p in players}, drew=False,
+        drawn_cards=(), drew_penalty=False,
+        reach={p: in_reach(h) and not declared for p, h in hands.items()},  # 2.2
+        last_call={p: "reach" if in_reach(h) and not declared else None
+                   for p, h in hands.items()},
+        public={p: False for p in players}, shown={p: False for p in players}, window=(),
+        let_go=(), chain=None, reshuffles=0, result=None, next_dealer=None)
+    return _settle(state)
+
+
+def _someone_matches(hands, top: str) -> bool:
+    return any(rank_of(c) == rank_of(top) or c[0] == top[0] for h in hands.values() for c in h)
+
+
+def _turn_up(stock: list, discard: list, hands, stop_at_effect: bool, flip_again: bool) -> None:
+    """2.3: turn cards until the start card is not an effect card (by_dealer: stop at each
+    effect card, the dealer turns the next with `flip`); 2.5 (flip_again): and until some
+    player can match it. A full pass of the stock always finds one (every suit held in a hand
+    has plain cards outside the hands, or the hands hold all of them and so every rank), so
+    this ends without reshuffling."""
     while stock:
         card = stock.pop(0)
         discard.append(card)
         if rank_of(card) in L.EFFECT_RANKS:
+            if stop_at_effect:
+                return
             continue
-        if options["no_opening_match"] != "flip_again" or someone_matches(card):
-            break
-    state = ManState(
-        version=VERSION, options=ManOptions(**options), players=players, seed=setup.seed,
-        phase="opening", status="in_progress", match=ManMatch(totals, games_played),
-        dealer=dealer, stock=tuple(stock), discard=tuple(discard), hands=hands,
-        start_cards=tuple(discard), top_by=None, top_manable=False, direction=1, turn=None,
-        pending_draw=0, named_suit=None, first_turn={p: True for p in players}, drew=False,
-        drawn_cards=(), reach={p: in_reach(h) for p, h in hands.items()},  # 2.2
-        last_call={p: "reach" if in_reach(h) else None for p, h in hands.items()},
-        public={p: False for p in players}, shown={p: False for p in players}, window=(),
-        chain=None, reshuffles=0, result=None, next_dealer=None)
-    if not someone_matches(state.top):
-        # 2.5 dealer_left_starts: nobody can match; the player left of the dealer begins.
-        state = replace(state, phase="play", turn=_step(state, dealer))
-    return state
+        if not flip_again or _someone_matches(hands, card):
+            return
+
+
+def _settle(state: ManState) -> ManState:
+    """2.5 dealer_left_starts: a settled start card nobody can match; the player left of the
+    dealer begins."""
+    if rank_of(state.top) in L.EFFECT_RANKS or _someone_matches(state.hands, state.top):
+        return state
+    return replace(state, phase="play", turn=_step(state, state.dealer))
+
+
+def _flip(s: ManState, seat: str, a: Action) -> Transition[ManState]:
+    """2.3 (start_card=by_dealer): the dealer turns the next card onto an effect start card."""
+    if s.phase == "chain":
+        raise refuse("man_chain_open")
+    if s.phase != "opening" or rank_of(s.top) not in L.EFFECT_RANKS:
+        raise refuse("flip_not_due")
+    if seat != s.dealer:
+        raise refuse("not_dealer", dealer=s.dealer, player=seat)
+    stock, discard = list(s.stock), list(s.discard)
+    _turn_up(stock, discard, s.hands, s.options.start_card == "by_dealer",
+             s.options.no_opening_match == "flip_again")
+    turned = discard[len(s.discard):]
+    new = _settle(replace(s, stock=tuple(stock), discard=tuple(discard),
+                          start_cards=s.start_cards + tuple(turned)))
+    return Transition(new, (), (Event("start_cards_turned", {"player": seat,
+                                                             "cards": turned}),))
+
+
+def _deal_call(s: ManState, seat: str, a: Action) -> Transition[ManState]:
+    """2.2 with calls=declared: a player whose dealt hand is in reach calls リーチ before any
+    other action of theirs; checked like every call (6.2)."""
+    if s.phase == "chain":
+        raise refuse("man_chain_open")
+    given = a.get("call")
+    if L.deal_call_owed(s, seat):
+        _check_call(s, "reach", given, None)
+    elif s.options.calls == "declared" and s.first_turn[seat] and s.last_call[seat] is None:
+        raise refuse("call_wrong", call=given, call_ja=CALLS[given][0],
+                     expected="none (the hand totals over 13)", expected_ja="なし(合計が13を超えています)")
+    else:
+        raise refuse("call_not_due")
+    ja, en = call_words("reach")
+    new = replace(s, reach={**s.reach, seat: True}, last_call={**s.last_call, seat: "reach"})
+    return Transition(new, (), (Event("call", {"player": seat, "call": ja, "code": "reach",
+                                               "en": en, "deal": True}),))
 
 
 # ------------------------------------------------------------------------ apply
@@ -90,6 +157,9 @@ def apply(state: ManState, action: Action) -> Transition[ManState]:
     instead of refused."""
     player = action.player
     try:
+        if action.type in _NEED_DEAL_CALL and L.deal_call_owed(state, player) and \
+                (state.phase != "chain" or action.type == "man"):
+            raise refuse("call_missing", expected="reach", expected_ja="リーチ")  # 2.2 / 6.2
         return _HANDLERS[action.type](state, player, action)
     except Refusal as refusal:
         # 8.4: in referee mode a violation is not refused but penalised (8.1).
@@ -146,7 +216,7 @@ def _finish_turn(s: ManState, seat: str, ch: dict, next_seat: str, given: str | 
     ch.update(reach={**s.reach, seat: in_reach(hand)}, last_call={**s.last_call, seat: code},
               public={**s.public, seat: len(hand) >= L.BIG_HAND},
               first_turn={**s.first_turn, seat: False}, turn=next_seat, drew=False,
-              drawn_cards=(), phase="play")
+              drawn_cards=(), drew_penalty=False, phase="play")
     ja, en = call_words(code, suit)
     event = Event("call", {"player": seat, "call": ja, "code": code, "en": en,
                            **({"suit": suit} if suit else {})})
@@ -158,6 +228,46 @@ def _step(s: ManState, seat: str, steps: int = 1, direction: int | None = None) 
     players = s.players
     d = s.direction if direction is None else direction
     return players[(players.index(seat) + d * steps) % len(players)]
+
+
+# -- the man window (5.3) ----------------------------------------------------------
+
+def _let_go(s: ManState, who=None) -> tuple[ManLetGo, ...]:
+    """The window on the top card closes for `who` (default: all it holds): with
+    let_pass=blocked each of them let that number go (recorded whether or not their hand made
+    it, so a record says nothing about a hand)."""
+    if s.options.let_pass != "blocked" or not s.top_manable or s.top_by is None:
+        return s.let_go
+    number = L.top_rank_value(s)
+    out = list(s.let_go)
+    for p in (s.window if who is None else who):
+        record = ManLetGo(p, number, s.top_by)
+        if record not in out:
+            out.append(record)
+    return tuple(out)
+
+
+def _forget(let_go: tuple[ManLetGo, ...], seat: str) -> tuple[ManLetGo, ...]:
+    """5.3: `seat`'s hand changed, so every number they let go is open to them again."""
+    return tuple(x for x in let_go if x.player != seat)
+
+
+def _window_on_draw(s: ManState, seat: str) -> dict:
+    """5.3: a draw (the one-card draw or a penalty draw) changes the drawer's hand, which
+    reopens the top card for them; next_action: it closes for everyone else."""
+    mine = s.top_manable and s.top_by != seat
+    if s.options.man_window == "until_covered":
+        open_ = set(s.window) | ({seat} if mine else set())
+        return dict(window=tuple(p for p in s.players if p in open_),
+                    let_go=_forget(s.let_go, seat))
+    return dict(window=(seat,) if mine else (), let_go=_forget(_let_go(s), seat))
+
+
+def _window_on_turn_end(s: ManState) -> dict:
+    """5.3: end_turn or pass (the hand unchanged): next_action closes the window."""
+    if s.options.man_window == "until_covered":
+        return {}
+    return dict(window=(), let_go=_let_go(s))
 
 
 # -- play (2.4, 3.1, 3.2, 3.7, 3.8) ------------------------------------------------
@@ -210,11 +320,16 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     next_seat = _step(s, seat, 1 + skip, direction)
     manable = not s.first_turn[seat]  # 5.2
     new_hand = tuple(remove_cards(hand, cards))
+    # 5.3: the covered card's window closes; the player's own hand changed. The new card may
+    # be manned by everyone else, except (let_pass=blocked) who let this number of this
+    # player's go with the hand they still hold.
+    let_go = _forget(_let_go(s), seat)
+    number = L.VALUE[rank]
     ch = dict(hands={**s.hands, seat: new_hand},
               discard=s.discard + tuple(cards), pending_draw=pending, direction=direction,
-              named_suit=named, top_by=seat, top_manable=manable,
-              # 5.3: anyone but its player may man the card until the next other action
-              window=tuple(p for p in s.players if p != seat) if manable else ())
+              named_suit=named, top_by=seat, top_manable=manable, let_go=let_go,
+              window=tuple(p for p in s.players if p != seat
+                           and ManLetGo(p, number, seat) not in let_go) if manable else ())
     played = Event("played", {"player": seat, "cards": list(cards),
                               **({"suit": suit} if suit else {}),
                               **({"opening": True} if s.phase == "opening" else {}),
@@ -274,13 +389,13 @@ def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
               discard=discard, reshuffles=reshuffles, pending_draw=0)
     ev = Event("drew", {"player": seat, "count": len(drawn),
                         "penalty": bool(s.pending_draw)})
+    # 5.3: the drawer's hand changed: they may man the top card (a plain man after a penalty
+    # draw, 5.5; mekuri after the one-card draw of their turn).
+    ch.update(_window_on_draw(s, seat))
     if ends:
-        ch["window"] = ()
         new, call = _finish_turn(s, seat, ch, _step(s, seat), a.get("call"))
         return Transition(new, (), (*events, ev, call))
-    # 5.3: the drawer may still man the top card this turn (mekuri); others may not.
-    ch.update(drew=True, drawn_cards=s.drawn_cards + drawn,
-              window=(seat,) if s.top_manable and s.top_by != seat else ())
+    ch.update(drew=True, drawn_cards=s.drawn_cards + drawn, drew_penalty=bool(s.pending_draw))
     return Transition(replace(s, **ch), (), (*events, ev))
 
 
@@ -290,7 +405,7 @@ def _end_turn_action(s: ManState, seat: str, a: Action) -> Transition[ManState]:
         raise refuse("draw_first")  # 3.3
     if L.must_play(s, seat):
         raise refuse("must_play_big_hand")  # 3.5: including a card just drawn
-    new, call = _finish_turn(s, seat, {"window": ()}, _step(s, seat), a.get("call"))
+    new, call = _finish_turn(s, seat, _window_on_turn_end(s), _step(s, seat), a.get("call"))
     return Transition(new, (), (call,))
 
 
@@ -303,7 +418,7 @@ def _pass(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if L.must_play(s, seat):
         raise refuse("must_play_big_hand")
     # 3.4: a pending draw passes on unchanged.
-    new, call = _finish_turn(s, seat, {"window": ()}, _step(s, seat), a.get("call"),
+    new, call = _finish_turn(s, seat, _window_on_turn_end(s), _step(s, seat), a.get("call"),
                              passed=True)
     return Transition(new, (), (Event("passed", {"player": seat,
                                                   "pending_draw": s.pending_draw}), call))
@@ -411,18 +526,32 @@ def _finish(s: ManState, result: ManResult, deltas: tuple[ScoreDelta, ...],
     totals = dict(s.match.totals)
     for d in deltas:
         totals[d.target] += d.delta
-    next_dealer = result.winner if result.kind == "man" else s.dealer
+    if result.kind == "man":
+        next_dealer = result.winner
+    elif s.options.dealer_after_no_winner == "left":
+        next_dealer = _step(s, s.dealer, direction=1)
+    else:
+        next_dealer = s.dealer
+    games = s.match.games_played + 1
+    winner = match_winner(totals, games, s.options.match_games, s.options.match_target)  # 7.2
     new = replace(s, phase="finished", status="finished", result=result,
                   next_dealer=next_dealer, window=(),
-                  match=ManMatch(totals, s.match.games_played + 1))
+                  match=ManMatch(totals, games, winner is not None, winner))
     ended = Event("game_over", {"result": result.kind, "next_dealer": next_dealer,
                                 "totals": dict(totals)})
-    return Transition(new, deltas, (*events, ended))
+    if winner is None:
+        return Transition(new, deltas, (*events, ended))
+    won = Event("match_won", {"winner": winner, "totals": dict(totals), "games_played": games})
+    return Transition(new, deltas, (*events, ended, won))
 
 
 # the handler for each action type (actions.py)
 _HANDLERS = {"play": _play, "draw": _draw, "pass": _pass, "end_turn": _end_turn_action,
-             "man": _man, "decline": _decline, "chombo": _chombo_action}
+             "man": _man, "decline": _decline, "chombo": _chombo_action, "flip": _flip,
+             "call": _deal_call}
+# 2.2 / 6.2: with declared calls these wait for the player's deal call (decline, a referee's
+# chombo record and the call itself do not)
+_NEED_DEAL_CALL = frozenset({"play", "draw", "pass", "end_turn", "man", "flip"})
 
 
 # ------------------------------------------------------------------------ queries
@@ -432,11 +561,14 @@ def to_act(s: ManState) -> list[str]:
     player on turn followed by anyone who may man the top card."""
     if s.phase == "finished":
         return []
-    if s.phase == "opening":
-        return [p for p in s.players if _opening_plays(s, p)]
     if s.phase == "chain":
         return L.chain_eligible(s)
-    return [s.turn] + [p for p in s.players if p != s.turn and L.may_man(s, p)]
+    owed = [p for p in s.players if L.deal_call_owed(s, p)]  # 2.2 with declared calls
+    if s.phase == "opening":
+        unsettled = rank_of(s.top) in L.EFFECT_RANKS
+        return [p for p in s.players if p in owed or (p == s.dealer if unsettled
+                                                       else bool(_opening_plays(s, p)))]
+    return [s.turn] + [p for p in s.players if p != s.turn and (p in owed or L.may_man(s, p))]
 
 
 def _opening_plays(s: ManState, seat: str) -> list:
@@ -463,6 +595,10 @@ def legal_actions(s: ManState, player: str) -> list[Action]:
                 out.append(Action("man", player))
             out.append(Action("decline", player))
         return out
+    if L.deal_call_owed(s, seat):
+        return [Action("call", player, {"call": "reach"})]  # 2.2: before anything else
+    if s.phase == "opening" and rank_of(s.top) in L.EFFECT_RANKS:
+        return [Action("flip", player)] if seat == s.dealer else []  # 2.3 by_dealer
     if s.phase == "opening":
         plays = _opening_plays(s, seat)
     else:

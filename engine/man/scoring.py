@@ -50,3 +50,15 @@ def chombo_deltas(players: tuple[str, ...], offender: str, reason: str) -> tuple
     out += [ScoreDelta(p, "points", 1, f"chombo by {offender}: {reason}")
             for p in players if p != offender]
     return tuple(out)
+
+
+def match_winner(totals: dict[str, int], games: int, games_limit: int | None,
+                 target: int | None) -> str | None:
+    """7.2: once `games_limit` games are played or a running total reaches `target`, the match
+    is won by the one player with the highest total; a tie for the lead plays on."""
+    top = max(totals.values())
+    if not ((games_limit is not None and games >= games_limit)
+            or (target is not None and top >= target)):
+        return None
+    leaders = [p for p, t in totals.items() if t == top]
+    return leaders[0] if len(leaders) == 1 else None

@@ -3,9 +3,9 @@ the encoder and the published schema. `invariants` checks what a type cannot say
 exactly once, every id seated, per-player maps complete, phase consistency."""
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from engine.cards import SUITS
 from engine.errors import InvalidState
@@ -14,7 +14,7 @@ from engine.state import Card, Cards, Count, GameState, Int, PlayerId, options_s
 from .actions import CALLS
 from .options import OPTIONS
 
-VERSION = 1
+VERSION = 2  # 2: let_go, drew_penalty, match over/winner
 PHASES = ("opening", "play", "chain", "finished")
 KINDS = ("tanki", "mekuri", "kaeshi")  # 5.5 multipliers, each ×2
 RESULTS = ("man", "chombo", "draw")
@@ -54,6 +54,16 @@ class ManResult(Struct, frozen=True, forbid_unknown_fields=True):
 class ManMatch(Struct, frozen=True, forbid_unknown_fields=True):
     totals: dict[str, Int]  # before this game; after it once finished
     games_played: Count
+    over: bool                    # 7.2: this game ended the match
+    winner: Optional[PlayerId]    # 7.2: the match's winner once it is over
+
+
+class ManLetGo(Struct, frozen=True, forbid_unknown_fields=True):
+    """5.3 (let_pass=blocked): `player` let a card of `number` played by `by` go, and has not
+    changed their hand since; every player the window held is recorded, so it tells nothing."""
+    player: PlayerId
+    number: Annotated[int, Meta(ge=1, le=13)]
+    by: PlayerId
 
 
 class ManState(GameState, frozen=True, tag="man"):
@@ -75,11 +85,13 @@ class ManState(GameState, frozen=True, tag="man"):
     first_turn: dict[str, bool]   # True until the seat's first turn ends (3.4, 5.2)
     drew: bool                    # the player on turn drew this turn (3.3)
     drawn_cards: Cards            # what they drew this turn (5.5 mekuri)
+    drew_penalty: bool            # that draw was a pending draw (3.8): never mekuri (5.5)
     reach: dict[str, bool]        # reach status as of each seat's last call (6.1)
     last_call: dict[str, Optional[Literal[tuple(CALLS)]]]
     public: dict[str, bool]       # 3.6: ended a turn with 8+ cards
     shown: dict[str, bool]        # 5.4: showed the hand with a man call
     window: tuple[PlayerId, ...]  # 5.3: who may still man the top card
+    let_go: tuple[ManLetGo, ...]  # 5.3: numbers let go, until the player's hand changes
     chain: Optional[ManChain]
     reshuffles: Count             # 3.9: label counter of reshuffle streams
     result: Optional[ManResult]
@@ -128,6 +140,11 @@ def invariants(s: ManState) -> None:
             raise _bad("drawn cards must be in the hand of the player on turn", "drawn_cards")
     if len(set(s.window)) != len(s.window) or not seated.issuperset(s.window):
         raise _bad("seated players, none twice", "window")
+    if len(set(s.let_go)) != len(s.let_go) or any(
+            x.player not in seated or x.by not in seated or x.player == x.by for x in s.let_go):
+        raise _bad("seated players, another's card, none twice", "let_go")
+    if s.drew_penalty and not s.drew:
+        raise _bad("a penalty draw is the turn's draw", "drew_penalty")
     c = s.chain
     if c is not None:
         if c.card != s.top:
@@ -148,3 +165,6 @@ def invariants(s: ManState) -> None:
         raise _bad("seated players only", "result")
     if (s.phase == "finished") != (s.next_dealer is not None):
         raise _bad("a next dealer exactly when the game is finished", "next_dealer")
+    m = s.match
+    if (m.winner is not None) != m.over or (m.over and (r is None or m.winner not in seated)):
+        raise _bad("a seated winner exactly when a finished game ends the match", "match.winner")

@@ -8,6 +8,7 @@ from engine.cards import deck_52
 from engine.game import Refusal
 from engine.man import GAME
 from engine.man.options import DEFAULTS
+from engine.man.state import VERSION
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -38,7 +39,7 @@ def build(hands: dict[str, list[str]], top: list[str], stock: list[str] | None =
     rest = [c for c in deck_52() if c not in used]
     from engine.man.numbers import in_reach
     state = {
-        "game": "man", "version": 1, "options": {**DEFAULTS, **(options or {})},
+        "game": "man", "version": VERSION, "options": {**DEFAULTS, **(options or {})},
         "players": players, "seed": "test", "dealer": players[0],
         "phase": "play" if turn is not None else "opening", "status": "in_progress",
         "stock": list(stock or []) + rest, "discard": list(top),
@@ -46,12 +47,14 @@ def build(hands: dict[str, list[str]], top: list[str], stock: list[str] | None =
         "top_by": top_by, "top_manable": top_by is not None, "direction": 1, "turn": turn,
         "pending_draw": 0, "named_suit": None,
         "first_turn": {p: first_turn for p in players}, "drew": False, "drawn_cards": [],
+        "drew_penalty": False, "let_go": [],
         "reach": {p: in_reach(h) for p, h in hands.items()},
         "last_call": {p: None for p in players}, "public": {p: False for p in players},
         "shown": {p: False for p in players},
         "window": [p for p in players if p != top_by] if top_by is not None else [],
         "chain": None, "reshuffles": 0,
-        "match": {"totals": {p: 0 for p in players}, "games_played": 0},
+        "match": {"totals": {p: 0 for p in players}, "games_played": 0, "over": False,
+                  "winner": None},
         "result": None, "next_dealer": None,
     }
     state.update(overrides)

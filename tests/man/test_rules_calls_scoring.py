@@ -77,14 +77,15 @@ def test_rule_6_2_wrong_call_is_chombo_in_referee_mode():
 
 def _won_game():
     s = build({"A": ["S3", "S4"], "B": ["HK", "HQ"]}, ["H7"], top_by="B", turn="A",
-              dealer="B", match={"totals": {"A": 5, "B": -5}, "games_played": 3})
+              dealer="B", match={"totals": {"A": 5, "B": -5}, "games_played": 3,
+                                 "over": False, "winner": None})
     return ok(s, "man", "A").state
 
 
 def test_rule_7_1_winner_deals_next_and_totals_carry_over():
     done = _won_game()
-    assert done["next_dealer"] == "A" and done["match"] == {"totals": {"A": 6, "B": -6},
-                                                            "games_played": 4}
+    assert done["next_dealer"] == "A" and done["match"] == {
+        "totals": {"A": 6, "B": -6}, "games_played": 4, "over": False, "winner": None}
     nxt = adjudicate.deal("man", ["A", "B"], seed="next", dealer=done["next_dealer"],
                           match=done["match"])["state"]
     assert nxt["dealer"] == "A" and nxt["match"] == done["match"]

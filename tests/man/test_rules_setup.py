@@ -115,7 +115,8 @@ def test_rule_2_5_option_dealer_left_starts():
 def test_rule_2_6_playing_on_an_unsettled_effect_start_card():
     st = build({"A": ["S4", "HJ"], "B": ["S7", "S9"]}, ["SJ"], turn=None, first_turn=True)
     assert refused(st, "play", "A", cards=["HJ"]).code == "start_card_unsettled"
-    assert GAME.to_act(GAME.decode(st)) == []
+    assert GAME.to_act(GAME.decode(st)) == ["A"]  # the dealer, to turn the next card
+    assert legal(st, "A") == [{"type": "flip", "player": "A"}]
     st = build({"A": ["S4", "HJ"], "B": ["S7", "S9"]}, ["SJ"], turn=None, first_turn=True,
                options={"violations": "chombo"})
     res = ok(st, "play", "A", cards=["HJ"])

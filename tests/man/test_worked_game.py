@@ -106,8 +106,28 @@ def test_worked_game_replay_gives_identical_final_state():
     assert GAME.encode(GAME.decode(out["state"])) == out["state"]
 
 
+# Referee mode (start_card=by_dealer, calls=declared): C calls リーチ at the deal, then the
+# dealer A turns J, A, 2 one by one until the spade 10 settles (2.2, 2.3).
+REFEREE_OPENING = [{"type": "call", "player": "C", "call": "reach"},
+                   {"type": "flip", "player": "A"}, {"type": "flip", "player": "A"}]
+
+
+def _referee_deal():
+    dealt = _deal(preset="referee")
+    state = dealt["state"]
+    assert state["discard"] == ["HJ"] and dealt["to_act"] == ["A", "C"]
+    for action in REFEREE_OPENING:
+        res = adjudicate.validate(state, action)
+        assert res.valid, (action, res.refusal.code)
+        state = res.state
+    flip = adjudicate.validate(state, {"type": "flip", "player": "A"})
+    assert flip.events == [{"type": "start_cards_turned", "player": "A", "cards": ["S10"]}]
+    assert flip.state["start_cards"] == ["HJ", "CA", "C2", "S10"] and flip.to_act == ["A", "B"]
+    return flip.state
+
+
 def test_worked_game_with_declared_calls_in_referee_mode():
-    state = _deal(preset="referee")["state"]
+    state = _referee_deal()
     for action, spoken in MOVES:
         if spoken is not None:
             action = {**action, "call": CODES[spoken]}
@@ -118,7 +138,7 @@ def test_worked_game_with_declared_calls_in_referee_mode():
 
 
 def test_worked_game_wrong_call_is_chombo_in_referee_mode():
-    state = _deal(preset="referee")["state"]
+    state = _referee_deal()
     # B's opening play leaves 11: "reach", not "hai" (6.2) → chombo, B −3, others +1.
     res = adjudicate.validate(state, {"type": "play", "player": "B", "cards": ["S4"],
                                       "call": "hai"})
