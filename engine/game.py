@@ -78,6 +78,19 @@ class Transition(Generic[S]):
     events: tuple[Event, ...] = ()
 
 
+class _Unfilled(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value)
+
+
 class Refusal(Exception):
     """An action that is well formed but not legal now. Not an HTTP error: the API answers
     200 with valid=false, the code, the message in the caller's language and the rule."""
@@ -90,6 +103,17 @@ class Refusal(Exception):
         self.ja = ja
         self.rule = rule
         self.details = dict(details or {})
+
+    @classmethod
+    def from_templates(cls, game_id: str, code: str, rule: str, en: str, ja: str,
+                       fill: Mapping[str, Any], details: Mapping[str, Any] | None = None
+                       ) -> "Refusal":
+        """A refusal from a game's catalogue: `{placeholders}` of both messages filled from
+        `fill` (None as "null", a list as its items, a missing one as "?"), the rule cited as
+        "<game> <rule>"; `details` (default: `fill`) travel with it."""
+        values = _Unfilled({k: _shown(v) for k, v in fill.items()})
+        return cls(code, en.format_map(values), ja.format_map(values), rule=f"{game_id} {rule}",
+                   details=fill if details is None else details)
 
     def message(self, lang: str = "en") -> str:
         return self.ja if lang == "ja" else self.en

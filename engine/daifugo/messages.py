@@ -36,17 +36,10 @@ PHASE_REFUSALS: dict[str, tuple[str, str, str]] = {
 MESSAGES: dict[str, tuple[str, str, str]] = {**REFUSALS, **PHASE_REFUSALS}
 
 
-class _Blank(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def refuse(code: str, **details) -> Refusal:
     """The Refusal for `code`, its rule cited as "daifugo <n>"."""
     rule, en, ja = MESSAGES[code]
-    fmt = _Blank({k: ("null" if v is None else str(v)) for k, v in details.items()})
-    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"daifugo {rule}",
-                   details=details)
+    return Refusal.from_templates("daifugo", code, rule, en, ja, details)
 
 
 def from_play_error(err: PlayError) -> Refusal:

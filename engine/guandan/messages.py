@@ -82,15 +82,7 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
 }
 
 
-class _Blank(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def refuse(code: str, **details) -> Refusal:
     """The Refusal for `code`, rule cited as "guandan <n>"; details fill the messages."""
     rule, en, ja = MESSAGES[code]
-    fmt = _Blank({k: ("null" if v is None else (" ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)))
-                  for k, v in details.items()})
-    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"guandan {rule}",
-                   details=details)
+    return Refusal.from_templates("guandan", code, rule, en, ja, details)

@@ -104,18 +104,11 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
 VIOLATIONS = frozenset(code for code, (_, v, _, _) in MESSAGES.items() if v)
 
 
-class _Blank(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def refuse(code: str, **details) -> Refusal:
     """The Refusal for `code`, rule cited as "man <n>"; details fill the messages and travel
     with the refusal."""
     rule, _violation, en, ja = MESSAGES[code]
-    fmt = _Blank({k: ("null" if v is None else str(v)) for k, v in details.items()})
-    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"man {rule}",
-                   details=details)
+    return Refusal.from_templates("man", code, rule, en, ja, details)
 
 
 def is_violation(refusal: Refusal) -> bool:

@@ -49,14 +49,8 @@ CATALOGUE: dict[str, str] = {
 }
 
 
-class _Blank(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def refuse(code: str, **details) -> Refusal:
     """The Refusal for `code`, rule cited as "manteur <n>"; details fill the messages."""
     rule, en, ja = MESSAGES[code]
-    fmt = _Blank({k: ("null" if v is None else str(v)) for k, v in details.items()})
-    return Refusal(code, en.format_map(fmt), ja.format_map(fmt), rule=f"{GAME_ID} {rule}",
-                   details={k: v for k, v in details.items() if not k.endswith("_ja")})
+    return Refusal.from_templates(GAME_ID, code, rule, en, ja, details,
+                                  {k: v for k, v in details.items() if not k.endswith("_ja")})

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import adjudicate
 from engine.daifugo import GAME
 from engine.daifugo.options import DEFAULTS, PRESETS
 from engine.daifugo.phases import deck_of, to_struct
 from engine.daifugo.plays import read_play
 from engine.daifugo.options import play_rules
 from engine.state import encode_state
-from engine.game import Refusal
+from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
 
 
 def options(preset: str = "seed", **kw) -> dict:
@@ -47,21 +46,6 @@ def build(hands: dict[str, list[str]], top: list[str] | None = None, by: str | N
     return state
 
 
-def act(state: dict, type_: str, player: str, **fields):
-    return adjudicate.validate(state, {"type": type_, "player": player, **fields})
-
-
-def ok(state: dict, type_: str, player: str, **fields):
-    res = act(state, type_, player, **fields)
-    assert res.valid, (type_, player, fields, res.refusal.code, res.refusal.en)
-    return res
-
-
-def refused(state: dict, type_: str, player: str, **fields) -> Refusal:
-    res = act(state, type_, player, **fields)
-    assert not res.valid, f"{type_} by {player} {fields} was accepted"
-    assert res.state == state
-    return res.refusal
 
 
 def play(state: dict, player: str, cards: str, **fields) -> dict:

@@ -5,10 +5,10 @@ from typing import Any
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import Refusal
 from engine.man import GAME
 from engine.man.options import DEFAULTS
 from engine.man.state import VERSION
+from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -63,22 +63,6 @@ def build(hands: dict[str, list[str]], top: list[str], stock: list[str] | None =
     return state
 
 
-def act(state: dict, type_: str, player: str, **fields) -> Any:
-    """validate() of one action: an Applied or a Refused."""
-    return adjudicate.validate(state, {"type": type_, "player": player, **fields})
-
-
-def ok(state: dict, type_: str, player: str, **fields):
-    res = act(state, type_, player, **fields)
-    assert res.valid, (type_, player, fields, res.refusal.code, res.refusal.en)
-    return res
-
-
-def refused(state: dict, type_: str, player: str, **fields) -> Refusal:
-    res = act(state, type_, player, **fields)
-    assert not res.valid, f"{type_} by {player} {fields} was accepted"
-    assert res.state == state
-    return res.refusal
 
 
 def legal(state: dict, player: str) -> list[dict]:

@@ -153,7 +153,7 @@ def brute_force(hand, d: Declaration, rules: DeclarationRules) -> bool:
 
 from engine import adjudicate  # noqa: E402
 from engine.cards import deck_52  # noqa: E402
-from engine.game import Refusal  # noqa: E402
+from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
 
 PLAYERS = ["A", "B", "C"]
 
@@ -170,21 +170,6 @@ def deal(hand=None, players=None, starter=None, **options) -> dict:
                            dealer=starter, deck=deck)["state"]
 
 
-def act(state: dict, type_: str, player: str, **fields):
-    return adjudicate.validate(state, {"type": type_, "player": player, **fields})
-
-
-def ok(state: dict, type_: str, player: str, **fields):
-    res = act(state, type_, player, **fields)
-    assert res.valid, (type_, player, fields, res.refusal.code, res.refusal.en)
-    return res
-
-
-def refused(state: dict, type_: str, player: str, **fields) -> Refusal:
-    res = act(state, type_, player, **fields)
-    assert not res.valid, f"{type_} by {player} {fields} was accepted"
-    assert res.state == state
-    return res.refusal
 
 
 def declare(state: dict, player: str, type_: str, ranks=(), kickers=()) -> dict:
