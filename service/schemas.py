@@ -53,7 +53,9 @@ def to_marshmallow(field: Field) -> mf.Field:
             return mf.String(validate=validate.OneOf(field.choices), **common)
         return mf.String(**common)
     if kind == "suit":
-        return mf.String(validate=validate.OneOf(SUITS + tuple(s.lower() for s in SUITS)), **common)
+        # One canonical enum (generated clients need distinct names); the engine also reads
+        # lower case, as it does card tokens.
+        return mf.String(validate=validate.OneOf(SUITS), **common)
     if kind == "enum":
         if all(isinstance(c, str) for c in field.choices if c is not None):
             return mf.String(validate=validate.OneOf([c for c in field.choices if c is not None]),
