@@ -100,6 +100,10 @@ def seat_count(game_id: str) -> int:
     return 4 if game.min_players <= 4 <= game.max_players else game.min_players
 
 
+def _model_name(game_id: str, action_type: str) -> str:
+    return "".join(w.capitalize() for p in (game_id, action_type) for w in p.split("_")) + "Action"
+
+
 def _type_of(action) -> str:
     kind = action.type_
     return getattr(kind, "value", kind)
@@ -142,6 +146,9 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                     got = legal_actions.sync(client=client, body=LegalActionsRequest(
                         state=state, player=player))
                     assert got.count == len(got.actions)
+                    # each parsed as its own game's model (`play` is in four games)
+                    assert all(type(a).__name__ == _model_name(game_id, _type_of(a))
+                               and a.game.value == game_id for a in got.actions), got.actions
                     legal += got.actions
                 assert legal, f"{game_id}: {to_act} may act but have no legal action"
                 out = validate_action.sync(client=client, body=ValidateRequest(
