@@ -176,9 +176,7 @@ def legal_actions(state_json: Mapping[str, Any], player: Any,
     if types:
         wanted = set(types)
         actions = [a for a in actions if a.type in wanted]
-    # Each action names its game: clients generated from the spec tell apart the games' actions
-    # that share a type name (`play` in four games) by it.
-    return [{**a.to_json(), "game": game.id} for a in actions]
+    return [a.to_json() for a in actions]
 
 
 def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False) -> dict:
@@ -210,8 +208,7 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
         deltas = [d.to_json() for d in tr.score_deltas]
         for d in deltas:
             totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
-        steps.append({"index": index, "action": {**action.to_json(), "game": game.id},
-                      "score_deltas": deltas,
+        steps.append({"index": index, "action": action.to_json(), "score_deltas": deltas,
                       "events": [e.to_json() for e in tr.events], "to_act": game.to_act(state),
                       "status": game.status(state)})
     final = game.encode(state)
