@@ -164,6 +164,10 @@ class DealSetup:
 
 # ---------------------------------------------------------------- the interface
 
+# The keys every action carries besides its declared fields (`game` is optional on input).
+ACTION_ENVELOPE = frozenset({"type", "player", "game"})
+
+
 class Game(ABC, Generic[S]):
     """Implement this, instantiate it once in the game's package and `register` it."""
 
@@ -305,8 +309,12 @@ class Game(ABC, Generic[S]):
         player = data.get("player")
         if not isinstance(player, str) or player not in players:
             raise InvalidAction(f"player {player!r} is not seated in this game", "action.player")
+        if "game" in data and data["game"] != self.id:
+            # optional: legal actions name their game, and may be posted back as they came
+            raise InvalidAction(f"action of game {data['game']!r} posted with a state of {self.id}",
+                                "action.game")
         try:
-            parsed = parse_fields(spec.fields, data, "action", frozenset({"type", "player"}))
+            parsed = parse_fields(spec.fields, data, "action", ACTION_ENVELOPE)
         except FieldError as err:
             raise InvalidAction(err.message, err.path) from None
         return Action(kind, player, parsed)

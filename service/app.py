@@ -63,6 +63,10 @@ class RefereeApi(Api):
         prepare_response(response, self.spec, PROBLEM_MIME)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
+    def _register_pagination_header(self):
+        """No route paginates: no PaginationMetadata schema in the spec (issue #14: no unused
+        schemas)."""
+
     def handle_http_exception(self, error):
         return errors.handle_http_exception(error)
 

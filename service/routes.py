@@ -15,6 +15,7 @@ from engine.adjudicate import Applied
 from .cache import cache_key
 from engine.game import InvalidDeal
 
+from . import examples
 from .errors import LimitExceeded, request_lang
 from .trust import Meta, Posted
 from .jsonio import OrjsonParser, json_response, load_body
@@ -121,7 +122,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     problems = lambda *codes: _problem_docs(api, schemas, *codes)  # noqa: E731
 
     @api.route("/games", methods=["GET"])
-    @api.response(200, schemas.games_response)
+    @api.response(200, schemas.games_response, example=examples.response("listGames"))
     @api.doc(operationId="listGames", summary="Every game: names, player counts, presets, options, actions")
     def list_games():
         games = []
@@ -160,8 +161,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         return rules_page(ext, game, html=True)
 
     @api.route("/games/<string:game>/deal", methods=["POST"])
-    @api.arguments(schemas.deal_request)
-    @api.response(201, schemas.deal_response)
+    @api.arguments(schemas.deal_request, example=examples.request("deal"))
+    @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @problems(400, 404, 413, 415, 422)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
     def deal(body: dict, game: str):
@@ -203,20 +204,21 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
 
     # The hot path: the body is checked by the same marshmallow schema, read by load_body
     # rather than webargs (documented by hand to the same effect).
-    validate_body = {"required": True,
-                     "content": {"application/json": {"schema": schemas.validate_request}}}
+    def validate_body(op: str) -> dict:
+        return {"required": True, "content": {"application/json": {
+            "schema": schemas.validate_request, "example": examples.request(op)}}}
 
     @api.route("/validate", methods=["POST"])
-    @api.response(200, schemas.validate_response)
+    @api.response(200, schemas.validate_response, example=examples.response("validateAction"))
     @problems(400, 403, 404, 413, 415, 422)
-    @api.doc(operationId="validateAction", requestBody=validate_body,
+    @api.doc(operationId="validateAction", requestBody=validate_body("validateAction"),
              summary="Adjudicate one action: valid with the next state, or refused with the rule broken")
     def validate():
         return _validate(load_body(schemas.validate_request))
 
     @api.route("/legal-actions", methods=["POST"])
-    @api.arguments(schemas.legal_actions_request)
-    @api.response(200, schemas.legal_actions_response)
+    @api.arguments(schemas.legal_actions_request, example=examples.request("legalActions"))
+    @api.response(200, schemas.legal_actions_response, example=examples.response("legalActions"))
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="legalActions", summary="Every legal action of a player now")
     def legal_actions(body: dict):
@@ -227,7 +229,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
 
         def compute():
             actions = adjudicate.legal_actions(state, player, types, trusted)
-            return {"actions": actions, "count": len(actions)}
+            # Each names its game: generated clients tell apart the games' same-named actions
+            # (`play` in four games) by it (the spec's `Action`).
+            gid = state.get("game")
+            return {"actions": [{**a, "game": gid} for a in actions], "count": len(actions)}
         game = registry.get(state.get("game")) if isinstance(state.get("game"), str) else None
         if game is None or not game.legal_actions_cacheable:
             return json_response(compute())
@@ -235,8 +240,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         return Response(_cached_json(ext, "legal", identity, compute), mimetype="application/json")
 
     @api.route("/view", methods=["POST"])
-    @api.arguments(schemas.view_request)
-    @api.response(200, schemas.view_response)
+    @api.arguments(schemas.view_request, example=examples.request("view"))
+    @api.response(200, schemas.view_response, example=examples.response("view"))
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="view", summary="The state as one player (or a spectator: null) may see it")
     def view(body: dict):
@@ -245,8 +250,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         return json_response({"view": adjudicate.view(got.state, body["player"], got.trusted)})
 
     @api.route("/replay", methods=["POST"])
-    @api.arguments(schemas.replay_request)
-    @api.response(200, schemas.replay_response)
+    @api.arguments(schemas.replay_request, example=examples.request("replay"))
+    @api.response(200, schemas.replay_response, example=examples.response("replay"))
     @problems(400, 404, 413, 415, 422)
     @api.doc(operationId="replay",
              summary="Deal, then apply a list of actions; stops at the first refused one")
@@ -262,6 +267,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                 "actions")
         meta, deal["match"] = _guarded_deal(ext, deal)
         out = adjudicate.replay(deal, body["actions"])
+        for step in out["steps"]:
+            step["action"] = {**step["action"], "game": deal["game_id"]}
         guard = ext.guard
         out["initial_state"] = guard.outgoing(out["initial_state"], meta)
         final = None if meta is None else Meta(meta.game_id, len(out["steps"]), meta.provenance)
@@ -281,21 +288,21 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
     @alias.route("/validate", methods=["POST"])
-    @alias.response(200, schemas.validate_response)
+    @alias.response(200, schemas.validate_response, example=examples.response("validateActionAlias"))
     @_problem_docs(alias, schemas, 400, 403, 404, 413, 415, 422)
-    @alias.doc(operationId="validateActionAlias", requestBody=validate_body,
+    @alias.doc(operationId="validateActionAlias", requestBody=validate_body("validateActionAlias"),
                summary="Same as POST /v1/validate")
     def validate_alias():
         return _validate(load_body(schemas.validate_request))
 
     @ops.route("/healthz", methods=["GET"])
-    @ops.response(200, schemas.health)
+    @ops.response(200, schemas.health, example=examples.response("healthz"))
     @ops.doc(operationId="healthz", summary="Liveness: the process answers")
     def healthz():
         return json_response({"status": "ok"})
 
     @ops.route("/readyz", methods=["GET"])
-    @ops.response(200, schemas.ready)
+    @ops.response(200, schemas.ready, example=examples.response("readyz"))
     @ops.doc(operationId="readyz", summary="Readiness: cache backend, Redis, signing; 503 when "
              "not ready (strict sequencing without its Redis)",
              responses={"503": {"description": "Not ready: do not route requests here"}})
@@ -406,9 +413,10 @@ def _lookup_view(blp: Blueprint, schemas, ext, game_id: str, lk, request_schema,
         return Response(payload, mimetype="application/json")
 
     view.__name__ = f"lookup_{game_id}_{lk.name}".replace("-", "_")
-    view = blp.doc(operationId="".join(p.capitalize() if i else p for i, p in enumerate(
-        f"lookup-{game_id}-{lk.name}".replace("_", "-").split("-"))), summary=lk.summary)(view)
+    op = "".join(p.capitalize() if i else p for i, p in enumerate(
+        f"lookup-{game_id}-{lk.name}".replace("_", "-").split("-")))
+    view = blp.doc(operationId=op, summary=lk.summary)(view)
     view = _problem_docs(blp, schemas, 400, 404, 413, 415, 422)(view)
-    view = blp.response(200, response_schema)(view)
-    view = blp.arguments(request_schema)(view)
+    view = blp.response(200, response_schema, example=examples.response(op))(view)
+    view = blp.arguments(request_schema, example=examples.request(op))(view)
     return view

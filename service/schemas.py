@@ -53,7 +53,9 @@ def to_marshmallow(field: Field) -> mf.Field:
             return mf.String(validate=validate.OneOf(field.choices), **common)
         return mf.String(**common)
     if kind == "suit":
-        return mf.String(validate=validate.OneOf(SUITS + tuple(s.lower() for s in SUITS)), **common)
+        # One canonical enum (generated clients need distinct names); the engine also reads
+        # lower case, as it does card tokens.
+        return mf.String(validate=validate.OneOf(SUITS), **common)
     if kind == "enum":
         if all(isinstance(c, str) for c in field.choices if c is not None):
             return mf.String(validate=validate.OneOf([c for c in field.choices if c is not None]),
@@ -87,17 +89,6 @@ def schema_from_fields(name: str, spec: dict[str, Field], extra: dict | None = N
     return Strict.from_dict(declared, name=name)
 
 
-class EngineChecked(mf.Nested):
-    """Documented in the spec as its nested schema, but loaded as the raw object: the engine's
-    own decoder checks it exactly and fast (a nested marshmallow load of every state and action
-    cost ~0.2 ms a request, the largest single cost of /v1/validate)."""
-
-    def _deserialize(self, value, attr, data, partial=None, **kwargs):
-        if not isinstance(value, dict):
-            raise ma.ValidationError("Not a valid object.")
-        return value
-
-
 # ------------------------------------------------------------------ shared pieces
 
 class StateField(mf.Field):
@@ -126,6 +117,8 @@ def state_field_ref(self, field, **kwargs) -> dict:
     if isinstance(field, StateField):
         return {"oneOf": [{"$ref": "#/components/schemas/State"},
                           {"$ref": "#/components/schemas/SealedState"}]}
+    if isinstance(field, ActionField):
+        return {"$ref": "#/components/schemas/Action"}
     if isinstance(field, MatchField):
         return {"oneOf": [{"type": "object", "additionalProperties": True},
                           {"$ref": "#/components/schemas/SealedMatch"}],
@@ -161,8 +154,10 @@ LOOSE_STATE = {
 
 
 def state_components(games: Iterable[Game]) -> dict[str, dict]:
-    """Components for the spec: `<Game>State` for every game that publishes its state schema,
-    and `State`, one of them chosen by `game`."""
+    """Components for the spec that the marshmallow schemas refer to: `<Game>State` for every
+    game that publishes its state schema, `State`, one of them chosen by `game`, and the
+    actions (`action_components`)."""
+    games = list(games)
     components: dict[str, dict] = {}
     mapping: dict[str, str] = {}
     for game in games:
@@ -182,6 +177,7 @@ def state_components(games: Iterable[Game]) -> dict[str, dict]:
                            if refs else dict(LOOSE_STATE))
     components["SealedState"] = SEALED_STATE
     components["SealedMatch"] = SEALED_MATCH
+    components.update(action_components(games))
     return components
 
 
@@ -219,28 +215,64 @@ class ProblemSchema(ma.Schema):
                      metadata={"description": "field path -> messages"})
 
 
-def action_schema(games: Iterable[Game]) -> type[ma.Schema]:
-    """One Action schema: `type`, `player`, and every field any game's actions declare."""
-    games = list(games)
-    fields: dict[str, Field] = {}
+def pascal(*parts: str) -> str:
+    """`man`, `anti_tribute` -> `ManAntiTribute`: component names, per game."""
+    return "".join(w.capitalize() for p in parts for w in p.replace("-", "_").split("_"))
+
+
+ACTION_DESCRIPTION = (
+    "An action of the state's game. Each game's actions are a `oneOf` chosen by `type` "
+    "(`<Game>Action`, with a discriminator); several games share type names (`play`, `pass`) "
+    "with different fields, so `Action` is an `anyOf` of the games' unions, told apart by "
+    "the optional `game` (always present in legal actions and replay steps; the posted "
+    "state's game otherwise). Each game lists its types in GET /v1/games.")
+
+
+def action_components(games: Iterable[Game]) -> dict[str, dict]:
+    """Components for the spec: `<Game><Type>Action` for every action a game declares (its
+    fields exactly, as the engine parses them), `<Game>Action` (oneOf, discriminator `type`),
+    and `Action`, anyOf the games' unions."""
+    components: dict[str, dict] = {}
+    per_game: list[str] = []
     for game in games:
+        if not game.actions:
+            continue
+        mapping: dict[str, str] = {}
         for action in game.actions:
-            for name, fld in action.fields.items():
-                seen = fields.get(name)
-                if seen is not None and seen.kind != fld.kind:
-                    fields[name] = Field("object", required=False)  # kinds differ: the engine checks
-                    continue
-                choices = tuple(dict.fromkeys((seen.choices if seen else ()) + fld.choices))
-                fields[name] = Field(fld.kind, fld.description, required=False,
-                                     nullable=fld.nullable or bool(seen and seen.nullable),
-                                     choices=choices, minimum=fld.minimum, maximum=fld.maximum)
-    types = sorted({a.name for g in games for a in g.actions})
-    extra = {
-        "type": mf.String(required=True, validate=validate.OneOf(types) if types else None,
-                          metadata={"description": "the action; each game lists its types in GET /v1/games"}),
-        "player": mf.String(required=True, metadata={"description": "the acting seat's id"}),
-    }
-    return schema_from_fields("Action", fields, extra)
+            name = pascal(game.id, action.name) + "Action"
+            props = {"type": {"type": "string", "enum": [action.name]},
+                     "player": {"type": "string", "description": "the acting seat's id"},
+                     "game": {"type": "string", "enum": [game.id], "description":
+                              "the game (optional on input; legal actions and replay steps "
+                              "carry it, so clients tell apart games' same-named actions)"}}
+            props.update({k: f.json_schema() for k, f in action.fields.items()})
+            required = ["type", "player"] + [k for k, f in action.fields.items() if f.required]
+            components[name] = {
+                "type": "object", "properties": props, "required": required,
+                "additionalProperties": False,
+                "description": f"{game.names.get('en', game.id)}: {action.description}"
+                               + (f" (rule {action.rule})" if action.rule else "")}
+            mapping[action.name] = f"#/components/schemas/{name}"
+        union = pascal(game.id) + "Action"
+        components[union] = {
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+            "description": f"An action of {game.names.get('en', game.id)}, chosen by `type`"}
+        per_game.append(union)
+    components["Action"] = ({"anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in per_game],
+                             "description": ACTION_DESCRIPTION}
+                            if per_game else {"type": "object", "description": ACTION_DESCRIPTION})
+    return components
+
+
+class ActionField(mf.Field):
+    """An action: loaded as the raw object (the engine parses it against the game's declared
+    fields, exactly and fast); documented as the `Action` component."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Not a valid object.")
+        return value
 
 
 class Schemas:
@@ -248,7 +280,6 @@ class Schemas:
     (instances, not classes: webargs would rebuild a class on every request)."""
 
     def __init__(self, games: list[Game]):
-        Action = action_schema(games)
         game_ids = [g.id for g in games]
 
         class GameInfo(ma.Schema):
@@ -298,7 +329,7 @@ class Schemas:
 
         class ValidateRequest(Strict):
             state = StateField(required=True)
-            action = EngineChecked(Action, required=True)
+            action = ActionField(required=True)
 
         class ValidateResponse(ma.Schema):
             valid = _bool(required=True)
@@ -323,7 +354,7 @@ class Schemas:
             types = mf.List(mf.String(), metadata={"description": "only these action types"})
 
         class LegalActionsResponse(ma.Schema):
-            actions = mf.List(mf.Nested(Action), required=True)
+            actions = mf.List(ActionField(), required=True)
             count = _int(required=True)
 
         class ViewResponse(ma.Schema):
@@ -331,11 +362,11 @@ class Schemas:
 
         class ReplayRequest(Strict):
             deal = mf.Nested(ReplayDeal, required=True)
-            actions = mf.List(EngineChecked(Action), required=True)
+            actions = mf.List(ActionField(), required=True)
 
         class ReplayStep(ma.Schema):
             index = _int(required=True)
-            action = mf.Nested(Action, required=True)
+            action = ActionField(required=True)
             score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
             events = mf.List(mf.Nested(EventSchema), required=True)
             to_act = mf.List(mf.String(), required=True)

@@ -43,3 +43,49 @@ def test_every_operation_has_an_operation_id_and_every_game_lookup_is_documented
 def test_served_spec_is_the_generated_one():
     app = create_app(Settings(metrics=False))
     assert app.test_client().get("/openapi.yaml").get_data(as_text=True) == generated_spec()
+
+
+def test_spec_and_package_share_one_version():
+    import tomllib
+
+    project = tomllib.loads((SPEC_FILE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert yaml.safe_load(generated_spec())["info"]["version"] == project["project"]["version"]
+
+
+def test_every_operation_has_examples_and_they_are_the_live_service_answers():
+    """Each request example posted to the service (unsigned, as the examples were recorded) is
+    answered with exactly its response example."""
+    from service import examples
+
+    spec = yaml.safe_load(generated_spec())
+    client = create_app(Settings(metrics=False)).test_client()
+    checked = 0
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            ok = next(c for c in op["responses"] if c.startswith("2"))
+            answer = op["responses"][ok]["content"]["application/json"]
+            assert "example" in answer, f"{op['operationId']}: no response example"
+            body = None
+            if "requestBody" in op:
+                body = op["requestBody"]["content"]["application/json"].get("example")
+                assert body is not None, f"{op['operationId']}: no request example"
+            url = path.replace("{game}", "manillen")
+            resp = client.open(url, method=method.upper(), json=body)
+            assert resp.status_code == int(ok), (op["operationId"], resp.get_json())
+            assert resp.get_json() == answer["example"], (
+                f"{op['operationId']}: its example is stale: run `python -m service.examples` "
+                "and regenerate openapi.yaml")
+            checked += 1
+    assert checked == len(examples.load()) == 14
+
+
+def test_no_unused_schemas():
+    spec = yaml.safe_load(generated_spec())
+    text = generated_spec()
+    unused = [name for name in spec["components"]["schemas"]
+              if f"#/components/schemas/{name}'" not in text
+              and f"#/components/schemas/{name}\n" not in text
+              and f"#/components/schemas/{name}" + '"' not in text]
+    assert not unused, unused

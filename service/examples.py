@@ -1,0 +1,95 @@
+"""The spec's request and response examples: real answers of this service, kept in
+examples.json (by operationId) so building the spec costs nothing.
+
+`record` makes them by calling the service (unsigned, a chosen seed: every answer is
+deterministic); tests/service/test_openapi.py posts each request example to the service and checks
+that its answer is the response example, so they never drift from the code. Refresh with
+`python -m service.examples` after a change to a game's rules or its state.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+FILE = Path(__file__).with_name("examples.json")
+
+# (operationId, method, path, request body or None, status)
+SEED = "example"
+PLAYERS = ["ann", "bob"]
+LOOKUPS = [
+    ("lookupManManNumbers", "/v1/games/man/man-numbers", {"hand": ["SA", "S8", "H2"]}),
+    ("lookupManteurCheck", "/v1/games/manteur/check",
+     {"hand": ["S2", "BJ", "CK", "D7", "S9"], "declaration": {"type": "pair", "ranks": ["2"]}}),
+    ("lookupManteurCompare", "/v1/games/manteur/compare",
+     {"a": {"type": "pair", "ranks": ["K"]}, "b": {"type": "pair", "ranks": ["2"]}}),
+    ("lookupGuandanClassify", "/v1/games/guandan/classify",
+     {"cards": ["S5", "H5", "D5"], "level": "2"}),
+    ("lookupDaifugoUecdaTable", "/v1/games/daifugo/uecda-table",
+     {"kind": "hand", "cards": ["S3", "BJ"]}),
+]
+
+
+@lru_cache(maxsize=1)
+def load() -> dict:
+    """operationId -> {"request": body (absent for GETs), "response": body}."""
+    if not FILE.exists():
+        return {}
+    return json.loads(FILE.read_text(encoding="utf-8"))
+
+
+def request(op: str):
+    return load().get(op, {}).get("request")
+
+
+def response(op: str):
+    return load().get(op, {}).get("response")
+
+
+def calls() -> list[tuple[str, str, str, dict | None, int]]:
+    """Every example call, in order; later requests are built from earlier answers."""
+    return [("listGames", "GET", "/v1/games", None, 200),
+            ("healthz", "GET", "/healthz", None, 200),
+            ("readyz", "GET", "/readyz", None, 200)]
+
+
+def record(client) -> dict:
+    """Each operation's example request and the service's real answer to it (`client`: a Flask
+    test client of an unsigned app)."""
+    out: dict[str, dict] = {}
+
+    def call(op, method, path, body=None, status=200):
+        resp = client.open(path, method=method, json=body)
+        assert resp.status_code == status, (op, resp.status_code, resp.get_json())
+        out[op] = ({"request": body} if body is not None else {}) | {"response": resp.get_json()}
+        return resp.get_json()
+
+    for op, method, path, body, status in calls():
+        call(op, method, path, body, status)
+    dealt = call("deal", "POST", "/v1/games/manillen/deal", {"players": PLAYERS, "seed": SEED}, 201)
+    state, player = dealt["state"], dealt["to_act"][0]
+    legal = call("legalActions", "POST", "/v1/legal-actions", {"state": state, "player": player})
+    action = legal["actions"][0]
+    call("validateAction", "POST", "/v1/validate", {"state": state, "action": action})
+    call("validateActionAlias", "POST", "/validate", {"state": state, "action": action})
+    call("view", "POST", "/v1/view", {"state": state, "player": player})
+    call("replay", "POST", "/v1/replay",
+         {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED},
+          "actions": [{k: v for k, v in action.items() if k != "game"}]})
+    for op, path, body in LOOKUPS:
+        call(op, "POST", path, body)
+    return out
+
+
+def fresh() -> dict:
+    from engine import registry
+
+    from .app import create_app
+    from .config import Settings
+
+    registry.unregister("toy")
+    return record(create_app(Settings(metrics=False)).test_client())
+
+
+if __name__ == "__main__":
+    FILE.write_text(json.dumps(fresh(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
