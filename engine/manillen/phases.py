@@ -11,8 +11,9 @@ from . import sides as sd
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
+from .cut import cut_for_dealer, cut_winner
 from .scoring import current_multiplier, reason, settle
-from .state import (VERSION, ManillenDoubling, ManillenLastTrick, ManillenMatch,
+from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
                     ManillenOptions, ManillenState, ManillenTrick)
 from .tricks import total_points, winner_offset
 
@@ -48,10 +49,18 @@ def _match(setup: DealSetup, names: list[str]) -> dict:
 def deal(setup: DealSetup) -> State:
     players = tuple(setup.players)
     n = len(players)
+    if n not in sd.TRICKS:
+        raise InvalidDeal("Manillen is played by 2, 3, 4 or 6 players (A3, A34–A36)", "players")
     opts = ManillenOptions(**setup.options)
     m = _match(setup, sd.holders(players))
-    # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5).
-    dealer_id = setup.dealer or m.get("dealer") or players[0]
+    # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5);
+    # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
+    cut: list[tuple[str, str]] = []
+    dealer_id = setup.dealer or m.get("dealer")
+    if dealer_id is None and opts.first_dealer == "cut":
+        cut = cut_for_dealer(players, setup.seed)
+        dealer_id = cut_winner(cut, players)
+    dealer_id = dealer_id or players[0]
     match = ManillenMatch(scores=m["scores"], booms=m["booms"], carry=m.get("carry", 1),
                           deal_number=m.get("deal_number", 0), dealer=dealer_id)
     dealer = players.index(dealer_id)
@@ -80,8 +89,10 @@ def deal(setup: DealSetup) -> State:
         for packet in DEAL_PATTERNS[opts.deal_pattern]:             # M-a
             for s in order:
                 give(packet, hands[s])
-    elif n == 3:
-        for packet in (3, 4, 3):                 # A34: 10 each (packets: our choice)
+    elif n in (3, 6):
+        # A34: 10 each, A35: 5 each (packets: our choice); the 2 left over are laid aside
+        # face up and count for the dealer('s team).
+        for packet in ((3, 4, 3) if n == 3 else (3, 2)):
             for s in order:
                 give(packet, hands[s])
         give(2, leftover)
@@ -97,7 +108,8 @@ def deal(setup: DealSetup) -> State:
     return settle(State(
         version=VERSION, players=players, options=opts, seed=setup.seed,
         phase="blind" if opts.blind_no_trump else "trump", status="in_progress", match=match,
-        dealer=dealer_id, hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
+        dealer=dealer_id, cut=tuple(ManillenCut(p, c) for p, c in cut),
+        hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
         leftover=tuple(leftover), trump=None, blind=False, trump_passed=False,
         doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
         last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,
@@ -122,6 +134,14 @@ def playable(state: State, player: str) -> list[str]:
     if state.table is not None:
         cards.extend(pile[0] for pile in state.table[player] if pile)
     return cards
+
+
+def dealer_partners(state: State) -> list[str]:
+    """The dealer's partners (4 or 6 players), who may not look before trumps (A8, A35)."""
+    players = state.players
+    seat = players.index(state.dealer)
+    return [players[s] for s in sd.partners(len(players), seat, seat)
+            if len(players) in sd.TEAMS]
 
 
 def chooser(state: State) -> str:
@@ -251,9 +271,9 @@ def _pass_trump(state: State, player: str, action: Action) -> Transition[State]:
 
 
 def _report_peek(state: State, player: str, action: Action) -> Transition[State]:
-    # A8, M-m: the dealer's partner looked before trumps were named: the hand is thrown in.
-    if (len(state.players) != 4 or state.phase not in ("blind", "trump") or state.trump_passed
-            or player != left_of(state, state.dealer, 2)):
+    # A8, A35, M-m: a partner of the dealer looked before trumps were named: thrown in.
+    if (len(state.players) not in sd.TEAMS or state.phase not in ("blind", "trump")
+            or state.trump_passed or player not in dealer_partners(state)):
         raise refuse("peek_report_not_allowed")
     over = settle(replace(state, phase="over", thrown_in=True))
     return Transition(over, events=(Event("thrown_in", {
@@ -340,14 +360,13 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
 
 def _finish(state: State, events: list[Event]) -> Transition[State]:
     res = state.result
-    threshold = state.options.score_threshold
     deltas = []
     # A28: only a side over the threshold scores; each of its score holders records it (A34).
     for side, seats in zip(res.sides, sd.sides(state.players,
                                                 state.players.index(state.dealer))):
         if side.score > 0:
             for h in seats["holders"]:
-                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res, threshold)))
+                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res)))
     js = encode_state(res)
     events.append(Event("deal_scored", {
         "sides": js["sides"], "multiplier": res.multiplier, "factors": js["factors"],

@@ -12,14 +12,15 @@ from msgspec.json import encode as _json
 
 from engine.cards import deck_32
 from engine.errors import InvalidState
-from engine.state import Count, GameState, PlayerId, options_struct
+from engine.state import GameState, PlayerId, options_struct
 
 from . import sides as sd
+from .cut import cut_winner
 from .options import OPTIONS
-from .result import ManillenResult, Multiplier
+from .result import ManillenMatch, ManillenResult, Multiplier
 from .tricks import winner_offset
 
-VERSION = 2
+VERSION = 3
 PHASES = ("blind", "trump", "doubling", "play", "over")
 TRUMPS = ("S", "H", "D", "C", "no_trump")
 DECK = Counter(deck_32())
@@ -30,13 +31,9 @@ ManillenOptions = options_struct("ManillenOptions", OPTIONS)
 _PART = {"frozen": True, "forbid_unknown_fields": True}
 
 
-class ManillenMatch(Struct, **_PART):
-    """The running match as this deal began (`match`), or as the next one begins."""
-    scores: dict[str, Count]          # per score holder: the teams (4 players), else the players
-    booms: dict[str, Count]
-    carry: Multiplier                 # from 30–30 ties (A29, M-j)
-    deal_number: Count                # picks the shuffle stream
-    dealer: PlayerId
+class ManillenCut(Struct, **_PART):
+    player: PlayerId                  # A5: who cut, showing `card`
+    card: Card
 
 
 class ManillenDoubling(Struct, **_PART):
@@ -46,25 +43,26 @@ class ManillenDoubling(Struct, **_PART):
 
 class ManillenTrick(Struct, **_PART):
     leader: PlayerId
-    cards: Annotated[Cards, Meta(max_length=3)]   # in play order
+    cards: Annotated[Cards, Meta(max_length=5)]   # in play order
 
 
 class ManillenLastTrick(Struct, **_PART):
     leader: PlayerId
-    cards: Annotated[Cards, Meta(min_length=2, max_length=4)]
+    cards: Annotated[Cards, Meta(min_length=2, max_length=6)]
     winner: PlayerId
 
 
 class ManillenState(GameState, tag="manillen"):
     version: Literal[VERSION]
-    players: Annotated[tuple[PlayerId, ...], Meta(min_length=2, max_length=4)]  # clockwise
+    players: Annotated[tuple[PlayerId, ...], Meta(min_length=2, max_length=6)]  # clockwise
     options: ManillenOptions
     phase: Literal[PHASES]
     match: ManillenMatch
     dealer: PlayerId
+    cut: tuple[ManillenCut, ...]      # A5 (first_dealer: cut): the cards shown, in order
     hands: dict[str, Cards]
     table: Optional[dict[str, Annotated[tuple[Pile, ...], Meta(min_length=4, max_length=4)]]]
-    leftover: Annotated[Cards, Meta(max_length=2)]   # 3 players (A34): shown, the dealer's
+    leftover: Annotated[Cards, Meta(max_length=2)]   # 3, 6 players (A34, A35): the dealer's
     trump: Optional[Literal[TRUMPS]]                 # None until named
     blind: bool
     trump_passed: bool
@@ -89,10 +87,12 @@ def invariants(s: ManillenState) -> None:
     ps, n, o, phase, t, lt, d = (s.players, len(s.players), s.options, s.phase, s.trick,
                                  s.last_trick, s.doubling)
     seat = {p: i for i, p in enumerate(ps)}
-    _need(len(seat) == n, "player ids must be distinct", "players")
+    _need(len(seat) == n and n in sd.TRICKS, "2, 3, 4 or 6 distinct ids", "players")
     everyone, dealer = seat.keys(), seat.get(s.dealer)
     _need(dealer is not None, "must be a seated player", "dealer")
     _need(s.match.dealer == s.dealer, "must be the dealer", "match.dealer")
+    _need(not s.cut or cut_winner([(c.player, c.card) for c in s.cut], ps) == s.dealer,
+          "must be a cut (A5) that makes the dealer deal", "cut")
     _need((s.table is None) == (n != 2), "only 2-player deals have table cards", "table")
     holders = set(sd.holders(ps))
     for path, got, keys in (("hands", s.hands, everyone), ("won", s.won, everyone),
@@ -101,7 +101,7 @@ def invariants(s: ManillenState) -> None:
                             ("match.booms", s.match.booms, holders)):
         if got.keys() != keys:
             raise InvalidState(f"must have exactly the keys {sorted(keys)}", "state." + path)
-    _need(len(s.leftover) == (n == 3) * 2, "3-player deals show 2 cards, others none", "leftover")
+    _need(len(s.leftover) == sd.LEFTOVER[n], "2 cards with 3 or 6 players, else none", "leftover")
     before = phase in ("blind", "trump")
     _need(phase != "blind" or o.blind_no_trump, "needs blind_no_trump on", "phase")
     _need(not s.thrown_in or phase == "over", "only a finished deal is thrown in", "thrown_in")
