@@ -97,6 +97,7 @@ class ManillenGame(Game[State]):
             "trump": state.trump,
             "blind": state.blind,
             "trump_passed": state.trump_passed,
+            "turned": state.turned,
             "doubling": {"calls": list(state.doubling.calls), "turn": state.doubling.turn},
             "multiplier": state.multiplier,
             "hand": hand,

@@ -15,6 +15,11 @@ OPTIONS: tuple[Option, ...] = (
         "enum", "Who deals when neither the request nor the match names a dealer: the first "
         "player, or the strongest card of a cut (each player cuts; ties cut again).",
         choices=("first_player", "cut")), "first_player", rule="A5"),
+    Option("french_form", Field(
+        "enum", "The French form (4 players): the last card dealt is turned up and fixes "
+        "trumps, play and the deal go counter-clockwise; 'muette' (silent) or 'parlee' "
+        "(partners may speak the signals of the speak action).",
+        choices=("none", "muette", "parlee")), "none", rule="A37"),
     Option("deal_pattern", Field(
         "enum", "Packets dealt to each player in turn, clockwise from the dealer's left "
         "(4 players only; 3 players are dealt 3-4-3 and 2 players the seed's layout).",
@@ -87,6 +92,10 @@ PRESETS = {
     "blind": {"blind_no_trump": True},
     "french_base": {"trick_bonus_points": 1},
     "cut": {"first_dealer": "cut"},
+    "muette": {"french_form": "muette", "deal_pattern": "4-4", "trick_bonus_points": 1,
+               "target_points": 34},
+    "parlee": {"french_form": "parlee", "deal_pattern": "4-4", "trick_bonus_points": 1,
+               "target_points": 34},
 }
 
 BY_NAME = {o.name: o for o in OPTIONS}

@@ -52,6 +52,10 @@ def deal(setup: DealSetup) -> State:
     if n not in sd.TRICKS:
         raise InvalidDeal("Manillen is played by 2, 3, 4 or 6 players (A3, A34–A36)", "players")
     opts = ManillenOptions(**setup.options)
+    if opts.french_form != "none" and (n != 4 or opts.blind_no_trump
+                                       or opts.allow_pass_trump_to_partner):
+        raise InvalidDeal("the French form (A37) is played by 4, with trumps turned up: no "
+                          "blind no-trump, no en face", "options.french_form")
     m = _match(setup, sd.holders(players))
     # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5);
     # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
@@ -74,7 +78,8 @@ def deal(setup: DealSetup) -> State:
         # shuffle every deal: "deal" for the first, "deal/<n>" after.
         label = "deal" if match.deal_number == 0 else f"deal/{match.deal_number}"
         deck = shuffled(deck_32(), setup.seed, label)
-    order = [(dealer + k) % n for k in range(1, n + 1)]     # A7: clockwise from dealer's left
+    # A7: clockwise from the dealer's left (A37, French form: counter-clockwise, from the right)
+    order = [(dealer + sd.step(opts) * k) % n for k in range(1, n + 1)]
     hands: list[list[str]] = [[] for _ in range(n)]
     pos = 0
 
@@ -105,23 +110,29 @@ def deal(setup: DealSetup) -> State:
                 give(count, hands[s] if step == "hand" else (down if step == "down" else up)[s])
         table = {players[s]: tuple((up[s][j], down[s][j]) for j in range(4)) for s in range(2)}
     assert pos == 32
-    return settle(State(
+    # A37: the last card dealt (the dealer's) is turned up and fixes trumps; it stays in hand.
+    turned = deck[31 - len(leftover)] if opts.french_form != "none" else None
+    state = State(
         version=VERSION, players=players, options=opts, seed=setup.seed,
         phase="blind" if opts.blind_no_trump else "trump", status="in_progress", match=match,
         dealer=dealer_id, cut=tuple(ManillenCut(p, c) for p, c in cut),
         hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
-        leftover=tuple(leftover), trump=None, blind=False, trump_passed=False,
+        leftover=tuple(leftover), trump=None, blind=False, trump_passed=False, turned=None,
         doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
         last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,
-        next_match=None, next_dealer=None))
+        next_match=None, next_dealer=None)
+    if turned is not None:
+        state = _after_trump(replace(state, phase="trump", trump=turned[0], turned=turned))
+    return settle(state)
 
 
 # ---------------------------------------------------------------- seats, turns, cards
 
 def left_of(state: State, player: str, k: int = 1) -> str:
-    """The player `k` seats clockwise from `player` (seat i+1 sits on seat i's left)."""
+    """The player `k` seats on from `player` in the direction of play: clockwise (seat i+1
+    sits on seat i's left), or counter-clockwise in the French form (A37)."""
     players = state.players
-    return players[(players.index(player) + k) % len(players)]
+    return players[(players.index(player) + sd.step(state.options) * k) % len(players)]
 
 
 def trump_suit(state: State) -> str | None:
@@ -142,6 +153,12 @@ def dealer_partners(state: State) -> list[str]:
     seat = players.index(state.dealer)
     return [players[s] for s in sd.partners(len(players), seat, seat)
             if len(players) in sd.TEAMS]
+
+
+def dealer_partners_of(state: State, player: str) -> list[str]:
+    players = state.players
+    return [players[s] for s in sd.partners(len(players), players.index(state.dealer),
+                                            players.index(player))]
 
 
 def chooser(state: State) -> str:
@@ -280,6 +297,17 @@ def _report_peek(state: State, player: str, action: Action) -> Transition[State]
         "player": player, "next_dealer": over.next_dealer}),))
 
 
+def _speak(state: State, player: str, action: Action) -> Transition[State]:
+    # A37: in manille parlée a player may tell the partner about to play one of the allowed
+    # signals; in manille muette (and the Belgian game) nothing may be said.
+    if state.options.french_form != "parlee":
+        raise refuse("speech_not_allowed")
+    if state.phase != "play" or next_to_play(state) not in dealer_partners_of(state, player):
+        raise refuse("speech_not_now", details={"to_act": to_act(state)}, player=player)
+    return Transition(state, events=(Event("spoke", {
+        "player": player, "to": next_to_play(state), "says": action.get("says")}),))
+
+
 def _call(state: State, player: str, action: Action) -> Transition[State]:
     if state.phase != "doubling":
         raise _wrong_phase(state, action)
@@ -345,7 +373,7 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
         return Transition(replace(state, hands=hands, table=table,
                                   trick=ManillenTrick(trick.leader, cards)), events=tuple(events))
     # A27, A20: the trick is complete; its winner takes it and leads next.
-    winner = players[(leader + winner_offset(cards, trump)) % n]
+    winner = left_of(state, trick.leader, winner_offset(cards, trump))
     won = {**state.won, winner: state.won[winner] + cards}
     new = replace(state, hands=hands, table=table, won=won,
                   trick=ManillenTrick(winner, ()),
@@ -390,14 +418,16 @@ _HANDLERS = {
     "redouble": _call,
     "pass": _call,
     "play": _play,
+    "speak": _speak,
 }
 
 
 # ---------------------------------------------------------------- legal actions
 
 def legal_actions(state: State, player: str) -> list[Action]:
-    """The moves `player` may make now. The referee report `report_peek` is accepted but not
-    listed: it is not a move of the game."""
+    """The moves `player` may make now. The referee report `report_peek` and the spoken signal
+    `speak` (parlée, A37; by the partner of the player to act) are accepted but not listed:
+    they are not moves of the game."""
     if player not in to_act(state):
         return []
     if state.phase == "blind":

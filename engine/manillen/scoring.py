@@ -70,7 +70,7 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
     m = state.match
     names = sd.holders(players)
     dealer = players.index(state.dealer)
-    next_dealer = players[(dealer + 1) % n]
+    next_dealer = players[(dealer + sd.step(opts)) % n]     # A5; A37 to the right
     if state.thrown_in:
         # M-m: a peek by the dealer's partner throws the hand in; nothing scores, the carry
         # stands, and the deal passes on (or is redealt by the same dealer).

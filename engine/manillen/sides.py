@@ -18,6 +18,12 @@ PER_SEAT = TRICKS
 LEFTOVER = {2: 0, 3: 2, 4: 0, 6: 2}     # cards laid aside face up for the dealer (A34, A35)
 
 
+def step(options: Any) -> int:
+    """The direction of play: +1 clockwise (Belgian, A3), -1 counter-clockwise (the French
+    form, A37). Dealing, the first lead, play and the passing of the deal all follow it."""
+    return -1 if options.french_form != "none" else 1
+
+
 def holders(players: Sequence[str]) -> list[str]:
     """Ids that keep a running score (the keys of match.scores and match.booms)."""
     n = len(players)
@@ -71,10 +77,11 @@ def doubling_candidates(n: int, dealer: int, calls: Sequence[int],
     if level % 2 == 0:
         seats = list(other_side(n, dealer))
         if options.double_by == "eldest_only":
-            seats = [(dealer + 1) % n]
+            seats = [(dealer + step(options)) % n]
     else:
         seats = list(dealer_side(n, dealer))
         if n in TEAMS and options.redouble_by == "dealer_partner":
             seats = list(partners(n, dealer, dealer))
     start = calls[-1] if calls else dealer
-    return sorted(seats, key=lambda s: (s - start - 1) % n)
+    d = step(options)
+    return sorted(seats, key=lambda s: (d * (s - start) - 1) % n)

@@ -2,8 +2,9 @@
 import random
 
 from engine import adjudicate as adj
+from engine.cards import deck_32
 from tests.manillen.helpers import (PLAYERS, act, deck_for, legal_cards, play, play_out, refused,
-                                    start)
+                                    start, to_act)
 
 
 def test_A36_two_player_deal_layout():
@@ -191,3 +192,62 @@ def test_A35_five_players_are_refused():
     with pytest.raises(InvalidDeal) as err:
         adj.deal("manillen", PLAYERS[6][:5], seed="five")
     assert err.value.path == "players"
+
+
+def _french(form="muette", **kw):
+    deck = deck_32()
+    state = adj.deal("manillen", PLAYERS[4], seed="fr", dealer="p0", deck=deck,
+                     options={"preset": form, **kw})["state"]
+    return deck, state
+
+
+def test_A37_last_card_dealt_fixes_trumps_and_play_goes_counter_clockwise():
+    deck, state = _french()
+    # 4-4 from the dealer's right, counter-clockwise: p3, p2, p1, p0
+    assert state["hands"]["p3"] == deck[0:4] + deck[16:20]
+    assert state["hands"]["p0"] == deck[12:16] + deck[28:32]
+    assert state["turned"] == deck[31] and state["trump"] == deck[31][0]
+    assert adj.view(state, "p1")["turned"] == deck[31]
+    assert state["phase"] == "doubling" and state["doubling"]["turn"] == "p3"
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["doubling"]["turn"]).state
+    assert state["trick"]["leader"] == "p3" and to_act(state) == ["p3"]
+    state = play(state, legal_cards(state, "p3")[0])
+    assert to_act(state) == ["p2"]
+    final, _, events = play_out(state, random.Random(4))
+    assert final["next_dealer"] == "p3" and final["result"]["threshold"] == 34
+    assert [e["type"] for e in events].count("trick_won") == 8
+
+
+def test_A37_french_form_has_no_trump_choice_and_needs_four_players():
+    _, state = _french()
+    assert refused(state, "choose_trump", "p0", trump="S").code == "wrong_phase"
+    import pytest
+    from engine.game import InvalidDeal
+    for n, extra in ((3, {}), (4, {"blind_no_trump": True}),
+                     (4, {"allow_pass_trump_to_partner": True})):
+        with pytest.raises(InvalidDeal) as err:
+            adj.deal("manillen", PLAYERS[n], seed="fr",
+                     options={"french_form": "muette", **extra})
+        assert err.value.path == "options.french_form"
+
+
+def test_A37_parlee_partner_may_signal_muette_may_not():
+    _, state = _french("parlee")
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["doubling"]["turn"]).state
+    # p3 leads; p1 (p3's partner) may tell p3 to take; p2 may not speak to p3
+    out = act(state, "speak", "p1", says="take")
+    assert out.state == state
+    assert [(e["type"], e["player"], e["to"], e["says"]) for e in map(dict, out.events)] \
+        == [("spoke", "p1", "p3", "take")]
+    err = refused(state, "speak", "p2", says="leave")
+    assert (err.code, err.rule) == ("speech_not_now", "manillen A37")
+    assert "speak" not in {a["type"] for a in adj.legal_actions(state, "p1")}
+    _, silent = _french("muette")
+    while silent["phase"] == "doubling":
+        silent = act(silent, "pass", silent["doubling"]["turn"]).state
+    err = refused(silent, "speak", "p1", says="take")
+    assert err.code == "speech_not_allowed" and "パルレ" in err.ja
+    plain = start({}, trump="S")
+    assert refused(plain, "speak", "p3", says="take").code == "speech_not_allowed"

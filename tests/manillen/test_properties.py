@@ -73,6 +73,7 @@ def check_views(state_json: dict, decoded) -> None:
         for p in state_json["players"]:
             if p != viewer or view["hand_hidden"]:
                 hidden |= set(state_json["hands"][p])
+        hidden.discard(state_json["turned"])      # A37: turned up for all to see
         assert_no_leak(view, hidden, viewer)
 
 
@@ -176,7 +177,8 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
         else:
             assert deltas == [] and res["tie"]
         match = state["next_match"]
-        assert match["dealer"] == players[(players.index(state["dealer"]) + 1) % n]
+        step = -1 if state["options"]["french_form"] != "none" else 1    # A37
+        assert match["dealer"] == players[(players.index(state["dealer"]) + step) % n]
         assert state["next_dealer"] == match["dealer"]
         if any(e["type"] == "boom" for e in events):
             assert res["boom"]["scores"][res["boom"]["winner"]] >= 101
@@ -199,6 +201,21 @@ def test_whole_boom_three_players(options, rnd, seed):
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_two_players(options, rnd, seed):
     play_boom(2, options, rnd, seed)
+
+
+@settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.too_slow])
+@given(options=st.fixed_dictionaries({
+    "french_form": st.sampled_from(["muette", "parlee"]),
+    "deal_pattern": st.sampled_from(["4-4", "2-2-2-2"]),
+    "trick_bonus_points": st.just(1)}, optional={
+    "max_doublings": st.sampled_from([None, 0, 2]),
+    "first_dealer": st.sampled_from(["first_player", "cut"]),
+    "undertrump": st.sampled_from(["forbidden_unless_forced", "allowed"]),
+    "double_by": st.sampled_from(["either_opponent", "eldest_only"]),
+    "redouble_by": st.sampled_from(["dealer_side", "dealer_partner"])}),
+    rnd=st.randoms(use_true_random=False), seed=SEEDS)
+def test_whole_boom_french_form_A37(options, rnd, seed):
+    play_boom(4, options, rnd, seed)
 
 
 @settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
