@@ -77,3 +77,23 @@ def test_A6_the_cut_of_the_pack_does_not_change_an_explicit_deck():
     state = adj.deal("manillen", PLAYERS[4], seed="s", dealer="p0", deck=deck,
                      options={"first_dealer": "cut"})["state"]
     assert state["hands"]["p1"][:3] == deck[:3] and state["cut"] == []
+
+
+def test_issue_15_GET_games_lists_the_new_options_and_six_players():
+    from service.app import create_app
+    from service.config import Settings
+    client = create_app(Settings(metrics=False, referee_keys=("k",))).test_client()
+    resp = client.get("/v1/games")
+    assert resp.status_code == 200
+    entry = next(g for g in resp.get_json()["games"] if g["id"] == "manillen")
+    assert entry["players"] == {"min": 2, "max": 6} and entry["state_version"] == 3
+    options = {o["name"]: o for o in entry["options"]}
+    assert options["first_dealer"]["allowed"] == ["first_player", "cut"]
+    assert options["first_dealer"]["rule"] == "A5"
+    assert options["french_form"]["allowed"] == ["none", "muette", "parlee"]
+    assert options["french_form"]["rule"] == "A37"
+    assert options["score_threshold"]["default"] is None
+    assert {"cut", "muette", "parlee"} <= set(entry["presets"])
+    assert entry["presets"]["french_base"] == {"trick_bonus_points": 1}
+    assert entry["refusals"]["speech_not_allowed"] == "manillen A37"
+    assert "speak" in {a["type"] for a in entry["actions"]}
