@@ -155,7 +155,7 @@ def dealer_partners(state: State) -> list[str]:
             if len(players) in sd.TEAMS]
 
 
-def dealer_partners_of(state: State, player: str) -> list[str]:
+def partners_of(state: State, player: str) -> list[str]:
     players = state.players
     return [players[s] for s in sd.partners(len(players), players.index(state.dealer),
                                             players.index(player))]
@@ -302,7 +302,7 @@ def _speak(state: State, player: str, action: Action) -> Transition[State]:
     # signals; in manille muette (and the Belgian game) nothing may be said.
     if state.options.french_form != "parlee":
         raise refuse("speech_not_allowed")
-    if state.phase != "play" or next_to_play(state) not in dealer_partners_of(state, player):
+    if state.phase != "play" or next_to_play(state) not in partners_of(state, player):
         raise refuse("speech_not_now", details={"to_act": to_act(state)}, player=player)
     return Transition(state, events=(Event("spoke", {
         "player": player, "to": next_to_play(state), "says": action.get("says")}),))

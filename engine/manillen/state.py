@@ -91,8 +91,9 @@ def invariants(s: ManillenState) -> None:
     everyone, dealer = seat.keys(), seat.get(s.dealer)
     _need(dealer is not None, "must be a seated player", "dealer")
     _need(s.match.dealer == s.dealer, "must be the dealer", "match.dealer")
-    _need(not s.cut or cut_winner([(c.player, c.card) for c in s.cut], ps) == s.dealer,
-          "must be a cut (A5) that makes the dealer deal", "cut")
+    _need(not s.cut or (o.first_dealer == "cut" and cut_winner(
+        [(c.player, c.card) for c in s.cut], ps) == s.dealer), "a cut (A5) giving the dealer",
+          "cut")
     _need((s.table is None) == (n != 2), "only 2-player deals have table cards", "table")
     holders = set(sd.holders(ps))
     for path, got, keys in (("hands", s.hands, everyone), ("won", s.won, everyone),

@@ -251,3 +251,16 @@ def test_A37_parlee_partner_may_signal_muette_may_not():
     assert err.code == "speech_not_allowed" and "パルレ" in err.ja
     plain = start({}, trump="S")
     assert refused(plain, "speak", "p3", says="take").code == "speech_not_allowed"
+
+
+def test_A37_decode_refuses_a_turned_card_that_does_not_fix_trumps():
+    import pytest
+    from engine.errors import InvalidState
+    from engine.manillen import GAME
+    _, state = _french()
+    other = next(c for c in deck_32() if c[0] != state["trump"])
+    for broken in ({**state, "turned": other}, {**state, "turned": None},
+                   {**start({}, trump="S"), "turned": "S7"}):
+        with pytest.raises(InvalidState) as err:
+            GAME.decode(broken)
+        assert err.value.path == "state.turned"

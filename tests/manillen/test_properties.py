@@ -185,25 +185,25 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
             return deals
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=32, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_four_players(options, rnd, seed):
     play_boom(4, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=45, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=26, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_three_players(options, rnd, seed):
     play_boom(3, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=36, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_two_players(options, rnd, seed):
     play_boom(2, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=15, suppress_health_check=[HealthCheck.too_slow])
 @given(options=st.fixed_dictionaries({
     "french_form": st.sampled_from(["muette", "parlee"]),
     "deal_pattern": st.sampled_from(["4-4", "2-2-2-2"]),
@@ -218,7 +218,7 @@ def test_whole_boom_french_form_A37(options, rnd, seed):
     play_boom(4, options, rnd, seed)
 
 
-@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTION_SETS, rnd=st.randoms(use_true_random=False), seed=SEEDS)
 def test_whole_boom_six_players_A35(options, rnd, seed):
     play_boom(6, options, rnd, seed)
