@@ -22,6 +22,10 @@ ACTIONS: tuple[ActionType, ...] = (
                "that side may still call.", rule="A14"),
     ActionType("play", "Play a card from the hand (or, with 2 players, a face-up table card).",
                {"card": Field("card", "the card played")}, rule="A21"),
+    ActionType("speak", "Manille parlée (A37): tell the partner about to play to take the "
+               "trick or to leave it. Refused in manille muette and the Belgian game; not a "
+               "move, so never listed in legal_actions.",
+               {"says": Field("enum", "the signal", choices=("take", "leave"))}, rule="A37"),
     ActionType("report_peek", "Referee report: the dealer's partner looked at their cards "
                "before trumps were named; the hand is thrown in. Posted as that partner.",
                rule="A8"),

@@ -18,7 +18,7 @@ class ManillenGame(Game[State]):
     id = "manillen"
     names = {"en": "Manillen", "ja": "マニーレン"}
     min_players = 2
-    max_players = 4
+    max_players = 6                   # not 5: 2, 3, 4 or 6 (A3, A34–A36)
     state_type = ManillenState
     state_version = VERSION
     options = OPTIONS
@@ -26,7 +26,7 @@ class ManillenGame(Game[State]):
     actions = ACTIONS
     match_fields = {
         "scores": Field("int_map", "running score of each score holder (team ids with 4 "
-                        "players, player ids with 2 or 3)", required=False),
+                        "or 6 players, player ids with 2 or 3)", required=False),
         "booms": Field("int_map", "booms won so far by each score holder", required=False),
         "carry": Field("int", "multiplier carried from 30–30 ties (A29, M-j)", required=False,
                        minimum=1),
@@ -70,8 +70,8 @@ class ManillenGame(Game[State]):
         hidden = False
         if player is not None:
             hidden = ((state.phase == "blind" and player == state.dealer)
-                      or (n == 4 and state.phase in ("blind", "trump") and not state.trump_passed
-                          and player == phases.left_of(state, state.dealer, 2)))
+                      or (state.phase in ("blind", "trump") and not state.trump_passed
+                          and player in phases.dealer_partners(state)))
             hand = None if hidden else list(state.hands[player])
         table = None
         if state.table is not None:
@@ -92,10 +92,12 @@ class ManillenGame(Game[State]):
             "phase": state.phase,
             "status": state.status,
             "dealer": state.dealer,
+            "cut": [{"player": c.player, "card": c.card} for c in state.cut],
             "to_act": self.to_act(state),
             "trump": state.trump,
             "blind": state.blind,
             "trump_passed": state.trump_passed,
+            "turned": state.turned,
             "doubling": {"calls": list(state.doubling.calls), "turn": state.doubling.turn},
             "multiplier": state.multiplier,
             "hand": hand,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .messages import refuse
-from .sides import partner
+from .sides import partners, step
 from .tricks import strength, winner_offset
 
 Layer = tuple[str, list[str], dict]
@@ -27,9 +27,8 @@ def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat:
     led = trick[0][0]
     win = winner_offset(trick, trump)
     best = trick[win]
-    mate = partner(n, dealer, seat)
-    # A23 / seed rule 2: the duty to win does not apply while the partner is winning.
-    partner_winning = mate is not None and (leader + win) % n == mate
+    # A23 / seed rule 2: the duty to win does not apply while a partner is winning.
+    partner_winning = (leader + step(opts) * win) % n in partners(n, dealer, seat)
 
     in_suit = [c for c in cards if c[0] == led]
     if in_suit:

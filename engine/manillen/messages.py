@@ -71,6 +71,14 @@ TEMPLATES: dict[str, tuple[str, str, str]] = {
     "wrong_doubling_call": (
         "A15", "It is {side}'s turn to {call}, not to {posted}.",
         "今は{side_ja}が{call_ja}するかどうかの番です（{posted_ja}ではありません）。"),
+    "speech_not_allowed": (
+        "A37", "Nothing may be said at this table: signals are allowed only in manille parlée "
+        "(option french_form: parlee).",
+        "このテーブルでは発言できません。合図はマニーユ・パルレ（オプション french_form: parlee）"
+        "でのみ認められます。"),
+    "speech_not_now": (
+        "A37", "{player} may speak only during the play, to their partner who is about to play.",
+        "{player}が発言できるのはプレイ中、これからカードを出すパートナーに対してだけです。"),
     "peek_report_not_allowed": (
         "A8", "Only the dealer's partner, before trumps are named, can be reported for looking "
         "at their cards.",

@@ -11,6 +11,15 @@ from engine.fields import Field, Option
 DEAL_PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-2-2-2": (2, 2, 2, 2), "4-4": (4, 4)}
 
 OPTIONS: tuple[Option, ...] = (
+    Option("first_dealer", Field(
+        "enum", "Who deals when neither the request nor the match names a dealer: the first "
+        "player, or the strongest card of a cut (each player cuts; ties cut again).",
+        choices=("first_player", "cut")), "first_player", rule="A5"),
+    Option("french_form", Field(
+        "enum", "The French form (4 players): the last card dealt is turned up and fixes "
+        "trumps, play and the deal go counter-clockwise; 'muette' (silent) or 'parlee' "
+        "(partners may speak the signals of the speak action).",
+        choices=("none", "muette", "parlee")), "none", rule="A37"),
     Option("deal_pattern", Field(
         "enum", "Packets dealt to each player in turn, clockwise from the dealer's left "
         "(4 players only; 3 players are dealt 3-4-3 and 2 players the seed's layout).",
@@ -51,7 +60,8 @@ OPTIONS: tuple[Option, ...] = (
         "bool", "On a trump lead, a player must beat the trick even when their partner is "
         "winning it."), False, rule="M-i"),
     Option("tie_carry_multiplier", Field(
-        "int", "After a tie (no side over the threshold) the next deal counts this many times.",
+        "int", "After a tie (an even split, or no side over the threshold) the next deal "
+        "counts this many times.",
         minimum=1), 2, rule="M-j"),
     Option("tie_carry_cumulative", Field(
         "bool", "Successive ties multiply the carry (×2, ×4 …) instead of resetting it."),
@@ -60,8 +70,9 @@ OPTIONS: tuple[Option, ...] = (
         "int", "Points per trick on top of the card points (French base: 1).", minimum=0),
         0, rule="M-k"),
     Option("score_threshold", Field(
-        "int", "A side scores what it takes over this (French base: 34).", minimum=0),
-        30, rule="M-k"),
+        "int", "A side scores what it takes over this; null: half the deal's total (card "
+        "points and trick bonuses; 30 on the Belgian base, French base 34 with 4 players, "
+        "35 with 3, 38 with 2).", nullable=True, minimum=0), None, rule="M-k"),
     Option("target_points", Field(
         "int", "A boom ends after the deal in which a side reaches this.", minimum=1),
         101, rule="M-l"),
@@ -79,7 +90,12 @@ PRESETS = {
     "capped": {"max_doublings": 2},
     "serious": {"multiplier_cap": 4},
     "blind": {"blind_no_trump": True},
-    "french_base": {"trick_bonus_points": 1, "score_threshold": 34},
+    "french_base": {"trick_bonus_points": 1},
+    "cut": {"first_dealer": "cut"},
+    "muette": {"french_form": "muette", "deal_pattern": "4-4", "trick_bonus_points": 1,
+               "target_points": 34},
+    "parlee": {"french_form": "parlee", "deal_pattern": "4-4", "trick_bonus_points": 1,
+               "target_points": 34},
 }
 
 BY_NAME = {o.name: o for o in OPTIONS}

@@ -11,8 +11,9 @@ from . import sides as sd
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
+from .cut import cut_for_dealer, cut_winner
 from .scoring import current_multiplier, reason, settle
-from .state import (VERSION, ManillenDoubling, ManillenLastTrick, ManillenMatch,
+from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
                     ManillenOptions, ManillenState, ManillenTrick)
 from .tricks import total_points, winner_offset
 
@@ -48,10 +49,22 @@ def _match(setup: DealSetup, names: list[str]) -> dict:
 def deal(setup: DealSetup) -> State:
     players = tuple(setup.players)
     n = len(players)
+    if n not in sd.TRICKS:
+        raise InvalidDeal("Manillen is played by 2, 3, 4 or 6 players (A3, A34–A36)", "players")
     opts = ManillenOptions(**setup.options)
+    if opts.french_form != "none" and (n != 4 or opts.blind_no_trump
+                                       or opts.allow_pass_trump_to_partner):
+        raise InvalidDeal("the French form (A37) is played by 4, with trumps turned up: no "
+                          "blind no-trump, no en face", "options.french_form")
     m = _match(setup, sd.holders(players))
-    # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5).
-    dealer_id = setup.dealer or m.get("dealer") or players[0]
+    # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5);
+    # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
+    cut: list[tuple[str, str]] = []
+    dealer_id = setup.dealer or m.get("dealer")
+    if dealer_id is None and opts.first_dealer == "cut":
+        cut = cut_for_dealer(players, setup.seed)
+        dealer_id = cut_winner(cut, players)
+    dealer_id = dealer_id or players[0]
     match = ManillenMatch(scores=m["scores"], booms=m["booms"], carry=m.get("carry", 1),
                           deal_number=m.get("deal_number", 0), dealer=dealer_id)
     dealer = players.index(dealer_id)
@@ -65,7 +78,8 @@ def deal(setup: DealSetup) -> State:
         # shuffle every deal: "deal" for the first, "deal/<n>" after.
         label = "deal" if match.deal_number == 0 else f"deal/{match.deal_number}"
         deck = shuffled(deck_32(), setup.seed, label)
-    order = [(dealer + k) % n for k in range(1, n + 1)]     # A7: clockwise from dealer's left
+    # A7: clockwise from the dealer's left (A37, French form: counter-clockwise, from the right)
+    order = [(dealer + sd.step(opts) * k) % n for k in range(1, n + 1)]
     hands: list[list[str]] = [[] for _ in range(n)]
     pos = 0
 
@@ -80,8 +94,10 @@ def deal(setup: DealSetup) -> State:
         for packet in DEAL_PATTERNS[opts.deal_pattern]:             # M-a
             for s in order:
                 give(packet, hands[s])
-    elif n == 3:
-        for packet in (3, 4, 3):                 # A34: 10 each (packets: our choice)
+    elif n in (3, 6):
+        # A34: 10 each, A35: 5 each (packets: our choice); the 2 left over are laid aside
+        # face up and count for the dealer('s team).
+        for packet in ((3, 4, 3) if n == 3 else (3, 2)):
             for s in order:
                 give(packet, hands[s])
         give(2, leftover)
@@ -94,22 +110,29 @@ def deal(setup: DealSetup) -> State:
                 give(count, hands[s] if step == "hand" else (down if step == "down" else up)[s])
         table = {players[s]: tuple((up[s][j], down[s][j]) for j in range(4)) for s in range(2)}
     assert pos == 32
-    return settle(State(
+    # A37: the last card dealt (the dealer's) is turned up and fixes trumps; it stays in hand.
+    turned = deck[31 - len(leftover)] if opts.french_form != "none" else None
+    state = State(
         version=VERSION, players=players, options=opts, seed=setup.seed,
         phase="blind" if opts.blind_no_trump else "trump", status="in_progress", match=match,
-        dealer=dealer_id, hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
-        leftover=tuple(leftover), trump=None, blind=False, trump_passed=False,
+        dealer=dealer_id, cut=tuple(ManillenCut(p, c) for p, c in cut),
+        hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
+        leftover=tuple(leftover), trump=None, blind=False, trump_passed=False, turned=None,
         doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
         last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,
-        next_match=None, next_dealer=None))
+        next_match=None, next_dealer=None)
+    if turned is not None:
+        state = _after_trump(replace(state, phase="trump", trump=turned[0], turned=turned))
+    return settle(state)
 
 
 # ---------------------------------------------------------------- seats, turns, cards
 
 def left_of(state: State, player: str, k: int = 1) -> str:
-    """The player `k` seats clockwise from `player` (seat i+1 sits on seat i's left)."""
+    """The player `k` seats on from `player` in the direction of play: clockwise (seat i+1
+    sits on seat i's left), or counter-clockwise in the French form (A37)."""
     players = state.players
-    return players[(players.index(player) + k) % len(players)]
+    return players[(players.index(player) + sd.step(state.options) * k) % len(players)]
 
 
 def trump_suit(state: State) -> str | None:
@@ -122,6 +145,20 @@ def playable(state: State, player: str) -> list[str]:
     if state.table is not None:
         cards.extend(pile[0] for pile in state.table[player] if pile)
     return cards
+
+
+def dealer_partners(state: State) -> list[str]:
+    """The dealer's partners (4 or 6 players), who may not look before trumps (A8, A35)."""
+    players = state.players
+    seat = players.index(state.dealer)
+    return [players[s] for s in sd.partners(len(players), seat, seat)
+            if len(players) in sd.TEAMS]
+
+
+def partners_of(state: State, player: str) -> list[str]:
+    players = state.players
+    return [players[s] for s in sd.partners(len(players), players.index(state.dealer),
+                                            players.index(player))]
 
 
 def chooser(state: State) -> str:
@@ -251,13 +288,24 @@ def _pass_trump(state: State, player: str, action: Action) -> Transition[State]:
 
 
 def _report_peek(state: State, player: str, action: Action) -> Transition[State]:
-    # A8, M-m: the dealer's partner looked before trumps were named: the hand is thrown in.
-    if (len(state.players) != 4 or state.phase not in ("blind", "trump") or state.trump_passed
-            or player != left_of(state, state.dealer, 2)):
+    # A8, A35, M-m: a partner of the dealer looked before trumps were named: thrown in.
+    if (len(state.players) not in sd.TEAMS or state.phase not in ("blind", "trump")
+            or state.trump_passed or player not in dealer_partners(state)):
         raise refuse("peek_report_not_allowed")
     over = settle(replace(state, phase="over", thrown_in=True))
     return Transition(over, events=(Event("thrown_in", {
         "player": player, "next_dealer": over.next_dealer}),))
+
+
+def _speak(state: State, player: str, action: Action) -> Transition[State]:
+    # A37: in manille parlée a player may tell the partner about to play one of the allowed
+    # signals; in manille muette (and the Belgian game) nothing may be said.
+    if state.options.french_form != "parlee":
+        raise refuse("speech_not_allowed")
+    if state.phase != "play" or next_to_play(state) not in partners_of(state, player):
+        raise refuse("speech_not_now", details={"to_act": to_act(state)}, player=player)
+    return Transition(state, events=(Event("spoke", {
+        "player": player, "to": next_to_play(state), "says": action.get("says")}),))
 
 
 def _call(state: State, player: str, action: Action) -> Transition[State]:
@@ -325,7 +373,7 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
         return Transition(replace(state, hands=hands, table=table,
                                   trick=ManillenTrick(trick.leader, cards)), events=tuple(events))
     # A27, A20: the trick is complete; its winner takes it and leads next.
-    winner = players[(leader + winner_offset(cards, trump)) % n]
+    winner = left_of(state, trick.leader, winner_offset(cards, trump))
     won = {**state.won, winner: state.won[winner] + cards}
     new = replace(state, hands=hands, table=table, won=won,
                   trick=ManillenTrick(winner, ()),
@@ -340,14 +388,13 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
 
 def _finish(state: State, events: list[Event]) -> Transition[State]:
     res = state.result
-    threshold = state.options.score_threshold
     deltas = []
     # A28: only a side over the threshold scores; each of its score holders records it (A34).
     for side, seats in zip(res.sides, sd.sides(state.players,
                                                 state.players.index(state.dealer))):
         if side.score > 0:
             for h in seats["holders"]:
-                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res, threshold)))
+                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res)))
     js = encode_state(res)
     events.append(Event("deal_scored", {
         "sides": js["sides"], "multiplier": res.multiplier, "factors": js["factors"],
@@ -371,14 +418,16 @@ _HANDLERS = {
     "redouble": _call,
     "pass": _call,
     "play": _play,
+    "speak": _speak,
 }
 
 
 # ---------------------------------------------------------------- legal actions
 
 def legal_actions(state: State, player: str) -> list[Action]:
-    """The moves `player` may make now. The referee report `report_peek` is accepted but not
-    listed: it is not a move of the game."""
+    """The moves `player` may make now. The referee report `report_peek` and the spoken signal
+    `speak` (parlée, A37; by the partner of the player to act) are accepted but not listed:
+    they are not moves of the game."""
     if player not in to_act(state):
         return []
     if state.phase == "blind":

@@ -1,5 +1,5 @@
-"""What a finished Manillen deal decided, declared once like the state that carries it
-(`result` in engine/manillen/state.py; computed by scoring.settle)."""
+"""The running match and what a finished Manillen deal decided, declared once like the state
+that carries it (`result` in engine/manillen/state.py; computed by scoring.settle)."""
 from __future__ import annotations
 
 from typing import Annotated, Optional
@@ -10,6 +10,15 @@ from engine.state import MAX_SAFE_INT, Count, PlayerId
 
 Multiplier = Annotated[int, Meta(ge=1, le=MAX_SAFE_INT)]
 _PART = {"frozen": True, "forbid_unknown_fields": True}
+
+
+class ManillenMatch(Struct, **_PART):
+    """The running match as this deal began (`match`), or as the next one begins."""
+    scores: dict[str, Count]          # per score holder: the teams (4 players), else the players
+    booms: dict[str, Count]
+    carry: Multiplier                 # from 30–30 ties (A29, M-j)
+    deal_number: Count                # picks the shuffle stream
+    dealer: PlayerId
 
 
 class ManillenSide(Struct, **_PART):
@@ -39,6 +48,7 @@ class ManillenResult(Struct, **_PART):
     multiplier: Optional[Multiplier]
     factors: Optional[ManillenFactors]
     capped: bool
+    threshold: Count                  # what a side must pass to score (A28, M-k)
     tie: bool
     deltas: dict[str, Count]
     scores: dict[str, Count]

@@ -34,6 +34,16 @@ def multiplier(options: Any, trump: str | None, blind: bool, calls: int,
     return product, factors, False
 
 
+def threshold(options: Any, n: int) -> int:
+    """What a side must pass to score (A28, M-k): the option, or by default half the deal's
+    total -- 60 card points plus the trick bonus of every trick: 30 on the Belgian base; on the
+    French base 34 (4 players), 35 (3), 38 (2). An odd total rounds down (never with 2, 3, 4
+    players)."""
+    if options.score_threshold is not None:
+        return options.score_threshold
+    return _cap(60 + options.trick_bonus_points * sd.TRICKS[n]) // 2
+
+
 def current_multiplier(state: ManillenState) -> int:
     return multiplier(state.options, state.trump, state.blind, len(state.doubling.calls),
                       state.match.carry)[0]
@@ -60,7 +70,7 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
     m = state.match
     names = sd.holders(players)
     dealer = players.index(state.dealer)
-    next_dealer = players[(dealer + 1) % n]
+    next_dealer = players[(dealer + sd.step(opts)) % n]     # A5; A37 to the right
     if state.thrown_in:
         # M-m: a peek by the dealer's partner throws the hand in; nothing scores, the carry
         # stands, and the deal passes on (or is redealt by the same dealer).
@@ -69,24 +79,30 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
         nxt = ManillenMatch(scores=dict(m.scores), booms=dict(m.booms), carry=m.carry,
                             deal_number=_cap(m.deal_number + 1), dealer=next_dealer)
         return ManillenResult(
-            thrown_in=True, sides=(), multiplier=None, factors=None, capped=False, tie=False,
+            thrown_in=True, sides=(), multiplier=None, factors=None, capped=False,
+            threshold=threshold(opts, n), tie=False,
             deltas={}, scores=dict(m.scores), boom=None, match_over=False,
             match_winner=None), nxt
     product, factors, capped = multiplier(opts, state.trump, state.blind,
                                           len(state.doubling.calls), m.carry)
-    threshold = opts.score_threshold
+    limit = threshold(opts, n)
     bonus = opts.trick_bonus_points
-    out_sides = []
-    deltas = {h: 0 for h in names}
+    counted = []
     for side in sd.sides(players, dealer):
         members = tuple(players[s] for s in side["seats"])
         cards = [c for p in members for c in state.won[p]]
         if members[0] == state.dealer:
             cards += state.leftover                # A34: the left-over cards count for the dealer
         tricks = sum(len(state.won[p]) for p in members) // n
-        card_points = total_points(cards)
-        total = _cap(card_points + bonus * tricks)   # M-k
-        score = _cap((total - threshold) * product) if total > threshold else 0   # A28
+        counted.append((side, members, total_points(cards), tricks))
+    totals = [_cap(cp + bonus * tricks) for _, _, cp, tricks in counted]   # M-k
+    # A29 (the seed): an even split (30-30; 34-34, 35-35, 38-38 on the French base) scores
+    # nothing, whatever the threshold; otherwise a side over the threshold scores the excess.
+    even = len(set(totals)) == 1
+    out_sides = []
+    deltas = {h: 0 for h in names}
+    for (side, members, card_points, tricks), total in zip(counted, totals):
+        score = _cap((total - limit) * product) if total > limit and not even else 0   # A28
         for h in side["holders"]:
             deltas[h] = _cap(deltas[h] + score)
         out_sides.append(ManillenSide(id=side["id"], members=members, card_points=card_points,
@@ -122,12 +138,12 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
                         deal_number=_cap(m.deal_number + 1), dealer=next_dealer)
     return ManillenResult(
         thrown_in=False, sides=tuple(out_sides), multiplier=product, factors=factors,
-        capped=capped, tie=tie, deltas=deltas, scores=scores, boom=boom,
+        capped=capped, threshold=limit, tie=tie, deltas=deltas, scores=scores, boom=boom,
         match_over=match_over, match_winner=match_winner), nxt
 
 
-def reason(side: ManillenSide, result: ManillenResult, threshold: int) -> str:
-    f = result.factors
+def reason(side: ManillenSide, result: ManillenResult) -> str:
+    f, threshold = result.factors, result.threshold
     text = (f"{side.points} points: {side.points - threshold} over {threshold}"
             f" × no-trump {f.no_trump} × doubling {f.doubling} × carry {f.carry}")
     if result.capped:

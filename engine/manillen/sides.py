@@ -5,31 +5,42 @@ Seat order is clockwise: seat i+1 sits on seat i's left (A5, A7, A19).
 - 3 players (A34): the dealer alone against a temporary partnership of the other two; every
   player keeps their own score, and each partner records the partnership's score.
 - 2 players (A36): each player is a side and holds their own score.
+- 6 players (A35): two teams of three seated alternately, seats 0+2+4 ("team_0_2_4") against
+  1+3+5 ("team_1_3_5"); the teams hold the scores.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-TEAMS = ("team_0_2", "team_1_3")
-TRICKS = {2: 16, 3: 10, 4: 8}       # tricks in a deal = cards each player plays
+TEAMS = {4: ("team_0_2", "team_1_3"), 6: ("team_0_2_4", "team_1_3_5")}
+TRICKS = {2: 16, 3: 10, 4: 8, 6: 5}     # tricks in a deal = cards each player plays
 PER_SEAT = TRICKS
+LEFTOVER = {2: 0, 3: 2, 4: 0, 6: 2}     # cards laid aside face up for the dealer (A34, A35)
+
+
+def step(options: Any) -> int:
+    """The direction of play: +1 clockwise (Belgian, A3), -1 counter-clockwise (the French
+    form, A37). Dealing, the first lead, play and the passing of the deal all follow it."""
+    return -1 if options.french_form != "none" else 1
 
 
 def holders(players: Sequence[str]) -> list[str]:
     """Ids that keep a running score (the keys of match.scores and match.booms)."""
-    return list(TEAMS) if len(players) == 4 else list(players)
+    n = len(players)
+    return list(TEAMS[n]) if n in TEAMS else list(players)
 
 
-def partner(n: int, dealer: int, seat: int) -> int | None:
-    if n == 4:
-        return (seat + 2) % 4
+def partners(n: int, dealer: int, seat: int) -> tuple[int, ...]:
+    """The seats on `seat`'s side besides itself (A3, A34, A35; none with 2 players)."""
+    if n in TEAMS:
+        return tuple((seat + k) % n for k in range(2, n, 2))
     if n == 3 and seat != dealer:
-        return 3 - seat - dealer       # the other non-dealer (seats sum to 0+1+2 = 3)
-    return None
+        return (3 - seat - dealer,)    # the other non-dealer (seats sum to 0+1+2 = 3)
+    return ()
 
 
 def dealer_side(n: int, dealer: int) -> tuple[int, ...]:
-    return (dealer, (dealer + 2) % 4) if n == 4 else (dealer,)
+    return (dealer, *partners(n, dealer, dealer))
 
 
 def other_side(n: int, dealer: int) -> tuple[int, ...]:
@@ -41,9 +52,9 @@ def sides(players: Sequence[str], dealer: int) -> list[dict]:
     """The two sides of this deal, dealer's side first: id, seats, and score holders."""
     n = len(players)
     mine, theirs = dealer_side(n, dealer), other_side(n, dealer)
-    if n == 4:
+    if n in TEAMS:
         def team(seats):
-            return TEAMS[min(seats) % 2]
+            return TEAMS[n][min(seats) % 2]
         return [{"id": team(mine), "seats": mine, "holders": [team(mine)]},
                 {"id": team(theirs), "seats": theirs, "holders": [team(theirs)]}]
     if n == 3:
@@ -66,10 +77,11 @@ def doubling_candidates(n: int, dealer: int, calls: Sequence[int],
     if level % 2 == 0:
         seats = list(other_side(n, dealer))
         if options.double_by == "eldest_only":
-            seats = [(dealer + 1) % n]
+            seats = [(dealer + step(options)) % n]
     else:
         seats = list(dealer_side(n, dealer))
-        if n == 4 and options.redouble_by == "dealer_partner":
-            seats = [(dealer + 2) % 4]
+        if n in TEAMS and options.redouble_by == "dealer_partner":
+            seats = list(partners(n, dealer, dealer))
     start = calls[-1] if calls else dealer
-    return sorted(seats, key=lambda s: (s - start - 1) % n)
+    d = step(options)
+    return sorted(seats, key=lambda s: (d * (s - start) - 1) % n)

@@ -1,7 +1,6 @@
 """One Manillen deal, declared once (engine/state.py): these Structs are its JSON, decoders,
-encoder and published schema; players are named by their ids everywhere. `invariants` checks
-what a type cannot say. The finished state's `next_match` (running scores, booms, carry, deal
-number, next dealer) is what the next deal request passes back as `match`."""
+encoder and published schema; ids name the players. `invariants` checks what a type cannot say;
+the finished state's `next_match` is what the next deal request passes back as `match`."""
 from __future__ import annotations
 
 from collections import Counter
@@ -12,14 +11,15 @@ from msgspec.json import encode as _json
 
 from engine.cards import deck_32
 from engine.errors import InvalidState
-from engine.state import Count, GameState, PlayerId, options_struct
+from engine.state import GameState, PlayerId, options_struct
 
 from . import sides as sd
+from .cut import cut_winner
 from .options import OPTIONS
-from .result import ManillenResult, Multiplier
+from .result import ManillenMatch, ManillenResult, Multiplier
 from .tricks import winner_offset
 
-VERSION = 2
+VERSION = 3
 PHASES = ("blind", "trump", "doubling", "play", "over")
 TRUMPS = ("S", "H", "D", "C", "no_trump")
 DECK = Counter(deck_32())
@@ -30,13 +30,9 @@ ManillenOptions = options_struct("ManillenOptions", OPTIONS)
 _PART = {"frozen": True, "forbid_unknown_fields": True}
 
 
-class ManillenMatch(Struct, **_PART):
-    """The running match as this deal began (`match`), or as the next one begins."""
-    scores: dict[str, Count]          # per score holder: the teams (4 players), else the players
-    booms: dict[str, Count]
-    carry: Multiplier                 # from 30–30 ties (A29, M-j)
-    deal_number: Count                # picks the shuffle stream
-    dealer: PlayerId
+class ManillenCut(Struct, **_PART):
+    player: PlayerId                  # A5: who cut, showing `card`
+    card: Card
 
 
 class ManillenDoubling(Struct, **_PART):
@@ -46,28 +42,30 @@ class ManillenDoubling(Struct, **_PART):
 
 class ManillenTrick(Struct, **_PART):
     leader: PlayerId
-    cards: Annotated[Cards, Meta(max_length=3)]   # in play order
+    cards: Annotated[Cards, Meta(max_length=5)]   # in play order
 
 
 class ManillenLastTrick(Struct, **_PART):
     leader: PlayerId
-    cards: Annotated[Cards, Meta(min_length=2, max_length=4)]
+    cards: Annotated[Cards, Meta(min_length=2, max_length=6)]
     winner: PlayerId
 
 
 class ManillenState(GameState, tag="manillen"):
     version: Literal[VERSION]
-    players: Annotated[tuple[PlayerId, ...], Meta(min_length=2, max_length=4)]  # clockwise
+    players: Annotated[tuple[PlayerId, ...], Meta(min_length=2, max_length=6)]  # clockwise
     options: ManillenOptions
     phase: Literal[PHASES]
     match: ManillenMatch
     dealer: PlayerId
+    cut: tuple[ManillenCut, ...]      # A5 (first_dealer: cut): the cards shown, in order
     hands: dict[str, Cards]
     table: Optional[dict[str, Annotated[tuple[Pile, ...], Meta(min_length=4, max_length=4)]]]
-    leftover: Annotated[Cards, Meta(max_length=2)]   # 3 players (A34): shown, the dealer's
+    leftover: Annotated[Cards, Meta(max_length=2)]   # 3, 6 players (A34, A35): the dealer's
     trump: Optional[Literal[TRUMPS]]                 # None until named
     blind: bool
     trump_passed: bool
+    turned: Optional[Card]            # A37 (French form): the last card dealt, fixing trumps
     doubling: ManillenDoubling
     multiplier: Multiplier
     trick: Optional[ManillenTrick]                   # the trick in progress (play phase)
@@ -88,11 +86,14 @@ def invariants(s: ManillenState) -> None:
     """What the types cannot say; the first inconsistency raises InvalidState with its path."""
     ps, n, o, phase, t, lt, d = (s.players, len(s.players), s.options, s.phase, s.trick,
                                  s.last_trick, s.doubling)
-    seat = {p: i for i, p in enumerate(ps)}
-    _need(len(seat) == n, "player ids must be distinct", "players")
+    seat, d1, turned = {p: i for i, p in enumerate(ps)}, sd.step(o), s.turned
+    _need(len(seat) == n and n in sd.TRICKS, "2, 3, 4 or 6 distinct ids", "players")
     everyone, dealer = seat.keys(), seat.get(s.dealer)
     _need(dealer is not None, "must be a seated player", "dealer")
     _need(s.match.dealer == s.dealer, "must be the dealer", "match.dealer")
+    _need(not s.cut or (o.first_dealer == "cut" and cut_winner(
+        [(c.player, c.card) for c in s.cut], ps) == s.dealer), "a cut (A5) giving the dealer",
+          "cut")
     _need((s.table is None) == (n != 2), "only 2-player deals have table cards", "table")
     holders = set(sd.holders(ps))
     for path, got, keys in (("hands", s.hands, everyone), ("won", s.won, everyone),
@@ -101,16 +102,19 @@ def invariants(s: ManillenState) -> None:
                             ("match.booms", s.match.booms, holders)):
         if got.keys() != keys:
             raise InvalidState(f"must have exactly the keys {sorted(keys)}", "state." + path)
-    _need(len(s.leftover) == (n == 3) * 2, "3-player deals show 2 cards, others none", "leftover")
+    _need(len(s.leftover) == sd.LEFTOVER[n], "2 cards with 3 or 6 players, else none", "leftover")
     before = phase in ("blind", "trump")
+    _need((turned is not None) == (o.french_form != "none") and (turned is None or (
+        n == 4 and s.trump == turned[0] and not (before or o.blind_no_trump
+                                                 or o.allow_pass_trump_to_partner))),
+          "the French form's trump card (4 players; no blind or en face)", "turned")
     _need(phase != "blind" or o.blind_no_trump, "needs blind_no_trump on", "phase")
     _need(not s.thrown_in or phase == "over", "only a finished deal is thrown in", "thrown_in")
     _need((s.trump is None) == (before or s.thrown_in), "named when the choice is over", "trump")
     _need(not s.blind or (s.trump == "no_trump" and o.blind_no_trump),
           "only a no-trump call is blind, and only with blind_no_trump on", "blind")
-    _need(not s.trump_passed or (n == 4 and o.allow_pass_trump_to_partner and not s.blind
-                                 and phase != "blind"), "needs 4 players and the option on",
-          "trump_passed")
+    _need(not s.trump_passed or (n == 4 and o.allow_pass_trump_to_partner and not s.blind and
+                                 phase != "blind"), "needs 4 players, the option", "trump_passed")
     # who may double (an even number of calls so far) or redouble (odd): A14, A15, M-d, M-e
     may = [{ps[x] for x in sd.doubling_candidates(n, dealer, k, o)} for k in ((), (dealer,))]
     most = len(d.calls) + 1 if o.max_doublings is None else o.max_doublings
@@ -130,14 +134,14 @@ def invariants(s: ManillenState) -> None:
     if t is not None:
         _need(len(t.cards) < n and done < per, "fewer cards than players, before the last "
               "trick", "trick.cards")
-        _need(t.leader == (lt.winner if lt else ps[(dealer + 1) % n]),
+        _need(t.leader == (lt.winner if lt else ps[(dealer + d1) % n]),
               "led by the last trick's winner (the dealer's left at first)", "trick.leader")
     _need((lt is None) == (done == 0), "shown once a trick is complete", "last_trick")
     if lt is not None:
         _need(lt.leader in seat, "must be a seated player", "last_trick.leader")
         _need(len(lt.cards) == n, "must be {} cards", "last_trick.cards", n)
         trump = None if s.trump == "no_trump" else s.trump
-        _need(lt.winner == ps[(seat[lt.leader] + winner_offset(lt.cards, trump)) % n],
+        _need(lt.winner == ps[(seat[lt.leader] + d1 * winner_offset(lt.cards, trump)) % n],
               "not the one the cards give", "last_trick.winner")
         _need(set(lt.cards) <= set(s.won[lt.winner]), "its winner holds them", "last_trick.cards")
     seen = [c for h in s.hands.values() for c in h]
@@ -147,7 +151,7 @@ def invariants(s: ManillenState) -> None:
         got = Counter(seen)
         raise InvalidState(f"all 32 cards must appear exactly once (missing {sorted(DECK - got)}"
                            f", duplicated {sorted(got - DECK)})", "state.hands")
-    played = {ps[(seat[t.leader] + k) % n] for k in range(len(t.cards))} if t else ()
+    played = {ps[(seat[t.leader] + d1 * k) % n] for k in range(len(t.cards))} if t else ()
     for p in ps:  # each player holds what the tricks played leave them
         want = sd.PER_SEAT[n] - (0 if s.thrown_in else done) - (p in played)
         held = len(s.hands[p]) + (sum(map(len, s.table[p])) if s.table else 0)

@@ -6,7 +6,7 @@ import json
 from engine import adjudicate as adj
 from engine.cards import deck_32
 
-PLAYERS = {2: ["p0", "p1"], 3: ["p0", "p1", "p2"], 4: ["p0", "p1", "p2", "p3"]}
+PLAYERS = {n: [f"p{i}" for i in range(n)] for n in (2, 3, 4, 6)}
 
 
 def deck_for(hands: dict[int, list[str]], n: int = 4, dealer: int = 0,
@@ -20,7 +20,7 @@ def deck_for(hands: dict[int, list[str]], n: int = 4, dealer: int = 0,
         used += [c for pair in pairs for c in pair]
     assert len(set(used)) == len(used), "a card is given twice"
     rest = [c for c in deck_32() if c not in used]
-    per_hand = {4: 8, 3: 10, 2: 8}[n]
+    per_hand = {6: 5, 4: 8, 3: 10, 2: 8}[n]
     full = {}
     for s in range(n):
         if s in hands:
@@ -30,13 +30,13 @@ def deck_for(hands: dict[int, list[str]], n: int = 4, dealer: int = 0,
         assert len(full[s]) == per_hand, f"seat {s} needs {per_hand} cards"
     order = [(dealer + k) % n for k in range(1, n + 1)]
     deck: list[str] = []
-    if n in (3, 4):
+    if n in (3, 4, 6):
         taken = {s: 0 for s in order}
-        for packet in ((3, 2, 3) if n == 4 else (3, 4, 3)):  # A7 / A34 (our packets)
+        for packet in {4: (3, 2, 3), 3: (3, 4, 3), 6: (3, 2)}[n]:  # A7 / A34, A35 (our packets)
             for s in order:
                 deck += full[s][taken[s]:taken[s] + packet]
                 taken[s] += packet
-        if n == 3:
+        if n in (3, 6):
             deck += list(leftover) if leftover else rest[:2]
     else:
         tab = {}

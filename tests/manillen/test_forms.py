@@ -2,7 +2,9 @@
 import random
 
 from engine import adjudicate as adj
-from tests.manillen.helpers import act, deck_for, legal_cards, play, play_out, refused, start
+from engine.cards import deck_32
+from tests.manillen.helpers import (PLAYERS, act, deck_for, legal_cards, play, play_out, refused,
+                                    start, to_act)
 
 
 def test_A36_two_player_deal_layout():
@@ -123,3 +125,142 @@ def test_referee_replay_of_a_whole_deal_and_its_first_bad_action():
     out = adj.replay(request, log[:6] + [{"type": "play", "player": player, "card": bad[0]}])
     assert out["stopped"]["index"] == 6
     assert out["stopped"]["error"].rule.startswith("manillen A2")
+
+
+def test_A35_six_players_five_each_two_left_over_teams_alternate():
+    state = adj.deal("manillen", PLAYERS[6], seed="six", dealer="p1")["state"]
+    assert {p: len(h) for p, h in state["hands"].items()} == {p: 5 for p in PLAYERS[6]}
+    assert len(state["leftover"]) == 2
+    assert state["match"]["scores"] == {"team_0_2_4": 0, "team_1_3_5": 0}
+    view = adj.view(state, "p0")
+    assert view["leftover"] == state["leftover"]
+    assert view["sides"] == [{"id": "team_1_3_5", "members": ["p1", "p3", "p5"]},
+                             {"id": "team_0_2_4", "members": ["p2", "p4", "p0"]}]
+    # dealing starts left of the dealer, packets 3-2 (our choice; no source gives them)
+    deck = deck_for({}, n=6, dealer=1)
+    dealt = adj.deal("manillen", PLAYERS[6], seed="six", dealer="p1", deck=deck)["state"]
+    assert dealt["hands"]["p2"] == deck[0:3] + deck[18:20]
+    assert dealt["leftover"] == deck[30:]
+
+
+def test_A35_six_players_left_over_cards_count_for_the_dealers_team():
+    state = start({}, n=6, trump="S", dealer=0)
+    final, deltas, events = play_out(state, random.Random(3))
+    assert [e["type"] for e in events].count("trick_won") == 5
+    from engine.manillen.tricks import total_points
+    res = final["result"]
+    team = {s["id"]: s for s in res["sides"]}
+    won = sum((final["won"][p] for p in ("p0", "p2", "p4")), [])
+    assert team["team_0_2_4"]["card_points"] == total_points(won + final["leftover"])
+    assert team["team_0_2_4"]["card_points"] + team["team_1_3_5"]["card_points"] == 60
+    assert {d["target"] for d in deltas} <= {"team_0_2_4", "team_1_3_5"}
+    assert final["next_dealer"] == "p1"
+
+
+def test_A35_six_players_dealers_partners_may_not_look_before_trumps():
+    state = adj.deal("manillen", PLAYERS[6], seed="six", dealer="p0")["state"]
+    for p in ("p2", "p4"):
+        assert adj.view(state, p)["hand_hidden"]
+    for p in ("p0", "p1", "p3", "p5"):
+        assert not adj.view(state, p)["hand_hidden"]
+    assert refused(state, "report_peek", "p3").code == "peek_report_not_allowed"
+    out = act(state, "report_peek", "p4")
+    assert out.state["thrown_in"] and out.state["next_dealer"] == "p1"
+    named = act(state, "choose_trump", "p0", trump="H").state
+    assert not adj.view(named, "p4")["hand_hidden"]
+
+
+def test_A35_six_players_any_partner_winning_exempts():
+    # p1 leads HK; p3 (opponent of p1, partner of p5) plays HA; p5 is void in hearts and
+    # holds trumps: p3 (a partner two seats away) is winning, so p5 need not trump (A23).
+    hands = {1: ["HK", "S7", "S8", "S9", "SJ"], 2: ["H7", "C7", "C8", "C9", "CJ"],
+             3: ["HA", "H8", "H9", "HJ", "HQ"], 4: ["H10", "SQ", "SK", "SA", "S10"],
+             5: ["D7", "D8", "D9", "DJ", "C10"]}
+    state = start(hands, n=6, trump="D", dealer=0)
+    state = play(state, "HK", "H7", "HA", "H10")
+    # p4 took the lead with H10; p5's partner p3 no longer wins: p5 must trump.
+    assert sorted(legal_cards(state, "p5")) == ["D7", "D8", "D9", "DJ"]
+    state = start(hands, n=6, trump="D", dealer=0)
+    state = play(state, "HK", "H7", "HA")
+    # p4 (partner of p2, both against p3) must beat HA in hearts: H10
+    assert legal_cards(state, "p4") == ["H10"]
+
+
+def test_A35_five_players_are_refused():
+    from engine.game import InvalidDeal
+    import pytest
+    with pytest.raises(InvalidDeal) as err:
+        adj.deal("manillen", PLAYERS[6][:5], seed="five")
+    assert err.value.path == "players"
+
+
+def _french(form="muette", **kw):
+    deck = deck_32()
+    state = adj.deal("manillen", PLAYERS[4], seed="fr", dealer="p0", deck=deck,
+                     options={"preset": form, **kw})["state"]
+    return deck, state
+
+
+def test_A37_last_card_dealt_fixes_trumps_and_play_goes_counter_clockwise():
+    deck, state = _french()
+    # 4-4 from the dealer's right, counter-clockwise: p3, p2, p1, p0
+    assert state["hands"]["p3"] == deck[0:4] + deck[16:20]
+    assert state["hands"]["p0"] == deck[12:16] + deck[28:32]
+    assert state["turned"] == deck[31] and state["trump"] == deck[31][0]
+    assert adj.view(state, "p1")["turned"] == deck[31]
+    assert state["phase"] == "doubling" and state["doubling"]["turn"] == "p3"
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["doubling"]["turn"]).state
+    assert state["trick"]["leader"] == "p3" and to_act(state) == ["p3"]
+    state = play(state, legal_cards(state, "p3")[0])
+    assert to_act(state) == ["p2"]
+    final, _, events = play_out(state, random.Random(4))
+    assert final["next_dealer"] == "p3" and final["result"]["threshold"] == 34
+    assert [e["type"] for e in events].count("trick_won") == 8
+
+
+def test_A37_french_form_has_no_trump_choice_and_needs_four_players():
+    _, state = _french()
+    assert refused(state, "choose_trump", "p0", trump="S").code == "wrong_phase"
+    import pytest
+    from engine.game import InvalidDeal
+    for n, extra in ((3, {}), (4, {"blind_no_trump": True}),
+                     (4, {"allow_pass_trump_to_partner": True})):
+        with pytest.raises(InvalidDeal) as err:
+            adj.deal("manillen", PLAYERS[n], seed="fr",
+                     options={"french_form": "muette", **extra})
+        assert err.value.path == "options.french_form"
+
+
+def test_A37_parlee_partner_may_signal_muette_may_not():
+    _, state = _french("parlee")
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["doubling"]["turn"]).state
+    # p3 leads; p1 (p3's partner) may tell p3 to take; p2 may not speak to p3
+    out = act(state, "speak", "p1", says="take")
+    assert out.state == state
+    assert [(e["type"], e["player"], e["to"], e["says"]) for e in map(dict, out.events)] \
+        == [("spoke", "p1", "p3", "take")]
+    err = refused(state, "speak", "p2", says="leave")
+    assert (err.code, err.rule) == ("speech_not_now", "manillen A37")
+    assert "speak" not in {a["type"] for a in adj.legal_actions(state, "p1")}
+    _, silent = _french("muette")
+    while silent["phase"] == "doubling":
+        silent = act(silent, "pass", silent["doubling"]["turn"]).state
+    err = refused(silent, "speak", "p1", says="take")
+    assert err.code == "speech_not_allowed" and "パルレ" in err.ja
+    plain = start({}, trump="S")
+    assert refused(plain, "speak", "p3", says="take").code == "speech_not_allowed"
+
+
+def test_A37_decode_refuses_a_turned_card_that_does_not_fix_trumps():
+    import pytest
+    from engine.errors import InvalidState
+    from engine.manillen import GAME
+    _, state = _french()
+    other = next(c for c in deck_32() if c[0] != state["trump"])
+    for broken in ({**state, "turned": other}, {**state, "turned": None},
+                   {**start({}, trump="S"), "turned": "S7"}):
+        with pytest.raises(InvalidState) as err:
+            GAME.decode(broken)
+        assert err.value.path == "state.turned"

@@ -135,6 +135,53 @@ def test_A34_three_player_leftover_counts_for_the_dealer():
     assert total_points(leftover) > 0, "seed x should leave points over (else pick another)"
 
 
+def _worth(cards, target, size):
+    """`size` of `cards` worth `target` card points (a small deterministic search)."""
+    from engine.manillen.tricks import total_points
+    rnd = random.Random(1)
+    for _ in range(20000):
+        pick = rnd.sample(list(cards), size)
+        if total_points(pick) == target:
+            return pick
+    raise AssertionError("no such selection")
+
+
+def test_A29_french_base_two_players_38_38_scores_nothing_and_doubles_the_next_deal():
+    # 8 tricks each: 30 card points + 8 = 38 a side, half of 60 + 16.
+    res = deal_result(finished(n=2, won={0: SPADES_HEARTS}, options={"preset": "french_base"}))
+    assert [s["points"] for s in res["sides"]] == [38, 38]
+    assert res["threshold"] == 38 and res["tie"]
+    assert all(s["score"] == 0 for s in res["sides"]) and set(res["deltas"].values()) == {0}
+    assert res["next_match"]["carry"] == 2
+    # the next deal counts double: 39-37 then scores (39 - 38) x 2
+    seven = [c for c in SPADES_HEARTS if c != "S7"] + ["DJ"]   # 31 card points, 8 tricks
+    nxt = deal_result(finished(n=2, won={0: seven}, options={"preset": "french_base"},
+                               match=res["next_match"]))
+    sides = {s["id"]: s for s in nxt["sides"]}
+    assert sides["p0"]["points"] == 39 and not nxt["tie"]
+    assert sides["p0"]["score"] == (39 - 38) * 2 and nxt["next_match"]["carry"] == 1
+
+
+def test_A29_french_base_three_players_35_35_scores_nothing_and_doubles_the_next_deal():
+    from engine.manillen.tricks import total_points
+    leftover = finished(n=3).leftover
+    rest = [c for c in deck_32() if c not in leftover]
+    # the dealer takes 5 tricks worth 30 with the left-over cards: 30 + 5 = 35, half of 70
+    mine = _worth(rest, 30 - total_points(leftover), 15)
+    res = deal_result(finished(n=3, won={0: mine}, options={"preset": "french_base"}))
+    assert [s["points"] for s in res["sides"]] == [35, 35]
+    assert res["threshold"] == 35 and res["tie"] and set(res["deltas"].values()) == {0}
+    assert res["next_match"]["carry"] == 2
+
+
+@pytest.mark.parametrize("n,belgian,french", [(2, 30, 38), (3, 30, 35), (4, 30, 34)])
+def test_M_k_threshold_is_half_the_total_for_every_player_count(n, belgian, french):
+    assert deal_result(finished(n=n))["threshold"] == belgian
+    assert deal_result(finished(n=n, options={"preset": "french_base"}))["threshold"] == french
+    # an explicit threshold still wins
+    assert deal_result(finished(n=n, options={"score_threshold": 20}))["threshold"] == 20
+
+
 def test_M_k_french_base():
     res = deal_result(finished(won={0: SPADES_HEARTS[:16]},
                                options={"preset": "french_base"}))

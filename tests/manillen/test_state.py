@@ -140,9 +140,10 @@ def test_decode_refuses_a_trick_led_by_the_wrong_player():
     broken(state, "state.trick.leader", lambda s: s["trick"].__setitem__("leader", "p2"))
 
 
-def test_a_version_1_state_is_refused_as_unsupported():
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_version_state_is_refused_as_unsupported(version):
     state = copy.deepcopy(mid_play())
-    state["version"] = 1
+    state["version"] = version
     with pytest.raises(InvalidState) as err:
         GAME.decode(state)
     assert (err.value.path, err.value.code) == ("state.version", "state_invalid")
