@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs/rules/guandan.md").read_text(encoding="utf-8")
-SHARED = Path("/work/shared/rules/guandan.md")
+SHARED = ROOT.parent / "shared/rules/guandan.md"  # shared/ sits beside the repository
 RULE = re.compile(r"^- (?:\*\*)?([GLCBWPTS]-\d+)\.", re.M)
 SECTION = re.compile(r"^## (\d+)\. ", re.M)
 OPTION = re.compile(r"^\| (D\d+) \|", re.M)
