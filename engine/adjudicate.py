@@ -127,24 +127,27 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
             "seed_commitment": rng.commitment(seed), "status": game.status(state)}
 
 
-def apply_parsed(game: Game, state: Any, action: Action) -> Transition:
+def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, dict]:
+    """The transition and its next state's JSON, checked."""
     if game.status(state) == FINISHED:
         raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
                       "この対局は終了しています。これ以上のアクションはできません。")
     tr = game.apply(state, action)
-    _check_numbers(game, tr)
-    return tr
+    encoded = game.encode(tr.state)
+    _check_numbers(game, tr, encoded)
+    return tr, encoded
 
 
-def _check_numbers(game: Game, tr: Transition) -> None:
+def _check_numbers(game: Game, tr: Transition, encoded: dict) -> None:
     """Every integer of an answer stays within JSON's safe range (what a JavaScript client holds
     exactly). A game caps what can grow by its own rules; this is the engine-wide backstop, so
-    a number past it is a refusal with a stable code, never a broken answer or a 500."""
+    a number past it is a refusal with a stable code, never a broken answer or a 500. (The
+    declared types bound every integer of a state: converting its JSON back checks them all.)"""
     if all(-MAX_SAFE_INT <= d.delta <= MAX_SAFE_INT for d in tr.score_deltas):
         if game.state_type is None:
             return
         try:
-            msgspec.convert(msgspec.to_builtins(tr.state), game.state_type)
+            msgspec.convert(encoded, game.state_type)
             return
         except msgspec.ValidationError:
             pass
@@ -159,11 +162,11 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
     game, state = load_state(state_json, trusted)
     action = game.parse_action(action_json, state_json["players"])
     try:
-        tr = apply_parsed(game, state, action)
+        tr, encoded = apply_parsed(game, state, action)
     except Refusal as refusal:
         return Refused(refusal, state_json)
     status = game.status(tr.state)
-    return Applied(game.encode(tr.state), [d.to_json() for d in tr.score_deltas],
+    return Applied(encoded, [d.to_json() for d in tr.score_deltas],
                    [e.to_json() for e in tr.events], game.to_act(tr.state), status,
                    game.next_match(tr.state) if status == FINISHED else None)
 
@@ -200,7 +203,7 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
         except InvalidAction as err:
             raise InvalidAction(err.message, f"actions[{index}]{err.path[len('action'):]}") from None
         try:
-            tr = apply_parsed(game, state, action)
+            tr, _ = apply_parsed(game, state, action)
         except Refusal as refusal:
             stopped = {"index": index, "action": action_json, "error": refusal}
             break

@@ -172,32 +172,37 @@ def _install_request_ids(app: Flask, settings: Settings) -> None:
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        environ = request.environ
+        req = request._get_current_object()  # one proxy lookup, not one per attribute
+        environ = req.environ
         rid = environ.get(logs.REQUEST_ID_ENV) or logs.request_id_from(None)
         response.headers[logs.REQUEST_ID_HEADER] = rid
-        path = request.path
+        path = req.path
         if not path.startswith(_LANGUAGE_FREE):
-            response.headers.setdefault("Content-Language", errors.request_lang())
-            response.vary.add("Accept-Language")
+            headers = response.headers
+            headers.setdefault("Content-Language", errors.request_lang())
+            if "Vary" in headers:
+                response.vary.add("Accept-Language")
+            else:  # the common case, without parsing a header set
+                headers["Vary"] = "Accept-Language"
         if vary_origin:
             response.vary.add("Origin")
-        if request.method in ("GET", "HEAD") and response.status_code == 200 and (
+        if req.method in ("GET", "HEAD") and response.status_code == 200 and (
                 path in CACHEABLE_PATHS or path.endswith(("/rules", "/rules.html"))):
             response.headers["Cache-Control"] = CACHE_CONTROL
             digest = hashlib.sha256(response.get_data())
             digest.update(response.headers.get("Content-Language", "").encode())
             response.set_etag(digest.hexdigest()[:32])
-            response.make_conditional(request)
+            response.make_conditional(req)
         if settings.access_log:
             started = environ.get("cardref.started")
-            extra = {"method": request.method, "path": path,  # request_id: logs stamps it
+            extra = {"method": req.method, "path": path,  # request_id: logs stamps it
                      "status": response.status_code,
                      "duration_ms": round((time.perf_counter() - started) * 1000, 3)
                      if started else None,
-                     "remote": request.remote_addr}
+                     "remote": req.remote_addr}
             for key in ("game", "refusal", "problem"):
                 value = environ.get(f"cardref.{key}")
                 if value:
                     extra[key] = value
-            log_access.info("%s %s %s", request.method, path, response.status_code, extra=extra)
+            log_access.info("%s %s %s", req.method, path, response.status_code, extra=extra)
         return response

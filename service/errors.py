@@ -130,11 +130,19 @@ _HTTP_CODES = {400: "json_malformed", 404: "not_found", 405: "method_not_allowed
 
 
 def request_lang() -> str:
-    """'ja' when the caller prefers Japanese (Accept-Language), else 'en'."""
+    """'ja' when the caller prefers Japanese (Accept-Language), else 'en'. Asked several times
+    per request (messages, Content-Language): parsed once, kept in the request's environ."""
     try:
-        return "ja" if request.accept_languages.best_match(("en", "ja")) == "ja" else "en"
+        environ = request.environ
     except RuntimeError:  # outside a request
         return "en"
+    lang = environ.get("cardref.lang")
+    if lang is None:
+        header = environ.get("HTTP_ACCEPT_LANGUAGE")
+        lang = "ja" if header and request.accept_languages.best_match(("en", "ja")) == "ja" \
+            else "en"
+        environ["cardref.lang"] = lang
+    return lang
 
 
 def problem(status: int, code: str, detail: str = "", errors: dict | None = None,

@@ -35,17 +35,20 @@ def body_bytes(req: Request) -> bytes:
     """The request body, at most MAX_CONTENT_LENGTH bytes (413 beyond). A body sent without a
     length (chunked) is read here up to the limit: werkzeug would cut it short silently, and
     the truncated JSON would then read as malformed (400) instead of too large."""
-    cached = req.environ.get(_BODY_KEY)
+    environ = req.environ
+    cached = environ.get(_BODY_KEY)
     if cached is not None:
         return cached
-    limit = req.max_content_length
-    if req.content_length is None and limit is not None:
-        data = req.environ["wsgi.input"].read(limit + 1)
-        if len(data) > limit:
-            abort(413, messages={"json": [f"The body exceeds {limit} bytes."]})
-    else:
+    if environ.get("CONTENT_LENGTH") and \
+            "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        # a declared length: werkzeug enforces the limit
         data = req.get_data(cache=True)
-    req.environ[_BODY_KEY] = data
+    else:
+        limit = req.max_content_length
+        data = environ["wsgi.input"].read(limit + 1) if limit is not None else req.get_data()
+        if limit is not None and len(data) > limit:
+            abort(413, messages={"json": [f"The body exceeds {limit} bytes."]})
+    environ[_BODY_KEY] = data
     return data
 
 
