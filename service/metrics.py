@@ -41,6 +41,15 @@ def install(app: Flask) -> None:
                  multiprocess_mode="max")
     info.labels(engine_version=ENGINE_VERSION).set(1)
     children: dict[tuple, tuple] = {}
+    labelled: dict[tuple, object] = {}
+
+    def _child(metric, **labels):
+        """A metric's labelled child, cached (labels() validates and locks on every call)."""
+        key = (id(metric), *labels.values())
+        child = labelled.get(key)
+        if child is None:
+            child = labelled[key] = metric.labels(**labels)
+        return child
 
     @app.before_request
     def _start_timer():
@@ -68,11 +77,11 @@ def install(app: Flask) -> None:
                 if games.get(game) is None:  # a client's string: never a label of its own
                     game = "<unknown>"
                 outcome = problem or ("refused" if refusal else "ok")
-                by_game.labels(game=game, route=key[1], outcome=outcome).inc()
+                _child(by_game, game=game, route=key[1], outcome=outcome).inc()
                 if refusal:
-                    refusals.labels(game=game, code=refusal).inc()
+                    _child(refusals, game=game, code=refusal).inc()
             if problem is not None:
-                problems.labels(code=problem, status=str(key[2])).inc()
+                _child(problems, code=problem, status=str(key[2])).inc()
         return response
 
     @app.get("/metrics")
