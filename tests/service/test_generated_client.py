@@ -14,14 +14,12 @@ import random
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from engine import registry
-from tests.redis_server import free_port
+from tests.service.serving import gunicorn_service
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
@@ -67,32 +65,10 @@ def generated(tmp_path_factory):
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """The service under gunicorn on a loopback port, signing states, with a referee key."""
-    tmp = tmp_path_factory.mktemp("gunicorn")
-    port = free_port()
-    env = {**os.environ, "CARDREF_STATE_SECRET": "generated-client-test",
-           "CARDREF_REFEREE_KEYS": REFEREE_KEY, "CARDREF_REDIS_URL": "",
-           "HOME": str(tmp), "PROMETHEUS_MULTIPROC_DIR": str(tmp)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.wsgi:app"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            assert proc.poll() is None, proc.stdout.read().decode()
-            assert time.monotonic() < deadline, "gunicorn did not come up"
-            time.sleep(0.2)
+    with gunicorn_service(tmp_path_factory.mktemp("gunicorn"),
+                          CARDREF_STATE_SECRET="generated-client-test",
+                          CARDREF_REFEREE_KEYS=REFEREE_KEY, CARDREF_REDIS_URL="") as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
 
 
 def seat_count(game_id: str) -> int:

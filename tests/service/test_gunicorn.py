@@ -1,15 +1,11 @@
 """The real thing: the service under gunicorn (2 sync workers) on a loopback port."""
 import pytest
 import json
-import os
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.redis_server import free_port
+from tests.service.serving import gunicorn_service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,25 +28,8 @@ def _post(url, body):
 
 
 def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
-    port = free_port()
-    env = {**os.environ, "CARDREF_REDIS_URL": redis_url, "CARDREF_STATE_SECRET": "gunicorn-test",
-           "HOME": str(tmp_path), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.wsgi:app"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if _get(base + "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None, proc.stdout.read().decode()
-            assert time.monotonic() < deadline, "gunicorn did not come up"
-            time.sleep(0.2)
+    with gunicorn_service(tmp_path, CARDREF_REDIS_URL=redis_url,
+                          CARDREF_STATE_SECRET="gunicorn-test") as base:
         status, body = _get(base + "/readyz")
         ready = json.loads(body)
         assert ready["cache"]["redis"] == "ok" and ready["signing"] == "enabled"
@@ -75,6 +54,3 @@ def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
         line = next(x for x in metrics.splitlines()
                     if x.startswith('cardref_http_requests_total{method="GET",route="/healthz",status="200"}'))
         assert float(line.split()[-1]) >= 7
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
