@@ -13,15 +13,10 @@ from hypothesis import given, settings, strategies as st
 from engine import adjudicate
 from engine.game import InvalidDeal
 
-from .test_properties import play_game
+from .test_properties import BASE_OPTIONS, play_game
 
 option_sets = st.fixed_dictionaries({
-    "violations": st.sampled_from(["reject", "chombo"]),
-    "calls": st.sampled_from(["automatic", "declared"]),
-    "no_opening_match": st.sampled_from(["flip_again", "dealer_left_starts"]),
-    "multi_card_effects": st.sampled_from(["per_card", "once"]),
-    "penalty_draw_ends_turn": st.booleans(),
-    "stock_exhausted": st.sampled_from(["reshuffle", "draw_game"]),
+    **BASE_OPTIONS,
     "man_window": st.sampled_from(["next_action", "until_covered"]),
     "let_pass": st.sampled_from(["blocked", "reopens"]),
     "dealer_after_no_winner": st.sampled_from(["same", "left"]),
