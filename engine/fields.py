@@ -3,6 +3,11 @@
 Games declare fields with these; the engine parses client input with them (so every game
 refuses malformed input the same way), `/v1/games` describes them, and the service turns them
 into marshmallow schemas for the OpenAPI spec. Nothing here knows of HTTP.
+
+Every text a person reads in `/v1/games` is declared in both languages where it is declared:
+`Field(kind, english, japanese, …)`, `ActionType(name, english, japanese, …)` (like a refusal's
+`en`, `ja`). `describe(lang)` picks one; the caller (the service) negotiated the language.
+The OpenAPI spec stays English (`description`).
 """
 from __future__ import annotations
 
@@ -31,6 +36,12 @@ def _safe_int(value: Any) -> bool:
             and -MAX_SAFE_INT <= value <= MAX_SAFE_INT)
 
 
+def in_language(en: str, ja: str, lang: str) -> str:
+    """A text declared in both languages, in `lang`; English when the Japanese is missing (a
+    game still describes itself; tests/engine/test_descriptions.py fails on every such gap)."""
+    return ja if lang == "ja" and ja else en
+
+
 @dataclass(frozen=True)
 class Field:
     """One declared value.
@@ -42,6 +53,7 @@ class Field:
 
     kind: str
     description: str = ""
+    description_ja: str = ""  # the same in Japanese; GET /v1/games with Accept-Language: ja
     required: bool = True
     nullable: bool = False
     choices: tuple = ()
@@ -169,11 +181,15 @@ class Field:
             out["description"] = self.description
         return nullable(out) if self.nullable else out
 
-    def describe(self) -> dict:
-        """JSON description for /v1/games."""
+    def text(self, lang: str = "en") -> str:
+        """The description in `lang` ("en" or "ja"); English when no Japanese is declared."""
+        return in_language(self.description, self.description_ja, lang)
+
+    def describe(self, lang: str = "en") -> dict:
+        """JSON description for /v1/games, its words in `lang`."""
         out: dict[str, Any] = {"type": self.kind}
         if self.description:
-            out["description"] = self.description
+            out["description"] = self.text(lang)
         if self.choices:
             out["allowed"] = list(self.choices)
         if self.minimum is not None:
@@ -211,8 +227,8 @@ class Option:
     default: Any
     rule: str = ""  # the rules page number it settles, e.g. "3.2"
 
-    def describe(self) -> dict:
-        out = self.field.describe()
+    def describe(self, lang: str = "en") -> dict:
+        out = self.field.describe(lang)
         out.pop("required", None)
         out["name"] = self.name
         out["default"] = self.default
@@ -227,13 +243,14 @@ class ActionType:
 
     name: str
     description: str
+    description_ja: str
     fields: Mapping[str, Field] = dc_field(default_factory=dict)
     rule: str = ""
 
-    def describe(self) -> dict:
+    def describe(self, lang: str = "en") -> dict:
         return {
             "type": self.name,
-            "description": self.description,
-            "fields": {k: f.describe() for k, f in self.fields.items()},
+            "description": in_language(self.description, self.description_ja, lang),
+            "fields": {k: f.describe(lang) for k, f in self.fields.items()},
             **({"rule": self.rule} if self.rule else {}),
         }

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, InvalidState
-from .fields import ActionType, Field, FieldError, Option, parse_fields
+from .fields import ActionType, Field, FieldError, Option, in_language, parse_fields
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
 
@@ -139,6 +139,7 @@ class Lookup:
 
     name: str
     summary: str
+    summary_ja: str  # the summary in Japanese (GET /v1/games with Accept-Language: ja)
     request: Mapping[str, Field]
     response: Mapping[str, Field]
     handler: Callable[[dict], dict]
@@ -319,8 +320,10 @@ class Game(ABC, Generic[S]):
             raise InvalidAction(err.message, err.path) from None
         return Action(kind, player, parsed)
 
-    def describe(self) -> dict:
-        """The game's entry in GET /v1/games."""
+    def describe(self, lang: str = "en") -> dict:
+        """The game's entry in GET /v1/games, its descriptions in `lang` ("en" or "ja"; the
+        service passes the language it negotiated). Ids, names (both languages always),
+        presets (option values) and refusal codes (rule numbers) carry no prose."""
         return {
             "id": self.id,
             "names": dict(self.names),
@@ -328,9 +331,11 @@ class Game(ABC, Generic[S]):
             "state_version": self.state_version,
             "zero_sum": self.zero_sum,
             "presets": {k: dict(v) for k, v in self.presets.items()},
-            "options": [o.describe() for o in self.options],
-            "actions": [a.describe() for a in self.actions],
-            "lookups": [{"name": lk.name, "summary": lk.summary} for lk in self.lookups],
+            "options": [o.describe(lang) for o in self.options],
+            "actions": [a.describe(lang) for a in self.actions],
+            "lookups": [{"name": lk.name,
+                         "summary": in_language(lk.summary, lk.summary_ja, lang)}
+                        for lk in self.lookups],
             "rules": self.rules_doc,
             "refusals": dict(self.refusals),
         }

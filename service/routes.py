@@ -125,9 +125,12 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.response(200, schemas.games_response, example=examples.response("listGames"))
     @api.doc(operationId="listGames", summary="Every game: names, player counts, presets, options, actions")
     def list_games():
+        # Descriptions in the negotiated language; the app adds Content-Language and
+        # Vary: Accept-Language, and its ETag hashes the body with Content-Language.
+        lang = request_lang()
         games = []
         for g in registry.all_games():
-            described = g.describe()
+            described = g.describe(lang)
             # Linked by URL: the service serves each rules page (markdown; .html rendered).
             if g.rules_doc:
                 described["rules"] = f"{request.script_root}/v1/games/{g.id}/rules"

@@ -42,8 +42,8 @@ class ToyGame(Game):
     legal_actions_cacheable = True  # not for its cost: so the tests exercise the cache path
     options = (Option("stakes", Field("int", minimum=1, maximum=10), 1, "T1"),)
     presets = {"standard": {}, "high": {"stakes": 5}}
-    actions = (ActionType("play", "play one card", {"card": Field("card")}, "T2"),)
-    lookups = (Lookup("card-value", "the rank order of a card",
+    actions = (ActionType("play", "play one card", "カードを1枚出す", {"card": Field("card")}, "T2"),)
+    lookups = (Lookup("card-value", "the rank order of a card", "カードの強さの順位",
                       {"card": Field("card")}, {"card": Field("card"), "value": Field("int")},
                       lambda req: {"card": req["card"], "value": ORDER[cards.rank_of(req["card"])]}),)
 

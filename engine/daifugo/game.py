@@ -72,6 +72,8 @@ def uecda_table(req: dict) -> dict:
 UECDA_TABLE = Lookup(
     name="uecda-table",
     summary="UECda 8x15 card tables <-> cards (U16): a hand or a play (a pass is all zeros).",
+    summary_ja="UECdaの8×15のカード表とカードの相互変換(U16): 手札または出す手"
+               "(パスはすべて0)。",
     request={
         "kind": Field("enum", "hand: a hand table (joker at [4][1]); play: a submitted or "
                       "field table", choices=("hand", "play")),

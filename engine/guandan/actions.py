@@ -4,23 +4,40 @@ from __future__ import annotations
 from engine.fields import ActionType, Field
 
 ACTIONS = (
-    ActionType("play", "Play a combination or a bomb (leading or following).", {
-        "cards": Field("cards", "the cards played, from the hand"),
-        "reading": Field("object", "the declared reading {type, rank, length?, wilds?} (W-11): "
-                         "required when the cards have several legal readings",
-                         required=False)}, "P-2"),
+    ActionType("play", "Play a combination or a bomb (leading or following).",
+               "役または爆弾を出す(リードでも、後に続けるときでも)。", {
+                   "cards": Field("cards", "the cards played, from the hand",
+                                  "手札から出すカード"),
+                   "reading": Field("object", "the declared reading {type, rank, length?, "
+                                    "wilds?} (W-11): required when the cards have several "
+                                    "legal readings",
+                                    "宣言する読み方 {type, rank, length?, wilds?}(W-11)。"
+                                    "カードに正しい読み方が複数あるときは必須",
+                                    required=False)}, "P-2"),
     ActionType("pass", "Pass this turn (never when leading); a player who passed may play "
-               "later in the same trick.", {}, "P-3"),
-    ActionType("tribute", "Pay tribute: the highest card apart from the wilds.", {
-        "card": Field("card", "the tribute card")}, "T-4"),
+               "later in the same trick.",
+               "この手番をパスする(リードのときはできない)。パスしたプレイヤーも同じ場の後の"
+               "手番で出してよい。", {}, "P-3"),
+    ActionType("tribute", "Pay tribute: the highest card apart from the wilds.",
+               "進貢する: 逢人牌(ワイルドカード)を除いた最も強いカードを渡す。", {
+                   "card": Field("card", "the tribute card", "進貢するカード")}, "T-4"),
     ActionType("take", "Equal double tributes with equal_tribute=winners_choose: the 1st "
-               "player takes the tribute of one payer; the 2nd gets the other.", {
-                   "payer": Field("player", "whose tribute the 1st player takes")}, "T-5"),
-    ActionType("return", "Give a card back to the player who paid you tribute.", {
-        "card": Field("card", "the card returned")}, "T-7"),
+               "player takes the tribute of one payer; the 2nd gets the other.",
+               "同じ強さの双方進貢で equal_tribute=winners_choose のとき: 1位のプレイヤーが"
+               "一方の進貢を取り、2位がもう一方を受け取る。", {
+                   "payer": Field("player", "whose tribute the 1st player takes",
+                                  "1位のプレイヤーが取る進貢の進貢者")}, "T-5"),
+    ActionType("return", "Give a card back to the player who paid you tribute.",
+               "自分に進貢したプレイヤーにカードを1枚返す(返貢)。", {
+                   "card": Field("card", "the card returned", "返貢するカード")}, "T-7"),
     ActionType("lead", "Equal double tributes with equal_tribute=winners_choose: the two payers "
-               "agree who leads; either posts it.", {
-                   "leader": Field("player", "one of the two payers")}, "T-10"),
+               "agree who leads; either posts it.",
+               "同じ強さの双方進貢で equal_tribute=winners_choose のとき: 進貢した2人が"
+               "誰がリードするかを決め、どちらかが送る。", {
+                   "leader": Field("player", "one of the two payers",
+                                   "進貢した2人のうちの1人")}, "T-10"),
     ActionType("anti_tribute", "Claim anti-tribute (anti_tribute=optional): the paying side "
-               "shows both big jokers and no tribute is paid.", {}, "T-6"),
+               "shows both big jokers and no tribute is paid.",
+               "抗貢を宣言する(anti_tribute=optional): 進貢する側が大王2枚を見せ、進貢は"
+               "行われない。", {}, "T-6"),
 )

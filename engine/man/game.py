@@ -14,6 +14,7 @@ from .state import VERSION, ManState, invariants
 MAN_NUMBERS = Lookup(
     name="man-numbers",
     summary="Whether a hand is in reach and which numbers it can man, with how (rule 4).",
+    summary_ja="手札がリーチかどうかと、まんできる数字とその作り方(ルール4)。",
     request={"hand": Field("cards", "the hand")},
     response={"reach": Field("bool", "plain total (A=1) is 13 or less"),
               "total": Field("int", "plain total, A=1"),

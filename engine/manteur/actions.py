@@ -21,16 +21,26 @@ ACTIONS = (
     ActionType("declare", "Announce a poker hand the cards are claimed to contain, higher "
                "than the round's last declaration (B8). Made by the holder: the round's "
                "starter, or a player who accepted (after exchanging, or instead of it: "
-               "declaring without an exchange exchanges no cards).", {
-                   "declaration": Field("object", "{type, ranks?, kickers?} (B5, B10)")},
+               "declaring without an exchange exchanges no cards).",
+               "手札に含まれると主張するポーカーの役を、ラウンドの直前の宣言より強く宣言する"
+               "(B8)。宣言するのは手札を持つ人: ラウンドを始めた人、または承認した人(交換の後、"
+               "または交換の代わりに。交換せずに宣言すればカードは交換しない)。", {
+                   "declaration": Field("object", "{type, ranks?, kickers?} (B5, B10)",
+                                        "宣言 {type, ranks?, kickers?}(B5、B10)")},
                "B8"),
     ActionType("accept", "Believe the last declaration and take the hand face down (B15).",
+               "直前の宣言を信じて承認し、手札を裏向きのまま受け取る(B15)。",
                {}, "B13"),
     ActionType("challenge", "Call the last declaration a lie: the hand is revealed and the "
-               "wrong side takes a penalty point (B14).", {}, "B14"),
+               "wrong side takes a penalty point (B14).",
+               "直前の宣言を嘘だと挑戦する: 手札を公開し、間違っていた側が1失点する(B14)。",
+               {}, "B14"),
     ActionType("exchange", "After accepting (or as the opener with opener_may_exchange): "
-               "give back 0-4 cards of the hand and draw as many from the stock (B15, B18).", {
-                   "cards": Field("cards", "the cards given back; [] exchanges none")},
+               "give back 0-4 cards of the hand and draw as many from the stock (B15, B18).",
+               "承認の後(または opener_may_exchange のときの最初のプレイヤーとして): 手札から"
+               "0〜4枚を戻し、同じ枚数を山札から引く(B15、B18)。", {
+                   "cards": Field("cards", "the cards given back; [] exchanges none",
+                                  "戻すカード。[] なら交換しない")},
                "B15"),
 )
 

@@ -23,6 +23,7 @@ CHECK = Lookup(
     name="check",
     summary="Whether a hand contains a declaration (B11), with the proof a genuine declarer "
             "shows (B12).",
+    summary_ja="手札に宣言の役が含まれるかどうか(B11)と、正しい宣言者が示す証拠(B12)。",
     request={"hand": Field("cards", "at most five cards, each once"),
              "declaration": Field("object", "{type, ranks?, kickers?} (B5, B10)"),
              "options": _OPTIONS_FIELD},
@@ -38,6 +39,7 @@ COMPARE = Lookup(
     name="compare",
     summary="The order of two declarations (B9): 1 when a is higher, -1 when b is, 0 when "
             "they are the same.",
+    summary_ja="二つの宣言の強さの順(B9): a が強ければ1、b が強ければ-1、同じなら0。",
     request={"a": Field("object", "a declaration {type, ranks?, kickers?}"),
              "b": Field("object", "a declaration {type, ranks?, kickers?}"),
              "options": _OPTIONS_FIELD},
