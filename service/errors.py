@@ -139,10 +139,26 @@ def request_lang() -> str:
     lang = environ.get("cardref.lang")
     if lang is None:
         header = environ.get("HTTP_ACCEPT_LANGUAGE")
-        lang = "ja" if header and request.accept_languages.best_match(("en", "ja")) == "ja" \
-            else "en"
+        lang = preferred_language(request.accept_languages) if header else "en"
         environ["cardref.lang"] = lang
     return lang
+
+
+def preferred_language(accepted) -> str:
+    """The caller's most preferred of 'en' and 'ja', by primary subtag (`ja-JP` is Japanese).
+    Not werkzeug's best_match: it takes any exact match before a regional one, so
+    `ja-JP, en;q=0.5` came out English and `en-US, ja;q=0.5` Japanese."""
+    ranked = [(value.replace("_", "-").split("-", 1)[0].lower(), quality)
+              for value, quality in sorted(accepted, key=lambda item: -item[1])]  # stable
+    named = {primary for primary, _q in ranked}
+    for primary, quality in ranked:
+        if quality <= 0:
+            continue
+        if primary in ("en", "ja"):
+            return primary
+        if primary == "*" and "en" not in named:  # any language not named: our default
+            return "en"
+    return "en"
 
 
 def problem(status: int, code: str, detail: str = "", errors: dict | None = None,

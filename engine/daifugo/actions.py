@@ -5,7 +5,7 @@ from engine.fields import ActionType, Field
 
 ACTIONS = (
     ActionType("play", "Play a single, a set or stairs from the hand (D5, D6).",
-               "手札から1枚出し、同じ数字の組、または階段を出す(D5、D6)。", {
+               "手札から1枚、同じ数字の組、または階段を出す(D5、D6)。", {
         "cards": Field("cards", "the cards put down", "出すカード"),
         "jokers": Field("str_list", "what each joker stands for, in the order the jokers "
                         "appear in cards: a card (S2), *<rank> for the 5th/6th card of a set, "

@@ -44,7 +44,7 @@ OPTIONS = (
     Option("dealer", _enum("who deals (decides who gets the extra cards): the last deal's "
                            "大貧民 deals, the next seat gets the first card; daifugo: the 大富豪 "
                            "gets the first card",
-                           "配る人(余りのカードを誰が受け取るかが決まる): 前のディールの大貧民が"
+                           "配る人(余りのカードを誰が受け取るかが決まる)。loser: 前のディールの大貧民が"
                            "配り、次の席に最初のカードを配る。daifugo: 大富豪に最初のカードを配る",
                            ("loser", "daifugo")), "loser", "D-c"),
     Option("stairs", _enum("stairs (階段): off, seed form (seed ③) or standard (UECda)",

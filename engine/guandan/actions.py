@@ -16,8 +16,8 @@ ACTIONS = (
                                     required=False)}, "P-2"),
     ActionType("pass", "Pass this turn (never when leading); a player who passed may play "
                "later in the same trick.",
-               "この手番をパスする(リードのときはできない)。パスしたプレイヤーも同じ場の後の"
-               "手番で出してよい。", {}, "P-3"),
+               "この手番をパスする(リードのときはできない)。パスしたプレイヤーも、同じ場で"
+               "後から出してよい。", {}, "P-3"),
     ActionType("tribute", "Pay tribute: the highest card apart from the wilds.",
                "進貢する: 逢人牌(ワイルドカード)を除いた最も強いカードを渡す。", {
                    "card": Field("card", "the tribute card", "進貢するカード")}, "T-4"),

@@ -35,8 +35,8 @@ CLASSIFY = Lookup(
     name="classify",
     summary="Every reading of a set of cards at a level (W-11) and, given the table's reading, "
             "whether each beats it.",
-    summary_ja="あるレベルでのカードの組のすべての読み方(W-11)と、場の読み方を渡せば、"
-               "それぞれがそれに勝つかどうか。",
+    summary_ja="あるレベルでのカードの組のすべての読み方(W-11)。場の読み方を渡せば、"
+               "各読み方がそれに勝つかどうかも答える。",
     request={"cards": Field("cards", "the cards, exactly"),
              "level": Field("enum", "the level rank", choices=LEVELS),
              "preset": Field("enum", "the rules preset (combinations: D9–D13)", required=False,

@@ -21,8 +21,8 @@ OPTIONS = (
            True, "D2"),
     Option("a_fail_limit", Field("int", "failures as declarer at A before the team goes back "
                                  "(S-5); 0: no limit",
-                                 "レベルAの親チームとして失敗できる回数。超えるとレベルが戻る"
-                                 "(S-5)。0: 制限なし", minimum=0, maximum=13), 3, "D3"),
+                                 "レベルAの親チームとしてこの回数失敗するとレベルが戻る(S-5)。"
+                                 "0: 制限なし", minimum=0, maximum=13), 3, "D3"),
     Option("a_fail_reset_to", Field("enum", "the level a team goes back to after a_fail_limit "
                                     "failures at A (S-5)",
                                     "レベルAで a_fail_limit 回失敗したチームが戻るレベル(S-5)",
@@ -36,7 +36,7 @@ OPTIONS = (
                                   "chooses, each payer gives to the winner clockwise of them, "
                                   "or chance",
                                   "同じ強さの双方進貢(T-5、T-10): 1位のプレイヤーが選ぶ、各進貢者が"
-                                  "時計回りで次の勝者に渡す、または抽選",
+                                  "時計回りで自分の次にいる勝者に渡す、または抽選",
                                   choices=("winners_choose", "clockwise", "random")),
            "winners_choose", "D5"),
     Option("return_max", Field("enum", "the highest return card (T-7): any card, or rank 10 "

@@ -23,7 +23,7 @@ OPTIONS: tuple[Option, ...] = (
         "(partners may speak the signals of the speak action).",
         "フランス式（4人）：最後に配るカードを表にして切札とし、プレイとディールは反時計回り。"
         "muette（マニーユ・ミュエット、発言なし）または parlee（マニーユ・パルレ、パートナーに"
-        "speak の合図を伝えてよい）。",
+        " speak の合図を伝えてよい）。",
         choices=("none", "muette", "parlee")), "none", rule="A37"),
     Option("deal_pattern", Field(
         "enum", "Packets dealt to each player in turn, clockwise from the dealer's left "

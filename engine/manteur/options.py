@@ -48,7 +48,7 @@ OPTIONS = (
            True, "B-f"),
     Option("penalty_limit", Field("int", "penalty points at which a player loses (penalty) "
                                   "or is out (elimination)",
-                                  "プレイヤーが負け(penalty)または脱落(elimination)になる失点",
+                                  "プレイヤーが負け(penalty)または脱落(elimination)になる失点の数",
                                   minimum=1, maximum=99), 5, "B-g"),
     Option("mode", Field("enum", "penalty: the game ends when a player reaches the limit, who "
                          "loses; elimination: that player is out, the last one in wins",

@@ -32,3 +32,17 @@ def test_each_language_has_its_own_etag(client):
     assert again.status_code == 200 and again.headers["Content-Language"] == "ja"
     same = client.get("/v1/games", headers={**JA, "If-None-Match": ja.headers["ETag"]})
     assert same.status_code == 304
+
+
+def test_the_language_is_chosen_by_preference_and_primary_subtag(client):
+    def lang(header):
+        return client.get("/v1/games", headers={"Accept-Language": header}).headers[
+            "Content-Language"]
+    assert lang("ja-JP") == "ja"
+    assert lang("ja-JP, en;q=0.5") == "ja"      # a regional Japanese outranks plain English
+    assert lang("ja,en-US;q=0.9,en;q=0.8") == "ja"
+    assert lang("en-US, ja;q=0.5") == "en"      # and the other way round
+    assert lang("fr, ja;q=0.3, en;q=0.2") == "ja"
+    assert lang("ja;q=0, en;q=0.1") == "en"     # q=0: not acceptable
+    assert lang("fr") == lang("*") == lang("*, ja;q=0.5") == "en"
+    assert lang("*, en;q=0, ja;q=0.5") == "ja"
