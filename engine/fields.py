@@ -164,7 +164,9 @@ class Field:
         elif kind == "bool":
             out = {"type": "boolean"}
         elif kind in ("str", "player"):
-            out = {"type": "string"}
+            out = {"type": "string", "minLength": 1}  # parse takes no empty string
+            if self.choices:
+                out["enum"] = list(self.choices)
         elif kind in ("str_list", "int_list"):
             out = {"type": "array", "items": {"type": "string" if kind == "str_list" else "integer"}}
             if self.choices:
@@ -235,6 +237,33 @@ class Option:
         if self.rule:
             out["rule"] = self.rule
         return out
+
+    def json_schema(self) -> dict:
+        """The option as it may be given in a deal request (OpenAPI 3.0), with its default."""
+        out = self.field.json_schema()
+        out["default"] = list(self.default) if isinstance(self.default, tuple) else self.default
+        if self.rule:
+            out["description"] = f"{out.get('description', '')} (rule {self.rule})".lstrip()
+        return out
+
+
+@dataclass(frozen=True)
+class EventType:
+    """One kind of event a game reports in `events` (validate and replay answers): its `type`
+    and the fields it carries besides, each required unless declared `required=False`. The
+    spec publishes one schema per declared event; the tests check every emitted event
+    against it, so the declaration is what the engine sends."""
+
+    name: str
+    description: str
+    fields: Mapping[str, Field] = dc_field(default_factory=dict)
+
+    def json_schema(self, game_id: str) -> dict:
+        props: dict[str, Any] = {"type": {"type": "string", "enum": [self.name]}}
+        props.update({k: f.json_schema() for k, f in self.fields.items()})
+        return {"type": "object", "properties": props,
+                "required": ["type"] + [k for k, f in self.fields.items() if f.required],
+                "additionalProperties": False, "description": self.description}
 
 
 @dataclass(frozen=True)

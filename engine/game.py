@@ -15,7 +15,7 @@ from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, InvalidState
-from .fields import ActionType, Field, FieldError, Option, in_language, parse_fields
+from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
 
@@ -180,6 +180,8 @@ class Game(ABC, Generic[S]):
     options: ClassVar[Sequence[Option]] = ()
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     actions: ClassVar[Sequence[ActionType]] = ()
+    # Every event type the game reports (engine/fields.py EventType): the spec publishes them.
+    events: ClassVar[Sequence[EventType]] = ()
     lookups: ClassVar[Sequence[Lookup]] = ()
     match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
     zero_sum: ClassVar[bool] = True

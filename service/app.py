@@ -19,7 +19,8 @@ from .config import Settings
 from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
-from .schemas import ProblemSchema, Schemas, state_components, state_field_ref
+from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
+                      state_components, state_field_ref)
 from .sequence import Sequencer
 from .trust import Guard
 
@@ -120,9 +121,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     api = RefereeApi(app)
     api.ma_plugin.converter.add_attribute_function(state_field_ref)
-    for name, component in state_components(games).items():
-        api.spec.components.schema(name, component=component)
     schemas = Schemas(games)
+    base_deal = api.ma_plugin.converter.schema2jsonschema(schemas.deal_request)
+    for name, component in {**state_components(games),
+                             **deal_components(games, base_deal),
+                             **event_components(games)}.items():
+        api.spec.components.schema(name, component=component)
     for blp in build_blueprints(schemas, app.extensions["card_referee"]):
         api.register_blueprint(blp)
     errors.register(app)

@@ -167,7 +167,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @problems(400, 404, 413, 415, 422)
-    @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)")
+    @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)",
+             # each game's own options and match (service/schemas.py deal_components)
+             requestBody={"content": {"application/json": {
+                 "schema": {"$ref": "#/components/schemas/DealRequest"}}}})
     def deal(body: dict, game: str):
         request.environ["cardref.game"] = game
         _check_player_ids(ext, body["players"], "players")

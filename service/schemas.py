@@ -120,12 +120,34 @@ def state_field_ref(self, field, **kwargs) -> dict:
     if isinstance(field, ActionField):
         return {"$ref": "#/components/schemas/Action"}
     if isinstance(field, MatchField):
-        return {"oneOf": [{"type": "object", "additionalProperties": True},
+        # In answers (next_match); a deal request's `match` is each game's own (deal_components).
+        return {"oneOf": [{"$ref": "#/components/schemas/MatchSummary"},
                           {"$ref": "#/components/schemas/SealedMatch"}],
                 "nullable": True,
                 "description": "the previous deal's next_match, passed on as it came (signed "
                                "object or sealed string); other values are a referee act"}
+    if isinstance(field, EventField):
+        return {"$ref": "#/components/schemas/Event"}
+    if isinstance(field, ReplayDealField):
+        return {"$ref": "#/components/schemas/ReplayDeal"}
     return {}
+
+
+class ReplayDealField(mf.Field):
+    """A replay's deal: loaded by the ReplayDeal marshmallow schema (as mf.Nested would);
+    documented as the `ReplayDeal` component, one schema per game chosen by `game`."""
+
+    def __init__(self, schema: ma.Schema, **kwargs):
+        super().__init__(**kwargs)
+        self.schema = schema
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Not a valid object.")
+        try:
+            return self.schema.load(value)
+        except ma.ValidationError as err:
+            raise ma.ValidationError(err.messages, valid_data=err.valid_data) from None
 
 
 SEALED_STATE = {"type": "string", "pattern": "^sealed\\.v1\\.",
@@ -191,11 +213,37 @@ class ScoreDeltaSchema(ma.Schema):
     reason = mf.String(required=True)
 
 
-class EventSchema(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
+class EventField(mf.Field):
+    """An event of a validate or replay answer (answers are built by the routes, never loaded);
+    documented as the `Event` component, from the games' EventType declarations."""
 
-    type = mf.String(required=True)
+
+EVENT_DESCRIPTION = (
+    "Something that happened, for a table to show: `type` and that type's fields, as the "
+    "answer's game declares them (`<Game><Type>Event`). Several games share type names "
+    "(`play`, `pass`, `match_won`) with different fields; the answer's state names its game. "
+    "Variants sharing a type are listed with the most fields first.")
+
+
+def event_components(games: Iterable[Game]) -> dict[str, dict]:
+    """`<Game><Type>Event` for every event a game declares, and `Event`, anyOf them all
+    (flat: generated clients try the variants in order, so of two variants sharing a `type`
+    the one requiring more fields comes first and is not mistaken for the other)."""
+    components: dict[str, dict] = {}
+    ranked: list[tuple[str, int, int, str]] = []
+    for order, game in enumerate(games):
+        for event in game.events:
+            name = pascal(game.id, event.name) + "Event"
+            schema = event.json_schema(game.id)
+            schema["description"] = f"{game.names.get('en', game.id)}: {event.description}"
+            components[name] = schema
+            ranked.append((event.name, -len(schema["required"]), order, name))
+    components["Event"] = (
+        {"anyOf": [_ref(name) for *_key, name in sorted(ranked)], "description": EVENT_DESCRIPTION}
+        if ranked else {"type": "object", "required": ["type"], "additionalProperties": True,
+                        "properties": {"type": {"type": "string"}},
+                        "description": EVENT_DESCRIPTION})
+    return components
 
 
 class RefusalSchema(ma.Schema):
@@ -262,6 +310,110 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
     components["Action"] = ({"anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in per_game],
                              "description": ACTION_DESCRIPTION}
                             if per_game else {"type": "object", "description": ACTION_DESCRIPTION})
+    return components
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+MATCH_SIGNATURE = {"type": "string", "description": "present on a next_match the service "
+                   "signed (CARDREF_STATE_SECRET): pass it on as it came"}
+
+
+def options_component(game: Game) -> dict:
+    """`<Game>Options`: the options a deal request may give, from the game's Option
+    declarations (types, enums, bounds, defaults), plus `preset`; nothing else."""
+    props: dict[str, dict] = {}
+    if game.presets:
+        props["preset"] = {"type": "string", "enum": sorted(game.presets),
+                           "description": "a named set of options (GET /v1/games lists each "
+                                          "preset's values); explicit options override it"}
+    props.update({o.name: o.json_schema() for o in game.options})
+    return {"type": "object", "properties": props, "additionalProperties": False,
+            "description": f"{game.names.get('en', game.id)}: options of a deal; each one "
+                           "omitted takes its preset's value, else its default"}
+
+
+def match_components(game: Game) -> dict[str, dict]:
+    """`<Game>Match`, the match values a deal request may carry (the game's `match_fields`,
+    each optional: a referee act unless the service signed or sealed them), and
+    `<Game>MatchSummary`, what a finished deal's `next_match` answers: the same fields, all
+    present (tests/service check every real next_match against it)."""
+    if not game.match_fields:
+        return {}
+    name = game.names.get("en", game.id)
+    props = {k: f.json_schema() for k, f in game.match_fields.items()}
+    props["signature"] = MATCH_SIGNATURE
+    values = {"type": "object", "properties": props, "additionalProperties": False,
+              "description": f"{name}: match values a deal starts from (omitted ones start "
+                             "afresh); values the service did not sign or seal are a referee act"}
+    summary = {"type": "object", "properties": props, "additionalProperties": False,
+               "required": list(game.match_fields),
+               "description": f"{name}: a finished deal's match summary (`next_match`), "
+                              "passed as the next deal's `match`"}
+    out = {pascal(game.id) + "Match": values}
+    if answers_next_match(game):
+        out[pascal(game.id) + "MatchSummary"] = summary
+    return out
+
+
+def answers_next_match(game: Game) -> bool:
+    """Whether a finished deal of `game` answers a next_match: it computes one itself, or its
+    declared state has a `next_match` (the default Game.next_match reads it); else always null."""
+    if type(game).next_match is not Game.next_match:
+        return True
+    kind = game.state_type
+    return kind is not None and "next_match" in kind.__struct_fields__
+
+
+DEAL_REQUEST_DESCRIPTION = (
+    "A deal request of the game named in the path: `<Game>DealRequest`, whose `options` and "
+    "`match` are that game's (anyOf: the path, not the body, tells which game)")
+REPLAY_DEAL_DESCRIPTION = "The deal a replay starts from, of the game named by `game`"
+MATCH_SUMMARY_DESCRIPTION = ("A finished deal's match summary, of the answer's game "
+                             "(`<Game>MatchSummary`; each game's has its own required fields)")
+
+
+def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
+    """Components for the spec: per game its options, match values and match summary, its
+    deal request (`base`, the DealRequest marshmallow schema as JSON schema, with the game's
+    `options` and `match`) and replay deal (the same, with `game`); `DealRequest` (anyOf),
+    `ReplayDeal` (oneOf by `game`) and `MatchSummary` (anyOf) over the games."""
+    components: dict[str, dict] = {}
+    requests, replays, summaries = [], {}, []
+    for game in games:
+        prefix = pascal(game.id)
+        name = game.names.get("en", game.id)
+        components[prefix + "Options"] = options_component(game)
+        matches = match_components(game)
+        components.update(matches)
+        request = {**base, "properties": dict(base["properties"]),
+                   "additionalProperties": False,
+                   "description": f"A deal of {name}"}
+        props = request["properties"]
+        props["options"] = {**_ref(prefix + "Options")}
+        match_refs = [_ref(n) for n in reversed(matches)] + [_ref("SealedMatch")]  # summary first
+        props["match"] = {"anyOf": match_refs, "nullable": True,
+                          "description": props["match"].get("description", "")}
+        if not game.accepts_hands:
+            del props["hands"]  # the engine refuses them (deal_invalid): it deals from a deck
+        components[prefix + "DealRequest"] = request
+        requests.append(prefix + "DealRequest")
+        replay = {**request, "properties": {
+            "game": {"type": "string", "enum": [game.id], "description": "the game"}, **props},
+            "required": ["game", *request.get("required", [])],
+            "description": f"The deal of a replay of {name}"}
+        components[prefix + "ReplayDeal"] = replay
+        replays[game.id] = f"#/components/schemas/{prefix}ReplayDeal"
+        summaries += [n for n in matches if n.endswith("Summary")]
+    components["DealRequest"] = {"anyOf": [_ref(n) for n in requests],
+                                 "description": DEAL_REQUEST_DESCRIPTION}
+    components["ReplayDeal"] = {"oneOf": [{"$ref": r} for r in replays.values()],
+                                "discriminator": {"propertyName": "game", "mapping": replays},
+                                "description": REPLAY_DEAL_DESCRIPTION}
+    components["MatchSummary"] = {"anyOf": [_ref(n) for n in summaries],
+                                  "description": MATCH_SUMMARY_DESCRIPTION}
     return components
 
 
@@ -335,7 +487,7 @@ class Schemas:
             valid = _bool(required=True)
             state = StateField(required=True)
             score_deltas = mf.List(mf.Nested(ScoreDeltaSchema))
-            events = mf.List(mf.Nested(EventSchema))
+            events = mf.List(EventField())
             to_act = mf.List(mf.String())
             status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
             error = mf.Nested(RefusalSchema)
@@ -361,14 +513,14 @@ class Schemas:
             view = mf.Dict(required=True, metadata={"description": "the state as that player may see it"})
 
         class ReplayRequest(Strict):
-            deal = mf.Nested(ReplayDeal, required=True)
+            deal = ReplayDealField(ReplayDeal(), required=True)
             actions = mf.List(ActionField(), required=True)
 
         class ReplayStep(ma.Schema):
             index = _int(required=True)
             action = ActionField(required=True)
             score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
-            events = mf.List(mf.Nested(EventSchema), required=True)
+            events = mf.List(EventField(), required=True)
             to_act = mf.List(mf.String(), required=True)
             status = mf.String(required=True)
 

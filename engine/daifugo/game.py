@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
+from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS
 from .messages import MESSAGES
@@ -116,6 +117,7 @@ class DaifugoGame(Game[DaifugoState]):
     rules_doc = "docs/rules/daifugo.md"
     state_type = DaifugoState
     refusals = {code: f"daifugo {rule}" for code, (rule, *_t) in MESSAGES.items()}
+    events = EVENTS
 
     def deal(self, setup: DealSetup) -> DaifugoState:
         return phases.deal(setup)

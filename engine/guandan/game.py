@@ -6,6 +6,7 @@ from engine.errors import InputError
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
+from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS
 from .combos import classify, parse_level, reading_from_json
@@ -82,6 +83,7 @@ class GuandanGame(Game[GuandanState]):
     rules_doc = "docs/rules/guandan.md"
     state_type = GuandanState
     refusals = {code: f"guandan {rule}" for code, (rule, *_texts) in MESSAGES.items()}
+    events = EVENTS
 
     def deal(self, setup: DealSetup) -> GuandanState:
         return phases.deal(setup)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
+from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS
 from .messages import MESSAGES
@@ -52,6 +53,7 @@ class ManGame(Game[ManState]):
     rules_doc = "docs/rules/man.md"
     state_type = ManState
     refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}
+    events = EVENTS
 
     def deal(self, setup: DealSetup) -> ManState:
         return phases.deal(setup)

@@ -5,6 +5,7 @@ from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Transition
 from engine.state import encode_state
 
+from .events import EVENTS
 from . import phases, sides as sd
 from .actions import ACTIONS
 from .messages import TEMPLATES
@@ -38,6 +39,7 @@ class ManillenGame(Game[State]):
     zero_sum = False
     rules_doc = "docs/rules/manillen.md"
     refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
+    events = EVENTS
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)

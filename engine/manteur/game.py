@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
+from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS, parse_shape
 from .messages import CATALOGUE
@@ -64,6 +65,7 @@ class ManteurGame(Game[ManteurState]):
     rules_doc = "docs/rules/manteur.md"
     state_type = ManteurState
     refusals = CATALOGUE
+    events = EVENTS
 
     def parse_action(self, data: Any, players: Sequence[str]) -> Action:
         action = super().parse_action(data, players)

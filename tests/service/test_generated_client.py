@@ -92,11 +92,21 @@ def _choose(rnd: random.Random, legal: list):
     return rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
 
 
+def _pascal(game_id: str) -> str:
+    return "".join(w.capitalize() for w in game_id.split("_"))
+
+
 def test_generation_is_clean_and_the_client_plays_every_game(generated, service):
-    from card_referee_client import Client
+    """Typed throughout: each game's deal request with its own options model (every declared
+    option, at its default), each event read as a declared event model losing nothing, and a
+    finished deal's next_match model passed as the next deal's `match` (signed: a changed or
+    lost field would be refused)."""
+    import json
+
+    from card_referee_client import Client, models
     from card_referee_client.api.ops import healthz, readyz
     from card_referee_client.api.v1 import deal, legal_actions, list_games, validate_action
-    from card_referee_client.models import (DealRequest, LegalActionsRequest, ValidateRequest)
+    from card_referee_client.models import LegalActionsRequest, ValidateRequest
 
     client = Client(base_url=service, raise_on_unexpected_status=True,
                     headers={"Authorization": f"Bearer {REFEREE_KEY}"}, timeout=30)
@@ -109,11 +119,19 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
 
         finished = {}
         for game_id in PRODUCT_GAMES:
+            game = registry.get(game_id)
             players = [f"p{i}" for i in range(seat_count(game_id))]
             rnd = random.Random(f"client-{game_id}")
-            dealt = deal.sync(game=game_id, client=client,
-                              body=DealRequest(players=players, seed=f"client-{game_id}"))
+            options_model = getattr(models, f"{_pascal(game_id)}Options")
+            defaults = {o.name: list(o.default) if isinstance(o.default, tuple) else o.default
+                        for o in game.options}
+            options = options_model.from_dict(defaults)
+            assert options.to_dict() == defaults  # the model carries every declared option
+            request_model = getattr(models, f"{_pascal(game_id)}DealRequest")
+            dealt = deal.sync(game=game_id, client=client, body=request_model(
+                players=players, seed=f"client-{game_id}", options=options))
             assert dealt.state.game == game_id
+            assert dealt.state.options.to_dict() == defaults
             state, status, to_act, steps = dealt.state, dealt.status, dealt.to_act, 0
             while status != "finished":
                 assert steps < MAX_STEPS, f"{game_id}: not finished after {MAX_STEPS} actions"
@@ -127,12 +145,23 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                                and a.game.value == game_id for a in got.actions), got.actions
                     legal += got.actions
                 assert legal, f"{game_id}: {to_act} may act but have no legal action"
-                out = validate_action.sync(client=client, body=ValidateRequest(
+                answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
                     state=state, action=_choose(rnd, legal)))
+                out, sent = answer.parsed, json.loads(answer.content)
                 assert out.valid is True, out.error
+                # every event read as a declared event model, nothing lost on the way
+                assert all(type(e).__name__.endswith("Event") for e in out.events), out.events
+                assert [e.to_dict() for e in out.events] == sent["events"]
                 state, to_act = out.state, out.to_act
                 status = getattr(out.status, "value", out.status)
                 steps += 1
             assert out.seed == f"client-{game_id}"
+            if sent.get("next_match") is not None:
+                summary = out.next_match
+                assert type(summary).__name__ == f"{_pascal(game_id)}MatchSummary", summary
+                assert summary.to_dict() == sent["next_match"]
+                again = deal.sync(game=game_id, client=client,
+                                  body=request_model(players=players, match=summary))
+                assert again.state.game == game_id and again.status == "in_progress"
             finished[game_id] = steps
         assert sorted(finished) == PRODUCT_GAMES

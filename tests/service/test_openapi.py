@@ -5,6 +5,7 @@ import yaml
 from openapi_spec_validator import validate
 
 from engine import registry
+from service.schemas import pascal
 from service.app import create_app
 from service.config import Settings
 
@@ -93,3 +94,77 @@ def test_no_unused_schemas():
               and f"#/components/schemas/{name}\n" not in text
               and f"#/components/schemas/{name}" + '"' not in text]
     assert not unused, unused
+
+
+def _component_validator(spec: dict, name: str):
+    from openapi_schema_validator import OAS30Validator
+
+    return OAS30Validator({"$ref": f"#/components/schemas/{name}", "components": spec["components"]})
+
+
+def _option_probes(option) -> tuple[list, list]:
+    """(values the service takes, values it refuses) for one declared option."""
+    f = option.field
+    good, bad = [option.default], [{"x": 1}, [1, "x"] if f.kind != "str_list" else "x"]
+    if f.nullable:
+        good.append(None)
+    else:
+        bad.append(None)
+    if f.kind == "bool":
+        good += [True, False]
+        bad += ["true", 1]
+    elif f.kind == "enum":
+        good += [c for c in f.choices]
+        bad += ["no-such-choice", 10 ** 6]
+    elif f.kind == "int":
+        good += [v for v in (f.minimum, f.maximum) if v is not None]
+        bad += ["3", 2.5, True]
+        bad += [f.minimum - 1] if f.minimum is not None else []
+        bad += [f.maximum + 1] if f.maximum is not None else []
+    elif f.kind == "str":
+        bad += ["", 3]
+    elif f.kind == "str_list":
+        good += [list(f.choices[:1]), []]
+        bad += [["no-such-choice"], [3]]
+    return good, bad
+
+
+def test_each_games_options_schema_accepts_exactly_its_declared_options():
+    """`<Game>Options` (what a deal request's `options` is in the spec) takes a value exactly
+    when the service does: every declared value and preset, and no unknown name or wrong type."""
+    spec = yaml.safe_load(generated_spec())
+    client = create_app(Settings(metrics=False)).test_client()
+    checked = 0
+    for game in registry.all_games():
+        validator = _component_validator(spec, pascal(game.id) + "Options")
+        request = _component_validator(spec, pascal(game.id) + "DealRequest")
+        seats = 4 if game.min_players <= 4 <= game.max_players else game.min_players
+        players = [f"p{i}" for i in range(seats)]
+
+        def agree(options: dict) -> bool:
+            body = {"players": players, "seed": "options", "options": options}
+            answer = client.post(f"/v1/games/{game.id}/deal", json=body)
+            assert answer.status_code in (201, 422), answer.get_json()
+            # a deal refused for something else than its options (a preset for other seat
+            # counts) took its options: only options_invalid is the options parser's no
+            taken = answer.status_code == 201 or answer.get_json()["code"] != "options_invalid"
+            assert validator.is_valid(options) == taken, (game.id, options, answer.get_json())
+            assert request.is_valid(body) == taken, (game.id, options)
+            return taken
+
+        assert agree({})
+        for preset in game.presets:
+            assert agree({"preset": preset})
+        assert not agree({"preset": "no-such-preset"})
+        assert not agree({"no_such_option": True})
+        for option in game.options:
+            good, bad = _option_probes(option)
+            for value in good:
+                assert agree({option.name: value}), (game.id, option.name, value)
+            for value in bad:
+                assert not agree({option.name: value}), (game.id, option.name, value)
+            checked += 1
+        published = spec["components"]["schemas"][pascal(game.id) + "Options"]["properties"]
+        assert set(published) == {o.name for o in game.options} | (
+            {"preset"} if game.presets else set())
+    assert checked == sum(len(g.options) for g in registry.all_games())

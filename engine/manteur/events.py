@@ -1,0 +1,38 @@
+"""The events Manteur reports (`events` of validate and replay answers), declared once: the
+spec publishes one schema per type, and the tests check every emitted event against it."""
+from __future__ import annotations
+
+from engine.fields import EventType, Field
+
+_PLAYER = Field("player", "the seat it concerns")
+_DECLARATION = Field("object", "the declaration: {type, ranks, kickers}")
+_WORDS = Field("object", "the declaration in words: {en, ja}")
+
+EVENTS = (
+    EventType("declared", "a player declared a hand (B5)", {
+        "player": _PLAYER, "declaration": _DECLARATION, "words": _WORDS,
+        "exchanged": Field("int", "cards exchanged before declaring"),
+        "next": Field("player", "who responds")}),
+    EventType("accepted", "a player accepted the declaration and holds the hand", {
+        "player": _PLAYER, "from": Field("player", "the declarer")}),
+    EventType("reshuffle", "the discards became the stock", {
+        "number": Field("int", "the reshuffle's number"),
+        "cards": Field("int", "cards in the new stock")}),
+    EventType("exchanged", "a player exchanged cards with the stock", {
+        "player": _PLAYER, "count": Field("int", "cards exchanged")}),
+    EventType("challenged", "a declaration was challenged and the hand shown (B10)", {
+        "player": _PLAYER, "declarer": Field("player", "who declared"),
+        "declaration": _DECLARATION, "words": _WORDS, "hand": Field("cards", "the hand shown"),
+        "truthful": Field("bool", "the hand holds the declaration"),
+        "proof": Field("object", "the cards that make the declaration", nullable=True),
+        "loser": Field("player", "who takes the penalty"),
+        "penalties": Field("int", "the loser's penalty points now")}),
+    EventType("eliminated", "a player reached the limit (elimination mode)",
+              {"player": _PLAYER}),
+    EventType("game_over", "the game ended (B17)", {
+        "loser": Field("player", "who reached the limit"),
+        "winner": Field("player", "who is left (elimination mode)", nullable=True),
+        "penalties": Field("int_map", "penalty points by player id")}),
+    EventType("round_started", "a new round was dealt (B16)", {
+        "round": Field("int", "the round's number"), "starter": Field("player", "who starts")}),
+)

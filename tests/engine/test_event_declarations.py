@@ -1,0 +1,76 @@
+"""Every event a game emits is one it declares (engine/<game>/events.py), with exactly the
+declared fields and types: the spec publishes those declarations as `<Game><Type>Event`, so a
+client generated from openapi.yaml reads every event the service sends."""
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from openapi_schema_validator import OAS30Validator
+
+from engine import adjudicate, registry
+from tests.sizing import examples
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
+# Event("type", …) and Event("a" if … else "b", …): every type literal an engine constructs.
+EVENT_LITERAL = re.compile(r'Event\(\s*"(\w+)"(?:\s+if\s+[^\n]*?\s+else\s+"(\w+)")?')
+
+
+@lru_cache(maxsize=None)
+def validators(game_id: str) -> dict[str, OAS30Validator]:
+    return {e.name: OAS30Validator(e.json_schema(game_id)) for e in registry.get(game_id).events}
+
+
+def event_errors(game_id: str, event: dict) -> list[str]:
+    """Why `event` does not fit its game's declaration (empty: it fits)."""
+    checker = validators(game_id).get(event.get("type"))
+    if checker is None:
+        return [f"{game_id}: undeclared event type {event.get('type')!r}"]
+    return [f"{game_id} {event['type']} {'/'.join(map(str, e.absolute_path))}: {e.message}"
+            for e in checker.iter_errors(event)]
+
+
+@pytest.mark.parametrize("game_id", PRODUCT_GAMES)
+def test_every_event_type_the_engine_constructs_is_declared(game_id):
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ENGINE / game_id).glob("*.py"))
+    constructed = {t for m in EVENT_LITERAL.finditer(source) for t in m.groups() if t}
+    declared = {e.name for e in registry.get(game_id).events}
+    assert constructed, f"{game_id}: no event construction found (the pattern is stale)"
+    assert constructed == declared, (sorted(constructed - declared), sorted(declared - constructed))
+
+
+@pytest.mark.parametrize("game_id", PRODUCT_GAMES)
+def test_events_of_whole_games_fit_their_declarations(game_id):
+    game = registry.get(game_id)
+    seen: set[str] = set()
+    for seed in range(examples(8)):
+        rnd = random.Random(f"events-{game_id}-{seed}")
+        players = [f"p{i}" for i in range(rnd.randint(game.min_players, min(game.max_players, 6)))]
+        out = adjudicate.deal(game_id, players, None, f"events-{seed}")
+        state, to_act, status = out["state"], out["to_act"], out["status"]
+        for _ in range(3000):
+            if status == "finished":
+                break
+            legal = [a for p in to_act for a in adjudicate.legal_actions(state, p)]
+            # mostly moves that take the deal on (a random walk of draws can take long)
+            moving = [a for a in legal if a["type"] not in ("draw", "pass", "chombo", "end_turn")]
+            action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
+            applied = adjudicate.validate(state, action)
+            for event in applied.events:
+                assert not event_errors(game_id, event), event_errors(game_id, event)
+                seen.add(event["type"])
+            state, to_act, status = applied.state, applied.to_act, applied.status
+    assert seen, f"{game_id}: no event in {examples(8)} games"
+
+
+def test_a_wrong_event_is_told_apart():
+    assert event_errors("man", {"type": "drew", "player": "p0", "count": "2", "penalty": False})
+    assert event_errors("man", {"type": "drew", "player": "p0", "count": 2})
+    assert event_errors("man", {"type": "drew", "player": "p0", "count": 2, "penalty": False,
+                                "extra": 1})
+    assert event_errors("man", {"type": "no_such_event"})
+    assert not event_errors("man", {"type": "drew", "player": "p0", "count": 2, "penalty": False})
