@@ -31,7 +31,8 @@ the score deltas. Every state the service returns is the whole game; nothing is 
 requests. Errors are `application/problem+json` with a stable `code`; an illegal action is not
 an error (200, `valid: false`). Rules, numbered as refusals cite them:
 `GET /v1/games/{game}/rules` (markdown, or HTML with `Accept: text/html` or at `/rules.html`).
-Send `Accept-Language: ja` for Japanese messages; send `X-Request-ID` to trace a request.
+Send `Accept-Language: ja` for Japanese messages and rules pages.
+Send `X-Request-ID` to trace a request.
 """
 
 # Answers that may be cached by clients and proxies: revalidated by ETag, kept for a while.

@@ -116,6 +116,13 @@ def _problem_docs(blp: Blueprint, schemas, *codes: int):
         for code in codes})
 
 
+_RULES_LANGUAGE_DOC = (
+    "In the negotiated language: with `Accept-Language: ja` the Japanese page "
+    "(`docs/rules/<game>.ja.md`, a rule-for-rule translation with the same numbers) where the "
+    "game has one, else the English page. `Content-Language` names the language served "
+    "(`ja` or `en`); the ETag differs per language.")
+
+
 def build_blueprints(schemas, ext) -> list[Blueprint]:
     api = RefereeBlueprint("v1", __name__, url_prefix="/v1", description="Adjudication")
     ops = RefereeBlueprint("ops", __name__, description="Health and readiness")
@@ -140,6 +147,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.route("/games/<string:game>/rules", methods=["GET"])
     @api.doc(operationId="gameRules", summary="The game's rules, numbered as refusals cite them "
              "(text/markdown; text/html when preferred by Accept)",
+             description=_RULES_LANGUAGE_DOC,
              responses={"200": {"description": "The rules page",
                                 "content": {"text/markdown": {"schema": {"type": "string"}},
                                             "text/html": {"schema": {"type": "string"}}}},
@@ -148,13 +156,15 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                     "schema": {"$ref": "#/components/schemas/Problem"}}}}})
     def game_rules(game: str):
         best = request.accept_mimetypes.best_match(("text/markdown", "text/html"))
-        if best == "text/html" and request.accept_mimetypes["text/html"] > \
-                request.accept_mimetypes["text/markdown"]:
-            return rules_page(ext, game, html=True)
-        return rules_page(ext, game, html=False)
+        html = best == "text/html" and request.accept_mimetypes["text/html"] > \
+            request.accept_mimetypes["text/markdown"]
+        response = rules_page(ext, game, html=html)
+        response.vary.add("Accept")  # markdown or HTML by Accept: caches must key on it
+        return response
 
     @api.route("/games/<string:game>/rules.html", methods=["GET"])
     @api.doc(operationId="gameRulesHtml", summary="The game's rules rendered as HTML",
+             description=_RULES_LANGUAGE_DOC,
              responses={"200": {"description": "The rules page",
                                 "content": {"text/html": {"schema": {"type": "string"}}}},
                         "404": {"description": "Unknown game (`game_unknown`)",
@@ -333,7 +343,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
 
 
 _RULES_HTML = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{max-width:50em;margin:2em auto;padding:0 1em;font-family:sans-serif;line-height:1.5}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .5em}}</style>
@@ -341,7 +351,10 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .5em}
 {body}
 </body></html>
 """
-_rules_cache: dict = {}
+# (rules dir, page, language asked for, html) -> (text, language served). The language asked
+# for is in the key, so a game without a Japanese page answers Japanese callers from the cache
+# too (with its English page) instead of looking for the file on every request.
+_rules_cache: dict[tuple[str, str, str, bool], tuple[str, str]] = {}
 
 
 def rules_dir(ext) -> str:
@@ -352,20 +365,45 @@ def rules_dir(ext) -> str:
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "rules")
 
 
-def rules_page(ext, game_id: str, html: bool) -> Response:
+def rules_page_path(directory: str, rules_doc: str, lang: str) -> str:
+    """The page in `lang`: `<game>.md` is English, `<game>.<lang>.md` beside it a translation."""
     import os
 
+    name = os.path.basename(rules_doc)
+    if lang != "en":
+        stem, dot, suffix = name.rpartition(".")
+        name = f"{stem}.{lang}.{suffix}" if dot else f"{name}.{lang}"
+    return os.path.join(directory, name)
+
+
+def _read_rules(directory: str, rules_doc: str, lang: str) -> tuple[str, str]:
+    """The page's markdown and its language: the translation into `lang` if there is one,
+    else the English page (OSError when not even that is installed)."""
+    if lang != "en":
+        try:
+            with open(rules_page_path(directory, rules_doc, lang), encoding="utf-8") as fh:
+                return fh.read(), lang
+        except FileNotFoundError:
+            pass  # not translated (yet): the English page, labelled English
+    with open(rules_page_path(directory, rules_doc, "en"), encoding="utf-8") as fh:
+        return fh.read(), "en"
+
+
+def rules_page(ext, game_id: str, html: bool) -> Response:
+    """The rules page in the negotiated language (Accept-Language), English when the game has no
+    page in it. Content-Language names the language served; the app adds Vary: Accept-Language
+    and an ETag over body and Content-Language, so each language has its own."""
     from engine.adjudicate import UnknownGame
 
     game = registry.get(game_id)
     if game is None or not game.rules_doc:
         raise UnknownGame(f"no game {game_id!r} is known here", "game")
-    path = os.path.join(rules_dir(ext), os.path.basename(game.rules_doc))
-    key = (path, html)
+    directory = rules_dir(ext)
+    lang = request_lang()
+    key = (directory, game.rules_doc, lang, html)
     if key not in _rules_cache:
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text, served = _read_rules(directory, game.rules_doc, lang)
         except OSError:
             raise UnknownGame(f"the rules of {game_id!r} are not installed here", "game") \
                 from None
@@ -376,12 +414,13 @@ def rules_page(ext, game_id: str, html: bool) -> Response:
 
             title = next((line.lstrip("# ").strip() for line in text.splitlines()
                           if line.startswith("#")), game_id)
-            text = _RULES_HTML.format(title=html_mod.escape(title), body=markdown.markdown(
-                text, extensions=["tables", "fenced_code", "toc"]))
-        _rules_cache[key] = text
+            text = _RULES_HTML.format(lang=served, title=html_mod.escape(title),
+                                      body=markdown.markdown(
+                                          text, extensions=["tables", "fenced_code", "toc"]))
+        _rules_cache[key] = (text, served)
+    text, served = _rules_cache[key]
     mimetype = "text/html" if html else "text/markdown"
-    # The rules pages are written in English, whatever the caller prefers.
-    return Response(_rules_cache[key], mimetype=mimetype, headers={"Content-Language": "en"})
+    return Response(text, mimetype=mimetype, headers={"Content-Language": served})
 
 
 def lookup_blueprint(schemas, ext) -> Blueprint:
