@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSLATED = ("guandan", "manteur", "daifugo")
+TRANSLATED = sorted(p.name.removesuffix(".ja.md") for p in (ROOT / "docs/rules").glob("*.ja.md"))
 
 HEADING = re.compile(r"^(#{1,6}) (?:([A-Z]?\.?\d+\.?|[A-Z]\.)(?= ))?")
 RULE = re.compile(r"^\s*- (?:\*\*)?([A-Z]+-?\d+|[A-Z]-[a-z])\.")

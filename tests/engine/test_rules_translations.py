@@ -16,7 +16,7 @@ RULES = ROOT / "docs/rules"
 
 # The games whose Japanese page must exist. When merging the other translations (branch
 # rulesja2: guandan, manteur, daifugo), add them here; the goal is all five.
-MUST_HAVE_JAPANESE = ("man", "manillen")
+MUST_HAVE_JAPANESE = ("man", "manillen", "guandan", "manteur", "daifugo")
 
 # How each page numbers its rules: the patterns that find the numbers it *defines* (section
 # headings, numbered rules, option rows). Manillen's pages cite the reference's A1…A37 and
@@ -31,7 +31,7 @@ NUMBERS = {
 }
 GAMES = {g.id: g for g in registry.all_games() if g.id in NUMBERS}
 TRANSLATED = sorted(g for g in GAMES if (RULES / f"{g}.ja.md").exists())
-CODE_SPAN = re.compile(r"`([^`\n]+)`")
+CODE_SPAN = re.compile(r"`([^`]+)`")  # a span may wrap onto the next line
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.M)
 
 
@@ -85,8 +85,16 @@ def test_every_cited_rule_and_every_refusal_code_is_on_the_japanese_page(game):
 def test_what_the_api_speaks_is_unchanged(game):
     """Option names and values, codes, fields, JSON and card tokens are written as code spans on
     the English page; the translation keeps every one of them, verbatim."""
-    japanese = set(CODE_SPAN.findall(page(game, "ja")))
-    missing = sorted(set(CODE_SPAN.findall(page(game))) - japanese)
+    def spans(text: str) -> set[str]:
+        return {" ".join(span.split()) for span in CODE_SPAN.findall(text)}
+
+    def is_placeholder(span: str) -> bool:
+        # `<suit><rank>` or Manteur's `[top card]`: a stand-in the reader fills, written in the
+        # reader's language; everything else in backticks is a string the API speaks.
+        return bool(re.search(r"<[a-z ]+>", span) or re.fullmatch(r"\[[a-z ,]+\]", span))
+
+    missing = sorted(s for s in spans(page(game)) - spans(page(game, "ja"))
+                     if not is_placeholder(s))
     assert not missing, f"code spans of {game}.md missing from {game}.ja.md: {missing}"
 
 
