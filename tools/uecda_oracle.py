@@ -1,0 +1,216 @@
+"""Record games played on a running UECda server (docs/rules/daifugo.md C.3), to check that
+our `uecda` preset gives the same verdicts and finishing orders.
+
+The server is not part of this project: build and start it yourself (the standard server
+`tndhms` of the UECda development kit, protocol 20070, default port 42485), then run
+
+    python tools/uecda_oracle.py --port 42485 --games 3 --seed 1 --out DIR
+
+It connects five clients, which play random plays: mostly plays our engine thinks legal,
+some random combinations of their hand (legal or not), some cards they do not hold, some
+passes. Each game is written to DIR/game<k>.json: the hands before the exchange, the
+exchange (the cards the upper players gave), the hands after it, every submission as the
+8x15 table sent with the server's answer (9 accepted or a pass, 8 refused), and the
+finishing order. tests/daifugo/test_uecda_server.py replays them through our engine.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import struct
+from pathlib import Path
+
+from engine.cards import deck_52
+from engine.daifugo.plays import FieldState, legal_plays, read_play
+from engine.daifugo.rules import UECDA
+from engine.daifugo.uecda import (
+    empty_table,
+    hand_to_table,
+    play_to_table,
+    read_state,
+    table_to_hand,
+    table_to_play,
+)
+
+PROTOCOL = 20070
+TABLE = struct.Struct("!120i")
+INT = struct.Struct("!i")
+ACCEPTED, REFUSED = 9, 8
+ABOUT = ("Recorded on the UECda standard server (tndhms, devkit 20180826, standard rules) by "
+         "tools/uecda_oracle.py. Tables: rows 0-4 of the 8x15 tables (U16); seats and "
+         "finish_order: the server's player numbers; ack: the server's answer (9 accepted, 8 "
+         "refused; a pass on a non-empty field is answered 8 and is still a pass, U14).")
+GAME_OVER, ALL_OVER = 1, 2
+
+
+class Client:
+    def __init__(self, host: str, port: int, name: str):
+        self.sock = socket.create_connection((host, port))
+        hello = empty_table()
+        hello[0][0] = PROTOCOL
+        for j, ch in enumerate(name[:9]):
+            hello[1][j] = ord(ch)
+        self.send(hello)
+        self.number = self.read_int()
+
+    def _recv(self, n: int) -> bytes:
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("the server closed the connection")
+            buf += chunk
+        return buf
+
+    def read_table(self) -> list[list[int]]:
+        flat = TABLE.unpack(self._recv(TABLE.size))
+        return [list(flat[r * 15:(r + 1) * 15]) for r in range(8)]
+
+    def read_int(self) -> int:
+        return INT.unpack(self._recv(INT.size))[0]
+
+    def send(self, table: list[list[int]]) -> None:
+        self.sock.sendall(TABLE.pack(*[v for row in table for v in row]))
+
+
+def rows(table: list[list[int]]) -> list[str]:
+    """Rows 0-4 (the cards; rows 5-7 only carry the server's state) as digit strings: the
+    recorded form, which POST /v1/games/daifugo/uecda-table takes as it is."""
+    return ["".join(str(v) for v in row) for row in table[:5]]
+
+
+def dump(record: dict) -> str:
+    """JSON with one move (or hand) per line: small, and a diff shows which move changed."""
+    lines = []
+    for key, value in record.items():
+        if key in ("hands", "hands_after_exchange", "moves", "exchange") and value:
+            inner = ",\n  ".join(json.dumps(v, separators=(",", ":")) for v in value)
+            lines.append(f"{json.dumps(key)}: [\n  {inner}]")
+        else:
+            lines.append(f"{json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def choose(rng: random.Random, hand: list[str], field: FieldState):
+    """(table, kind) of the submission. kind: lead (a play on a clear field), legal (a play
+    our engine finds legal), any (any combination of the hand, legal or not), not_held (a
+    card the player does not hold) or pass."""
+    leads = legal_plays(hand, FieldState(revolution=field.revolution), UECDA)
+    if field.top is None:
+        for size, chance in ((4, 0.9), (3, 0.4)):     # revolutions first
+            big = [p for p in leads if p.size >= size]
+            if big and rng.random() < chance:
+                return play_to_table(rng.choice(big)), "lead"
+        # the server lets a leader pass or fail (it counts as a pass); we refuse a leader's
+        # pass (must_lead, D9), so leads are always legal plays
+        return play_to_table(rng.choice(leads)), "lead"
+    legal = legal_plays(hand, field, UECDA)
+    # big plays (stairs, revolutions) are rare in random play: offer them more often
+    big = [p for p in legal if p.size >= 3]
+    r = rng.random()
+    if r < 0.25 and big:
+        return play_to_table(rng.choice(big)), "legal"
+    if r < 0.55 and legal:
+        return play_to_table(rng.choice(legal)), "legal"
+    if r < 0.85:
+        return play_to_table(rng.choice(leads)), "any"
+    if r < 0.90:
+        missing = [c for c in deck_52() if c not in hand]
+        return play_to_table(read_play([rng.choice(missing)], None, UECDA)), "not_held"
+    return empty_table(), "pass"
+
+
+def play_game(clients: dict[int, Client], rng: random.Random, k: int) -> tuple[dict, int]:
+    first = {n: c.read_table() for n, c in clients.items()}
+    states = {n: read_state(t) for n, t in first.items()}
+    exchange = []
+    for n, c in clients.items():
+        give = states[n]["cards_to_give"]
+        if states[n]["exchange"] and give > 0:
+            hand = table_to_hand(first[n])
+            cards = rng.sample(hand, give)
+            c.send(hand_to_table(cards))
+            exchange.append({"seat": n, "table": rows(hand_to_table(cards)), "cards": cards})
+    ranks = states[0]["ranks"]             # the previous game's titles (0 = 大富豪)
+    previous = [ranks.index(i) for i in range(5)] if exchange else None
+    moves: list[dict] = []
+    after = seating = None
+    hands: dict[int, list[str]] = {}
+    stage = None
+    finished: list[int] = []
+    while True:
+        tables = {n: c.read_table() for n, c in clients.items()}
+        hands = {n: table_to_hand(t) for n, t in tables.items()}
+        if after is None:
+            after = {n: sorted(h) for n, h in hands.items()}
+            seating = read_state(tables[0])["seats"]
+        mover = next(n for n, t in tables.items() if read_state(t)["your_turn"])
+        st = read_state(tables[mover])
+        # the field the server broadcast after the last submission is shown before a clear
+        # by passes takes effect: [5][4] (field cleared) tells
+        top = None if st["field_cleared"] or stage is None else table_to_play(stage)
+        field = FieldState(top, revolution=st["revolution"],
+                           locked_suits=top.suits if (st["lock"] and top is not None) else None)
+        table, kind = choose(rng, hands[mover], field)
+        clients[mover].send(table)
+        ack = clients[mover].read_int()
+        stage = next(iter({n: c.read_table() for n, c in clients.items()}.values()))
+        ends = {c.read_int() for c in clients.values()}
+        move = {"seat": mover, "table": rows(table), "kind": kind, "ack": ack}
+        if any(map(any, table[:5])):
+            move["verdict"] = "accepted" if ack == ACCEPTED else "refused"
+            played = table_to_play(table)
+            if ack == ACCEPTED and len(hands[mover]) == len(played.cards):
+                finished.append(mover)
+        moves.append(move)
+        if ends & {GAME_OVER, ALL_OVER}:
+            last = [n for n in clients if n not in finished]
+            assert len(last) == 1, "a game ended otherwise than by four players going out"
+            dealt = before_exchange(previous, {n: table_to_hand(t) for n, t in first.items()})
+            record = {"about": ABOUT, "game": k, "seating": seating,
+                      "hands": [rows(hand_to_table(dealt[n])) for n in range(5)],
+                      "previous_finish_order": previous,
+                      "exchange": [{"seat": e["seat"], "table": e["table"]} for e in exchange],
+                      "hands_after_exchange": [rows(hand_to_table(after[n])) for n in range(5)],
+                      "moves": moves, "finish_order": finished + last}
+            return record, max(ends)
+
+
+def before_exchange(previous, first_hands):
+    """The hands as dealt. The server shows the lower players their hands before the tribute
+    and the upper players theirs after it, so a tribute is what an upper and its lower player
+    both show; the upper player held the rest."""
+    dealt = {n: sorted(h) for n, h in first_hands.items()}
+    if not previous:
+        return dealt
+    for upper, lower in ((previous[0], previous[4]), (previous[1], previous[3])):
+        tribute = set(first_hands[upper]) & set(first_hands[lower])
+        dealt[upper] = sorted(set(first_hands[upper]) - tribute)
+    return dealt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=42485)
+    ap.add_argument("--games", type=int, required=True, help="GAME_NUMBER of the server")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    clients = {}
+    for i in range(5):
+        c = Client(args.host, args.port, f"rnd{i}")
+        clients[c.number] = c
+    args.out.mkdir(parents=True, exist_ok=True)
+    for k in range(1, args.games + 1):
+        record, end = play_game(clients, rng, k)
+        (args.out / f"game{k}.json").write_text(dump(record))
+        if end == ALL_OVER:
+            break
+
+
+if __name__ == "__main__":
+    main()
