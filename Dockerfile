@@ -15,10 +15,12 @@ COPY engine ./engine
 COPY service ./service
 # The rules pages, served at GET /v1/games/{game}/rules.
 COPY docs/rules ./docs/rules
-RUN pip install --no-cache-dir --no-deps . && rm -rf /root/.cache
+# The build leaves build/ and *.egg-info in /app: not part of the image's contents.
+RUN pip install --no-cache-dir --no-deps . && rm -rf /root/.cache build *.egg-info
 
 USER referee
 EXPOSE 8000
+# Asks /healthz where CARDREF_BIND says the service listens (`docker run -e CARDREF_BIND=…`).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD python -c "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status == 200 else 1)"
+  CMD ["card-referee", "healthcheck"]
 CMD ["card-referee", "serve"]

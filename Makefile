@@ -8,21 +8,22 @@
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed-stamp
-LOCKDIR := .venv.lock
+LOCKFILE := .venv.lock
 PYTEST := $(VENV)/bin/python -m pytest -n $${CARDREF_TEST_WORKERS:-2} -q
 
+# The install runs under tools/run_locked.py's lock (flock: it dies with the install, so a make
+# killed half-way never leaves a lock that blocks the next); the second make to get the lock
+# finds the stamp fresh and does nothing.
 $(STAMP): pyproject.toml requirements-dev.lock
-	@until mkdir $(LOCKDIR) 2>/dev/null; do \
-	  echo "waiting for another make to finish installing $(VENV) ($(LOCKDIR))"; sleep 2; done; \
-	trap 'rmdir $(LOCKDIR)' EXIT INT TERM; \
-	if [ -f $(STAMP) ] && [ ! pyproject.toml -nt $(STAMP) ] && [ ! requirements-dev.lock -nt $(STAMP) ]; then \
-	  exit 0; fi; \
-	set -e; \
-	$(PYTHON) -m venv $(VENV); \
-	$(VENV)/bin/python -m pip install -q --upgrade pip; \
-	$(VENV)/bin/python -m pip install -q -r requirements-dev.lock; \
-	$(VENV)/bin/python -m pip install -q --no-deps -e .; \
-	touch $(STAMP)
+	@$(PYTHON) tools/run_locked.py $(LOCKFILE) sh -c '\
+	  if [ -f $(STAMP) ] && [ ! pyproject.toml -nt $(STAMP) ] && [ ! requirements-dev.lock -nt $(STAMP) ]; then \
+	    exit 0; fi; \
+	  set -e; \
+	  $(PYTHON) -m venv $(VENV); \
+	  $(VENV)/bin/python -m pip install -q --upgrade pip; \
+	  $(VENV)/bin/python -m pip install -q -r requirements-dev.lock; \
+	  $(VENV)/bin/python -m pip install -q --no-deps -e .; \
+	  touch $(STAMP)'
 
 .PHONY: install serve test test-fast bench openapi lock
 install: $(STAMP)

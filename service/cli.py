@@ -137,6 +137,43 @@ def _verify_seed(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def healthz_url(bind: str) -> str:
+    """The /healthz URL of a service bound to `bind` (host:port, as CARDREF_BIND): a wildcard
+    host is asked on the loopback address of its family."""
+    host, sep, port = bind.rpartition(":")
+    if not sep or not port.isdigit() or bind.startswith(("unix:", "fd://")):
+        raise BadInput(f"bind {bind!r}: the health check needs host:port")
+    host = host.strip("[]")
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/healthz"
+
+
+def _healthcheck(args: argparse.Namespace) -> int:
+    """Exit 0 when /healthz answers 200 within the timeout, 1 otherwise (Docker HEALTHCHECK):
+    it asks the address the service was told to bind, so a changed CARDREF_BIND is followed."""
+    import urllib.error
+    import urllib.request
+
+    url = args.url or healthz_url(args.bind or os.environ.get("CARDREF_BIND") or "0.0.0.0:8000")
+    try:
+        with urllib.request.urlopen(url, timeout=args.timeout) as resp:
+            status = resp.status
+    except urllib.error.HTTPError as err:
+        status = err.code
+    except (OSError, ValueError) as err:
+        print(f"unhealthy: {url}: {getattr(err, 'reason', None) or err}", file=sys.stderr)
+        return 1
+    if status != 200:
+        print(f"unhealthy: {url} answered {status}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="card-referee", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -157,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     ver.add_argument("seed")
     ver.add_argument("commitment")
     ver.set_defaults(func=_verify_seed)
+    health = sub.add_parser("healthcheck", help="exit 0 when the service's /healthz answers 200")
+    health.add_argument("--bind", help="the service's host:port (default CARDREF_BIND or 0.0.0.0:8000)")
+    health.add_argument("--url", help="ask this URL instead")
+    health.add_argument("--timeout", type=float, default=2.0, help="seconds (default 2)")
+    health.set_defaults(func=_healthcheck)
     args = parser.parse_args(argv)  # usage errors: argparse's one line, exit 2
     try:
         return args.func(args)

@@ -240,20 +240,19 @@ def handle_input_error(error: InputError) -> Response:
     return problem(status, error.code, error.message, errors)
 
 
-def handle_signature_error(error: SignatureError) -> Response:
-    return problem(403, "state_signature_invalid", str(error))
+# Refusals whose problem is the exception's own message under a fixed status and code.
+PLAIN_PROBLEMS: dict[type[Exception], tuple[int, str]] = {
+    SignatureError: (403, "state_signature_invalid"),
+    RefereeKeyRequired: (403, "referee_key_required"),
+    SeatTokenInvalid: (403, "seat_token_invalid"),
+    Superseded: (409, "state_superseded"),
+}
 
 
-def handle_referee_key(error: RefereeKeyRequired) -> Response:
-    return problem(403, "referee_key_required", str(error))
-
-
-def handle_seat_token(error: SeatTokenInvalid) -> Response:
-    return problem(403, "seat_token_invalid", str(error))
-
-
-def handle_superseded(error: Superseded) -> Response:
-    return problem(409, "state_superseded", str(error))
+def handle_plain_problem(error: Exception) -> Response:
+    # The most derived class listed: Flask picks this handler by the raised class's MRO.
+    status, code = next(PLAIN_PROBLEMS[cls] for cls in type(error).__mro__ if cls in PLAIN_PROBLEMS)
+    return problem(status, code, str(error))
 
 
 def handle_sequence_unavailable(error: SequenceUnavailable) -> Response:
@@ -273,9 +272,7 @@ def handle_unexpected(error: Exception) -> Response:
 def register(app) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(InputError, handle_input_error)
-    app.register_error_handler(SignatureError, handle_signature_error)
-    app.register_error_handler(RefereeKeyRequired, handle_referee_key)
-    app.register_error_handler(SeatTokenInvalid, handle_seat_token)
-    app.register_error_handler(Superseded, handle_superseded)
+    for error_class in PLAIN_PROBLEMS:
+        app.register_error_handler(error_class, handle_plain_problem)
     app.register_error_handler(SequenceUnavailable, handle_sequence_unavailable)
     app.register_error_handler(Exception, handle_unexpected)

@@ -91,7 +91,7 @@ def install(app: Flask) -> None:
             multiprocess.MultiProcessCollector(collect_from)
         else:
             collect_from = registry
-        return Response(generate_latest(collect_from), mimetype=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(collect_from), content_type=CONTENT_TYPE_LATEST)
 
 
 def mark_worker_dead(pid: int) -> None:

@@ -16,7 +16,7 @@ nothing is cached between calls.
 from __future__ import annotations
 
 from itertools import product
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from engine.cards import RANKS, SUITS, parse_cards
 
@@ -342,18 +342,23 @@ def _straight_flushes(out: list, h: _Hand, floor: int) -> None:
                 out.append((cards, table[mask][si]))
 
 
+def _run_starts(h: _Hand, length: int, floor: int, rules: ComboRules) -> Iterator[int]:
+    """The lowest positions of the runs of `length` consecutive ranks (A low at 1, high at 14)
+    whose value, their top rank's (in level order under D13 sequence_order "level"), beats floor."""
+    level_order = rules.sequence_order == "level"
+    lv = h.lv
+    for s in range(1, 16 - length):
+        top = s + length - 1
+        if (lv[_ri(top)] if level_order else top) > floor:
+            yield s
+
+
 def _runs(out: list, h: _Hand, floor: int, rules: ComboRules, plate: bool) -> None:
     """C-6 tubes (three consecutive pairs) and C-7 plates (two consecutive triples)."""
     w = h.w
-    level_order = rules.sequence_order == "level"
-    lv = h.lv
     if plate:
         groups = h.triples()
-        for s in range(1, 14):
-            top = s + 1
-            value = lv[_ri(top)] if level_order else top
-            if value <= floor:
-                continue
+        for s in _run_starts(h, 2, floor, rules):
             a_ri, b_ri = _PLATE_RI[s]
             table = _PLATE_R[s]
             for ja, la in groups[a_ri]:
@@ -366,11 +371,7 @@ def _runs(out: list, h: _Hand, floor: int, rules: ComboRules, plate: bool) -> No
                     out.extend([(x + y, rd) for x in la for y in lb])
         return
     groups = h.pairs()
-    for s in range(1, 13):
-        top = s + 2
-        value = lv[_ri(top)] if level_order else top
-        if value <= floor:
-            continue
+    for s in _run_starts(h, 3, floor, rules):
         a_ri, b_ri, c_ri = _TUBE_RI[s]
         ga, gb, gc = groups[a_ri], groups[b_ri], groups[c_ri]
         if not (ga and gb and gc):

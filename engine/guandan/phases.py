@@ -150,14 +150,19 @@ def receivers(s: GuandanState) -> tuple[str, ...]:
     return tuple(order[:2]) if len(s.tributes) == 2 else tuple(order[:1])
 
 
+def card_value(card: str, level: str) -> int:
+    """A card's level-order value (L-3); jokers are their own rank."""
+    return level_value(card if card in JOKERS else card[1:], level)
+
+
 def highest_tribute_cards(hand, level: str) -> list[str]:
     """T-4: the cards of the highest level-order rank, the wilds apart (distinct cards)."""
     wild = "H" + level
     cands = [c for c in hand if c != wild]
     if not cands:
         return []
-    top = max(level_value(c if c in JOKERS else c[1:], level) for c in cands)
-    return sorted({c for c in cands if level_value(c if c in JOKERS else c[1:], level) == top})
+    top = max(card_value(c, level) for c in cands)
+    return sorted({c for c in cands if card_value(c, level) == top})
 
 
 def _natural_rank_value(card: str) -> int:
@@ -174,8 +179,8 @@ def allowed_returns(s: GuandanState, t: GuandanTribute) -> list[str]:
                 and not (s.options.return_excludes_level and c[1:] == s.level)]
     if eligible:
         return eligible
-    low = min(level_value(c if c in JOKERS else c[1:], s.level) for c in cands)
-    return [c for c in cands if level_value(c if c in JOKERS else c[1:], s.level) == low]
+    low = min(card_value(c, s.level) for c in cands)
+    return [c for c in cands if card_value(c, s.level) == low]
 
 
 def _tribute_of(s: GuandanState, player: str, field: str) -> tuple[int, GuandanTribute] | None:
@@ -183,6 +188,40 @@ def _tribute_of(s: GuandanState, player: str, field: str) -> tuple[int, GuandanT
         if getattr(t, field) == player:
             return i, t
     return None
+
+
+# Paying a tribute and giving a card back: the phase, the player's side of the tribute, the card
+# that side records, and the refusals, in the order they are checked.
+_HAND_OVERS = {
+    "tribute": ("payer", "card", "no_tribute_due", "not_a_payer", "tribute_already_paid"),
+    "return": ("receiver", "returned", "no_return_due", "return_wrong_player",
+               "return_already_given"),
+}
+
+
+def _hand_over(s: GuandanState, phase: str, player: str, card) -> tuple[int, GuandanTribute]:
+    """The checks a tribute and a return both make first. Returns the tribute (index, record)
+    whose card `player` owes; refuses when none is due, `player` owes none, it is already
+    given, or `card` is not in the hand."""
+    side, recorded, not_due, not_yours, already = _HAND_OVERS[phase]
+    if s.phase != phase:
+        raise refuse(not_due)
+    found = _tribute_of(s, player, side)
+    if found is None:
+        raise refuse(not_yours, player=player)
+    if getattr(found[1], recorded) is not None:
+        raise refuse(already, player=player)
+    if card not in s.hands[player]:
+        raise refuse("card_not_in_hand", player=player, cards=[card])
+    return found
+
+
+def _handed_over(s: GuandanState, i: int, player: str, given: str, **recorded) -> GuandanState:
+    """`given` leaves `player`'s hand and is recorded on tribute `i` (card= or returned=)."""
+    tributes = list(s.tributes)
+    tributes[i] = replace(tributes[i], **recorded)
+    return replace(s, hands={**s.hands, player: tuple(remove_cards(s.hands[player], [given]))},
+                   tributes=tuple(tributes))
 
 
 # ---------------------------------------------------------------- play
@@ -293,26 +332,13 @@ def _equal_order(s: GuandanState) -> tuple[str, str] | None:
 
 def _tribute(s: GuandanState, action: Action) -> Transition[GuandanState]:
     player, card = action.player, action.get("card")
-    if s.phase != "tribute":
-        raise refuse("no_tribute_due")
-    found = _tribute_of(s, player, "payer")
-    if found is None:
-        raise refuse("not_a_payer", player=player)
-    i, t = found
-    if t.card is not None:
-        raise refuse("tribute_already_paid", player=player)
-    hand = s.hands[player]
-    if card not in hand:
-        raise refuse("card_not_in_hand", player=player, cards=[card])
+    i, _ = _hand_over(s, "tribute", player, card)
     if card == "H" + s.level:
         raise refuse("tribute_wild", card=card)
-    highest = highest_tribute_cards(hand, s.level)
+    highest = highest_tribute_cards(s.hands[player], s.level)
     if card not in highest:
         raise refuse("tribute_not_highest", highest=highest)
-    tributes = list(s.tributes)
-    tributes[i] = replace(t, card=card)
-    s2 = replace(s, hands={**s.hands, player: tuple(remove_cards(hand, [card]))},
-                 tributes=tuple(tributes))
+    s2 = _handed_over(s, i, player, card, card=card)
     events: list = [Event("tribute_paid", {"payer": player, "card": card})]
     if any(x.card is None for x in s2.tributes):
         return Transition(s2, (), tuple(events))
@@ -320,8 +346,7 @@ def _tribute(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if len(s2.tributes) == 1:
         return Transition(_assign(s2, {player: order[0]}, events), (), tuple(events))
     a, b = s2.tributes
-    va = level_value(a.card if a.card in JOKERS else a.card[1:], s.level)
-    vb = level_value(b.card if b.card in JOKERS else b.card[1:], s.level)
+    va, vb = card_value(a.card, s.level), card_value(b.card, s.level)
     if va != vb:  # T-3: the higher to the 1st player
         hi, lo = (a, b) if va > vb else (b, a)
         return Transition(_assign(s2, {hi.payer: order[0], lo.payer: order[1]}, events),
@@ -353,8 +378,7 @@ def _first_leader(s: GuandanState) -> str | None:
     if len(s.tributes) == 1:
         return s.tributes[0].payer
     a, b = s.tributes
-    equal = level_value(a.card if a.card in JOKERS else a.card[1:], s.level) == \
-        level_value(b.card if b.card in JOKERS else b.card[1:], s.level)
+    equal = card_value(a.card, s.level) == card_value(b.card, s.level)
     if equal and s.options.equal_tribute == "winners_choose":
         return None
     first = s.match.previous_order[0]
@@ -363,17 +387,8 @@ def _first_leader(s: GuandanState) -> str | None:
 
 def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
     player, card = action.player, action.get("card")
-    if s.phase != "return":
-        raise refuse("no_return_due")
-    found = _tribute_of(s, player, "receiver")
-    if found is None:
-        raise refuse("return_wrong_player", player=player)
-    i, t = found
-    if t.returned is not None:
-        raise refuse("return_already_given", player=player)
+    i, t = _hand_over(s, "return", player, card)
     hand = s.hands[player]
-    if card not in hand:
-        raise refuse("card_not_in_hand", player=player, cards=[card])
     allowed = allowed_returns(s, t)
     if card not in allowed:
         if card == t.card and hand.count(card) == 1:
@@ -383,10 +398,7 @@ def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
         if any(c not in JOKERS and _natural_rank_value(c) <= 10 for c in allowed):
             raise refuse("return_above_cap")
         raise refuse("return_not_lowest")
-    tributes = list(s.tributes)
-    tributes[i] = replace(t, returned=card)
-    s2 = replace(s, hands={**s.hands, player: tuple(remove_cards(hand, [card]))},
-                 tributes=tuple(tributes))
+    s2 = _handed_over(s, i, player, card, returned=card)
     if any(x.returned is None for x in s2.tributes):
         return Transition(s2, (), (Event("return_given", {"player": player}),))
     hands = dict(s2.hands)

@@ -114,3 +114,41 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exit_:
         cli.main(["replay"])
     assert exit_.value.code == 2
+
+
+def test_healthcheck_asks_the_bound_address_and_exits_by_the_answer(monkeypatch, capsys):
+    import http.server
+    import socket
+    import threading
+
+    assert cli.healthz_url("0.0.0.0:8000") == "http://127.0.0.1:8000/healthz"
+    assert cli.healthz_url("[::]:9000") == "http://[::1]:9000/healthz"
+    assert cli.healthz_url("10.1.2.3:81") == "http://10.1.2.3:81/healthz"
+    assert cli.main(["healthcheck", "--bind", "unix:/run/referee.sock"]) == 2
+
+    answers = {"/healthz": 200}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(answers.get(self.path, 404))
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        bind = f"0.0.0.0:{server.server_address[1]}"
+        monkeypatch.setenv("CARDREF_BIND", bind)  # what the Docker image's HEALTHCHECK follows
+        assert cli.main(["healthcheck"]) == 0
+        answers["/healthz"] = 503
+        assert cli.main(["healthcheck"]) == 1
+        assert "answered 503" in capsys.readouterr().err
+    finally:
+        server.shutdown()
+        server.server_close()
+    with socket.socket() as unused:  # a port nothing listens on: unhealthy, not a traceback
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    assert cli.main(["healthcheck", "--bind", f"127.0.0.1:{port}", "--timeout", "1"]) == 1

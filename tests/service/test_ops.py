@@ -217,11 +217,52 @@ def test_rules_of_an_unknown_game_are_404(client):
     assert resp.status_code == 404 and resp.get_json()["code"] == "game_unknown"
 
 
-def test_rules_pages_ship_in_the_docker_image():
-    from pathlib import Path
+def _dockerfile_instructions(text):
+    """(INSTRUCTION, arguments) of a Dockerfile, continuation lines joined, comments dropped."""
+    joined = re.sub(r"\\\n", " ", "\n".join(line for line in text.splitlines()
+                                         if not line.lstrip().startswith("#")))
+    return [tuple(line.strip().split(None, 1)) for line in joined.splitlines() if line.strip()]
 
-    dockerfile = (Path(__file__).parents[2] / "Dockerfile").read_text()
-    assert "COPY docs/rules" in dockerfile and "CARDREF_RULES_DIR" in dockerfile
+
+def _docker_ignored(path, patterns):
+    """Whether .dockerignore's patterns (no `!` exceptions used there) leave `path` out."""
+    from fnmatch import fnmatch
+
+    parts = path.split("/")
+    prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    return any(fnmatch(prefix, pattern.removeprefix("**/")) or fnmatch(prefix, pattern)
+               for pattern in patterns for prefix in prefixes)
+
+
+def test_the_docker_image_gets_every_file_it_copies_and_ships_the_rules_pages():
+    """What a build checks, without a Docker daemon (none runs in CI): every COPY source exists
+    and .dockerignore keeps none of it out; the rules pages and the lock file go in; the health
+    check follows CARDREF_BIND; the service does not run as root."""
+    instructions = _dockerfile_instructions((ROOT / "Dockerfile").read_text())
+    ignored = [line.strip().rstrip("/") for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")]
+    assert not any(line.startswith("!") for line in ignored)  # _docker_ignored does not know them
+    copied = [src for op, args in instructions if op == "COPY" for src in args.split()[:-1]]
+    assert copied
+    for src in copied:
+        assert (ROOT / src).exists(), f"the Dockerfile copies {src}, which is not in the repository"
+        assert not _docker_ignored(src, ignored), f".dockerignore keeps {src} out of the build"
+        if (ROOT / src).is_dir():  # nor any file below it (a pattern like docs/rules/*.md)
+            for path in (ROOT / src).rglob("*"):
+                rel = path.relative_to(ROOT).as_posix()
+                assert "__pycache__" in rel or not _docker_ignored(rel, ignored), rel
+    rules = {path.name for path in (ROOT / "docs" / "rules").glob("*.md")}
+    assert {"man.md", "guandan.md"} <= rules and "docs/rules" in copied
+    env = " ".join(args for op, args in instructions if op == "ENV")
+    assert "CARDREF_RULES_DIR=/app/docs/rules" in env
+    runs = [args for op, args in instructions if op == "RUN"]
+    assert any("pip install" in run and "-r requirements.lock" in run for run in runs)
+    assert any("--no-deps ." in run for run in runs)  # the project itself, nothing re-resolved
+    users = [args for op, args in instructions if op == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    assert [args for op, args in instructions if op == "HEALTHCHECK"][-1].endswith(
+        'CMD ["card-referee", "healthcheck"]')
+    assert [args for op, args in instructions if op == "CMD"][-1] == '["card-referee", "serve"]'
 
 
 def test_no_file_cited_that_users_cannot_reach():
@@ -245,7 +286,9 @@ def test_metrics_per_game_and_refusal_code(make_client):
     resp = client.post("/v1/validate", json={"state": state,
                                               "action": {"type": "play", "player": "zed",
                                                          "cards": ["S2"]}})
-    body = client.get("/metrics").get_data(as_text=True)
+    scrape = client.get("/metrics")
+    body = scrape.get_data(as_text=True)
+    assert scrape.headers["Content-Type"].count("charset") == 1  # Prometheus' own type, as it is
     assert 'cardref_game_requests_total{game="toy",outcome="ok",route="/v1/games/<string:game>/deal"} 1.0' in body
     if resp.status_code == 200 and not resp.get_json()["valid"]:
         code = resp.get_json()["error"]["code"]
@@ -296,7 +339,7 @@ def test_license_changelog_and_lock_files_exist_and_the_dockerfile_uses_the_lock
 
 def test_make_installs_once_under_a_lock_and_offers_test_fast():
     makefile = (ROOT / "Makefile").read_text()
-    assert "mkdir $(LOCKDIR)" in makefile and "rmdir $(LOCKDIR)" in makefile
+    assert "tools/run_locked.py $(LOCKFILE)" in makefile  # its behaviour: tests/test_make_install.py
     assert "\ntest-fast:" in makefile and "\ntest: $(STAMP)" in makefile
 
 
