@@ -127,6 +127,11 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
             "seed_commitment": rng.commitment(seed), "status": game.status(state)}
 
 
+# The refusals the engine answers for every game (apply_parsed), with their details (none):
+# the spec publishes them beside each game's own (Game.refusal_details).
+ENGINE_REFUSAL_DETAILS: dict[str, dict] = {"game_finished": {}, "number_out_of_range": {}}
+
+
 def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, dict]:
     """The transition and its next state's JSON, checked."""
     if game.status(state) == FINISHED:

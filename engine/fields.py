@@ -11,8 +11,9 @@ The OpenAPI spec stays English (`description`).
 """
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass, field as dc_field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .cards import CardError, SUITS, parse_card, parse_cards
 
@@ -47,8 +48,9 @@ class Field:
     """One declared value.
 
     kind: "cards" (list of card tokens), "card", "suit", "enum", "int", "bool", "str",
-          "player" (a seat's id), "str_list", "int_list", "int_map" (id -> int),
-          "str_list_map" (key -> list of strings), "object" (free JSON), "object_list"
+          "player" (a seat's id), "str_list", "int_list", "str_list_list" (a list of lists of
+          strings), "int_map" (id -> int), "str_list_map" (key -> list of strings), "object"
+          (free JSON), "object_list"
     """
 
     kind: str
@@ -111,6 +113,12 @@ class Field:
                         raise FieldError(f"{path}[{i}]", f"{v!r} is not one of {list(self.choices)}")
                 return list(value)
             raise FieldError(path, "must be a list of strings")
+        if kind == "str_list_list":
+            if isinstance(value, list) and all(
+                isinstance(v, list) and all(isinstance(x, str) for x in v) for v in value
+            ):
+                return [list(v) for v in value]
+            raise FieldError(path, "must be a list of lists of strings")
         if kind == "int_list":
             if isinstance(value, list) and all(_safe_int(v) for v in value):
                 return list(value)
@@ -171,6 +179,8 @@ class Field:
             out = {"type": "array", "items": {"type": "string" if kind == "str_list" else "integer"}}
             if self.choices:
                 out["items"]["enum"] = list(self.choices)
+        elif kind == "str_list_list":
+            out = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
         elif kind == "object_list":
             out = {"type": "array", "items": {"type": "object"}}
         elif kind == "int_map":
@@ -264,6 +274,54 @@ class EventType:
         return {"type": "object", "properties": props,
                 "required": ["type"] + [k for k, f in self.fields.items() if f.required],
                 "additionalProperties": False, "description": self.description}
+
+
+def placeholders(*templates: str) -> tuple[str, ...]:
+    """The `{names}` the message templates fill, in order of first use."""
+    names: list[str] = []
+    for template in templates:
+        for _text, name, _spec, _conversion in string.Formatter().parse(template):
+            if name and name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+def refusal_details(templates: Mapping[str, Sequence[str]], kinds: Mapping[str, Field], *,
+                    explicit: Mapping[str, Mapping[str, Field]] | None = None,
+                    sent: Any = None) -> dict[str, dict[str, Field]]:
+    """Each refusal code's `details`, declared: by default the `{placeholders}` of the code's
+    message templates (Refusal.from_templates sends its fill values as the details), each
+    typed by the game's `kinds` vocabulary; `explicit` declares the codes whose details are
+    not their fill values (given as `details=`). `sent(name)` says which placeholders travel
+    (a game may keep e.g. its `_ja` fill values out of the details). A placeholder with no
+    kind is an error at import: a new one is declared before it ships."""
+    explicit = explicit or {}
+    out: dict[str, dict[str, Field]] = {}
+    for code, texts in templates.items():
+        if code in explicit:
+            out[code] = dict(explicit[code])
+            continue
+        names = [n for n in placeholders(*texts) if sent is None or sent(n)]
+        missing = [n for n in names if n not in kinds]
+        if missing:
+            raise KeyError(f"refusal {code}: no declared kind for details {missing}")
+        out[code] = {n: kinds[n] for n in names}
+    unknown = sorted(set(explicit) - set(templates))
+    if unknown:
+        raise KeyError(f"details declared for codes without messages: {unknown}")
+    return out
+
+
+def details_schema(fields: Mapping[str, Field]) -> dict:
+    """A refusal's `details` (OpenAPI 3.0): exactly the declared names, each required unless
+    declared `required=False`."""
+    out: dict[str, Any] = {"type": "object",
+                           "properties": {k: f.json_schema() for k, f in fields.items()},
+                           "additionalProperties": False}
+    required = [k for k, f in fields.items() if f.required]
+    if required:
+        out["required"] = required
+    return out
 
 
 @dataclass(frozen=True)

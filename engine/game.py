@@ -193,6 +193,10 @@ class Game(ABC, Generic[S]):
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.
     refusals: ClassVar[Mapping[str, str]] = {}
+    # Each of those codes' `details`, declared (engine/fields.py refusal_details: by default
+    # the fill values of its messages): the spec publishes one refusal model per code, and the
+    # tests check every refusal the engine answers against it. Same keys as `refusals`.
+    refusal_details: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
     # The game's state, declared once (engine/state.py): decode, decode_trusted, encode and
     # state_schema all derive from it. A game that declares none implements those itself.
     state_type: ClassVar[type[GameState] | None] = None

@@ -20,7 +20,7 @@ from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
 from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
-                      state_components, state_field_ref)
+                      refusal_components, state_components, state_field_ref)
 from .sequence import Sequencer
 from .trust import Guard
 
@@ -126,7 +126,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     base_deal = api.ma_plugin.converter.schema2jsonschema(schemas.deal_request)
     for name, component in {**state_components(games),
                              **deal_components(games, base_deal),
-                             **event_components(games)}.items():
+                             **event_components(games),
+                             **refusal_components(games)}.items():
         api.spec.components.schema(name, component=component)
     for blp in build_blueprints(schemas, app.extensions["card_referee"]):
         api.register_blueprint(blp)

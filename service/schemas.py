@@ -13,7 +13,8 @@ import marshmallow as ma
 from marshmallow import fields as mf, validate
 
 from engine.cards import SUITS
-from engine.fields import Field
+from engine.adjudicate import ENGINE_REFUSAL_DETAILS
+from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
 
 
@@ -128,6 +129,8 @@ def state_field_ref(self, field, **kwargs) -> dict:
                                "object or sealed string); other values are a referee act"}
     if isinstance(field, EventField):
         return {"$ref": "#/components/schemas/Event"}
+    if isinstance(field, RefusalField):
+        return {"$ref": "#/components/schemas/Refusal"}
     if isinstance(field, ReplayDealField):
         return {"$ref": "#/components/schemas/ReplayDeal"}
     return {}
@@ -246,11 +249,59 @@ def event_components(games: Iterable[Game]) -> dict[str, dict]:
     return components
 
 
-class RefusalSchema(ma.Schema):
-    code = mf.String(required=True, metadata={"description": "stable snake_case code"})
-    message = mf.String(required=True, metadata={"description": "English, or Japanese with Accept-Language: ja"})
-    rule = mf.String(metadata={"description": "the rule broken, as numbered in docs/rules/<game>.md"})
-    details = mf.Dict()
+class RefusalField(mf.Field):
+    """A refused action's `error` (answers are built by the routes, never loaded); documented
+    as the `Refusal` component, from the games' refusal_details declarations."""
+
+
+REFUSAL_DESCRIPTION = (
+    "Why an action was refused: a stable `code`, the `message` in the negotiated language, the "
+    "`rule` broken and that code's `details`, as the answer's game declares them "
+    "(`<Game><Code>Refusal`; `GameFinishedRefusal` and `NumberOutOfRangeRefusal` for every "
+    "game). Several games share codes (`not_your_turn`) with different details; the answer's "
+    "state names its game. Variants sharing a code are listed with the most details first.")
+
+
+def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
+    """`<Game><Code>Refusal` for every refusal code a game declares, with its details as
+    `<Game><Code>RefusalDetails` (codes with details), the engine-wide refusals, and
+    `Refusal`, anyOf them all (flat, like `Event`: generated clients try the variants in
+    order, so of two variants sharing a code the one requiring more details comes first)."""
+    components: dict[str, dict] = {}
+    ranked: list[tuple[str, int, int, str]] = []
+    declared = [(order, game.id, game.names.get("en", game.id), game.refusals,
+                 game.refusal_details) for order, game in enumerate(games)]
+    engine_wide = {code: "" for code in ENGINE_REFUSAL_DETAILS}
+    declared.append((len(declared), "", "Every game", engine_wide, ENGINE_REFUSAL_DETAILS))
+    for order, game_id, name, rules, details in declared:
+        for code, fields in details.items():
+            prefix = pascal(game_id, code) if game_id else pascal(code)
+            props: dict = {
+                "code": {"type": "string", "enum": [code]},
+                "message": {"type": "string", "description": "English, or Japanese with "
+                            "Accept-Language: ja"},
+                "rule": {"type": "string", "description": "the rule broken, as numbered in "
+                         "docs/rules/<game>.md" + (f" ({rules[code]})" if rules.get(code)
+                                                    else "")}}
+            required = ["code", "message"]
+            if fields:
+                components[prefix + "RefusalDetails"] = {
+                    **details_schema(fields), "description": f"{name}: {code}'s details"}
+                props["details"] = _ref(prefix + "RefusalDetails")
+                if any(f.required for f in fields.values()):
+                    required.append("details")
+            if rules.get(code):
+                required.append("rule")
+            components[prefix + "Refusal"] = {
+                "type": "object", "properties": props, "required": required,
+                "additionalProperties": False,
+                "description": f"{name}: refusal {code}"
+                               + (f" ({rules[code]})" if rules.get(code) else "")}
+            needed = sum(1 for f in fields.values() if f.required)
+            ranked.append((code, -needed, order, prefix + "Refusal"))
+    components["Refusal"] = {"anyOf": [_ref(n) for *_key, n in sorted(ranked)],
+                             "description": REFUSAL_DESCRIPTION}
+    return components
 
 
 class ProblemSchema(ma.Schema):
@@ -490,7 +541,7 @@ class Schemas:
             events = mf.List(EventField())
             to_act = mf.List(mf.String())
             status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
-            error = mf.Nested(RefusalSchema)
+            error = RefusalField()
             seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
                                        "(check it against the deal's seed_commitment)"})
             next_match = MatchField(metadata={"description": "once finished: the next deal's "
@@ -527,7 +578,7 @@ class Schemas:
         class ReplayStop(ma.Schema):
             index = _int(required=True)
             action = mf.Dict(required=True)
-            error = mf.Nested(RefusalSchema, required=True)
+            error = RefusalField(required=True)
 
         class ReplayResponse(ma.Schema):
             seed_commitment = mf.String(required=True)

@@ -8,7 +8,7 @@ from engine.game import Action, DealSetup, Game, Lookup, Transition
 from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS
-from .messages import MESSAGES
+from .messages import DETAILS, MESSAGES
 from .options import OPTIONS, PRESETS
 from .plays import PlayError, read_play
 from .rules import UECDA
@@ -117,6 +117,7 @@ class DaifugoGame(Game[DaifugoState]):
     rules_doc = "docs/rules/daifugo.md"
     state_type = DaifugoState
     refusals = {code: f"daifugo {rule}" for code, (rule, *_t) in MESSAGES.items()}
+    refusal_details = DETAILS
     events = EVENTS
 
     def deal(self, setup: DealSetup) -> DaifugoState:

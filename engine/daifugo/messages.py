@@ -2,6 +2,7 @@
 below, each (rule, English, Japanese). Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from engine.fields import Field, refusal_details
 from engine.game import Refusal
 
 from .plays import REFUSALS, PlayError
@@ -34,6 +35,34 @@ PHASE_REFUSALS: dict[str, tuple[str, str, str]] = {
 }
 
 MESSAGES: dict[str, tuple[str, str, str]] = {**REFUSALS, **PHASE_REFUSALS}
+
+
+# What each {placeholder} above carries: a refusal's details are its messages' fill values
+# (Refusal.from_templates), so these kinds type every code's details (DETAILS).
+DETAIL_KINDS: dict[str, Field] = {
+    "turn": Field("player", "whose turn it is"),
+    "player": Field("player", "the seat concerned"),
+    "receiver": Field("player", "who receives the 7-pass (D18)"),
+    "card": Field("card", "the card concerned"),
+    "count": Field("int", "how many cards"),
+    "waiting": Field("str", "the seats still to give back cards, comma-separated"),
+}
+
+_READINGS = Field("str_list_list", "the possible readings: for each, what every joker stands "
+                  "for, as a play's `jokers` (D7)", required=False)
+# The play refusals (plays.PlayError) fill no placeholders; two carry details of their own.
+PLAY_DETAILS: dict[str, dict[str, Field]] = {
+    "ambiguous_reading": {"readings": Field("str_list_list", _READINGS.description)},
+    "joker_reading_invalid": {
+        "token": Field("str", "the stand-in that names no card", required=False),
+        "readings": _READINGS,
+        "expected": Field("int", "how many stand-ins the play needs: one per joker",
+                          required=False)},
+}
+
+# Every code's details, derived from its messages' placeholders.
+DETAILS = refusal_details({code: texts for code, (_rule, *texts) in MESSAGES.items()},
+                          DETAIL_KINDS, explicit=PLAY_DETAILS)
 
 
 def refuse(code: str, **details) -> Refusal:

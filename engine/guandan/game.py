@@ -10,7 +10,7 @@ from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS
 from .combos import classify, parse_level, reading_from_json
-from .messages import MESSAGES
+from .messages import DETAILS, MESSAGES
 from .options import OPTIONS, PRESETS, combo_rules
 from .state import LEVELS, GuandanState, invariants
 
@@ -83,6 +83,7 @@ class GuandanGame(Game[GuandanState]):
     rules_doc = "docs/rules/guandan.md"
     state_type = GuandanState
     refusals = {code: f"guandan {rule}" for code, (rule, *_texts) in MESSAGES.items()}
+    refusal_details = DETAILS
     events = EVENTS
 
     def deal(self, setup: DealSetup) -> GuandanState:

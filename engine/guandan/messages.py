@@ -2,7 +2,10 @@
 messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from engine.fields import Field, refusal_details
 from engine.game import Refusal
+
+from .state import PHASES
 
 # code: (rule, English, Japanese). Messages may use {placeholders} from details.
 MESSAGES: dict[str, tuple[str, str, str]] = {
@@ -80,6 +83,24 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "during the tribute (D14 optional).",
         "抗貢は、進貢する側が大王を2枚持ち、進貢中に進貢者が宣言するときだけです(D14)。"),
 }
+
+
+# What each {placeholder} above carries: a refusal's details are its messages' fill values
+# (Refusal.from_templates), so these kinds type every code's details (DETAILS).
+DETAIL_KINDS: dict[str, Field] = {
+    "turn": Field("player", "whose turn it is"),
+    "player": Field("player", "the seat concerned"),
+    "first": Field("player", "the 1st player, who chooses (T-5)"),
+    "payer": Field("player", "the payer named"),
+    "phase": Field("enum", "the phase under way", choices=PHASES),
+    "cards": Field("cards", "the cards concerned"),
+    "card": Field("card", "the card concerned"),
+    "highest": Field("cards", "the cards that may be given as tribute (T-4)"),
+}
+
+# Every code's details, derived from its messages' placeholders.
+DETAILS = refusal_details({code: texts for code, (_rule, *texts) in MESSAGES.items()},
+                          DETAIL_KINDS)
 
 
 def refuse(code: str, **details) -> Refusal:

@@ -7,7 +7,7 @@ from engine.game import Action, DealSetup, Game, Lookup, Transition
 from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS
-from .messages import MESSAGES
+from .messages import DETAILS, MESSAGES
 from .numbers import lookup_man_numbers
 from .options import OPTIONS, PRESETS
 from .state import VERSION, ManState, invariants
@@ -53,6 +53,7 @@ class ManGame(Game[ManState]):
     rules_doc = "docs/rules/man.md"
     state_type = ManState
     refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}
+    refusal_details = DETAILS
     events = EVENTS
 
     def deal(self, setup: DealSetup) -> ManState:

@@ -3,6 +3,7 @@ violation ends the game with the penalty instead of being refused), and English 
 messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from engine.fields import Field, refusal_details
 from engine.game import Refusal
 
 # code: (rule, violation, English, Japanese). Messages may use {placeholders} from details.
@@ -100,6 +101,30 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "chombo_offender_unknown": (
         "8.1", False, "{offender} is not seated in this game.", "{offender}はこの対局の参加者ではありません。"),
 }
+
+# What each {placeholder} above carries: a refusal's details are its messages' fill values
+# (Refusal.from_templates), so these kinds type every code's details (DETAILS).
+DETAIL_KINDS: dict[str, Field] = {
+    "turn": Field("player", "whose turn it is"),
+    "player": Field("player", "the seat concerned"),
+    "dealer": Field("player", "the dealer"),
+    "offender": Field("str", "the offender named, as given"),
+    "card": Field("card", "the card concerned"),
+    "cards": Field("cards", "the cards played"),
+    "top": Field("card", "the top card of the discard pile"),
+    "suit": Field("suit", "the suit to follow (3.1)"),
+    "pending": Field("int", "cards the pending draw makes the player take (3.8)"),
+    "total": Field("int", "the hand's plain total, A=1 (4)"),
+    "number": Field("int", "the man number called"),
+    "expected": Field("str", "the call due (its code), or why none is"),
+    "expected_ja": Field("str", "the call due, in Japanese"),
+    "call": Field("str", "the call made (its code)"),
+    "call_ja": Field("str", "the call made, in Japanese"),
+}
+
+# Every code's details, derived from its messages' placeholders.
+DETAILS = refusal_details({code: (en, ja) for code, (_r, _v, en, ja) in MESSAGES.items()},
+                          DETAIL_KINDS)
 
 VIOLATIONS = frozenset(code for code, (_, v, _, _) in MESSAGES.items() if v)
 

@@ -296,7 +296,7 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if any(rank_of(c) != rank for c in cards):
         raise refuse("ranks_differ")  # 3.2
     if not any(L.matches(s, c) for c in cards):
-        raise refuse("card_does_not_match", cards=" ".join(cards), top=s.top,
+        raise refuse("card_does_not_match", cards=list(cards), top=s.top,
                      suit=L.target_suit(s))
     if s.pending_draw and rank not in L.ANSWER_RANKS:
         raise refuse("pending_draw_must_answer", pending=s.pending_draw)  # 3.8

@@ -8,7 +8,7 @@ from engine.state import encode_state
 from .events import EVENTS
 from . import phases, sides as sd
 from .actions import ACTIONS
-from .messages import TEMPLATES
+from .messages import DETAILS, TEMPLATES
 from .options import OPTIONS, PRESETS
 from .state import VERSION, ManillenState, invariants
 
@@ -39,6 +39,7 @@ class ManillenGame(Game[State]):
     zero_sum = False
     rules_doc = "docs/rules/manillen.md"
     refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
+    refusal_details = DETAILS
     events = EVENTS
 
     def deal(self, setup: DealSetup) -> State:

@@ -8,7 +8,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
+from engine.fields import Field, refusal_details
 from engine.game import Refusal
+
+from .state import PHASES
 
 PHASE_JA = {"blind": "見ずノートランプの宣言", "trump": "切札決め", "doubling": "ダブル",
             "play": "プレイ", "over": "終了"}
@@ -84,6 +87,27 @@ TEMPLATES: dict[str, tuple[str, str, str]] = {
         "at their cards.",
         "切札が決まる前にカードを見たと報告できるのはディーラーのパートナーだけです。"),
 }
+
+# The details each code carries. Manillen's messages are filled from values of their own
+# (`refuse`'s keywords); what travels in `details` is given as `details=`, declared here.
+_TO_ACT = Field("str_list", "the seats that may act now")
+_OBLIGATION = {"required": Field("cards", "the cards that would have been legal"),
+               "card": Field("card", "the card played")}
+EXPLICIT_DETAILS: dict[str, dict[str, Field]] = {
+    "wrong_phase": {"phase": Field("enum", "the deal's phase", choices=PHASES)},
+    "not_your_turn": {"to_act": _TO_ACT},
+    "speech_not_now": {"to_act": _TO_ACT},
+    "wrong_doubling_call": {"due": Field("enum", "the call due (A15)",
+                                         choices=("double", "redouble"))},
+    "card_not_playable": {"card": Field("card", "the card played"),
+                          "playable": Field("cards", "the cards the player may play")},
+    **{code: _OBLIGATION for code in ("must_follow_suit", "must_overtake", "must_trump",
+                                      "must_overtrump", "no_undertrump", "must_undertrump")},
+}
+
+# Every code's details: the explicit ones, none for the others.
+DETAILS = refusal_details({code: texts for code, (_rule, *texts) in TEMPLATES.items()}, {},
+                          explicit=EXPLICIT_DETAILS, sent=lambda name: False)
 
 CALL_JA = {"double": "ダブル", "redouble": "リダブル"}
 

@@ -10,7 +10,7 @@ from engine.game import Action, DealSetup, Game, Lookup, Transition
 from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS, parse_shape
-from .messages import CATALOGUE
+from .messages import CATALOGUE, DETAILS
 from .options import OPTIONS, PRESETS
 from .state import ManteurState, invariants
 from .truth import lookup_check, lookup_compare
@@ -65,6 +65,7 @@ class ManteurGame(Game[ManteurState]):
     rules_doc = "docs/rules/manteur.md"
     state_type = ManteurState
     refusals = CATALOGUE
+    refusal_details = DETAILS
     events = EVENTS
 
     def parse_action(self, data: Any, players: Sequence[str]) -> Action:

@@ -3,9 +3,10 @@ messages. Codes are stable API. The declaration refusals (is_higher, B8/B9) and 
 option-dependent declaration errors live in declarations.py; `CATALOGUE` joins them all."""
 from __future__ import annotations
 
+from engine.fields import Field, refusal_details
 from engine.game import Refusal
 
-from .declarations import ERRORS, GAME_ID, REFUSALS
+from .declarations import ERROR_MESSAGES, ERRORS, GAME_ID, REFUSAL_MESSAGES, REFUSALS
 
 # code: (rule, English, Japanese). Messages use {placeholders} from the details.
 MESSAGES: dict[str, tuple[str, str, str]] = {
@@ -47,6 +48,35 @@ CATALOGUE: dict[str, str] = {
     **REFUSALS,
     **{code: ERRORS[code] for code in OPTION_ERRORS},
 }
+
+
+# What each {placeholder} of MESSAGES carries: `refuse` sends its fill values as the details,
+# but for the `_ja` ones (the English and Japanese words of one value).
+DETAIL_KINDS: dict[str, Field] = {
+    "turn": Field("player", "whose turn it is"),
+    "player": Field("player", "the seat concerned"),
+    "declarer": Field("player", "who declared"),
+    "holder": Field("player", "who must declare"),
+    "last": Field("str", "the last declaration, in words"),
+    "count": Field("int", "how many cards"),
+    "card": Field("card", "the card concerned"),
+}
+_DECLARATIONS = {"new": Field("str", "the declaration made, in words"),
+                 "last": Field("str", "the declaration it had to beat, in words")}
+# The declaration refusals (declarations.is_higher: B5, B8, B9) carry both declarations; a
+# declaration the options rule out (DeclarationError.to_refusal) carries where it fails.
+EXPLICIT_DETAILS: dict[str, dict[str, Field]] = {
+    **{code: _DECLARATIONS for code in REFUSAL_MESSAGES},
+    **{code: {"path": Field("str", "where in the action, e.g. action.declaration.type")}
+       for code in OPTION_ERRORS},
+}
+
+# Every code's details, derived from its messages' placeholders.
+DETAILS = refusal_details(
+    {**{code: texts for code, (_rule, *texts) in MESSAGES.items()},
+     **{code: texts for code, (_rule, *texts) in REFUSAL_MESSAGES.items()},
+     **{code: ERROR_MESSAGES[code][1:] for code in OPTION_ERRORS}},
+    DETAIL_KINDS, explicit=EXPLICIT_DETAILS, sent=lambda name: not name.endswith("_ja"))
 
 
 def refuse(code: str, **details) -> Refusal:

@@ -96,6 +96,18 @@ def _pascal(game_id: str) -> str:
     return "".join(w.capitalize() for w in game_id.split("_"))
 
 
+def _typed_refusal(error, sent: dict) -> str:
+    """A refusal read as its code's model (`<Game><Code>Refusal`, or an engine-wide one; a game
+    whose same-coded refusal has the same shape may be read for it) losing nothing, its
+    details a declared details model: the code."""
+    code = sent["error"]["code"]
+    assert type(error).__name__.endswith(_pascal(code) + "Refusal"), (type(error), code)
+    if "details" in sent["error"]:
+        assert type(error.details).__name__ == type(error).__name__ + "Details", error.details
+    assert error.to_dict() == sent["error"]
+    return code
+
+
 def test_generation_is_clean_and_the_client_plays_every_game(generated, service):
     """Typed throughout: each game's deal request with its own options model (every declared
     option, at its default), each event read as a declared event model losing nothing, and a
@@ -117,7 +129,7 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
         listed = list_games.sync(client=client)
         assert sorted(g.id for g in listed.games) == PRODUCT_GAMES
 
-        finished = {}
+        finished, refused = {}, {}
         for game_id in PRODUCT_GAMES:
             game = registry.get(game_id)
             players = [f"p{i}" for i in range(seat_count(game_id))]
@@ -145,8 +157,18 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                                and a.game.value == game_id for a in got.actions), got.actions
                     legal += got.actions
                 assert legal, f"{game_id}: {to_act} may act but have no legal action"
+                chosen = _choose(rnd, legal)
+                others = [p for p in players if p not in to_act]
+                if others and len(refused.get(game_id, ())) < 3:  # a seat out of turn
+                    wrong = type(chosen).from_dict({**chosen.to_dict(),
+                                                    "player": others[steps % len(others)]})
+                    answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
+                        state=state, action=wrong))
+                    if not json.loads(answer.content)["valid"]:
+                        refused.setdefault(game_id, []).append(
+                            _typed_refusal(answer.parsed.error, json.loads(answer.content)))
                 answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
-                    state=state, action=_choose(rnd, legal)))
+                    state=state, action=chosen))
                 out, sent = answer.parsed, json.loads(answer.content)
                 assert out.valid is True, out.error
                 # every event read as a declared event model, nothing lost on the way
@@ -156,6 +178,12 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                 status = getattr(out.status, "value", out.status)
                 steps += 1
             assert out.seed == f"client-{game_id}"
+            # the finished deal refuses any action: the engine-wide refusal, typed too
+            answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
+                state=state, action=chosen))
+            refused.setdefault(game_id, []).append(
+                _typed_refusal(answer.parsed.error, json.loads(answer.content)))
+            assert refused[game_id][-1] == "game_finished"
             if sent.get("next_match") is not None:
                 summary = out.next_match
                 assert type(summary).__name__ == f"{_pascal(game_id)}MatchSummary", summary
@@ -165,3 +193,6 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                 assert again.state.game == game_id and again.status == "in_progress"
             finished[game_id] = steps
         assert sorted(finished) == PRODUCT_GAMES
+        print("refusals read typed:", refused)
+        # beyond game_finished, every game refused a seat out of turn, details typed
+        assert all(len(codes) > 1 for codes in refused.values()), refused

@@ -134,6 +134,21 @@ def _errors(validator, value) -> list[str]:
             for e in validator.iter_errors(value)][:5]
 
 
+def _other_cards(rnd: random.Random, action: dict, state: dict) -> dict | None:
+    """`action` with its cards swapped for other cards of the deal (a signed state's hands
+    are still visible to the test), or None when it names no cards."""
+    hands = state.get("hands")
+    pool = (sorted({c for h in hands.values() if isinstance(h, list) for c in h})
+            if isinstance(hands, dict) else [])
+    if not pool:
+        return None
+    if isinstance(action.get("cards"), list) and action["cards"]:
+        return {**action, "cards": rnd.sample(pool, k=min(len(pool), len(action["cards"])))}
+    if isinstance(action.get("card"), str):
+        return {**action, "card": rnd.choice(pool)}
+    return None
+
+
 def test_null_next_match_is_published_nullable():
     import yaml
 
@@ -154,6 +169,12 @@ def test_every_answer_of_whole_games_fits_the_typed_spec(game_id, signed):
     prefix = pascal(game_id)
     event_schemas = {e.name: schema(f"{prefix}{pascal(e.name)}Event")
                      for e in registry.get(game_id).events}
+
+    def refusal_schema(code: str):
+        """The refusal's own variant: the game's `<Game><Code>Refusal`, or an engine-wide one."""
+        game_wide = f"{prefix}{pascal(code)}Refusal"
+        return schema(game_wide if game_wide in published else f"{pascal(code)}Refusal")
+
     settings = Settings(metrics=False, state_secrets=("typed",) if signed else (),
                         referee_keys=(REFEREE_KEY,))
     client = create_app(settings).test_client()
@@ -180,7 +201,18 @@ def test_every_answer_of_whole_games_fits_the_typed_spec(game_id, signed):
             if answer.status_code == 200:
                 assert answer.get_json()["valid"] is False
                 assert not _errors(schema("ValidateResponse"), answer.get_json())
+                error = answer.get_json()["error"]
+                assert not _errors(refusal_schema(error["code"]), error), error
                 refusals += 1
+        if rnd.random() < 0.2:  # the same seat, other cards: a refusal of the game's rules
+            wrong = _other_cards(rnd, action, state)
+            if wrong is not None:
+                answer = client.post("/v1/validate", json={"state": state, "action": wrong})
+                if answer.status_code == 200 and not answer.get_json()["valid"]:
+                    error = answer.get_json()["error"]
+                    assert not _errors(schema("ValidateResponse"), answer.get_json())
+                    assert not _errors(refusal_schema(error["code"]), error), error
+                    refusals += 1
         answer = client.post("/v1/validate", json={"state": state, "action": action})
         out = answer.get_json()
         assert out["valid"], out
