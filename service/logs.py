@@ -25,12 +25,21 @@ def request_id_from(header: str | None) -> str:
     return uuid.uuid4().hex
 
 
+def request_id(environ: dict) -> str:
+    """The request's id, made (or taken from a sane X-Request-ID) the first time it is asked
+    for: by the first log line of the request, else by the answer's header."""
+    rid = environ.get(REQUEST_ID_ENV)
+    if rid is None:
+        rid = environ[REQUEST_ID_ENV] = request_id_from(environ.get("HTTP_X_REQUEST_ID"))
+    return rid
+
+
 def current_request_id() -> str | None:
     try:
         from flask import has_request_context, request
 
         if has_request_context():
-            return request.environ.get(REQUEST_ID_ENV)
+            return request_id(request.environ)
     except Exception:  # pragma: no cover - logging must never fail
         pass
     return None
