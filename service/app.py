@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import swagger_ui_bundle
 from flask import Flask, Response, request, send_from_directory
+from flask.sessions import SecureCookieSessionInterface
 from flask_smorest import Api
 
 from engine import registry
@@ -72,6 +73,18 @@ class RefereeApi(Api):
         return errors.handle_http_exception(error)
 
 
+class NoSessions(SecureCookieSessionInterface):
+    """The service keeps nothing between requests and sets no cookie: every request shares one
+    null session (which refuses writes) instead of Flask looking for a signing key and making
+    a fresh one each time."""
+
+    def __init__(self):
+        self._null = self.null_session_class()
+
+    def open_session(self, app, request):
+        return self._null
+
+
 class RefereeFlask(Flask):
     """Flask, remembering which views are coroutines: flask-smorest asks `ensure_sync` at every
     decorator layer of every request, and each answer costs an `inspect` call (measured ~9 per
@@ -80,6 +93,7 @@ class RefereeFlask(Flask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._sync_views: dict = {}
+        self.session_interface = NoSessions()
 
     def ensure_sync(self, func):
         try:

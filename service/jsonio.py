@@ -26,7 +26,7 @@ class OrjsonProvider(JSONProvider):
 
 def json_response(body: Any, status: int = 200) -> Response:
     """A prebuilt response: flask-smorest documents the schema and passes it through as is."""
-    return Response(orjson.dumps(body), status=status, mimetype="application/json")
+    return Response(orjson.dumps(body), status=status, content_type="application/json")
 
 
 _BODY_KEY = "card_referee.body"

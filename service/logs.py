@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import os
 import re
-import uuid
 
 import orjson
 
@@ -22,7 +22,11 @@ def request_id_from(header: str | None) -> str:
     """The caller's id when it is a sane one, else a fresh one."""
     if header and _VALID_ID.match(header):
         return header
-    return uuid.uuid4().hex
+    # uuid.uuid4().hex, made directly (the UUID object costs ~4 µs a request)
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
+    raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return raw.hex()
 
 
 def request_id(environ: dict) -> str:

@@ -42,16 +42,13 @@ def install(app: Flask):
     info = Gauge("cardref_info", "Card Referee build", ["engine_version"], registry=registry,
                  multiprocess_mode="max")
     info.labels(engine_version=ENGINE_VERSION).set(1)
-    children: dict[tuple, tuple] = {}
-    labelled: dict[tuple, object] = {}
-
-    def _child(metric, **labels):
-        """A metric's labelled child, cached (labels() validates and locks on every call)."""
-        key = (id(metric), *labels.values())
-        child = labelled.get(key)
-        if child is None:
-            child = labelled[key] = metric.labels(**labels)
-        return child
+    # Labelled children, cached (labels() validates and locks on every call), as their bound
+    # inc/observe: by (method, route, status), by (game, route, outcome), by (game, code) and
+    # by (code, status).
+    by_answer: dict[tuple, tuple] = {}
+    by_game_children: dict[tuple, object] = {}
+    refusal_children: dict[tuple, object] = {}
+    problem_children: dict[tuple, object] = {}
 
     def observe(req, response: Response) -> None:
         """Count and time one answer (called by the app's one after-request hook)."""
@@ -60,14 +57,16 @@ def install(app: Flask):
         if started is None:
             return
         rule = req.url_rule
-        key = (req.method, rule.rule if rule is not None else "<unmatched>",
-               response.status_code)
-        pair = children.get(key)
+        route = rule.rule if rule is not None else "<unmatched>"
+        status = response.status_code
+        key = (req.method, route, status)
+        pair = by_answer.get(key)
         if pair is None:
-            labels = {"method": key[0], "route": key[1], "status": str(key[2])}
-            pair = children[key] = (requests_total.labels(**labels), latency.labels(**labels))
-        pair[0].inc()
-        pair[1].observe(time.perf_counter() - started)
+            labels = {"method": key[0], "route": route, "status": str(status)}
+            pair = by_answer[key] = (requests_total.labels(**labels).inc,
+                                     latency.labels(**labels).observe)
+        pair[0]()
+        pair[1](time.perf_counter() - started)
         game = environ.get("cardref.game")
         refusal = environ.get("cardref.refusal")
         problem = environ.get("cardref.problem")
@@ -75,11 +74,23 @@ def install(app: Flask):
             if games.get(game) is None:  # a client's string: never a label of its own
                 game = "<unknown>"
             outcome = problem or ("refused" if refusal else "ok")
-            _child(by_game, game=game, route=key[1], outcome=outcome).inc()
+            inc = by_game_children.get((game, route, outcome))
+            if inc is None:
+                inc = by_game_children[(game, route, outcome)] = by_game.labels(
+                    game=game, route=route, outcome=outcome).inc
+            inc()
             if refusal:
-                _child(refusals, game=game, code=refusal).inc()
+                inc = refusal_children.get((game, refusal))
+                if inc is None:
+                    inc = refusal_children[(game, refusal)] = refusals.labels(
+                        game=game, code=refusal).inc
+                inc()
         if problem is not None:
-            _child(problems, code=problem, status=str(key[2])).inc()
+            inc = problem_children.get((problem, status))
+            if inc is None:
+                inc = problem_children[(problem, status)] = problems.labels(
+                    code=problem, status=str(status)).inc
+            inc()
 
     @app.get("/metrics")
     def metrics():
