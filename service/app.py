@@ -109,6 +109,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
     app = RefereeFlask("card_referee")
+    # The body limit as the request's own (Flask reads MAX_CONTENT_LENGTH, set below to the
+    # same value, through `current_app` on every ask: ~2 µs a request).
+    app.request_class = type("RefereeRequest", (app.request_class,),
+                             {"_max_content_length": settings.max_body_bytes})
     app.json = OrjsonProvider(app)
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
