@@ -5,7 +5,7 @@ from typing import Any
 
 import orjson
 import marshmallow as ma
-from flask import Request, Response, request
+from flask import Request, Response
 from flask.json.provider import JSONProvider
 from webargs import core
 from werkzeug.exceptions import RequestEntityTooLarge
