@@ -129,17 +129,20 @@ _HTTP_CODES = {400: "json_malformed", 404: "not_found", 405: "method_not_allowed
                413: "body_too_large", 415: "unsupported_media_type", 422: "request_invalid"}
 
 
-def request_lang() -> str:
+def request_lang(req=None) -> str:
     """'ja' when the caller prefers Japanese (Accept-Language), else 'en'. Asked several times
-    per request (messages, Content-Language): parsed once, kept in the request's environ."""
-    try:
-        environ = request.environ
-    except RuntimeError:  # outside a request
-        return "en"
+    per request (messages, Content-Language): parsed once, kept in the request's environ.
+    `req`: the request object when the caller holds it (saves the proxy lookup)."""
+    if req is None:
+        try:
+            req = request._get_current_object()
+        except RuntimeError:  # outside a request
+            return "en"
+    environ = req.environ
     lang = environ.get("cardref.lang")
     if lang is None:
         header = environ.get("HTTP_ACCEPT_LANGUAGE")
-        lang = preferred_language(request.accept_languages) if header else "en"
+        lang = preferred_language(req.accept_languages) if header else "en"
         environ["cardref.lang"] = lang
     return lang
 

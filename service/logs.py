@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import os
 import re
-import uuid
 
 import orjson
 
@@ -22,7 +22,20 @@ def request_id_from(header: str | None) -> str:
     """The caller's id when it is a sane one, else a fresh one."""
     if header and _VALID_ID.match(header):
         return header
-    return uuid.uuid4().hex
+    # uuid.uuid4().hex, made directly (the UUID object costs ~4 µs a request)
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
+    raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return raw.hex()
+
+
+def request_id(environ: dict) -> str:
+    """The request's id, made (or taken from a sane X-Request-ID) the first time it is asked
+    for: by the first log line of the request, else by the answer's header."""
+    rid = environ.get(REQUEST_ID_ENV)
+    if rid is None:
+        rid = environ[REQUEST_ID_ENV] = request_id_from(environ.get("HTTP_X_REQUEST_ID"))
+    return rid
 
 
 def current_request_id() -> str | None:
@@ -30,7 +43,7 @@ def current_request_id() -> str | None:
         from flask import has_request_context, request
 
         if has_request_context():
-            return request.environ.get(REQUEST_ID_ENV)
+            return request_id(request.environ)
     except Exception:  # pragma: no cover - logging must never fail
         pass
     return None

@@ -11,17 +11,19 @@ from __future__ import annotations
 import os
 import time
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
 from engine import ENGINE_VERSION, registry as games
 
-_START = "cardref.request_start"
+# When the WSGI call began (set by service/app.py): the latency's start, and the access log's.
+STARTED_ENV = "cardref.started"
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
-def install(app: Flask) -> None:
+def install(app: Flask):
+    """The metrics' series and GET /metrics; returns the per-answer `observe(req, response)`."""
     multiproc = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
     # In multiprocess mode values live in per-worker files and /metrics collects them into a
     # fresh registry; otherwise each app gets its own registry (tests build many apps).
@@ -40,49 +42,55 @@ def install(app: Flask) -> None:
     info = Gauge("cardref_info", "Card Referee build", ["engine_version"], registry=registry,
                  multiprocess_mode="max")
     info.labels(engine_version=ENGINE_VERSION).set(1)
-    children: dict[tuple, tuple] = {}
-    labelled: dict[tuple, object] = {}
+    # Labelled children, cached (labels() validates and locks on every call), as their bound
+    # inc/observe: by (method, route, status), by (game, route, outcome), by (game, code) and
+    # by (code, status).
+    by_answer: dict[tuple, tuple] = {}
+    by_game_children: dict[tuple, object] = {}
+    refusal_children: dict[tuple, object] = {}
+    problem_children: dict[tuple, object] = {}
 
-    def _child(metric, **labels):
-        """A metric's labelled child, cached (labels() validates and locks on every call)."""
-        key = (id(metric), *labels.values())
-        child = labelled.get(key)
-        if child is None:
-            child = labelled[key] = metric.labels(**labels)
-        return child
-
-    @app.before_request
-    def _start_timer():
-        request.environ[_START] = time.perf_counter()
-
-    @app.after_request
-    def _observe(response: Response) -> Response:
-        req = request._get_current_object()  # one proxy lookup, not one per attribute
-        started = req.environ.get(_START)
-        if started is not None:
-            rule = req.url_rule
-            key = (req.method, rule.rule if rule is not None else "<unmatched>",
-                   response.status_code)
-            pair = children.get(key)
-            if pair is None:
-                labels = {"method": key[0], "route": key[1], "status": str(key[2])}
-                pair = children[key] = (requests_total.labels(**labels), latency.labels(**labels))
-            pair[0].inc()
-            pair[1].observe(time.perf_counter() - started)
-            environ = req.environ
-            game = environ.get("cardref.game")
-            refusal = environ.get("cardref.refusal")
-            problem = environ.get("cardref.problem")
-            if game is not None:
-                if games.get(game) is None:  # a client's string: never a label of its own
-                    game = "<unknown>"
-                outcome = problem or ("refused" if refusal else "ok")
-                _child(by_game, game=game, route=key[1], outcome=outcome).inc()
-                if refusal:
-                    _child(refusals, game=game, code=refusal).inc()
-            if problem is not None:
-                _child(problems, code=problem, status=str(key[2])).inc()
-        return response
+    def observe(req, response: Response) -> None:
+        """Count and time one answer (called by the app's one after-request hook)."""
+        environ = req.environ
+        started = environ.get(STARTED_ENV)
+        if started is None:
+            return
+        rule = req.url_rule
+        route = rule.rule if rule is not None else "<unmatched>"
+        status = response.status_code
+        key = (req.method, route, status)
+        pair = by_answer.get(key)
+        if pair is None:
+            labels = {"method": key[0], "route": route, "status": str(status)}
+            pair = by_answer[key] = (requests_total.labels(**labels).inc,
+                                     latency.labels(**labels).observe)
+        pair[0]()
+        pair[1](time.perf_counter() - started)
+        game = environ.get("cardref.game")
+        refusal = environ.get("cardref.refusal")
+        problem = environ.get("cardref.problem")
+        if game is not None:
+            if games.get(game) is None:  # a client's string: never a label of its own
+                game = "<unknown>"
+            outcome = problem or ("refused" if refusal else "ok")
+            inc = by_game_children.get((game, route, outcome))
+            if inc is None:
+                inc = by_game_children[(game, route, outcome)] = by_game.labels(
+                    game=game, route=route, outcome=outcome).inc
+            inc()
+            if refusal:
+                inc = refusal_children.get((game, refusal))
+                if inc is None:
+                    inc = refusal_children[(game, refusal)] = refusals.labels(
+                        game=game, code=refusal).inc
+                inc()
+        if problem is not None:
+            inc = problem_children.get((problem, status))
+            if inc is None:
+                inc = problem_children[(problem, status)] = problems.labels(
+                    code=problem, status=str(status)).inc
+            inc()
 
     @app.get("/metrics")
     def metrics():
@@ -92,6 +100,8 @@ def install(app: Flask) -> None:
         else:
             collect_from = registry
         return Response(generate_latest(collect_from), content_type=CONTENT_TYPE_LATEST)
+
+    return observe
 
 
 def mark_worker_dead(pid: int) -> None:

@@ -534,6 +534,18 @@ class Schemas:
             state = StateField(required=True)
             action = ActionField(required=True)
 
+            @staticmethod
+            def quick_load(data):
+                """What `load` returns for a body already in shape (exactly these two keys,
+                the state an object or a sealed string, the action an object), without
+                marshmallow's per-field machinery (~10 µs of /v1/validate); None otherwise,
+                and `load` words what is wrong."""
+                if type(data) is dict and len(data) == 2:
+                    state, action = data.get("state"), data.get("action")
+                    if type(action) is dict and type(state) in (dict, str):
+                        return {"state": state, "action": action}
+                return None
+
         class ValidateResponse(ma.Schema):
             valid = _bool(required=True)
             state = StateField(required=True)

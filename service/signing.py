@@ -61,16 +61,17 @@ class Signer:
                                if len(body) > 2 else b'{"' + SIGNATURE_KEY.encode() + b'":"' + mac + b'"}')
 
     def verify(self, state: Mapping[str, Any]) -> dict:
-        """The state without its signature; raises SignatureError when signing is on and the
-        signature is missing or matches no configured secret."""
-        given = state.get(SIGNATURE_KEY)
-        unsigned = state if given is None else {k: v for k, v in state.items() if k != SIGNATURE_KEY}
+        """The state without its signature (a new dict, the caller's to change); raises
+        SignatureError when signing is on and the signature is missing or matches no
+        configured secret."""
+        unsigned = dict(state)
+        given = unsigned.pop(SIGNATURE_KEY, None)
         if not self._keys:
             return unsigned
         if not isinstance(given, str):
             raise SignatureError("the state carries no signature")
         try:
-            body = canonical_json(unsigned)
+            body = orjson.dumps(unsigned, option=orjson.OPT_SORT_KEYS)  # canonical_json
         except orjson.JSONEncodeError:  # nested past orjson's depth limit: no state of ours
             raise InvalidState("the state is nested too deeply to be a state", "state") from None
         given_bytes = given.encode("utf-8", "surrogatepass")

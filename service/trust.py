@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 import orjson
 
@@ -43,8 +42,9 @@ class SeatTokenInvalid(Exception):
     """A seat's action or view without that seat's token (403 seat_token_invalid)."""
 
 
-@dataclass(frozen=True)
-class Meta:
+class Meta(NamedTuple):
+    """A state's binding. (Named tuples: built three times per /v1/validate request, where a
+    frozen dataclass costs a few µs more.)"""
     game_id: str
     move: int
     provenance: str
@@ -61,8 +61,7 @@ class Meta:
         return Meta(data["game_id"], data["move"], data["provenance"])
 
 
-@dataclass(frozen=True)
-class Posted:
+class Posted(NamedTuple):
     """A state as a client posted it: the game's JSON (service keys removed), its binding
     (None when neither signing nor sealing is on) and whether the engine may trust it."""
     state: dict
@@ -99,11 +98,10 @@ class Guard:
         if not isinstance(posted, dict):
             raise InvalidState("a state is an object (sealing is not on here)", "state")
         if self.signer.enabled:
-            data = self.signer.verify(posted)
-            meta = data.get(META_KEY)
+            data = self.signer.verify(posted)  # a new dict: the binding is taken out of it
+            meta = data.pop(META_KEY, None)
             if not isinstance(meta, dict):
                 raise SignatureError("the signed state carries no binding (meta)")
-            data = {k: v for k, v in data.items() if k != META_KEY}
             return Posted(data, Meta.from_json(meta), True)
         if META_KEY in posted or SIGNATURE_KEY in posted:
             posted = {k: v for k, v in posted.items() if k not in (META_KEY, SIGNATURE_KEY)}
