@@ -72,6 +72,10 @@ def record(client) -> dict:
     action = legal["actions"][0]
     call("validateAction", "POST", "/v1/validate", {"state": state, "action": action})
     call("validateActionAlias", "POST", "/validate", {"state": state, "action": action})
+    # A refusal is an answer too (200, valid: false): the same action posted by another seat.
+    other = next(p for p in PLAYERS if p != player)
+    call("validateActionRefused", "POST", "/v1/validate",
+         {"state": state, "action": {**action, "player": other}})
     call("view", "POST", "/v1/view", {"state": state, "player": player})
     call("replay", "POST", "/v1/replay",
          {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED},

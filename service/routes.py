@@ -230,12 +230,22 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
 
     # The hot path: the body is checked by the same marshmallow schema, read by load_body
     # rather than webargs (documented by hand to the same effect).
+    # Two named examples, an accepted action and a refused one, the request's and the answer's
+    # under the same names.
+    def validate_examples(side: str, op: str) -> dict:
+        pick = examples.request if side == "request" else examples.response
+        return {name: {"summary": summary, "value": pick(recorded)} for name, summary, recorded in (
+            ("accepted", "A legal action: the next state", op),
+            ("refused", "An action of a seat whose turn it is not: refused, state unchanged",
+             "validateActionRefused"))}
+
     def validate_body(op: str) -> dict:
         return {"required": True, "content": {"application/json": {
-            "schema": schemas.validate_request, "example": examples.request(op)}}}
+            "schema": schemas.validate_request, "examples": validate_examples("request", op)}}}
 
     @api.route("/validate", methods=["POST"])
-    @api.response(200, schemas.validate_response, example=examples.response("validateAction"))
+    @api.response(200, schemas.validate_response,
+                  examples=validate_examples("response", "validateAction"))
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="validateAction", requestBody=validate_body("validateAction"),
              summary="Adjudicate one action: valid with the next state, or refused with the rule broken")
@@ -316,7 +326,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
     @alias.route("/validate", methods=["POST"])
-    @alias.response(200, schemas.validate_response, example=examples.response("validateActionAlias"))
+    @alias.response(200, schemas.validate_response,
+                    examples=validate_examples("response", "validateActionAlias"))
     @_problem_docs(alias, schemas, 400, 403, 404, 413, 415, 422)
     @alias.doc(operationId="validateActionAlias", requestBody=validate_body("validateActionAlias"),
                summary="Same as POST /v1/validate")

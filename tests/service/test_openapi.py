@@ -71,19 +71,32 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                 assert set(content) <= {"text/markdown", "text/html"}, op["operationId"]
                 continue
             answer = content["application/json"]
-            assert "example" in answer, f"{op['operationId']}: no response example"
-            body = None
+            # One example, or named ones (validate: accepted and refused) paired by name.
+            answers = ({name: ex["value"] for name, ex in answer["examples"].items()}
+                       if "examples" in answer else {"": answer.get("example")})
+            assert all(a is not None for a in answers.values()), \
+                f"{op['operationId']}: no response example"
+            bodies = dict.fromkeys(answers)
             if "requestBody" in op:
-                body = op["requestBody"]["content"]["application/json"].get("example")
-                assert body is not None, f"{op['operationId']}: no request example"
+                request_content = op["requestBody"]["content"]["application/json"]
+                bodies = ({name: ex["value"] for name, ex in request_content["examples"].items()}
+                          if "examples" in request_content else {"": request_content.get("example")})
+                assert bodies.keys() == answers.keys(), op["operationId"]
+                assert all(b is not None for b in bodies.values()), \
+                    f"{op['operationId']}: no request example"
             url = path.replace("{game}", "manillen")
-            resp = client.open(url, method=method.upper(), json=body)
-            assert resp.status_code == int(ok), (op["operationId"], resp.get_json())
-            assert resp.get_json() == answer["example"], (
-                f"{op['operationId']}: its example is stale: run `python -m service.examples` "
-                "and regenerate openapi.yaml")
-            checked += 1
-    assert checked == len(examples.load()) == 14
+            for name, body in bodies.items():
+                resp = client.open(url, method=method.upper(), json=body)
+                assert resp.status_code == int(ok), (op["operationId"], resp.get_json())
+                assert resp.get_json() == answers[name], (
+                    f"{op['operationId']} {name}: its example is stale: run "
+                    "`python -m service.examples` and regenerate openapi.yaml")
+                checked += 1
+    # validateActionRefused is shown twice (under /v1/validate and /validate)
+    assert checked == len(examples.load()) + 1 == 16
+    refused = [ex["value"] for ex in spec["paths"]["/v1/validate"]["post"]["responses"]["200"][
+        "content"]["application/json"]["examples"].values() if not ex["value"]["valid"]]
+    assert refused and refused[0]["error"]["code"] and refused[0]["error"]["rule"]
 
 
 def test_no_unused_schemas():
