@@ -108,10 +108,10 @@ OPTIONS: tuple[Option, ...] = (
         "2人38）。", nullable=True, minimum=0), None, rule="M-k"),
     Option("target_points", Field(
         "int", "A boom ends after the deal in which a side reaches this.",
-        "いずれかのチームがこの点数に達したディールでブームが終わる。", minimum=1),
+        "いずれかのチームがこの点数に達したディールでボアムが終わる。", minimum=1),
         101, rule="M-l"),
     Option("booms_to_win", Field("int", "Booms that win the match.",
-                                 "対戦に勝つのに必要なブームの数。", minimum=1),
+                                 "対戦に勝つのに必要なボアムの数。", minimum=1),
            1, rule="M-l"),
     Option("partner_peek_penalty", Field(
         "enum", "What a reported peek by the dealer's partner before trumps does: the hand is "
