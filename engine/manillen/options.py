@@ -1,6 +1,6 @@
 """Options (one per row M-a … M-m of the rules page, plus the seed's house rules) and presets.
 
-Defaults are the seed's game (the "project defaults" of shared/rules/manillen.md). Where the
+Defaults are the seed's game (docs/rules/manillen.md, "Decisions"). Where the
 rules page's table recommends otherwise the seed wins: unlimited doubling (M-d recommends 2)
 and a redouble by either member of the dealer's side (the seed: "ディーラーのチームのプレイヤー").
 """
