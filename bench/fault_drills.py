@@ -22,6 +22,7 @@ import http.client
 import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import statistics
@@ -408,7 +409,8 @@ def main() -> int:
     finally:
         stop_service(proc)
         if redis_server is not None:
-            redis_server.stop()
+            redis_server.close()
+        shutil.rmtree(home, ignore_errors=True)
     return 0 if verdict else 1
 
 

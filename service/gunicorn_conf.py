@@ -13,6 +13,7 @@ sees a truncated body and answers 400). gunicorn's own `timeout` stays the watch
 that stops answering its heartbeat.
 """
 import os
+import shutil
 import socket
 import tempfile
 import time
@@ -41,8 +42,16 @@ logconfig_dict = gunicorn_logconfig((os.environ.get("CARDREF_LOG_FORMAT") or "js
                                     (os.environ.get("CARDREF_LOG_LEVEL") or "INFO").upper())
 control_socket_disable = True  # gunicorn ≥ 25 would open one under $HOME
 
+_own_metrics_dir = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cardref-metrics-")
+    _own_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
+        prefix="cardref-metrics-")
+
+
+def on_exit(server):
+    """The metrics directory made above leaves with the server (one the caller set stays)."""
+    if _own_metrics_dir:
+        shutil.rmtree(_own_metrics_dir, ignore_errors=True)
 
 
 def pre_request(worker, req):

@@ -24,7 +24,7 @@ def redis_url():
     try:
         yield server.url
     finally:
-        server.stop()
+        server.close()
 
 
 @pytest.fixture
@@ -34,4 +34,4 @@ def own_redis():
     try:
         yield server
     finally:
-        server.stop()
+        server.close()

@@ -65,3 +65,8 @@ class RedisProcess:
             self._proc.terminate()
             self._proc.wait(timeout=10)
             self._proc = None
+
+    def close(self) -> None:
+        """Stop for good: the server and its directory (stop() keeps it for a restart)."""
+        self.stop()
+        shutil.rmtree(self._dir, ignore_errors=True)
