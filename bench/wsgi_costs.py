@@ -19,8 +19,10 @@ Instruction counts (repeatable under load), e.g.:
 from __future__ import annotations
 
 import argparse
+import atexit
 import io
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -34,7 +36,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 def _configure_env(secret: str) -> None:
     # Before prometheus_client is imported: its value class (multiprocess files, as under
     # gunicorn, service/gunicorn_conf.py) is chosen at import.
-    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wsgi-costs-"))
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        made = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="wsgi-costs-")
+        atexit.register(shutil.rmtree, made, True)
     os.environ["CARDREF_STATE_SECRET"] = secret
     os.environ["CARDREF_ACCESS_LOG"] = ""
     os.environ.setdefault("HOME", tempfile.mkdtemp())
