@@ -14,7 +14,7 @@ import msgspec
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
-from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, InvalidState
+from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, InvalidState  # noqa: F401 (re-exported)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)

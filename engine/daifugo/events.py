@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.fields import EventType, Field
 
-from .state import FORMS, TITLES
+from .state import FORMS
 
 _PLAYER = Field("player", "the seat it concerns")
 # Outcome.effects (plays.py apply_play): what a play triggered.

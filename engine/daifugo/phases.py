@@ -6,12 +6,12 @@ may follow lives in plays.py."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Optional
+from typing import Any
 
 import msgspec
 
-from engine.cards import JOKERS, SUITS, deck_52, multiset_contains, remove_cards
-from engine.game import Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta, Transition
+from engine.cards import JOKERS, SUITS, deck_52, remove_cards
+from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
 from engine.errors import InvalidOptions
 from engine.rng import shuffled
 from engine.state import replace

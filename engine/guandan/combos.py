@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Iterable, Mapping, Sequence
 
-from engine.cards import JOKERS, RANKS, SUITS, parse_cards
+from engine.cards import JOKERS, RANKS, parse_cards
 
 TYPES: tuple[str, ...] = ("single", "pair", "triple", "full_house", "straight", "tube", "plate",
                           "bomb", "straight_flush", "four_jokers")

@@ -7,7 +7,7 @@ from engine.errors import InvalidDeal, InvalidOptions
 from engine.daifugo import GAME
 from engine.cards import deck_52
 
-from .helpers import act, build, events, ok, pass_, play, refused
+from .helpers import build, events, ok, pass_, play, refused
 
 ABC = ("A", "B", "C")
 

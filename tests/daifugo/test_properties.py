@@ -1,7 +1,6 @@
 """Property: `legal_plays` equals a brute force over every sub-multiset of the hand and every
 reading of it, and each listed play passes `can_follow`; `infer_reading` agrees."""
 from tests.sizing import examples
-from dataclasses import replace
 from itertools import combinations
 
 from hypothesis import given, settings, strategies as st
