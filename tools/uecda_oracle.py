@@ -8,8 +8,12 @@ The server is not part of this project: build and start it yourself (the standar
 
 It connects five clients, which play random plays: mostly plays our engine thinks legal,
 some random combinations of their hand (legal or not), some cards they do not hold, some
-passes. Each game is written to DIR/game<k>.json: the hands before the exchange, the
-exchange (the cards the upper players gave), the hands after it, every submission as the
+passes. With --odd, plays holding the joker also write it in unusual cells (a lone joker
+in any cell of rows 0-3, ♠3's included; a set's joker in its column's empty suit cells or
+in row 4), and the upper players sometimes choose an illegal exchange (too few or too many
+cards, a card they do not hold) or write the joker they give outside [4][1]; moves and
+exchanges then carry a `kind`. Each game is written to DIR/game<k>.json: the hands before
+the exchange, the exchange (the cards the upper players gave), the hands after it, every submission as the
 8x15 table sent with the server's answer (9 accepted or a pass, 8 refused), and the
 finishing order. tests/daifugo/test_uecda_server.py replays them through our engine.
 """
@@ -22,7 +26,7 @@ import socket
 import struct
 from pathlib import Path
 
-from engine.cards import deck_52
+from engine.cards import JOKERS, deck_52
 from engine.daifugo.plays import FieldState, legal_plays, read_play
 from engine.daifugo.rules import UECDA
 from engine.daifugo.uecda import (
@@ -34,6 +38,7 @@ from engine.daifugo.uecda import (
     table_to_play,
 )
 
+JOKER = JOKERS[0]                      # how table_to_hand names the UECda joker
 PROTOCOL = 20070
 TABLE = struct.Struct("!120i")
 INT = struct.Struct("!i")
@@ -41,7 +46,8 @@ ACCEPTED, REFUSED = 9, 8
 ABOUT = ("Recorded on the UECda standard server (tndhms, devkit 20180826, standard rules) by "
          "tools/uecda_oracle.py. Tables: rows 0-4 of the 8x15 tables (U16); seats and "
          "finish_order: the server's player numbers; ack: the server's answer (9 accepted, 8 "
-         "refused; a pass on a non-empty field is answered 8 and is still a pass, U14).")
+         "refused; a pass on a non-empty field is answered 8 and is still a pass, U14); kind: what "
+         "the client meant to submit (with --odd: joker_cell, count, not_held ...).")
 GAME_OVER, ALL_OVER = 1, 2
 
 
@@ -122,17 +128,68 @@ def choose(rng: random.Random, hand: list[str], field: FieldState):
     return empty_table(), "pass"
 
 
-def play_game(clients: dict[int, Client], rng: random.Random, k: int) -> tuple[dict, int]:
+def rewrite_joker(rng: random.Random, table: list[list[int]]) -> tuple[list[list[int]], bool]:
+    """The same play with its joker (2) moved to another cell the server may read the same
+    way (U16): a lone joker to any cell of rows 0-3; a set's joker to another empty cell of
+    its column, row 4 included. Stairs keep theirs (its cell is its place in the run)."""
+    cells = [(r, c) for r in range(5) for c in range(15) if table[r][c]]
+    jokers = [(r, c) for r, c in cells if table[r][c] == 2]
+    if not jokers:
+        return table, False
+    (jr, jc), = jokers
+    if len(cells) == 1:
+        if rng.random() < 0.4:                 # ♠3's cell: the one card that beats it (U10)
+            free = [(0, 1)]
+        else:
+            free = [(r, c) for r in range(4) for c in range(15)]
+    elif len({c for _, c in cells}) == 1:
+        free = [(r, jc) for r in range(5) if not table[r][jc]]
+    else:
+        return table, False
+    if not free:
+        return table, False
+    new = [row[:] for row in table]
+    new[jr][jc] = 0
+    r, c = rng.choice(free)
+    new[r][c] = 2
+    return new, True
+
+
+def choose_exchange(rng: random.Random, hand: list[str], give: int, odd: bool
+                    ) -> tuple[list[list[int]], str]:
+    """(table, kind) of an upper player's exchange (U8). kind: legal, joker_cell (the joker
+    written outside [4][1]), count (too few or too many cards) or not_held."""
+    cards = rng.sample(hand, give)
+    if odd and JOKER in hand and JOKER not in cards and rng.random() < 0.7:
+        cards[0] = JOKER                        # a joker to write outside [4][1]
+    table = hand_to_table(cards)
+    if not odd or rng.random() < 0.4:
+        return table, "legal"
+    r = rng.random()
+    if r < 0.5 and table[4][1] == 2:
+        table[4][1] = 0
+        free = [(row, col) for row in range(5) for col in range(15) if not table[row][col]]
+        row, col = rng.choice(free)
+        table[row][col] = 2
+        return table, "joker_cell"
+    if r < 0.7:
+        n = rng.choice([k for k in range(4) if k != give])
+        return hand_to_table(rng.sample(hand, min(n, len(hand)))), "count"
+    missing = [c for c in deck_52() if c not in hand]
+    return hand_to_table(cards[1:] + [rng.choice(missing)]), "not_held"
+
+
+def play_game(clients: dict[int, Client], rng: random.Random, k: int, odd: bool = False
+              ) -> tuple[dict, int]:
     first = {n: c.read_table() for n, c in clients.items()}
     states = {n: read_state(t) for n, t in first.items()}
     exchange = []
     for n, c in clients.items():
         give = states[n]["cards_to_give"]
         if states[n]["exchange"] and give > 0:
-            hand = table_to_hand(first[n])
-            cards = rng.sample(hand, give)
-            c.send(hand_to_table(cards))
-            exchange.append({"seat": n, "table": rows(hand_to_table(cards)), "cards": cards})
+            table, kind = choose_exchange(rng, table_to_hand(first[n]), give, odd)
+            c.send(table)
+            exchange.append({"seat": n, "table": rows(table), "kind": kind})
     ranks = states[0]["ranks"]             # the previous game's titles (0 = 大富豪)
     previous = [ranks.index(i) for i in range(5)] if exchange else None
     moves: list[dict] = []
@@ -150,20 +207,27 @@ def play_game(clients: dict[int, Client], rng: random.Random, k: int) -> tuple[d
         st = read_state(tables[mover])
         # the field the server broadcast after the last submission is shown before a clear
         # by passes takes effect: [5][4] (field cleared) tells
-        top = None if st["field_cleared"] or stage is None else table_to_play(stage)
+        top = None if st["field_cleared"] else stage
         field = FieldState(top, revolution=st["revolution"],
                            locked_suits=top.suits if (st["lock"] and top is not None) else None)
         table, kind = choose(rng, hands[mover], field)
+        submitted = table_to_play(table)
+        if odd and rng.random() < 0.7:
+            table, moved = rewrite_joker(rng, table)
+            kind += "+joker_cell" if moved else ""
         clients[mover].send(table)
         ack = clients[mover].read_int()
-        stage = next(iter({n: c.read_table() for n, c in clients.items()}.values()))
+        for c in clients.values():                 # the field as the server shows it
+            c.read_table()
         ends = {c.read_int() for c in clients.values()}
         move = {"seat": mover, "table": rows(table), "kind": kind, "ack": ack}
         if any(map(any, table[:5])):
             move["verdict"] = "accepted" if ack == ACCEPTED else "refused"
-            played = table_to_play(table)
-            if ack == ACCEPTED and len(hands[mover]) == len(played.cards):
-                finished.append(mover)
+            if ack == ACCEPTED:
+                # the play as chosen, before its joker moved: what our engine reads as the field
+                stage = submitted
+                if len(hands[mover]) == len(submitted.cards):
+                    finished.append(mover)
         moves.append(move)
         if ends & {GAME_OVER, ALL_OVER}:
             last = [n for n in clients if n not in finished]
@@ -172,7 +236,8 @@ def play_game(clients: dict[int, Client], rng: random.Random, k: int) -> tuple[d
             record = {"about": ABOUT, "game": k, "seating": seating,
                       "hands": [rows(hand_to_table(dealt[n])) for n in range(5)],
                       "previous_finish_order": previous,
-                      "exchange": [{"seat": e["seat"], "table": e["table"]} for e in exchange],
+                      "exchange": [{key: v for key, v in e.items() if odd or key != "kind"}
+                                   for e in exchange],
                       "hands_after_exchange": [rows(hand_to_table(after[n])) for n in range(5)],
                       "moves": moves, "finish_order": finished + last}
             return record, max(ends)
@@ -198,6 +263,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, required=True, help="GAME_NUMBER of the server")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--odd", action="store_true",
+                    help="also write the joker in unusual cells and submit illegal exchanges")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     clients = {}
@@ -206,7 +273,7 @@ def main() -> None:
         clients[c.number] = c
     args.out.mkdir(parents=True, exist_ok=True)
     for k in range(1, args.games + 1):
-        record, end = play_game(clients, rng, k)
+        record, end = play_game(clients, rng, k, args.odd)
         (args.out / f"game{k}.json").write_text(dump(record))
         if end == ALL_OVER:
             break

@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.daifugo.plays import FieldState, legal_plays, read_play
+from engine.daifugo.plays import FieldState, PlayError, legal_plays, read_play
 from engine.daifugo.rules import UECDA
 from engine.daifugo.uecda import (TableError, card_cell, cell_card, empty_table, hand_to_table,
                                   play_to_table, read_state, table_to_cards, table_to_hand,
@@ -62,6 +62,39 @@ def test_U16_lone_joker_in_any_cell():
     play = table_to_play(t)
     assert play.is_lone_joker and play.jokers == ()
     assert sum(map(sum, play_to_table(play))) == 2
+
+
+@pytest.mark.parametrize("cell", [(0, 1), (3, 0), (0, 14), (1, 6), (3, 13)],
+                         ids=["spade3", "below3", "above2", "eight", "club2"])
+def test_U16_lone_joker_is_the_joker_whatever_its_cell(cell):
+    """Checked on the UECda server (tools/uecda_oracle.py --odd): a lone 2 at ♠3's cell is
+    the joker, not ♠3 (U10 needs the real ♠3), and at an 8's cell it cuts nothing (U11)."""
+    t = empty_table()
+    t[cell[0]][cell[1]] = 2
+    assert table_to_cards(t) == (["BJ"], [])
+    play = table_to_play(t)
+    assert play.is_lone_joker and play.real_cards == ()
+    on_a_two = FieldState(read_play(["S2"], None, UECDA))
+    assert any(p.is_lone_joker for p in legal_plays(["BJ"], on_a_two, UECDA))     # U9
+
+
+def test_U16_row_4_joker_only_in_a_five_card_set():
+    """The server reads a joker in row 4 as a fifth suit, accepted only with all four real
+    suits (a 5-card set); with fewer cards it refuses, and so do we (checked, --odd)."""
+    t = empty_table()
+    t[0][7] = 1
+    t[4][7] = 2
+    with pytest.raises(PlayError):
+        table_to_play(t)
+
+
+def test_U16_a_hand_keeps_its_joker_at_row_4_column_1():
+    """U14: the server takes a 2 in any cell of an exchange table as the joker given; a
+    hand table here keeps it at [4][1], and any other cell is no hand."""
+    t = empty_table()
+    t[2][12] = 2
+    with pytest.raises(TableError):
+        table_to_hand(t)
 
 
 def test_U16_bad_tables_are_refused():
