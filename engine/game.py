@@ -257,9 +257,9 @@ class Game(ABC, Generic[S]):
     def to_act(self, state: S) -> list[str]:
         """Players who may act now (several during races and out-of-turn windows)."""
 
-    @abstractmethod
     def status(self, state: S) -> str:
-        """IN_PROGRESS or FINISHED."""
+        """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
+        return state.status
 
     @abstractmethod
     def view(self, state: S, player: str | None) -> dict:

@@ -126,9 +126,6 @@ class DaifugoGame(Game[DaifugoState]):
     def invariants(self, state: DaifugoState) -> None:
         invariants(state)
 
-    def status(self, state: DaifugoState) -> str:
-        return state.status
-
     def apply(self, state: DaifugoState, action: Action) -> Transition[DaifugoState]:
         return phases.apply(state, action)
 

@@ -92,9 +92,6 @@ class GuandanGame(Game[GuandanState]):
     def invariants(self, state: GuandanState) -> None:
         invariants(state)
 
-    def status(self, state: GuandanState) -> str:
-        return state.status
-
     def apply(self, state: GuandanState, action: Action) -> Transition[GuandanState]:
         return phases.apply(state, action)
 

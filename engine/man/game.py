@@ -71,9 +71,6 @@ class ManGame(Game[ManState]):
         return {"totals": dict(m.totals), "games_played": m.games_played,
                 "next_dealer": state.next_dealer, "over": m.over, "winner": m.winner}
 
-    def status(self, state: ManState) -> str:
-        return state.status
-
     def apply(self, state: ManState, action: Action) -> Transition[ManState]:
         return phases.apply(state, action)
 

@@ -57,9 +57,6 @@ class ManillenGame(Game[State]):
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)
 
-    def status(self, state: State) -> str:
-        return state.status
-
     def view(self, state: State, player: str | None) -> dict:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are
         named, A8, and from the dealer before they look when blind no-trump is on, A11);

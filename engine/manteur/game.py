@@ -81,9 +81,6 @@ class ManteurGame(Game[ManteurState]):
     def invariants(self, state: ManteurState) -> None:
         invariants(state)
 
-    def status(self, state: ManteurState) -> str:
-        return state.status
-
     def apply(self, state: ManteurState, action: Action) -> Transition[ManteurState]:
         return phases.apply(state, action)
 
