@@ -19,6 +19,7 @@ from engine.daifugo.options import OPTIONS, points_of
 from engine.daifugo.phases import titles_for
 from tests.leaks import assert_no_leak
 from tests.state_schema import schema_errors
+from tests.sizing import examples
 
 MAX_STEPS = 3000  # a guard in the test only
 
@@ -103,7 +104,7 @@ def play_match(n: int, options: dict, seed: int, deals: int = 2) -> None:
         match = j["next_match"]
 
 
-@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@settings(max_examples=examples(6), deadline=None, phases=[Phase.explicit, Phase.generate])
 @given(st.sampled_from([3, 5, 8]), st.sampled_from(["seed", "seed_full", "uecda"]),
        st.integers(0, 10 ** 6))
 def test_presets_random_matches(n, preset, seed):
@@ -131,7 +132,7 @@ def option_mixes(draw):
     return out
 
 
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate])
+@settings(max_examples=examples(8), deadline=None, phases=[Phase.explicit, Phase.generate])
 @given(st.sampled_from([3, 4, 5, 6, 8]), option_mixes(), st.integers(0, 10 ** 6))
 def test_random_option_mixes_random_matches(n, options, seed):
     play_match(n, options, seed)

@@ -8,6 +8,7 @@ from engine.daifugo.uecda import (TableError, card_cell, cell_card, empty_table,
                                   play_to_table, read_state, table_to_cards, table_to_hand,
                                   table_to_play)
 from engine.daifugo.plays import full_deck
+from tests.sizing import examples
 
 
 def test_U16_rows_are_suits_S_H_D_C_and_columns_3_to_2():
@@ -121,7 +122,7 @@ def test_U18_state_fields():
     assert s["cards_to_give"] == 0 and s["revolution"] and s["card_counts"][3] == 10
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.sampled_from(full_deck(UECDA)), min_size=1, max_size=10, unique=True))
 def test_U16_every_legal_lead_round_trips_through_a_table(hand):
     assert table_to_hand(hand_to_table(hand)) == sorted(

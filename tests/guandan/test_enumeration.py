@@ -11,6 +11,8 @@ from engine.guandan.combos import ComboRules, Reading, classify, readings
 from engine.guandan.moves import legal_follows, legal_leads, legal_plays
 from engine.rng import shuffled
 
+from tests.sizing import examples
+
 from .helpers import as_plays, brute_plays, every_reading
 
 ALL_TABLES = every_reading()
@@ -38,7 +40,7 @@ def small_hands(draw, max_cards: int = 8):
     return level, [wild] * wilds + [pool[i] for i in picks]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_hands(), st.sampled_from(range(len(RULE_SETS))))
 def test_w_11_leads_equal_brute_force_over_sub_multisets(hand_level, rules_index):
     level, hand = hand_level
@@ -46,7 +48,7 @@ def test_w_11_leads_equal_brute_force_over_sub_multisets(hand_level, rules_index
     assert as_plays(legal_leads(hand, level, rules)) == brute_plays(hand, level, rules)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_hands(), st.sampled_from(ALL_TABLES), st.sampled_from(range(len(RULE_SETS))))
 def test_c_8_b_2_follows_equal_brute_force(hand_level, table, rules_index):
     level, hand = hand_level
@@ -57,7 +59,7 @@ def test_c_8_b_2_follows_equal_brute_force(hand_level, table, rules_index):
     assert got == brute_plays(hand, level, rules, table)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(small_hands(max_cards=6), st.sampled_from(ALL_TABLES))
 def test_w_11_classify_agrees_with_the_enumerator(hand_level, table):
     level, hand = hand_level

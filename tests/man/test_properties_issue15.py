@@ -13,6 +13,8 @@ from hypothesis import given, settings, strategies as st
 from engine import adjudicate
 from engine.game import InvalidDeal
 
+from tests.sizing import examples
+
 from .test_properties import BASE_OPTIONS, play_game
 
 option_sets = st.fixed_dictionaries({
@@ -34,7 +36,7 @@ def _check_let_go(final: dict) -> None:
         assert x["player"] != x["by"] and 1 <= x["number"] <= 13
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=examples(150))
 @given(n=st.integers(2, 8), options=option_sets, seed=st.text(min_size=1, max_size=8),
        choices=st.integers(0, 2**32))
 def test_random_playouts_with_the_new_options_end_consistently(n, options, seed, choices):
@@ -54,7 +56,7 @@ def test_random_playouts_with_the_new_options_end_consistently(n, options, seed,
     assert m["games_played"] == 1 and m["over"] == (m["winner"] is not None)
 
 
-@settings(deadline=None, max_examples=30)
+@settings(deadline=None, max_examples=examples(30))
 @given(n=st.integers(2, 5), options=option_sets, seed=st.text(min_size=1, max_size=8),
        choices=st.integers(0, 2**32))
 def test_random_matches_end_with_the_single_leader(n, options, seed, choices):

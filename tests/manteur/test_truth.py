@@ -10,6 +10,8 @@ from engine.cards import JOKERS, deck_54, rank_of
 from engine.manteur.declarations import DEFAULT_RULES, TYPES, DeclarationError, DeclarationRules
 from engine.manteur.truth import Proof, check, is_true, lookup_check, parse_hand
 
+from tests.sizing import examples
+
 from .helpers import D, all_declarations, brute_force, deck_cards, forms, size
 
 PIQUET = DeclarationRules(deck="piquet32")
@@ -245,7 +247,7 @@ def hand_and_declaration(draw):
     return hand, d, rules
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hand_and_declaration())
 def test_b11_check_agrees_with_brute_force_over_joker_assignments(case):
     hand, d, rules = case

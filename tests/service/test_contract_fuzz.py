@@ -6,6 +6,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.app import create_app
 from service.config import Settings
+from tests.sizing import examples
 
 app = create_app(Settings(metrics=False))
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
@@ -26,7 +27,7 @@ CARRIES_A_FREE_OBJECT = {"/v1/games/manteur/check", "/v1/games/manteur/compare",
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_honours_the_spec(case):
     excluded = ([positive_data_acceptance]
                 if case.path in CARRIES_A_STATE | CARRIES_A_FREE_OBJECT else [])

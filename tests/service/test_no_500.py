@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine import registry
 from tests.service.conftest import deal_toy
 from tests.toygame import ToyGame
+from tests.sizing import examples
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
@@ -25,14 +26,14 @@ ENDPOINTS = ["/v1/validate", "/validate", "/v1/legal-actions", "/v1/view", "/v1/
              "/v1/games/toy/deal", "/v1/games/toy/card-value"]
 
 
-@settings(max_examples=150, suppress_health_check=SHARED_CLIENT)
+@settings(max_examples=examples(150), suppress_health_check=SHARED_CLIENT)
 @given(endpoint=st.sampled_from(ENDPOINTS), body=json_values)
 def test_random_json_bodies_never_make_a_500(client, endpoint, body):
     resp = post_json(client, endpoint, body)
     assert resp.status_code < 500, resp.get_data(as_text=True)
 
 
-@settings(max_examples=150, suppress_health_check=SHARED_CLIENT)
+@settings(max_examples=examples(150), suppress_health_check=SHARED_CLIENT)
 @given(mutation=st.dictionaries(st.sampled_from(["hands", "trick", "turn", "players", "options", "phase", "seed"]),
                                 json_values, min_size=1, max_size=3),
        action=st.fixed_dictionaries({"type": st.just("play"), "player": st.sampled_from(["ann", "bob"]),
@@ -46,7 +47,7 @@ def test_hand_edited_states_never_make_a_500(client, mutation, action):
         assert resp.status_code < 500, (endpoint, resp.get_data(as_text=True))
 
 
-@settings(max_examples=60, suppress_health_check=SHARED_CLIENT)
+@settings(max_examples=examples(60), suppress_health_check=SHARED_CLIENT)
 @given(raw=st.binary(max_size=64))
 def test_random_bytes_are_400_not_500(client, raw):
     resp = client.post("/v1/validate", data=raw, content_type="application/json")
