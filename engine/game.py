@@ -135,7 +135,7 @@ class Lookup:
     parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
     than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
     cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
-    and memoizes in the engine instead (README "Performance": never cache what is cheaper to recompute)."""
+    and memoizes in the engine instead (docs/performance.md: never cache what is cheaper to recompute)."""
 
     name: str
     summary: str

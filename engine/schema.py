@@ -51,7 +51,7 @@ def options_schema(options: Sequence[Any]) -> dict:
 
 
 def common(game_id: str, version: int, options: Sequence[Any], phases: Sequence[str]) -> dict:
-    """The top-level fields every state has (README "Game states": game, version, options, players, phase,
+    """The top-level fields every state has (docs/integrating.md "Game states": game, version, options, players, phase,
     status, seed)."""
     return {
         "game": enum(game_id),

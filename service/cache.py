@@ -1,7 +1,7 @@
 """One small cache interface, two backends: Redis when configured, an in-process LRU always.
 
 Only work that costs more than a Redis round trip and repeats is cached (lookups, legal-action
-enumerations) — see README "Performance". Keys are namespaced by the engine version so
+enumerations) — see docs/performance.md. Keys are namespaced by the engine version so
 a deploy never serves a stale ruling. When Redis fails, the request is answered through the
 in-process LRU, the cache reports `degraded`, and Redis is tried again after a short back-off.
 """

@@ -1,6 +1,6 @@
 """marshmallow schemas for every request and response; the OpenAPI spec is generated from them.
 
-Per the performance budget (README "Performance"), a request's state is checked here only at its top level
+Per the performance budget (docs/performance.md), a request's state is checked here only at its top level
 (game, version, players …; everything else passes through untouched) and then decoded by the
 engine's own fast decoder, which checks the invariants that matter. Action and lookup schemas
 are built from what the registered games declare, so adding a game never touches this file.

@@ -25,7 +25,7 @@ MAN_NUMBERS = Lookup(
     handler=lookup_man_numbers,
     # Cached, but in the engine (numbers.py memoizes by hand values, per worker): computing it
     # cold takes ~40 µs, a Redis round trip 80–250 µs here, so the shared cache would only slow
-    # it down (README "Performance": cache in Redis only what costs more than a round trip).
+    # it down (docs/performance.md: cache in Redis only what costs more than a round trip).
     cacheable=False)
 
 

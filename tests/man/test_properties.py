@@ -21,7 +21,7 @@ from tests.state_schema import schema_errors
 MAX_STEPS = 600  # a guard in the test, never in the engine: reshuffling games may run long
 DECK = Counter(deck_52())
 
-# Every option of the original rules, drawn at random (test_properties_issue15 adds the new ones).
+# Every option of the original rules, drawn at random (test_properties_house_options adds the house options).
 BASE_OPTIONS = {
     "violations": st.sampled_from(["reject", "chombo"]),
     "calls": st.sampled_from(["automatic", "declared"]),

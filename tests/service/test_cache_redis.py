@@ -89,7 +89,7 @@ def test_local_cache_is_bounded():
 
 
 def test_cheap_enumerations_are_not_cached(make_client, redis_url):
-    """README "Performance": a Redis round trip costs more than listing a cheap game's legal actions."""
+    """docs/performance.md: a Redis round trip costs more than listing a cheap game's legal actions."""
     from engine import registry
 
     game = next(g for g in registry.all_games()

@@ -1,4 +1,4 @@
-"""The shortcuts /v1/validate takes (README "Performance"): each must answer exactly what the
+"""The shortcuts /v1/validate takes (docs/performance.md): each must answer exactly what the
 long way answers."""
 import pytest
 

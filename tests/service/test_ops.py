@@ -372,7 +372,7 @@ def test_every_wrong_option_is_reported(client):
     assert "3 options are wrong" in resp.get_json()["detail"]
 
 
-# Japanese. Decision (README "Integrating"): every message a client can get is either a refusal
+# Japanese. Decision (docs/integrating.md "Japanese"): every message a client can get is either a refusal
 # (en/ja in the engine, tests/engine/test_refusal_catalogue.py) or a problem message, translated
 # by service.errors.JA_MESSAGES. This lists the messages each source can give: every error
 # message of the marshmallow fields our schemas use, and what each engine field kind answers to

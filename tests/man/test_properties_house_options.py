@@ -1,4 +1,4 @@
-"""Property tests over the options of issue #15 (5.3 man_window and let_pass, 7.1
+"""Property tests over the house options (5.3 man_window and let_pass, 7.1
 dealer_after_no_winner, 7.2 match_games / match_target, 2.3 start_card): whole games and whole
 matches played with random legal actions, random illegal ones tried on the way (the checks of
 test_properties.play_game)."""

@@ -1,4 +1,4 @@
-"""Issue #15: the man window after a penalty draw and for numbers let go (5.3), the options for
+"""The man window after a penalty draw and for numbers let go (5.3), the options for
 the page's former fixed defaults (5.3, 7.1), the match's end (7.2, 7.3), and referee mode (2.2,
 2.3, 2.6)."""
 from __future__ import annotations
