@@ -14,10 +14,10 @@ from flask_smorest import Api
 
 from engine import registry
 
-from . import errors, logs, metrics
+from . import errors, logs, metrics, pages
 from .cache import Cache
 from .config import Settings
-from .errors import PROBLEM_MIME
+from .errors import PROBLEM_MIME, request_lang
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
 from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
@@ -173,6 +173,11 @@ def create_app(settings: Settings | None = None) -> Flask:
     # /docs/ (with the slash) is the same page as /docs.
     app.add_url_rule("/docs/", endpoint="docs_slash",
                      view_func=app.view_functions["api-docs.openapi_swagger_ui"])
+
+    @app.get("/")
+    def index():
+        return pages.index_page(pages.chosen_language(request.args.get("lang"), request_lang()),
+                                request.script_root)
 
     observe = metrics.install(app) if settings.metrics else None
     _install_request_hooks(app, settings, observe)

@@ -1,8 +1,8 @@
 """gunicorn settings: gevent workers, one per core, Prometheus multiprocess mode, no control
 socket under $HOME.
 
-Worker model (issue #13, measured by bench/fault_drills.py and bench/validate_vs_floor.py; README
-Performance): sync workers let two clients that trickle a body stall the whole service until the
+Worker model (measured by bench/fault_drills.py and bench/validate_vs_floor.py;
+docs/performance.md): sync workers let two clients that trickle a body stall the whole service until the
 worker timeout; gthread needs a thread per slow client and pays GIL contention on the CPU-bound
 routes; gevent holds a slow client in a greenlet for nothing and keeps sync's throughput.
 
@@ -24,7 +24,9 @@ from service.logs import gunicorn_logconfig  # noqa: E402
 
 # One worker per CPU the container may use (its cgroup quota, not the host's core count).
 workers = int(os.environ.get("CARDREF_WORKERS") or cpu_limit())
-worker_class = os.environ.get("CARDREF_WORKER_CLASS") or "gevent"
+_worker_model = os.environ.get("CARDREF_WORKER_CLASS") or "gevent"
+# gevent: gunicorn's gevent worker, stopping without a traceback on Ctrl-C (service/workers.py).
+worker_class = {"gevent": "service.workers.GeventWorker"}.get(_worker_model, _worker_model)
 threads = int(os.environ.get("CARDREF_THREADS") or 1)  # gthread only
 worker_connections = int(os.environ.get("CARDREF_WORKER_CONNECTIONS") or 1000)  # gevent, gthread
 timeout = int(os.environ.get("CARDREF_WORKER_TIMEOUT") or 30)
@@ -33,7 +35,7 @@ graceful_timeout = int(os.environ.get("CARDREF_GRACEFUL_TIMEOUT") or 10)
 # worker closes every connection (gunicorn: it cannot hold one while serving another).
 keepalive = int(os.environ.get("CARDREF_KEEPALIVE_SECONDS") or 5)
 body_timeout = float(os.environ.get("CARDREF_BODY_TIMEOUT_SECONDS") or 10)
-yield_after_request = worker_class == "gevent"
+yield_after_request = _worker_model == "gevent"
 # Logs are JSON lines (CARDREF_LOG_FORMAT=text for plain ones). The access log is the app's
 # (logger card_referee.access, one JSON line per request with its X-Request-ID), on under
 # `card-referee serve` (CARDREF_ACCESS_LOG=off to silence it); gunicorn's own stays off.

@@ -15,7 +15,7 @@ from engine.adjudicate import Applied
 from .cache import cache_key
 from engine.game import InvalidDeal
 
-from . import examples
+from . import examples, pages
 from .errors import LimitExceeded, request_lang
 from .trust import Meta, Posted
 from .jsonio import OrjsonParser, json_response, load_body
@@ -120,7 +120,12 @@ _RULES_LANGUAGE_DOC = (
     "In the negotiated language: with `Accept-Language: ja` the Japanese page "
     "(`docs/rules/<game>.ja.md`, a rule-for-rule translation with the same numbers) where the "
     "game has one, else the English page. `Content-Language` names the language served "
-    "(`ja` or `en`); the ETag differs per language.")
+    "(`ja` or `en`); the ETag differs per language. `?lang=ja` (or `en`) chooses the language "
+    "in the URL itself, for a link to share. In the HTML every numbered rule has its number as "
+    "its id: a refusal's `rule` `daifugo D9` is `/v1/games/daifugo/rules.html#D9`.")
+_RULES_LANG_PARAMETER = [{"name": "lang", "in": "query", "required": False,
+                          "schema": {"type": "string", "enum": list(pages.LANGUAGES)},
+                          "description": "The page's language, over Accept-Language"}]
 
 
 def called_directly(view):
@@ -156,7 +161,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.route("/games/<string:game>/rules", methods=["GET"])
     @api.doc(operationId="gameRules", summary="The game's rules, numbered as refusals cite them "
              "(text/markdown; text/html when preferred by Accept)",
-             description=_RULES_LANGUAGE_DOC,
+             description=_RULES_LANGUAGE_DOC, parameters=_RULES_LANG_PARAMETER,
              responses={"200": {"description": "The rules page",
                                 "content": {"text/markdown": {"schema": {"type": "string"}},
                                             "text/html": {"schema": {"type": "string"}}}},
@@ -173,7 +178,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
 
     @api.route("/games/<string:game>/rules.html", methods=["GET"])
     @api.doc(operationId="gameRulesHtml", summary="The game's rules rendered as HTML",
-             description=_RULES_LANGUAGE_DOC,
+             description=_RULES_LANGUAGE_DOC, parameters=_RULES_LANG_PARAMETER,
              responses={"200": {"description": "The rules page",
                                 "content": {"text/html": {"schema": {"type": "string"}}}},
                         "404": {"description": "Unknown game (`game_unknown`)",
@@ -181,6 +186,22 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                     "schema": {"$ref": "#/components/schemas/Problem"}}}}})
     def game_rules_html(game: str):
         return rules_page(ext, game, html=True)
+
+    @api.route("/games/<string:game>/rules.<string:lang>.html", methods=["GET"])
+    @api.doc(operationId="gameRulesHtmlInLanguage",
+             summary="The game's rules as HTML in one language (`en`, `ja`): a URL to share",
+             parameters=[{"name": "lang", "in": "path", "required": True,
+                          "schema": {"type": "string", "enum": list(pages.LANGUAGES)}}],
+             responses={"200": {"description": "The rules page",
+                                "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "404": {"description": "Unknown game (`game_unknown`)",
+                                "content": {"application/problem+json": {
+                                    "schema": {"$ref": "#/components/schemas/Problem"}}}},
+                        "422": {"description": "Unknown language (`request_invalid`)",
+                                "content": {"application/problem+json": {
+                                    "schema": {"$ref": "#/components/schemas/Problem"}}}}})
+    def game_rules_html_in_language(game: str, lang: str):
+        return rules_page(ext, game, html=True, lang=lang)
 
     @api.route("/games/<string:game>/deal", methods=["POST"])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
@@ -367,83 +388,23 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     return [api, alias, ops, lookup_blueprint(schemas, ext)]
 
 
-_RULES_HTML = """<!DOCTYPE html>
-<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{max-width:50em;margin:2em auto;padding:0 1em;font-family:sans-serif;line-height:1.5}}
-table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .5em}}</style>
-</head><body>
-{body}
-</body></html>
-"""
-# (rules dir, page, language asked for, html) -> (text, language served). The language asked
-# for is in the key, so a game without a Japanese page answers Japanese callers from the cache
-# too (with its English page) instead of looking for the file on every request.
-_rules_cache: dict[tuple[str, str, str, bool], tuple[str, str]] = {}
-
-
-def rules_dir(ext) -> str:
-    """docs/rules of this checkout, or CARDREF_RULES_DIR (the Docker image sets it)."""
-    import os
-
-    return ext.settings.rules_dir or os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "rules")
-
-
-def rules_page_path(directory: str, rules_doc: str, lang: str) -> str:
-    """The page in `lang`: `<game>.md` is English, `<game>.<lang>.md` beside it a translation."""
-    import os
-
-    name = os.path.basename(rules_doc)
-    if lang != "en":
-        stem, dot, suffix = name.rpartition(".")
-        name = f"{stem}.{lang}.{suffix}" if dot else f"{name}.{lang}"
-    return os.path.join(directory, name)
-
-
-def _read_rules(directory: str, rules_doc: str, lang: str) -> tuple[str, str]:
-    """The page's markdown and its language: the translation into `lang` if there is one,
-    else the English page (OSError when not even that is installed)."""
-    if lang != "en":
-        try:
-            with open(rules_page_path(directory, rules_doc, lang), encoding="utf-8") as fh:
-                return fh.read(), lang
-        except FileNotFoundError:
-            pass  # not translated (yet): the English page, labelled English
-    with open(rules_page_path(directory, rules_doc, "en"), encoding="utf-8") as fh:
-        return fh.read(), "en"
-
-
-def rules_page(ext, game_id: str, html: bool) -> Response:
-    """The rules page in the negotiated language (Accept-Language), English when the game has no
-    page in it. Content-Language names the language served; the app adds Vary: Accept-Language
-    and an ETag over body and Content-Language, so each language has its own."""
+def rules_page(ext, game_id: str, html: bool, lang: str | None = None) -> Response:
+    """The rules page in `lang` (the path's or `?lang=`), else the negotiated language
+    (Accept-Language); English when the game has no page in it. Content-Language names the
+    language served; the app adds Vary: Accept-Language and an ETag over body and
+    Content-Language, so each language has its own."""
     from engine.adjudicate import UnknownGame
 
-    game = registry.get(game_id)
-    if game is None or not game.rules_doc:
+    if registry.get(game_id) is None:
         raise UnknownGame(f"no game {game_id!r} is known here", "game")
-    directory = rules_dir(ext)
-    lang = request_lang()
-    key = (directory, game.rules_doc, lang, html)
-    if key not in _rules_cache:
-        try:
-            text, served = _read_rules(directory, game.rules_doc, lang)
-        except OSError:
-            raise UnknownGame(f"the rules of {game_id!r} are not installed here", "game") \
-                from None
-        if html:
-            import html as html_mod
-
-            import markdown
-
-            title = next((line.lstrip("# ").strip() for line in text.splitlines()
-                          if line.startswith("#")), game_id)
-            text = _RULES_HTML.format(lang=served, title=html_mod.escape(title),
-                                      body=markdown.markdown(
-                                          text, extensions=["tables", "fenced_code", "toc"]))
-        _rules_cache[key] = (text, served)
-    text, served = _rules_cache[key]
+    lang = pages.chosen_language(lang or request.args.get("lang"), request_lang())
+    try:
+        text, served = pages.page(pages.rules_dir(ext.settings.rules_dir), game_id,
+                                        lang, html, request.script_root)
+    except LookupError:
+        raise UnknownGame(f"no game {game_id!r} is known here", "game") from None
+    except OSError:
+        raise UnknownGame(f"the rules of {game_id!r} are not installed here", "game") from None
     mimetype = "text/html" if html else "text/markdown"
     return Response(text, mimetype=mimetype, headers={"Content-Language": served})
 

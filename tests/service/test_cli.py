@@ -152,3 +152,43 @@ def test_healthcheck_asks_the_bound_address_and_exits_by_the_answer(monkeypatch,
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     assert cli.main(["healthcheck", "--bind", f"127.0.0.1:{port}", "--timeout", "1"]) == 1
+
+
+def test_serve_stops_cleanly_on_ctrl_c(tmp_path):
+    """Ctrl-C in a terminal sends SIGINT to the whole process group (master and workers): the
+    service stops within the graceful timeout and prints no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from tests.redis_server import free_port
+    from tests.service.serving import ROOT
+
+    port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "CARDREF_BIND": f"127.0.0.1:{port}",
+           "CARDREF_WORKERS": "2", "CARDREF_LOG_FORMAT": "text"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+                time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    text = out.decode()
+    assert proc.returncode == 0, text
+    assert "Traceback" not in text and "SystemExit" not in text, text
+    assert "Shutting down: Master" in text

@@ -333,7 +333,7 @@ def test_license_changelog_and_lock_files_exist_and_the_dockerfile_uses_the_lock
     lock = (ROOT / "requirements.lock").read_text().splitlines()
     pins = [line for line in lock if line and not line.startswith("#")]
     assert pins and all("==" in line for line in pins)
-    for name in ("flask", "gunicorn", "gevent", "flask-cors", "markdown"):
+    for name in ("flask", "gunicorn", "gevent", "flask-cors", "markdown-it-py"):
         assert any(line.startswith(name + "==") for line in pins), name
     assert "-r requirements.lock" in (ROOT / "Dockerfile").read_text()
     assert "-r requirements-dev.lock" in (ROOT / "Makefile").read_text()

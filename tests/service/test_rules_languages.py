@@ -1,4 +1,4 @@
-"""GET /v1/games/{game}/rules in Japanese (issue #14): the `.ja.md` page beside the English one
+"""GET /v1/games/{game}/rules in Japanese: the `.ja.md` page beside the English one
 when the caller prefers Japanese, English (labelled so) when a game has no translation, the
 language in Content-Language, the HTML's lang attribute and the ETag, and a cache per language.
 Served from a rules directory of our own (CARDREF_RULES_DIR), so the pages' wording is free to
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from service import routes
+from service import pages
 
 ROOT = Path(__file__).resolve().parents[2]
 JA = {"Accept-Language": "ja"}
@@ -23,9 +23,9 @@ def rules_client(make_client, tmp_path):
     (tmp_path / "man.md").write_text(ENGLISH, encoding="utf-8")
     (tmp_path / "man.ja.md").write_text(JAPANESE, encoding="utf-8")
     (tmp_path / "manillen.md").write_text("# Manillen\n\nA1 Cards.\n", encoding="utf-8")
-    routes._rules_cache.clear()  # keyed by directory too, but tmp_path names may be reused
+    pages._cache.clear()  # keyed by directory too, but tmp_path names may be reused
     yield make_client(rules_dir=str(tmp_path))
-    routes._rules_cache.clear()
+    pages._cache.clear()
 
 
 def test_japanese_page_for_a_japanese_caller(rules_client):
@@ -101,7 +101,7 @@ def test_a_game_whose_english_page_is_missing_is_404_in_either_language(make_cli
         assert resp.status_code == 404 and resp.get_json()["code"] == "game_unknown"
     assert client.get("/v1/games/man/rules", headers=JA).status_code == 200
     assert client.get("/v1/games/man/rules").status_code == 404
-    routes._rules_cache.clear()
+    pages._cache.clear()
 
 
 def test_the_checkout_serves_every_japanese_page_it_has(make_client):
