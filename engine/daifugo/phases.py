@@ -182,7 +182,8 @@ def deal(setup: DealSetup) -> DaifugoState:
         status="in_progress", match=match, hands=hands, leader=None, turn=None, direction=1,
         top=None, pile=(), discards=(), revolution=False, jack_back=False, locked_suits=None,
         sequence_lock=False, passed=(), passed_field=(), jack_backs_used=0, finished=(),
-        fallen=(), owed=None, exchange=(), result=None, next_match=None)
+        fallen=(), owed=None, exchange=(), result=None, next_match=None,
+        passes_in_a_row=0)
     order = match.finish_order
     if options.exchange == "none" or not order:
         return _start_play(s)

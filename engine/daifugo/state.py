@@ -16,7 +16,7 @@ from engine.state import Cards, Count, GameState, Int, PlayerId, options_struct
 from .options import OPTIONS
 from .rules import FORBIDDEN_FINISHES
 
-VERSION = 1
+VERSION = 2  # 2: passes_in_a_row (D9, leader_may_pass)
 PHASES = ("exchange", "play", "give", "discard", "finished")
 TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 FORMS = ("single", "set", "stairs")
@@ -99,8 +99,8 @@ class DaifugoState(GameState, frozen=True, tag="daifugo"):
     result: Optional[DaifugoResult]
     next_match: Optional[DaifugoMatch]
     # passes since the last play of this deal, across clears (D9, leader_may_pass: the UECda
-    # server ends the deal at 20); defaulted so that states signed before it still decode
-    passes_in_a_row: Count = 0
+    # server ends the deal at 20)
+    passes_in_a_row: Count
 
 
 def _bad(message: str, path: str) -> InvalidState:
