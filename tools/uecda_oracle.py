@@ -12,7 +12,11 @@ passes. With --odd, plays holding the joker also write it in unusual cells (a lo
 in any cell of rows 0-3, ♠3's included; a set's joker in its column's empty suit cells or
 in row 4), and the upper players sometimes choose an illegal exchange (too few or too many
 cards, a card they do not hold) or write the joker they give outside [4][1]; moves and
-exchanges then carry a `kind`. Each game is written to DIR/game<k>.json: the hands before
+exchanges then carry a `kind`. With --leader-passes P the leader of a clear field passes, or
+submits a card it does not hold (the server counts it as a pass), with chance P (D9,
+leader_may_pass); a game the server ends at 20 passes in a row (ranking the players left at
+random) gets `ranked_by_passes` and the order the server drew, read from the next game's
+titles (so the last game of a run is not written if it ended so). Each game is written to DIR/game<k>.json: the hands before
 the exchange, the exchange (the cards the upper players gave), the hands after it, every submission as the
 8x15 table sent with the server's answer (9 accepted or a pass, 8 refused), and the
 finishing order. tests/daifugo/test_uecda_server.py replays them through our engine.
