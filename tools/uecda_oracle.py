@@ -12,7 +12,11 @@ passes. With --odd, plays holding the joker also write it in unusual cells (a lo
 in any cell of rows 0-3, ♠3's included; a set's joker in its column's empty suit cells or
 in row 4), and the upper players sometimes choose an illegal exchange (too few or too many
 cards, a card they do not hold) or write the joker they give outside [4][1]; moves and
-exchanges then carry a `kind`. Each game is written to DIR/game<k>.json: the hands before
+exchanges then carry a `kind`. With --leader-passes P the leader of a clear field passes, or
+submits a card it does not hold (the server counts it as a pass), with chance P (D9,
+leader_may_pass); a game the server ends at 20 passes in a row (ranking the players left at
+random) gets `ranked_by_passes` and the order the server drew, read from the next game's
+titles (so the last game of a run is not written if it ended so). Each game is written to DIR/game<k>.json: the hands before
 the exchange, the exchange (the cards the upper players gave), the hands after it, every submission as the
 8x15 table sent with the server's answer (9 accepted or a pass, 8 refused), and the
 finishing order. tests/daifugo/test_uecda_server.py replays them through our engine.
@@ -99,18 +103,25 @@ def dump(record: dict) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def choose(rng: random.Random, hand: list[str], field: FieldState):
-    """(table, kind) of the submission. kind: lead (a play on a clear field), legal (a play
-    our engine finds legal), any (any combination of the hand, legal or not), not_held (a
-    card the player does not hold) or pass."""
+def choose(rng: random.Random, hand: list[str], field: FieldState, leader_passes: float = 0.0):
+    """(table, kind) of the submission. kind: lead (a play on a clear field), lead_pass (a
+    leader's pass on a clear field), lead_fail (a leader's submission of a card not held,
+    which the server counts as a pass, U14), legal (a play our engine finds legal), any (any
+    combination of the hand, legal or not), not_held (a card the player does not hold) or
+    pass."""
     leads = legal_plays(hand, FieldState(revolution=field.revolution), UECDA)
     if field.top is None:
+        # the server lets a leader pass or fail (counted as a pass, U14); the `uecda` preset
+        # allows it too (leader_may_pass, D9): with --leader-passes, leaders sometimes do
+        if rng.random() < leader_passes:
+            if rng.random() < 0.75:
+                return empty_table(), "lead_pass"
+            missing = [c for c in deck_52() if c not in hand]
+            return play_to_table(read_play([rng.choice(missing)], None, UECDA)), "lead_fail"
         for size, chance in ((4, 0.9), (3, 0.4)):     # revolutions first
             big = [p for p in leads if p.size >= size]
             if big and rng.random() < chance:
                 return play_to_table(rng.choice(big)), "lead"
-        # the server lets a leader pass or fail (it counts as a pass); we refuse a leader's
-        # pass (must_lead, D9), so leads are always legal plays
         return play_to_table(rng.choice(leads)), "lead"
     legal = legal_plays(hand, field, UECDA)
     # big plays (stairs, revolutions) are rare in random play: offer them more often
@@ -179,8 +190,8 @@ def choose_exchange(rng: random.Random, hand: list[str], give: int, odd: bool
     return hand_to_table(cards[1:] + [rng.choice(missing)]), "not_held"
 
 
-def play_game(clients: dict[int, Client], rng: random.Random, k: int, odd: bool = False
-              ) -> tuple[dict, int]:
+def play_game(clients: dict[int, Client], rng: random.Random, k: int, odd: bool = False,
+              leader_passes: float = 0.0) -> tuple[dict, int]:
     first = {n: c.read_table() for n, c in clients.items()}
     states = {n: read_state(t) for n, t in first.items()}
     exchange = []
@@ -210,7 +221,7 @@ def play_game(clients: dict[int, Client], rng: random.Random, k: int, odd: bool 
         top = None if st["field_cleared"] else stage
         field = FieldState(top, revolution=st["revolution"],
                            locked_suits=top.suits if (st["lock"] and top is not None) else None)
-        table, kind = choose(rng, hands[mover], field)
+        table, kind = choose(rng, hands[mover], field, leader_passes)
         submitted = table_to_play(table)
         if odd and rng.random() < 0.7:
             table, moved = rewrite_joker(rng, table)
@@ -231,7 +242,11 @@ def play_game(clients: dict[int, Client], rng: random.Random, k: int, odd: bool 
         moves.append(move)
         if ends & {GAME_OVER, ALL_OVER}:
             last = [n for n in clients if n not in finished]
-            assert len(last) == 1, "a game ended otherwise than by four players going out"
+            # 20 submissions in a row without a play (passes, refusals) end the game: the
+            # server ranks the players left at random; its order then comes from the next
+            # game's titles (Table 2 [6][5..9]), read by finish_game
+            assert len(last) == 1 or not any(m.get("verdict") == "accepted" for m in moves[-20:]), \
+                "a game ended otherwise than by four players going out or 20 passes in a row"
             dealt = before_exchange(previous, {n: table_to_hand(t) for n, t in first.items()})
             record = {"about": ABOUT, "game": k, "seating": seating,
                       "hands": [rows(hand_to_table(dealt[n])) for n in range(5)],
@@ -240,6 +255,8 @@ def play_game(clients: dict[int, Client], rng: random.Random, k: int, odd: bool 
                                    for e in exchange],
                       "hands_after_exchange": [rows(hand_to_table(after[n])) for n in range(5)],
                       "moves": moves, "finish_order": finished + last}
+            if len(last) > 1:
+                record["ranked_by_passes"] = last    # ordered by finish_game
             return record, max(ends)
 
 
@@ -256,6 +273,20 @@ def before_exchange(previous, first_hands):
     return dealt
 
 
+def finish_game(record: dict, following: dict, out: Path) -> None:
+    """A game ended by 20 passes in a row (the server then ranks the players left at random):
+    its finishing order is the titles the following game shows (its previous_finish_order).
+    Written only when that game is known, so no recording guesses the order."""
+    order = following.get("previous_finish_order")
+    if order is None:
+        return                      # a new title cycle (no exchange): the order is not shown
+    done = [n for n in record["finish_order"] if n not in record["ranked_by_passes"]]
+    assert order[:len(done)] == done, (order, done)
+    record["ranked_by_passes"] = order[len(done):]
+    record["finish_order"] = order
+    (out / f"game{record['game']}.json").write_text(dump(record))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--host", default="127.0.0.1")
@@ -265,6 +296,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--odd", action="store_true",
                     help="also write the joker in unusual cells and submit illegal exchanges")
+    ap.add_argument("--leader-passes", type=float, default=0.0, metavar="P",
+                    help="chance that the leader of a clear field passes or submits a card it "
+                         "does not hold (counted as a pass by the server)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     clients = {}
@@ -272,9 +306,16 @@ def main() -> None:
         c = Client(args.host, args.port, f"rnd{i}")
         clients[c.number] = c
     args.out.mkdir(parents=True, exist_ok=True)
+    pending = None
     for k in range(1, args.games + 1):
-        record, end = play_game(clients, rng, k, args.odd)
-        (args.out / f"game{k}.json").write_text(dump(record))
+        record, end = play_game(clients, rng, k, args.odd, args.leader_passes)
+        if pending is not None:
+            finish_game(pending, record, args.out)
+            pending = None
+        if "ranked_by_passes" in record:
+            pending = record          # its order shows in the next game's titles
+        else:
+            (args.out / f"game{k}.json").write_text(dump(record))
         if end == ALL_OVER:
             break
 

@@ -21,6 +21,10 @@ EVENTS = (
     EventType("field_cleared", "the field was cleared", {
         "reason": Field("enum", "why", choices=CLEAR_REASONS),
         "by": Field("player", "who leads next")}),
+    EventType("pass_limit", "passes in a row without a play ended the deal (D9, "
+              "leader_may_pass); the players left are ranked in a seeded random order", {
+        "passes": Field("int", "passes in a row since the last play"),
+        "ranked": Field("str_list", "the players left, in the order they are ranked")}),
     EventType("foul_finish", "a player went out with a forbidden finish (反則上がり, D24)", {
         "player": _PLAYER, "reasons": Field("str_list", "the forbidden finishes it made")}),
     EventType("finished", "a player went out", {

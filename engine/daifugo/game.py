@@ -12,7 +12,7 @@ from .messages import DETAILS, MESSAGES
 from .options import OPTIONS, PRESETS
 from .plays import PlayError, read_play
 from .rules import UECDA
-from .state import DaifugoState, invariants
+from .state import VERSION, DaifugoState, invariants
 from .uecda import (COLS, ROWS, TableError, hand_to_table, play_to_table, table_to_cards,
                     table_to_hand)
 
@@ -101,7 +101,7 @@ class DaifugoGame(Game[DaifugoState]):
     names = {"en": "Daifugo", "ja": "大富豪"}
     min_players = 3
     max_players = 8  # D1 (seed: 3~8人)
-    state_version = 1
+    state_version = VERSION
     options = OPTIONS
     presets = PRESETS
     actions = ACTIONS

@@ -77,6 +77,13 @@ OPTIONS = (
                                            "パスは場が流れるまで続く(UECda)。false: パスした"
                                            "プレイヤーも再び出せる(元ルール⑦)"),
            False, "D-g"),
+    Option("leader_may_pass", _bool("the leader of a clear field may pass; the next player then "
+                                    "leads, and 20 passes in a row without a play end the deal, "
+                                    "the players left ranked in a seeded random order (UECda)",
+                                    "場が流れた後の親もパスできる。次のプレイヤーが親になる。出す手の"
+                                    "ないパスが20回続くとディールが終わり、残りのプレイヤーの順位は"
+                                    "シードで決まるランダムな順になる(UECda)"),
+           False, "D9"),
     Option("spade3_return", _enum("スペ3返し: off, on a lone joker, on any play holding a joker",
                                   "スペ3返し: なし(off)、ジョーカー単騎に対して、ジョーカーを含む"
                                   "どの手に対しても", SPADE3_RETURNS), "off", "D-h"),
@@ -158,7 +165,8 @@ PRESETS: dict[str, dict[str, Any]] = {
               "stairs": "standard", "set_revolution_min": 4, "stairs_revolution_min": 5,
               "eight_cut": True, "eight_cut_in_stairs": True,
               "clear_requires_last_player_pass": True, "strongest_play_clears": False,
-              "pass_locks_until_clear": True, "spade3_return": "single_joker",
+              "pass_locks_until_clear": True, "leader_may_pass": True,
+              "spade3_return": "single_joker",
               "spade3_clears": True, "lock": "suit", "exchange": "2_1",
               "exchange_top_gives": "any", "rank_points": "5/4/3/2/1"},
 }

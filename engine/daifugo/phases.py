@@ -28,6 +28,10 @@ TITLE_NAMES = {"daifugo": ("大富豪", "grand millionaire"), "fugo": ("富豪",
                "heimin": ("平民", "commoner"), "hinmin": ("貧民", "poor"),
                "daihinmin": ("大貧民", "extreme poor")}
 EXCHANGE_SIZES = {"2_1": (2, 1), "1_1": (1, 1), "1_0": (1, 0)}
+# D9 (leader_may_pass): the UECda server (tndhms, devkit 20180826, server/src/daihu.c) counts
+# every pass or refused submission since the last accepted play (number_renzoku_pass, reset
+# only by a play, not by a clear) and at 20 ranks the players left at random (daihu.c 1121-1137).
+PASS_LIMIT = 20
 
 
 # ------------------------------------------------------------------------ helpers
@@ -178,7 +182,8 @@ def deal(setup: DealSetup) -> DaifugoState:
         status="in_progress", match=match, hands=hands, leader=None, turn=None, direction=1,
         top=None, pile=(), discards=(), revolution=False, jack_back=False, locked_suits=None,
         sequence_lock=False, passed=(), passed_field=(), jack_backs_used=0, finished=(),
-        fallen=(), owed=None, exchange=(), result=None, next_match=None)
+        fallen=(), owed=None, exchange=(), result=None, next_match=None,
+        passes_in_a_row=0)
     order = match.finish_order
     if options.exchange == "none" or not order:
         return _start_play(s)
@@ -315,7 +320,7 @@ def _play(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
         locked_suits=tuple(x for x in SUITS if x in f.locked_suits)
         if f.locked_suits is not None else None, sequence_lock=f.sequence_lock,
         direction=-s.direction if out.reverses else s.direction,
-        jack_backs_used=s.jack_backs_used + (1 if declared else 0),
+        jack_backs_used=s.jack_backs_used + (1 if declared else 0), passes_in_a_row=0,
         passed=() if out.clears or not s.options.pass_locks_until_clear else s.passed,
         passed_field=() if out.clears else s.passed_field)
     ev.append(Event("play", {"player": player, **play.to_action(), "form": play.form,
@@ -325,7 +330,7 @@ def _play(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
     if not hand:
         s = _finish(s, player, forbidden_finish(play, field, rules), ev)
     if len(active(s)) <= 1:
-        return _end_deal(s)
+        return _end_deal(_clear_if_all_passed(s, player, ev))
     give = discard = 0
     receiver = None
     if hand:
@@ -379,33 +384,79 @@ def _advance(s: DaifugoState, player: str, skips: int, ev: list) -> DaifugoState
     return _move_on(s, cur, ev)
 
 
-def _move_on(s: DaifugoState, cur: str, ev: list) -> DaifugoState:
-    """D9 / D-f / U5: clear the field when everyone who must has passed, else the next
-    player (with the pass lock, the next who has not passed) is on turn."""
+def _all_passed(s: DaifugoState) -> bool:
+    """D9 / D-f / U5: has everyone who must pass for the field to clear passed?"""
+    need = set(active(s))
+    if not s.options.clear_requires_last_player_pass and s.top is not None:
+        need.discard(s.top.by)
+    return need <= set(s.passed)
+
+
+def _clear_by_passes(s: DaifugoState, ev: list) -> DaifugoState:
+    """The field clears by passes: the last player leads, or the next one still in (U5)."""
     act = active(s)
     by = s.top.by
-    need = set(act)
-    if not s.options.clear_requires_last_player_pass and by in need:
-        need.discard(by)
-    if need <= set(s.passed):
-        lead = by if by in act else _next_in(s, by, act)
-        ev.append(Event("field_cleared", {"reason": "passes", "by": by}))
-        return replace(s, top=None, pile=(), discards=s.discards + s.pile, jack_back=False,
-                       locked_suits=None, sequence_lock=False, passed=(), passed_field=(),
-                       turn=lead)
+    lead = by if by in act or not act else _next_in(s, by, act)
+    ev.append(Event("field_cleared", {"reason": "passes", "by": by}))
+    return replace(s, top=None, pile=(), discards=s.discards + s.pile, jack_back=False,
+                   locked_suits=None, sequence_lock=False, passed=(), passed_field=(),
+                   turn=lead)
+
+
+def _clear_if_all_passed(s: DaifugoState, player: str, ev: list) -> DaifugoState:
+    """The last move of a deal clears the field as any other move would (D9): the play that
+    ends the deal leaves a field everyone else has passed on cleared, with its event (the
+    UECda server clears it there too, daihu.c 1140-1155)."""
+    if s.top is not None and _all_passed(s):
+        return replace(_clear_by_passes(s, ev), turn=None)
+    return s
+
+
+def _move_on(s: DaifugoState, cur: str, ev: list) -> DaifugoState:
+    """D9 / D-f / U5: clear the field when everyone who must has passed, else the next
+    player (with the pass lock, the next who has not passed) is on turn. On a clear field
+    (leader_may_pass) everyone having passed in turn starts it again: the pass round is
+    forgotten and the player who had the lead leads again, as the UECda server does
+    (daihu.c 1140-1162: its `flash` on an empty field; last_player is the lead)."""
+    act = active(s)
+    if s.top is None:
+        if set(act) <= set(s.passed):
+            # the first to pass a clear field is the one who had the lead: nobody else acts
+            # on a clear field before its leader
+            lead = s.passed[0] if s.passed[0] in act else _next_in(s, s.passed[0], act)
+            ev.append(Event("field_cleared", {"reason": "passes", "by": lead}))
+            return replace(s, passed=(), passed_field=(), turn=lead)
+    elif _all_passed(s):
+        return _clear_by_passes(s, ev)
     lock = s.options.pass_locks_until_clear
     cands = [p for p in act if not (lock and p in s.passed)]
     return replace(s, turn=_next_in(s, cur, cands))
 
 
+def _rank_the_rest(s: DaifugoState, ev: list) -> DaifugoState:
+    """D9 (leader_may_pass): PASS_LIMIT passes in a row end the deal. The UECda server ranks
+    the players left at random, each next place drawn uniformly among those still unranked
+    (daihu.c 1121-1137), i.e. a uniformly random order; here the order is the deal's seeded
+    shuffle (engine/rng.py, stream "pass_limit") of the players left in seat order, so a
+    replay ranks them the same. They go to `fallen` (ranked from the bottom), holding their
+    cards, above any foul finisher already there."""
+    rest = shuffled(active(s), s.seed, "pass_limit")
+    ev.append(Event("pass_limit", {"passes": s.passes_in_a_row, "ranked": rest}))
+    return _end_deal(replace(s, fallen=s.fallen + tuple(reversed(rest))))
+
+
 def _pass(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoState:
     _in_turn(s, player)
-    if s.top is None:
+    if s.top is None and not s.options.leader_may_pass:
         raise refuse("must_lead")
     ev.append(Event("pass", {"player": player}))
     s = replace(s, passed=s.passed + ((player,) if player not in s.passed else ()),
-                passed_field=s.passed_field + ((player,) if player not in s.passed_field else ()))
-    return _move_on(s, player, ev)
+                passed_field=s.passed_field + ((player,) if player not in s.passed_field else ()),
+                passes_in_a_row=s.passes_in_a_row + 1)
+    s = _move_on(s, player, ev)
+    if s.options.leader_may_pass and s.passes_in_a_row >= PASS_LIMIT:
+        return _rank_the_rest(replace(s, turn=None), ev)
+    return s
 
 
 def _follow_up(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoState:
@@ -434,7 +485,7 @@ def _follow_up(s: DaifugoState, player: str, action: Action, ev: list) -> Daifug
     if not hand:
         s = _finish(s, player, (), ev)
         if len(active(s)) <= 1:
-            return _end_deal(s)
+            return _end_deal(_clear_if_all_passed(s, player, ev))
     if kind == "give" and o.discard and hand:
         return replace(s, phase="discard", owed=replace(o, give=0,
                                                         discard=min(o.discard, len(hand))))
@@ -501,7 +552,8 @@ def legal_actions(s: DaifugoState, player: str) -> list[Action]:
     if s.phase != "play":
         return []
     rules = play_rules(s.options)
-    out = [Action("pass", player, {})] if s.top is not None else []
+    may_pass = s.top is not None or s.options.leader_may_pass     # D9
+    out = [Action("pass", player, {})] if may_pass else []
     for play in legal_plays(s.hands[player], field_of(s), rules,
                             has_passed=player in s.passed_field):
         fields = play.to_action()

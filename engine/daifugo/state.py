@@ -16,7 +16,7 @@ from engine.state import Cards, Count, GameState, Int, PlayerId, options_struct
 from .options import OPTIONS
 from .rules import FORBIDDEN_FINISHES
 
-VERSION = 1
+VERSION = 2  # 2: passes_in_a_row (D9, leader_may_pass)
 PHASES = ("exchange", "play", "give", "discard", "finished")
 TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 FORMS = ("single", "set", "stairs")
@@ -93,11 +93,14 @@ class DaifugoState(GameState, frozen=True, tag="daifugo"):
     passed_field: tuple[PlayerId, ...]  # passed since the field cleared (D15)
     jack_backs_used: Count           # D16 declarations this deal
     finished: tuple[PlayerId, ...]   # ranked from the top, in finishing order
-    fallen: tuple[PlayerId, ...]     # ranked from the bottom (D23, D24): the first is last
+    fallen: tuple[PlayerId, ...]     # ranked from the bottom (D23, D24, D9's pass limit): the first is last
     owed: Optional[DaifugoOwed]
     exchange: tuple[DaifugoExchange, ...]
     result: Optional[DaifugoResult]
     next_match: Optional[DaifugoMatch]
+    # passes since the last play of this deal, across clears (D9, leader_may_pass: the UECda
+    # server ends the deal at 20)
+    passes_in_a_row: Count
 
 
 def _bad(message: str, path: str) -> InvalidState:

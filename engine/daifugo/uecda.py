@@ -127,6 +127,15 @@ def table_to_cards(table: Sequence[Sequence[int]], joker: str = JOKERS[0]
         if jokers_at[0][0] == 4:
             raise TableError("a lone joker sits in rows 0-3")
         return [joker], []
+    if jokers_at and jokers_at[0][0] == 4:
+        # U16: row 4 holds a play's joker only as the fifth card of a set, under the four
+        # real cards of its column (the server refuses it anywhere else, U20); [4][1] is
+        # also a hand's joker cell, which says nothing of a play
+        c = jokers_at[0][1]
+        if not 1 <= c <= 13 or sorted((r, cc) for r, cc, v in cells if v == 1) != \
+                [(r, c) for r in range(4)]:
+            raise TableError(f"a joker at [4][{c}] stands only as the fifth card of a set, "
+                             f"with the four real cards of column {c}")
     cards, stand = [], []
     # stairs are read along their row, sets down their column
     by_col = sorted(cells, key=lambda x: (x[1], x[0])) if len({c for _, c, _ in cells}) == 1 \

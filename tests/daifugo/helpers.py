@@ -7,6 +7,7 @@ from engine.daifugo import GAME
 from engine.daifugo.options import DEFAULTS, PRESETS
 from engine.daifugo.phases import deck_of, to_struct
 from engine.daifugo.plays import read_play
+from engine.daifugo.state import VERSION
 from engine.daifugo.options import play_rules
 from engine.state import encode_state
 from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
@@ -31,7 +32,7 @@ def build(hands: dict[str, list[str]], top: list[str] | None = None, by: str | N
         play = read_play(top, jokers, play_rules(o))
         top_json = encode_state(to_struct(play, by or players[-1]))
     state = {
-        "game": "daifugo", "version": 1, "players": players, "options": o, "seed": "test",
+        "game": "daifugo", "version": VERSION, "players": players, "options": o, "seed": "test",
         "phase": "play", "status": "in_progress",
         "match": {"deal": 1, "points": {p: 0 for p in players}, "finish_order": []},
         "hands": {p: list(h) for p, h in hands.items()}, "leader": players[0],
@@ -39,7 +40,7 @@ def build(hands: dict[str, list[str]], top: list[str] | None = None, by: str | N
         "pile": list(top or []), "discards": rest, "revolution": False, "jack_back": False,
         "locked_suits": None, "sequence_lock": False, "passed": [], "passed_field": [],
         "jack_backs_used": 0, "finished": [], "fallen": [], "owed": None, "exchange": [],
-        "result": None, "next_match": None,
+        "result": None, "next_match": None, "passes_in_a_row": 0,
     }
     state.update(overrides)
     GAME.decode(state)

@@ -136,3 +136,45 @@ def option_mixes(draw):
 @given(st.sampled_from([3, 4, 5, 6, 8]), option_mixes(), st.integers(0, 10 ** 6))
 def test_random_option_mixes_random_matches(n, options, seed):
     play_match(n, options, seed)
+
+
+@settings(max_examples=examples(6), deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.sampled_from([3, 5, 8]), st.sampled_from(["seed", "seed_full"]),
+       st.integers(0, 10 ** 6))
+def test_d9_leader_may_pass_random_matches(n, preset, seed):
+    """D9 with leader_may_pass in the seed presets (uecda has it on, so the preset play-outs
+    above pass as leaders too): random leader passes, with or without the pass lock, still
+    reach the end of every deal with the invariants (20 passes in a row end it at worst)."""
+    play_match(n, {"preset": preset, "leader_may_pass": True}, seed)
+
+
+@settings(max_examples=examples(8), deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.sampled_from([3, 5, 8]), st.sampled_from(["seed", "seed_full", "uecda"]),
+       st.integers(0, 10 ** 6))
+def test_d9_pass_heavy_deals_end_by_play_or_by_the_pass_limit(n, preset, seed):
+    """D9 (leader_may_pass): players who pass whenever they may (mostly) still end the deal,
+    by play or at the 20th pass in a row, and the pass limit ranks exactly the players left."""
+    rng = random.Random(seed)
+    players = [f"p{i}" for i in range(n)]
+    j = adjudicate.deal("daifugo", players, options={"preset": preset,
+                                                     "leader_may_pass": True},
+                        seed=f"heavy{seed}")["state"]
+    state = GAME.decode(j)
+    step = 0
+    limit = []
+    while state.status != "finished":
+        check_state(state, j, step)
+        acts = [a for p in GAME.to_act(state) for a in GAME.legal_actions(state, p)]
+        passes = [a for a in acts if a.type == "pass"]
+        a = passes[0] if passes and rng.random() < 0.9 else rng.choice(acts)
+        before = list(state.finished)
+        tr = GAME.apply(state, a)
+        limit = [e for e in tr.events if e.type == "pass_limit"]
+        state, j = tr.state, GAME.encode(tr.state)
+        step += 1
+        assert step < MAX_STEPS
+    check_state(state, j, 0)
+    if limit:
+        ranked = limit[0].data["ranked"]
+        assert j["result"]["finish_order"][len(before):] == ranked
+        assert j["passes_in_a_row"] == 20

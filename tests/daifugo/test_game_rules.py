@@ -393,3 +393,91 @@ def test_D24_foul_finish_ranks_last_and_before_a_fallen_daifugo():
     assert s["fallen"] == ["A", "C"]
     assert s["status"] == "finished"
     assert s["result"]["finish_order"] == ["B", "D", "C", "A"]
+
+
+# ---- D9 a leader's pass (leader_may_pass, UECda) and the last move's clear -------------------
+
+def test_d9_leader_must_lead_in_the_seed_presets():
+    for preset in ("seed", "seed_full"):
+        s = build({"A": ["H9"], "B": ["D4"], "C": ["C3"]}, preset=preset)
+        assert refused(s, "pass", "A").code == "must_lead"
+        assert all(a.type == "play" for a in GAME.legal_actions(GAME.decode(s), "A"))
+
+
+def test_d9_leader_may_pass_under_uecda():
+    s = build({"A": ["H9", "C4"], "B": ["D4", "S5"], "C": ["C3", "C6"]}, preset="uecda")
+    assert any(a.type == "pass" for a in GAME.legal_actions(GAME.decode(s), "A"))
+    res = ok(s, "pass", "A")
+    assert events(res) == ["pass"]
+    s = res.state
+    assert s["top"] is None and s["turn"] == "B" and s["passes_in_a_row"] == 1
+    # the pass lasts until the field clears (U5): B leads, C follows, A is skipped
+    s = play(s, "B", "D4")
+    assert s["turn"] == "C"
+    s = pass_(s, "C")
+    assert s["turn"] == "B" and s["passes_in_a_row"] == 1
+
+
+def test_d9_leader_may_pass_option_in_a_seed_preset():
+    s = build({"A": ["H9", "C4"], "B": ["D4", "S5"], "C": ["C3", "C6"]},
+              opts={"leader_may_pass": True})
+    s = pass_(s, "A")
+    s = play(s, "B", "D4")          # seed ⑦: A passed, and may play again on B's field
+    assert s["turn"] == "C"
+    s = pass_(s, "C")
+    assert s["turn"] == "A" and ok(s, "play", "A", cards=["H9"]).valid
+
+
+def test_d9_everyone_passing_a_clear_field_gives_the_leader_the_lead_again():
+    s = build({"A": ["H9", "C4"], "B": ["D4", "S5"], "C": ["C3", "C6"]}, preset="uecda",
+              turn="B")
+    s = pass_(pass_(s, "B"), "C")
+    res = ok(s, "pass", "A")
+    assert events(res) == ["pass", "field_cleared"]
+    assert res.events[1]["reason"] == "passes" and res.events[1]["by"] == "B"
+    s = res.state
+    assert s["turn"] == "B" and s["passed"] == [] and s["passes_in_a_row"] == 3
+    s = play(s, "B", "S5")          # a play ends the run of passes
+    assert s["passes_in_a_row"] == 0
+
+
+def test_d9_twenty_passes_in_a_row_rank_the_rest_in_the_seeded_order():
+    from engine.daifugo.phases import PASS_LIMIT
+    from engine.rng import shuffled
+    hands = {"A": [], "B": ["D4", "S5"], "C": ["C3", "C6"], "D": ["H3"], "E": ["S9"]}
+    s = build(hands, preset="uecda", turn="B", finished=["A"],
+              passes_in_a_row=PASS_LIMIT - 2)
+    s = pass_(s, "B")
+    assert s["status"] == "in_progress" and s["turn"] == "C"
+    res = ok(s, "pass", "C")
+    assert events(res) == ["pass", "pass_limit", "deal_over"]
+    rest = shuffled(["B", "C", "D", "E"], "test", "pass_limit")
+    assert res.events[1] == {"type": "pass_limit", "passes": PASS_LIMIT, "ranked": rest}
+    assert res.state["result"]["finish_order"] == ["A", *rest]
+    assert ok(s, "pass", "C").state == res.state        # a replay ranks them the same
+    other = build(hands, preset="uecda", turn="B", finished=["A"],
+                  passes_in_a_row=PASS_LIMIT - 1, seed="other")
+    assert ok(other, "pass", "B").state["result"]["finish_order"] == \
+        ["A", *shuffled(["B", "C", "D", "E"], "other", "pass_limit")]
+
+
+def test_d9_passes_never_end_a_deal_without_leader_may_pass():
+    s = build({"A": ["H9", "C4"], "B": ["D4", "S5"], "C": ["C3", "C6"]}, top=["H7"], by="C",
+              passes_in_a_row=40)
+    s = pass_(s, "A")
+    assert s["status"] == "in_progress" and s["passes_in_a_row"] == 41
+
+
+def test_d9_the_last_move_clears_the_field_like_any_other():
+    # B passed on A's ♥7 (U5: until the clear); A beats its own cards and goes out, leaving B
+    # alone: everyone still in has passed, so the field clears, as on any move
+    s = build({"A": ["H9"], "B": ["D4", "S5"], "C": []}, top=["H7"], by="A", turn="A",
+              preset="uecda", finished=["C"], passed=["B"], passed_field=["B"])
+    res = ok(s, "play", "A", cards=["H9"])
+    assert events(res) == ["play", "finished", "field_cleared", "deal_over"]
+    assert res.events[2]["reason"] == "passes"
+    assert res.state["top"] is None and {"H7", "H9"} <= set(res.state["discards"])
+    # B has not passed: no clear, at the last move as at any other
+    s = build({"A": ["H9"], "B": ["D4", "S5"], "C": []}, top=["H7"], by="B", turn="A",
+              preset="uecda", finished=["C"])
+    assert events(ok(s, "play", "A", cards=["H9"])) == ["play", "finished", "deal_over"]

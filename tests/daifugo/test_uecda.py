@@ -2,6 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from engine.daifugo.game import uecda_table
 from engine.daifugo.plays import FieldState, PlayError, legal_plays, read_play
 from engine.daifugo.rules import UECDA
 from engine.daifugo.uecda import (TableError, card_cell, cell_card, empty_table, hand_to_table,
@@ -81,12 +82,61 @@ def test_U16_lone_joker_is_the_joker_whatever_its_cell(cell):
 
 def test_U16_row_4_joker_only_in_a_five_card_set():
     """The server reads a joker in row 4 as a fifth suit, accepted only with all four real
-    suits (a 5-card set); with fewer cards it refuses, and so do we (checked, --odd)."""
+    suits (a 5-card set); with fewer cards it refuses (checked, --odd), and here such a
+    table is no UECda play at all."""
     t = empty_table()
     t[0][7] = 1
     t[4][7] = 2
-    with pytest.raises(PlayError):
+    with pytest.raises(TableError):
         table_to_play(t)
+
+
+def _rows(cells) -> list[str]:
+    t = [["0"] * 15 for _ in range(5)]
+    for r, c, v in cells:
+        t[r][c] = str(v)
+    return ["".join(row) for row in t]
+
+
+FOUR_QUEENS = [(r, 10, 1) for r in range(4)]
+FOUR_THREES = [(r, 1, 1) for r in range(4)]
+
+
+@pytest.mark.parametrize("cells", [
+    [(2, 10, 1), (4, 10, 2)],                      # ♦Q and a joker at [4][10]
+    [(0, 10, 1), (1, 10, 1), (2, 10, 1), (4, 10, 2)],   # three queens: not a 5-card set
+    [*FOUR_QUEENS, (4, 9, 2)],                     # four queens, the joker under the jacks
+    [*FOUR_QUEENS, (4, 1, 2)],                     # ... or at a hand's joker cell
+    [(0, 1, 1), (4, 1, 2)],                        # ♠3 and a joker at [4][1]
+    [(0, 1, 1), (0, 2, 1), (4, 3, 2)],             # stairs with their joker in row 4
+    [*FOUR_THREES, (4, 0, 2)],                     # [4][0] and [4][14] stand for no rank
+    [(0, 13, 1), (1, 13, 1), (2, 13, 1), (3, 13, 1), (4, 14, 2)],
+    [(4, 10, 2)],                                  # a lone joker sits in rows 0-3
+])
+def test_U16_uecda_table_lookup_refuses_a_row_4_joker_outside_a_five_card_set(cells):
+    """U16: row 4 holds a play's joker only under the four real cards of its column; the
+    lookup answers valid: false for any other row-4 joker, as validate refuses it."""
+    out = uecda_table({"kind": "play", "table": _rows(cells)})
+    assert out["valid"] is False and out["error"] and out["cards"] == [], out
+
+
+@pytest.mark.parametrize("cells, cards, jokers", [
+    ([*FOUR_QUEENS, (4, 10, 2)], ["SQ", "HQ", "DQ", "CQ", "BJ"], ["*Q"]),
+    ([*FOUR_THREES, (4, 1, 2)], ["S3", "H3", "D3", "C3", "BJ"], ["*3"]),
+    ([(2, 10, 1), (0, 10, 2)], ["BJ", "DQ"], ["SQ"]),
+])
+def test_U16_uecda_table_lookup_reads_a_five_card_set_joker_in_row_4(cells, cards, jokers):
+    """U16's neighbours: a 5-card set with its joker at [4][c] under its four real cards
+    ([4][1] for the 3s), and a pair's joker in its column's empty suit cell, are plays."""
+    out = uecda_table({"kind": "play", "table": _rows(cells)})
+    assert out["valid"], out["error"]
+    assert sorted(out["cards"]) == sorted(cards) and out["jokers"] == jokers
+
+
+def test_U16_uecda_table_lookup_hand_joker_at_row_4_column_1():
+    """A hand keeps its joker at [4][1] (U16): valid as a hand."""
+    out = uecda_table({"kind": "hand", "table": _rows([(2, 10, 1), (4, 1, 2)])})
+    assert out["valid"] and sorted(out["cards"]) == ["BJ", "DQ"]
 
 
 def test_U16_a_hand_keeps_its_joker_at_row_4_column_1():

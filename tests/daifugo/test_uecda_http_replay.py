@@ -10,7 +10,9 @@ the strongest cards instead, U14). The server counts a refused submission as a p
 (U14); here it is refused with its code. So each submission is first posted to /v1/validate
 on the state before it (its verdict must be the recorded one; a refused one is followed by a
 pass), then the whole game, with a pass in the place of each refused submission, goes
-through /v1/replay in one request."""
+through /v1/replay in one request. Leaders of a clear field pass in some recordings (the
+preset allows it, leader_may_pass, D9), and two end at the server's 20 passes in a row, the
+players left ranked at random there and in the deal's seeded order here (the same players)."""
 import json
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from service.app import create_app
 from service.config import Settings
 
 from .helpers import options
-from .test_uecda_server import exchange_cards
+from .test_uecda_server import exchange_cards, expected_order
 
 DATA = Path(__file__).parent / "data"
 GAMES = [DATA / "uecda_game.json", *sorted((DATA / "uecda_server").glob("*.json"))]
@@ -120,7 +122,7 @@ def test_U16_uecda_tables_replay_over_http_with_the_same_verdicts_and_order(clie
     assert out["stopped"] is None, out["stopped"]
     assert out["status"] == "finished" and len(out["steps"]) == len(played)
     assert out["state"]["result"] == state["result"]
-    order = [name[n] for n in rec["finish_order"]]
+    order = expected_order(rec, out["state"]["result"]["finish_order"])
     assert out["state"]["result"]["finish_order"] == order
     assert out["totals"] == {p: 5 - i for i, p in enumerate(order)}           # U15
     assert leader_holds_d3                                                    # U2

@@ -6,7 +6,11 @@ holder leads (U2), the same player on turn before every submission, the same ver
 every submission (U14: a refused one counts as a pass there), and the same finishing order
 and points (U15). One recording (`odd13`, tools/uecda_oracle.py --odd) also writes the joker
 in unusual cells (a lone joker at ♠3's cell among them, U16) and has upper players choose an
-illegal exchange, which the server replaces by their strongest cards and we refuse (U14)."""
+illegal exchange, which the server replaces by their strongest cards and we refuse (U14).
+Three (`lead5`, `pass_limit13`, `pass_limit14`; tools/uecda_oracle.py --leader-passes) have
+leaders of a clear field pass or submit a card they do not hold, which the preset allows
+(leader_may_pass, D9); the two `pass_limit` games end as the server ends them, at the 20th
+pass in a row, the players left ranked at random (ours in a seeded order, the same set)."""
 import json
 from collections import Counter
 from pathlib import Path
@@ -41,6 +45,7 @@ def replay_recorded(rec: dict) -> tuple[dict, Counter]:
                             hands=hands, match=match)
     s = dealt["state"]
     seen: Counter = Counter()
+    seen["pass_limit"] = 0
     for e in rec.get("exchange") or []:           # U8: the upper players' free choice
         count = 2 if e["seat"] == prev[0] else 1
         s = exchange_as_the_server(s, name[e["seat"]], exchange_cards(e["table"]), count, seen)
@@ -52,21 +57,28 @@ def replay_recorded(rec: dict) -> tuple[dict, Counter]:
         player = name[move["seat"]]
         assert s["turn"] == player, (k, s["turn"], player)
         cards, jokers = table_to_cards(_table(move["table"]))
+        leading = s["top"] is None
         if not cards:
-            s = ok(s, "pass", player).state
+            step = ok(s, "pass", player)
             seen["pass"] += 1
-            continue
-        res = act(s, "play", player, cards=cards, **({"jokers": jokers} if jokers else {}))
-        want = move["verdict"] == "accepted"
-        assert res.valid == want, (k, move, None if res.valid else res.refusal.code)
-        if res.valid:
-            s = res.state
-            seen.update(e for ev in res.events if ev["type"] == "play"
-                        for e in ev["effects"])
-            seen["accepted"] += 1
+            seen["leader_pass"] += leading
         else:
-            seen[res.refusal.code] += 1
-            s = ok(s, "pass", player).state              # U14: the server passes it
+            step = act(s, "play", player, cards=cards, **({"jokers": jokers} if jokers else {}))
+            want = move["verdict"] == "accepted"
+            assert step.valid == want, (k, move, None if step.valid else step.refusal.code)
+            if step.valid:
+                seen.update(e for ev in step.events if ev["type"] == "play"
+                            for e in ev["effects"])
+                seen["accepted"] += 1
+            else:
+                seen[step.refusal.code] += 1
+                seen["leader_refused"] += leading
+                step = ok(s, "pass", player)             # U14: the server passes it
+        s = step.state
+        # D9: the server's 20 passes in a row end the game at this very submission
+        limit = [ev for ev in step.events if ev["type"] == "pass_limit"]
+        assert bool(limit) == ("ranked_by_passes" in rec and k == len(rec["moves"]) - 1), k
+        seen["pass_limit"] += len(limit)
     return s, seen
 
 
@@ -107,9 +119,40 @@ def _is_stairs(rows) -> bool:
 def test_C3_recorded_server_game_same_verdicts_and_finishing_order(path):
     rec = json.loads(path.read_text())
     s, _ = replay_recorded(rec)
-    order = [f"p{n}" for n in rec["finish_order"]]
-    assert s["status"] == "finished" and s["result"]["finish_order"] == order
+    assert s["status"] == "finished"
+    assert s["result"]["finish_order"] == expected_order(rec, s["result"]["finish_order"])
+    order = s["result"]["finish_order"]
     assert s["result"]["points"] == {p: 5 - i for i, p in enumerate(order)}      # U15
+
+
+def expected_order(rec: dict, ours: list[str]) -> list[str]:
+    """The server's finishing order; after its 20 passes in a row (D9) the players left are
+    ranked at random there and in a seeded order here: the same players, after the same
+    finishers, which is all a replay can share with a time-seeded server."""
+    order = [f"p{n}" for n in rec["finish_order"]]
+    ranked = rec.get("ranked_by_passes")
+    if not ranked:
+        return order
+    out = len(order) - len(ranked)
+    assert sorted(ours[out:]) == sorted(f"p{n}" for n in ranked), (ours, order)
+    return order[:out] + ours[out:]
+
+
+@pytest.mark.parametrize("path", [p for p in GAMES if "ranked_by_passes" in p.read_text()],
+                         ids=lambda p: p.stem)
+def test_d9_pass_limit_ranks_the_rest_in_the_deals_seeded_order(path):
+    """D9 (leader_may_pass): the ranking after 20 passes in a row comes from the deal's seed
+    (engine/rng.py, stream "pass_limit"): the same deal replayed ranks the same, and the
+    players left are ranked in exactly the seeded shuffle of them in seat order."""
+    from engine.rng import shuffled
+    rec = json.loads(path.read_text())
+    s, seen = replay_recorded(rec)
+    again, _ = replay_recorded(rec)
+    assert seen["pass_limit"] == 1 and s["passes_in_a_row"] == 20
+    assert s["result"] == again["result"]
+    out = len(rec["finish_order"]) - len(rec["ranked_by_passes"])
+    left = [p for p in s["players"] if p not in s["result"]["finish_order"][:out]]
+    assert s["result"]["finish_order"][out:] == shuffled(left, s["seed"], "pass_limit")
 
 
 def test_C3_recorded_games_cover_the_standard_rules():
@@ -138,3 +181,7 @@ def test_C3_recorded_games_cover_the_standard_rules():
                    "card_not_in_hand", "suit_locked"):
         assert total[effect] > 0, effect
     assert forms["exchange"] > 0 and forms["stairs"] > 0
+    # D9 (leader_may_pass): leaders of a clear field pass and fail there, the server's 20
+    # passes in a row end games, and every submission after a leader's pass agreed too
+    assert total["leader_pass"] >= 10 and total["leader_refused"] >= 3
+    assert total["pass_limit"] >= 2
