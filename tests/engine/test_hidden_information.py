@@ -80,8 +80,7 @@ def man_public_facts(j: dict) -> bool:
 
 
 def guandan_piles(j: dict, seat: str) -> list[Pile]:
-    """Other hands (a tribute card received is public, T-9, so it stays), and a return not yet
-    revealed to this seat (T-9: blind until both are given)."""
+    """Other hands (a tribute card received is public, T-9, so it stays with its receiver)."""
     piles: list[Pile] = []
     received = Counter(t["card"] for t in j["tributes"] if t["receiver"] and t["card"]
                        and t["returned"] is None)
@@ -91,12 +90,8 @@ def guandan_piles(j: dict, seat: str) -> list[Pile]:
         fixed = [t["card"] for t in j["tributes"] if t["receiver"] == p and t["card"]
                  and t["returned"] is None and t["card"] in j["hands"][p]]
         piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
-    if j["phase"] == "return":
-        for i, t in enumerate(j["tributes"]):
-            if t["returned"] is not None and t["receiver"] != seat:
-                def put(state: dict, cards: list, i=i) -> None:
-                    state["tributes"][i]["returned"] = cards[0]
-                piles.append((put, [], [t["returned"]]))
+    # A return given in a double tribute is hidden until the other is given, and then both are
+    # shown (T-9): the second return's answer reveals it by the rules, so it stays as it is.
     return piles
 
 
@@ -223,7 +218,8 @@ def deal_request(game_id: str, rnd: random.Random, n: int) -> dict:
             order = order[:2]
         req["match"] = {"levels": {"team1": "5", "team2": "9"}, "previous_order": order,
                         "deal_number": 1}
-        req["options"] = {"preset": rnd.choice(["seed", "official", "pagat"])}
+        req["options"] = {"preset": rnd.choice(["seed", "official", "pagat"]),
+                          "anti_tribute": rnd.choice(["automatic", "optional"])}
     return req
 
 
