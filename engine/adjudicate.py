@@ -79,8 +79,9 @@ def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
 def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
          seed: str | None = None, dealer: str | None = None,
          match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
-         hands: Mapping[str, Sequence[str]] | None = None) -> dict:
-    """{state, to_act, seed_commitment} of a new deal."""
+         hands: Mapping[str, Sequence[str]] | None = None, public: bool = False) -> dict:
+    """{state, to_act, seed_commitment} of a new deal. `public`: `to_act` from public
+    information only (Game.public_to_act), as sealed answers give it."""
     game = game_by_id(game_id)
     players = tuple(players)
     if not (game.min_players <= len(players) <= game.max_players):
@@ -123,7 +124,8 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
         seed = rng.new_seed()
     state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
                                 parsed_hands))
-    return {"state": game.encode(state), "to_act": game.to_act(state),
+    to_act = game.public_to_act(state) if public else game.to_act(state)
+    return {"state": game.encode(state), "to_act": to_act,
             "seed_commitment": rng.commitment(seed), "status": game.status(state)}
 
 
@@ -163,7 +165,10 @@ def _check_numbers(game: Game, tr: Transition, encoded: dict) -> None:
 
 
 def validate(state_json: Mapping[str, Any], action_json: Any,
-             trusted: bool = False) -> Applied | Refused:
+             trusted: bool = False, public: bool = False) -> Applied | Refused:
+    """`public`: the answer's `to_act` from public information only (Game.public_to_act): what
+    a sealed answer gives, since every part of it but the state goes to the acting seat in
+    clear."""
     game, state = load_state(state_json, trusted)
     action = game.parse_action(action_json, state_json["players"])
     try:
@@ -172,7 +177,8 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
         return Refused(refusal, state_json)
     status = game.status(tr.state)
     return Applied(encoded, [d.to_json() for d in tr.score_deltas],
-                   [e.to_json() for e in tr.events], game.to_act(tr.state), status,
+                   [e.to_json() for e in tr.events],
+                   game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
                    game.next_match(tr.state) if status == FINISHED else None)
 
 
@@ -194,9 +200,12 @@ def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False) -> d
     return game.view(state, player)
 
 
-def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
-    """Deal, then apply each action in turn; stop at the first refused one and say which."""
-    dealt = deal(**deal_request)
+def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
+           public: bool = False) -> dict:
+    """Deal, then apply each action in turn; stop at the first refused one and say which.
+    `public`: every `to_act` from public information only (Game.public_to_act)."""
+    dealt = deal(**deal_request, public=public)
+    who = (lambda g, s: g.public_to_act(s)) if public else (lambda g, s: g.to_act(s))
     state_json = dealt["state"]
     game, state = load_state(state_json)
     steps: list[dict] = []
@@ -217,12 +226,12 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any]) -> dict:
         for d in deltas:
             totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
         steps.append({"index": index, "action": action.to_json(), "score_deltas": deltas,
-                      "events": [e.to_json() for e in tr.events], "to_act": game.to_act(state),
+                      "events": [e.to_json() for e in tr.events], "to_act": who(game, state),
                       "status": game.status(state)})
     final = game.encode(state)
     return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
             "steps": steps, "state": final, "totals": totals, "status": game.status(state),
-            "to_act": game.to_act(state), "stopped": stopped,
+            "to_act": who(game, state), "stopped": stopped,
             "next_match": game.next_match(state) if game.status(state) == FINISHED else None}
 
 

@@ -257,6 +257,14 @@ class Game(ABC, Generic[S]):
     def to_act(self, state: S) -> list[str]:
         """Players who may act now (several during races and out-of-turn windows)."""
 
+    def public_to_act(self, state: S) -> list[str]:
+        """Who may act now as far as the table can see: computed only from what every seat may
+        see (the public part of the state), never from a hidden hand. Sealed answers carry it
+        (README "Security model"), so an answer never tells one seat another's cards. The
+        default is `to_act`, for games whose `to_act` is public already; a game whose `to_act`
+        reads a hidden hand overrides this (Man: who could man the top card)."""
+        return self.to_act(state)
+
     def status(self, state: S) -> str:
         """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
         return state.status

@@ -216,7 +216,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         _check_player_ids(ext, body["players"], "players")
         meta, match = _guarded_deal(ext, body)
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
-                              body.get("dealer"), match, body.get("deck"), body.get("hands"))
+                              body.get("dealer"), match, body.get("deck"), body.get("hands"),
+                              public=ext.guard.sealed)
         return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
     def _validate(req, body: dict):
@@ -226,7 +227,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         got = _state_in(ext, body["state"], actor if isinstance(actor, str) else None)
         if isinstance(got.state, dict) and isinstance(got.state.get("game"), str):
             environ["cardref.game"] = got.state["game"]
-        result = adjudicate.validate(got.state, action, got.trusted)
+        # Sealed: every part of the answer but the state reaches the acting seat in clear, so
+        # `to_act` is the public one (Game.public_to_act), never derived from a hidden hand.
+        result = adjudicate.validate(got.state, action, got.trusted, public=ext.guard.sealed)
         guard = ext.guard
         if isinstance(result, Applied):
             meta = None if got.meta is None else got.meta.next()
@@ -325,7 +328,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                 f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
                                 "actions")
         meta, deal["match"] = _guarded_deal(ext, deal)
-        out = adjudicate.replay(deal, body["actions"])
+        out = adjudicate.replay(deal, body["actions"], public=ext.guard.sealed)
         for step in out["steps"]:
             step["action"] = {**step["action"], "game": deal["game_id"]}
         guard = ext.guard

@@ -12,7 +12,7 @@ from .actions import ACTIONS
 from .combos import classify, parse_level, reading_from_json
 from .messages import DETAILS, MESSAGES
 from .options import OPTIONS, PRESETS, combo_rules
-from .state import LEVELS, GuandanState, invariants
+from .state import LEVELS, VERSION, GuandanState, invariants
 
 
 def lookup_classify(body: dict) -> dict:
@@ -58,7 +58,7 @@ class GuandanGame(Game[GuandanState]):
     names = {"en": "Guandan", "ja": "掼蛋(グアンダン)"}
     min_players = 4
     max_players = 4
-    state_version = 1
+    state_version = VERSION
     options = OPTIONS
     presets = PRESETS
     actions = ACTIONS

@@ -68,8 +68,8 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "T-7", "With no card of rank 10 or lower, the lowest card is returned (D6).",
         "10以下のカードがないときは、最も弱いカードを返貢します(D6)。"),
     "return_received_card": (
-        "T-8", "The card just received ({card}) may not be given back.",
-        "受け取ったカード({card})をそのまま返すことはできません。"),
+        "T-8", "A card identical to the one just received ({card}) may not be given back.",
+        "受け取ったカード({card})と同じカードをそのまま返すことはできません。"),
     "no_lead_choice_due": (
         "T-10", "The first lead is not being agreed now.", "今は最初のリードを決める場面ではありません。"),
     "lead_choice_not_yours": (

@@ -82,6 +82,14 @@ OPTIONS = (
                                  "大王2枚による抗貢(T-6): 自動、または進貢者が宣言する",
                                  choices=("automatic", "optional")),
            "automatic", "D14"),
+    # T-8 [seed]: 「もらったカードをそのまま返すことはできません」. At a table the two copies of a card
+    # cannot be told apart, so handing back the other copy undoes the tribute just the same.
+    Option("return_same_card", Field("enum", "the return card and the card received (T-8): "
+                                     "never a card identical to it, or another copy of it may "
+                                     "be returned",
+                                     "返貢するカードと受け取ったカード(T-8): 同じカードは返せない、"
+                                     "または同じカードの別の1枚なら返せる",
+                                     choices=("never", "other_copy")), "never", "D6"),
 )
 
 DEFAULTS = {o.name: o.default for o in OPTIONS}
@@ -91,7 +99,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "official": {"a_fail_limit": 0, "ace_finish_demotion": False, "equal_tribute": "clockwise",
                  "return_max": "10", "return_excludes_level": True,
                  "count_disclosure": "announce"},
-    "pagat": {"level_up_1_2": 4},
+    "pagat": {"level_up_1_2": 4, "return_same_card": "other_copy"},
 }
 
 

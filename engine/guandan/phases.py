@@ -16,7 +16,7 @@ from .messages import refuse
 from .moves import legal_plays
 from .options import combo_rules
 from .scoring import finish_deal, tribute_payers
-from .state import (DECK, LEVELS, TEAMS, GuandanMatch, GuandanMove, GuandanOut,
+from .state import (DECK, LEVELS, TEAMS, VERSION, GuandanMatch, GuandanMove, GuandanOut,
                     GuandanReading, GuandanState, GuandanTribute, GuandanTrick, GuandanOptions,
                     team_of)
 
@@ -91,7 +91,7 @@ def deal(setup: DealSetup) -> GuandanState:
     match = _parse_match(setup, players)
     hands, laid = _hands(setup, match)
     level = "2" if match.declarer is None else match.levels[match.declarer]
-    base = dict(version=1, players=players, options=options, seed=setup.seed, status="in_progress",
+    base = dict(version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
                 match=match, level=level, hands=hands, cut_card=None, tributes=(),
                 anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
                 next_match=None)
@@ -169,10 +169,19 @@ def _natural_rank_value(card: str) -> int:
     return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(card[1:], 0) or int(card[1:])
 
 
+def returns_received(s: GuandanState, t: GuandanTribute, card: str) -> bool:
+    """T-8, D6 return_same_card: giving back `card` would hand the receiver's tribute back. `never` (the
+    default, the seed): any card identical to the one received, since the two copies cannot be
+    told apart at a table; `other_copy`: only the very card, i.e. no other copy is held."""
+    if card != t.card:
+        return False
+    return s.options.return_same_card == "never" or s.hands[t.receiver].count(card) == 1
+
+
 def allowed_returns(s: GuandanState, t: GuandanTribute) -> list[str]:
     """T-7, T-8, D6: the distinct cards the receiver of `t` may give back."""
     hand = s.hands[t.receiver]
-    cands = sorted({c for c in hand if not (c == t.card and hand.count(c) == 1)})
+    cands = sorted({c for c in hand if not returns_received(s, t, c)})
     if s.options.return_max == "any" or not cands:
         return cands
     eligible = [c for c in cands if c not in JOKERS and _natural_rank_value(c) <= 10
@@ -391,7 +400,7 @@ def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
     hand = s.hands[player]
     allowed = allowed_returns(s, t)
     if card not in allowed:
-        if card == t.card and hand.count(card) == 1:
+        if returns_received(s, t, card):
             raise refuse("return_received_card", card=card)
         if card not in JOKERS and _natural_rank_value(card) <= 10:
             raise refuse("return_level_card")

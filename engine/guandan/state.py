@@ -16,7 +16,7 @@ from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
 from .combos import TYPES
 from .options import OPTIONS
 
-VERSION = 1
+VERSION = 2
 PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
 TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)

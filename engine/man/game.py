@@ -80,5 +80,10 @@ class ManGame(Game[ManState]):
     def to_act(self, state: ManState) -> list[str]:
         return phases.to_act(state)
 
+    def public_to_act(self, state: ManState) -> list[str]:
+        # to_act lists who could man the top card, read from their hands: sealed answers give
+        # the public list instead (phases.public_to_act).
+        return phases.public_to_act(state)
+
     def view(self, state: ManState, player: str | None) -> dict:
         return views.view(state, player)

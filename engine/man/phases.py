@@ -571,6 +571,26 @@ def to_act(s: ManState) -> list[str]:
     return [s.turn] + [p for p in s.players if p != s.turn and (p in owed or L.may_man(s, p))]
 
 
+def public_to_act(s: ManState) -> list[str]:
+    """to_act as the table sees it (sealed answers): from public facts only, never a hidden
+    hand. The players on turn or in a chain as to_act has them (public already); in the opening
+    race every player, since who can match the start card is in the hands (2.4); in play, the
+    player on turn and every player whose window on the top card is open (5.3) and whose last
+    call left them in reach (6.1: the calls are public) — whether their hand makes the number
+    is theirs to know, and a man that does not is refused (a chombo in referee mode, 8.3); with
+    declared calls, every player who may still owe the deal's リーチ (2.2), since only their
+    hand says whether they do."""
+    if s.phase in ("finished", "chain"):
+        return to_act(s)
+    may_owe = {p for p in s.players
+               if s.options.calls == "declared" and s.first_turn[p] and s.last_call[p] is None}
+    if s.phase == "opening":
+        unsettled = rank_of(s.top) in L.EFFECT_RANKS
+        return [p for p in s.players if p in may_owe or not unsettled or p == s.dealer]
+    return [s.turn] + [p for p in s.players if p != s.turn and (p in may_owe or (
+        s.top_manable and p != s.top_by and p in s.window and s.reach[p]))]
+
+
 def _opening_plays(s: ManState, seat: str) -> list:
     if rank_of(s.top) in L.EFFECT_RANKS:
         return []

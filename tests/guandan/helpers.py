@@ -65,6 +65,7 @@ from engine import adjudicate  # noqa: E402
 from engine.cards import double_deck_108  # noqa: E402
 from engine.guandan import GAME  # noqa: E402
 from engine.guandan.options import DEFAULTS, PRESETS  # noqa: E402
+from engine.guandan.state import VERSION  # noqa: E402
 
 PLAYERS = ["a", "b", "c", "d"]  # team1: a, c; team2: b, d; play order a → b → c → d
 
@@ -97,7 +98,7 @@ def build(hands: dict, turn: str | None = "a", trick=None, out=(), level: str = 
             match_json(levels={"team1": level}, declarer="team1", order=["a", "b", "c", "d"],
                        payers=["d"])
     state = {
-        "game": "guandan", "version": 1, "players": PLAYERS, "options": options or options_of(),
+        "game": "guandan", "version": VERSION, "players": PLAYERS, "options": options or options_of(),
         "seed": "test", "phase": phase, "status": "finished" if phase == "finished" else "in_progress",
         "match": match, "level": level, "hands": hands, "cut_card": None, "tributes": [],
         "anti_tribute": False, "turn": turn,

@@ -122,6 +122,14 @@ def play_deal(rng: random.Random, preset: str, seed: str, match=None, full=True,
                     if after.trick:
                         r = played.reading
                         assert (r.type, r.rank, r.length) in ok
+        if state.phase == "return":
+            # T-8, D6 return_same_card: every listed return is accepted, and under `never` none
+            # is identical to the card received (at a table the two copies look the same).
+            t = next(t for t in state.tributes if t.receiver == listed[0].player)
+            for a in listed:
+                GAME.apply(state, a)
+            if state.options.return_same_card == "never":
+                assert t.card not in [a.get("card") for a in listed]
         if full:
             random_illegal(rng, state, j)
         plays = [a for a in listed if a.type != "pass"]
@@ -150,8 +158,8 @@ def test_random_single_deals_end_exactly_when_one_team_is_out(preset, seed, choi
 
 
 @settings(deadline=None, max_examples=examples(12))
-@given(preset=st.sampled_from(["seed", "official"]), seed=st.text(min_size=1, max_size=6),
-       choices=st.integers(0, 2**32),
+@given(preset=st.sampled_from(["seed", "official", "pagat"]),  # pagat: return_same_card other_copy
+       seed=st.text(min_size=1, max_size=6), choices=st.integers(0, 2**32),
        levels=st.tuples(st.sampled_from(LEVELS), st.sampled_from(LEVELS)),
        order=st.permutations(PLAYERS))
 def test_random_later_deals_with_tribute(preset, seed, choices, levels, order):

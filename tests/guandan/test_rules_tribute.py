@@ -56,7 +56,7 @@ def test_T_2_T_4_W_12_single_tribute_the_highest_card_apart_from_the_wilds():
     assert st["tributes"][0] == {"payer": "d", "card": "S5", "receiver": "a", "returned": None}
     assert st["hands"]["a"].count("S5") == 1 and len(st["hands"]["a"]) == 28
     assert refused(st, "tribute", "d", card="S5").code == "no_tribute_due"
-    # T-7, T-8 [seed]: any card, but not the very card received
+    # T-7, T-8 [seed]: any card, but not the card received (a holds no other copy of S5)
     assert refused(st, "return", "b", card="S3").code == "return_wrong_player"
     assert refused(st, "return", "a", card="S5").code == "return_received_card"
     assert "S5" not in [a["card"] for a in legal(st, "a")]
@@ -64,6 +64,55 @@ def test_T_2_T_4_W_12_single_tribute_the_highest_card_apart_from_the_wilds():
     assert out.state["phase"] == "play" and out.to_act == ["d"]  # T-10: the payer leads
     assert "S3" in out.state["hands"]["d"] and len(out.state["hands"]["d"]) == 27
     assert refused(out.state, "return", "a", card="S3").code == "no_return_due"
+
+
+def _received_twice(**opts):
+    """d pays SK to a, who already held the other SK: the return phase, a to return."""
+    st = deal({"d": ["SK"], "a": ["SK", "S3"]}, ["a", "b", "c", "d"], low=["d"], **opts)
+    assert [a["card"] for a in legal(st, "d")] == ["SK"]  # T-4: d's highest card
+    st = ok(st, "tribute", "d", card="SK").state
+    assert st["hands"]["a"].count("SK") == 2
+    return st
+
+
+def test_T_8_D6_return_may_not_be_twin_of_received():
+    # T-8 [seed] 「もらったカードをそのまま返すことはできません」: the two copies of a card cannot
+    # be told apart at a table, so handing back the other SK undoes the tribute all the same.
+    st = _received_twice()
+    assert st["options"]["return_same_card"] == "never"
+    refusal = refused(st, "return", "a", card="SK")
+    assert refusal.code == "return_received_card" and refusal.rule == "guandan T-8"
+    assert refusal.details == {"card": "SK"}
+    assert "SK" in refusal.en and "SK" in refusal.ja
+    returns = {a["card"] for a in legal(st, "a")}
+    assert "SK" not in returns and "S3" in returns
+    assert ok(st, "return", "a", card="S3").valid
+
+
+@pytest.mark.parametrize("preset", ["seed", "official"])
+def test_T_8_D6_presets_seed_and_official_keep_the_twin(preset):
+    st = _received_twice(preset=preset)
+    assert st["options"]["return_same_card"] == "never"
+    assert "SK" not in {a["card"] for a in legal(st, "a")}
+
+
+def test_T_8_D6_other_copy_lets_the_twin_go_back():
+    # D6 return_same_card other_copy (pagat, the earlier reading): only the very card is barred; with a second
+    # SK in hand one of them may go back.
+    for opts in ({"return_same_card": "other_copy"}, {"preset": "pagat"}):
+        st = _received_twice(**opts)
+        assert st["options"]["return_same_card"] == "other_copy"
+        assert "SK" in {a["card"] for a in legal(st, "a")}
+        out = ok(st, "return", "a", card="SK")
+        assert out.state["hands"]["a"].count("SK") == 1 and "SK" in out.state["hands"]["d"]
+
+
+def test_T_8_D6_other_copy_still_refuses_the_very_card():
+    st = deal({"d": ["H5", "S5", "S5", "SK"], "a": ["S3"]}, ["a", "b", "c", "d"], low=["d"],
+              return_same_card="other_copy")
+    st = ok(st, "tribute", "d", card="S5").state
+    assert refused(st, "return", "a", card="S5").code == "return_received_card"
+    assert "S5" not in {a["card"] for a in legal(st, "a")}
 
 
 def test_T_7_official_return_10_or_lower_not_a_level_card():

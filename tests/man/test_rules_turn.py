@@ -211,3 +211,23 @@ def test_rule_3_9_option_draw_game():
     res = ok(s, "draw", "A")
     assert res.status == "finished" and res.state["result"]["kind"] == "draw"
     assert res.score_deltas == [] and res.state["next_dealer"] == s["dealer"]
+
+
+def test_2_4_5_3_sealed_to_act_is_public():
+    # Sealed answers reach a seat in clear, so their to_act may not say who holds what: in the
+    # opening race (2.4) every player may try the start card, not only those who can match it.
+    from engine import adjudicate as adj
+    players = ["ann", "bob", "cho", "dai"]
+    dealt = adj.deal("man", players, seed="readme")
+    assert dealt["to_act"] == ["ann", "dai"]  # the engine's truth (unsealed)
+    assert adj.deal("man", players, seed="readme", public=True)["to_act"] == players
+    action = {"type": "play", "player": "ann", "cards": ["SA"]}
+    truth = adj.validate(dealt["state"], action)
+    public = adj.validate(dealt["state"], action, public=True)
+    # 5.3: after a play, every player whose window is open and who is in reach by their last
+    # (public) call may man; nobody's hand is read.
+    from engine.man import GAME
+    s = GAME.decode(public.state)
+    expected = [s.turn] + [p for p in players if p != s.turn and p in s.window and s.reach[p]
+                           and s.top_manable]
+    assert public.to_act == expected and set(truth.to_act) <= set(public.to_act) | {s.turn}

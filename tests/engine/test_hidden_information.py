@@ -1,0 +1,267 @@
+"""Under sealing a seat learns only what its answers tell it (README "Security model"): the
+state is opaque, and `valid`, the refusal (code, message, rule, details), `to_act`, `events`,
+`score_deltas`, `status` and the seat's own view come in clear. So every answer a seat receives
+must be computable from what that seat may see: two states that look the same to the seat must
+give it the same answer to the same action.
+
+For every game: random legal play-outs to a mid-game state; a seat; a second state made by
+re-dealing the cards that seat cannot see (other seats' hidden hands, the hidden stock,
+face-down cards), keeping every count and every public fact, and accepted only when it is a
+valid state whose view for that seat is identical; then the seat's legal actions and some
+random (mostly illegal) actions of its own must answer identically in both.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from typing import Any, Callable
+
+import pytest
+
+from engine import adjudicate, registry
+from engine.cards import SUITS, deck_52
+from engine.errors import InputError
+from engine.man.numbers import in_reach
+from tests.sizing import examples
+
+GAMES = ("man", "manillen", "guandan", "daifugo", "manteur")
+
+# A pile of cards the seat cannot see: where it lives in the state (a setter), the cards that
+# must stay (public facts about it), and the cards that may move between piles.
+Pile = tuple[Callable[[dict, list], None], list, list]
+
+
+def _hand(p: str) -> Callable[[dict, list], None]:
+    def put(j: dict, cards: list) -> None:
+        j["hands"][p] = cards
+    return put
+
+
+def _minus(cards: list, fixed: list) -> list:
+    left = list(cards)
+    for c in fixed:
+        left.remove(c)
+    return left
+
+
+# ------------------------------------------------------------------ what each seat cannot see
+
+def man_piles(j: dict, seat: str) -> list[Pile]:
+    """Other hands neither public (3.6) nor shown (5.4); the stock below the cards the next
+    draw could take (a seat's own draw legitimately tells it those cards)."""
+    piles: list[Pile] = []
+    for p in j["players"]:
+        if p != seat and not j["public"][p] and not j["shown"][p]:
+            fixed = list(j["drawn_cards"]) if p == j["turn"] else []
+            piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+    keep = max(1, j["pending_draw"])
+    head = list(j["stock"][:keep])
+
+    def stock(state: dict, cards: list) -> None:
+        state["stock"] = head + cards
+    piles.append((stock, [], list(j["stock"][keep:])))
+    return piles
+
+
+def man_public_facts(j: dict) -> bool:
+    """Every seat's calls are public (6.1, 2.2): the reach flag of a seat that has called, or
+    of any seat with automatic calls, is its hand's (before this turn's draw, for the seat
+    on turn)."""
+    for p in j["players"]:
+        if j["options"]["calls"] == "declared" and j["last_call"][p] is None:
+            continue  # a declared deal call not made yet: the hand may or may not owe it
+        hand = list(j["hands"][p])
+        if p == j["turn"] and j["drew"]:
+            hand = _minus(hand, j["drawn_cards"])
+        if j["reach"][p] != in_reach(hand):
+            return False
+    return True
+
+
+def guandan_piles(j: dict, seat: str) -> list[Pile]:
+    """Other hands (a tribute card received is public, T-9, so it stays with its receiver)."""
+    piles: list[Pile] = []
+    received = Counter(t["card"] for t in j["tributes"] if t["receiver"] and t["card"]
+                       and t["returned"] is None)
+    for p in j["players"]:
+        if p == seat:
+            continue
+        fixed = [t["card"] for t in j["tributes"] if t["receiver"] == p and t["card"]
+                 and t["returned"] is None and t["card"] in j["hands"][p]]
+        piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+    # A return given in a double tribute is hidden until the other is given, and then both are
+    # shown (T-9): the second return's answer reveals it by the rules, so it stays as it is.
+    return piles
+
+
+def daifugo_piles(j: dict, seat: str) -> list[Pile]:
+    """Other hands; cards of an exchange stay where they are (its two seats know them)."""
+    moved = Counter()
+    for e in j["exchange"]:
+        moved.update(e["tribute"] or [])
+        moved.update(e["returned"] or [])
+    piles: list[Pile] = []
+    for p in j["players"]:
+        if p != seat:
+            fixed = [c for c in j["hands"][p] if moved[c]]
+            piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+    return piles
+
+
+def manillen_piles(j: dict, seat: str) -> list[Pile]:
+    """Other hands (four players: no face-down table cards)."""
+    return [(_hand(p), [], list(j["hands"][p])) for p in j["players"] if p != seat]
+
+
+def manteur_piles(j: dict, seat: str) -> list[Pile]:
+    """The hand unless this seat holds it; the face-down discards; the stock below the five
+    cards an exchange could draw."""
+    piles: list[Pile] = []
+    if seat != j["holder"]:
+        def hand(state: dict, cards: list) -> None:
+            state["hand"] = cards
+        piles.append((hand, [], list(j["hand"])))
+
+    def discard(state: dict, cards: list) -> None:
+        state["discard"] = cards
+    piles.append((discard, [], list(j["discard"])))
+    head = list(j["stock"][:5])
+
+    def stock(state: dict, cards: list) -> None:
+        state["stock"] = head + cards
+    piles.append((stock, [], list(j["stock"][5:])))
+    return piles
+
+
+PILES = {"man": man_piles, "guandan": guandan_piles, "daifugo": daifugo_piles,
+         "manillen": manillen_piles, "manteur": manteur_piles}
+PUBLIC_FACTS = {"man": man_public_facts}
+# Actions whose answer shows hidden cards by the rules themselves, so it may differ: a Manteur
+# challenge reveals the hand (B14) and accepting takes it into the acceptor's hand (B15).
+REVEALING = {"manteur": {"challenge", "accept"}}
+
+
+def redeal(game, j: dict, seat: str, rnd: random.Random, tries: int = 80) -> dict | None:
+    """Another valid state that looks the same to `seat`: the cards it cannot see shuffled
+    among the piles that hold them, every pile keeping its size."""
+    piles = PILES[game.id](j, seat)
+    pool = [c for _, _, movable in piles for c in movable]
+    if len(set(pool)) < 2:
+        return None
+    seen = game.view(game.decode(j), seat)
+    facts = PUBLIC_FACTS.get(game.id, lambda _j: True)
+    for _ in range(tries):
+        rnd.shuffle(pool)
+        other = copy.deepcopy(j)
+        at = 0
+        for put, fixed, movable in piles:
+            put(other, fixed + pool[at:at + len(movable)])
+            at += len(movable)
+        if other == j or not facts(other):
+            continue
+        try:
+            state = game.decode(other)
+        except InputError:
+            continue
+        if game.view(state, seat) == seen:
+            return other
+    return None
+
+
+# ------------------------------------------------------------------ the answer a seat receives
+
+def sealed_answer(game, j: dict, action: dict, seat: str) -> dict:
+    """Everything a sealed /v1/validate answer tells the acting seat (service/routes.py)."""
+    try:
+        res = adjudicate.validate(j, action, public=True)
+    except InputError as err:
+        return {"problem": err.code, "path": err.path}
+    if not res.valid:
+        r = res.refusal
+        return {"valid": False, "code": r.code, "en": r.en, "ja": r.ja, "rule": r.rule,
+                "details": r.details}
+    return {"valid": True, "to_act": res.to_act, "events": res.events,
+            "score_deltas": res.score_deltas, "status": res.status,
+            "next_match": res.next_match, "view": adjudicate.view(res.state, seat)}
+
+
+def random_action(rnd: random.Random, game, seat: str, players: list) -> dict:
+    kind = rnd.choice(game.actions)
+    action: dict[str, Any] = {"type": kind.name, "player": seat}
+    for name, field in kind.fields.items():
+        if not field.required and rnd.random() < 0.5:
+            continue
+        action[name] = {
+            "cards": lambda: rnd.sample(deck_52(), rnd.randint(1, 3)),
+            "card": lambda: rnd.choice(deck_52()),
+            "suit": lambda: rnd.choice(SUITS),
+            "enum": lambda: rnd.choice([c for c in field.choices if c is not None] or [None]),
+            "player": lambda: rnd.choice(players),
+            "int": lambda: rnd.randint(field.minimum or 0, field.maximum or 5),
+            "bool": lambda: rnd.random() < 0.5,
+        }.get(field.kind, lambda: "seen at the table")()
+    return action
+
+
+def deal_request(game_id: str, rnd: random.Random, n: int) -> dict:
+    players = [f"p{i}" for i in range(n)]
+    req: dict[str, Any] = {"game_id": game_id, "players": players, "seed": f"s{rnd.random()}"}
+    if game_id == "man":
+        req["options"] = {"preset": rnd.choice(["standard", "referee"]),
+                          "penalty_draw_ends_turn": rnd.random() < 0.5,
+                          "man_window": rnd.choice(["next_action", "until_covered"])}
+    elif game_id == "guandan" and rnd.random() < 0.6:
+        # a later deal: the tribute phases too, with anti-tribute claimed or automatic
+        order = rnd.sample(players, 4)
+        if players.index(order[0]) % 2 == players.index(order[1]) % 2:
+            order = order[:2]
+        req["match"] = {"levels": {"team1": "5", "team2": "9"}, "previous_order": order,
+                        "deal_number": 1}
+        req["options"] = {"preset": rnd.choice(["seed", "official", "pagat"]),
+                          "anti_tribute": rnd.choice(["automatic", "optional"])}
+    return req
+
+
+# How far a play-out may go: most of a deal, so that mid-game states are met, not ends.
+STEPS = {"man": 90, "manillen": 30, "guandan": 40, "daifugo": 40, "manteur": 60}
+
+
+def player_count(game) -> int:
+    return 4 if game.min_players <= 4 <= game.max_players else game.min_players
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_answers_depend_only_on_the_seats_view(game_id):
+    game = registry.get(game_id)
+    rnd = random.Random(f"hidden-{game_id}")
+    compared = 0
+    for _ in range(examples(30)):
+        req = deal_request(game_id, rnd, player_count(game))
+        players = req["players"]
+        j = adjudicate.deal(**req)["state"]
+        for step in range(rnd.randint(0, STEPS[game_id])):
+            listed = [a for p in players for a in adjudicate.legal_actions(j, p)]
+            if not listed:
+                break
+            out = adjudicate.validate(j, rnd.choice(listed))
+            if out.status == "finished":
+                break
+            j = out.state
+        if j["status"] == "finished":
+            continue
+        for seat in rnd.sample(players, len(players)):
+            other = redeal(game, j, seat, rnd)
+            if other is None:
+                continue
+            actions = adjudicate.legal_actions(j, seat)
+            actions = rnd.sample(actions, min(len(actions), 6))
+            actions += [random_action(rnd, game, seat, players) for _ in range(4)]
+            for action in actions:
+                if action["type"] in REVEALING.get(game_id, ()):
+                    continue
+                a, b = (sealed_answer(game, s, action, seat) for s in (j, other))
+                assert a == b, (f"{game_id}: {seat} learns hidden cards from the answer to "
+                                f"{action}", j, other)
+                compared += 1
+    assert compared >= examples(12), compared
