@@ -79,7 +79,8 @@ def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
 def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
          seed: str | None = None, dealer: str | None = None,
          match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
-         hands: Mapping[str, Sequence[str]] | None = None, public: bool = False) -> dict:
+         hands: Mapping[str, Sequence[str]] | None = None, public: bool = False,
+         table: Mapping[str, Any] | None = None) -> dict:
     """{state, to_act, seed_commitment} of a new deal. `public`: `to_act` from public
     information only (Game.public_to_act), as sealed answers give it."""
     game = game_by_id(game_id)
@@ -120,10 +121,22 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
                 raise InvalidDeal(str(err), f"hands.{p}[{err.index}]") from None
             except TypeError:
                 raise InvalidDeal("a hand is a list of cards", f"hands.{p}") from None
+    parsed_table = None
+    if table is not None:
+        if parsed_hands is None:
+            raise InvalidDeal("a table is what lies face up beside the hands: give the hands too",
+                              "table")
+        if not game.table_fields:
+            raise InvalidDeal(f"{game.id} has nothing face up beside the hands; it takes no table",
+                              "table")
+        try:
+            parsed_table = parse_fields(game.table_fields, table, "table")
+        except FieldError as err:
+            raise InvalidDeal(err.message, err.path) from None
     if seed is None:
         seed = rng.new_seed()
     state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
-                                parsed_hands))
+                                parsed_hands, parsed_table))
     to_act = game.public_to_act(state) if public else game.to_act(state)
     return {"state": game.encode(state), "to_act": to_act,
             "seed_commitment": rng.commitment(seed), "status": game.status(state)}

@@ -161,6 +161,9 @@ class DealSetup:
     # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
     # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
     hands: Mapping[str, tuple[str, ...]] | None = None
+    # What else lies face up on a physical table when the hands are given (the game's
+    # `table_fields`: Man's start card, Manillen's turned trump …), parsed; None without hands.
+    table: Mapping[str, Any] | None = None
 
 
 # ---------------------------------------------------------------- the interface
@@ -189,6 +192,9 @@ class Game(ABC, Generic[S]):
     # thousands of plays); the service then caches enumerations. Cheap games recompute.
     legal_actions_cacheable: ClassVar[bool] = False
     accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
+    # With hands, what else a physical deal puts face up that the game must be told (a deal
+    # request's `table`; the spec publishes `<Game>Table`). Empty: hands alone say it all.
+    table_fields: ClassVar[Mapping[str, Field]] = {}
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.

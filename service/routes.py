@@ -64,7 +64,7 @@ def _guarded_deal(ext, body: dict) -> tuple[Meta | None, object]:
     signed or sealed); the previous deal's signed next_match is anyone's to pass on."""
     guard = ext.guard
     match, vouched = guard.incoming_match(body.get("match"))
-    shaped = any(body.get(k) is not None for k in ("deck", "hands", "seed")) or \
+    shaped = any(body.get(k) is not None for k in ("deck", "hands", "table", "seed")) or \
         (match is not None and not vouched)
     if shaped:
         guard.require_referee(request.headers.get("Authorization"))
@@ -217,7 +217,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         meta, match = _guarded_deal(ext, body)
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
                               body.get("dealer"), match, body.get("deck"), body.get("hands"),
-                              public=ext.guard.sealed)
+                              public=ext.guard.sealed, table=body.get("table"))
         return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
     def _validate(req, body: dict):

@@ -449,6 +449,16 @@ def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
                           "description": props["match"].get("description", "")}
         if not game.accepts_hands:
             del props["hands"]  # the engine refuses them (deal_invalid): it deals from a deck
+        if game.table_fields:
+            components[prefix + "Table"] = {
+                "type": "object", "additionalProperties": False,
+                "properties": {k: f.json_schema() for k, f in game.table_fields.items()},
+                **({"required": required} if (required := [
+                    k for k, f in game.table_fields.items() if f.required]) else {}),
+                "description": f"{name}: what lies face up on a physical table beside the hands"}
+            props["table"] = {**_ref(prefix + "Table"), "nullable": True}
+        else:
+            del props["table"]  # the engine refuses one (deal_invalid): hands say it all
         components[prefix + "DealRequest"] = request
         requests.append(prefix + "DealRequest")
         replay = {**request, "properties": {
@@ -515,6 +525,9 @@ class Schemas:
             hands = mf.Dict(keys=mf.String(), values=mf.List(_card()), allow_none=True,
                             metadata={"description": "each seat's cards, exactly (games that "
                                       "accept hands: a physical table or a recorded game)"})
+            table = mf.Dict(keys=mf.String(), allow_none=True,
+                            metadata={"description": "with hands: what else lies face up "
+                                      "(the game's `<Game>Table`)"})
 
         class ReplayDeal(DealRequest):
             game = mf.String(required=True)
