@@ -134,7 +134,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         settings=settings,
         guard=Guard(settings.state_secrets, settings.seal_keys, settings.referee_keys,
                     Sequencer(settings.redis_url, settings.sequence_ttl_seconds,
-                              settings.redis_timeout_seconds)
+                              settings.redis_timeout_seconds, settings.sequence_retry_seconds)
                     if settings.sequence == "strict" else None),
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),

@@ -53,6 +53,12 @@ def _state_in(ext, posted, seat: str | None = None) -> Posted:
     return got
 
 
+def action_digest(move: int, action: dict) -> str:
+    """Names an accepted action and the move it was applied to (strict sequencing's record):
+    the same action on the same state is the same move, answered again as the first time."""
+    return hashlib.sha256(orjson.dumps([move, action], option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+
+
 def _check_latest(ext, got: Posted) -> None:
     if ext.guard.sequencer is not None and got.meta is not None:
         ext.guard.sequencer.check(got.meta.game_id, got.meta.move)
@@ -210,7 +216,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         if isinstance(result, Applied):
             meta = None if got.meta is None else got.meta.next()
             if guard.sequencer is not None and got.meta is not None:
-                guard.sequencer.advance(got.meta.game_id, got.meta.move)
+                guard.sequencer.advance(got.meta.game_id, got.meta.move,
+                                        action_digest(got.meta.move, result.action))
             out = {"valid": True, "state": guard.outgoing(result.state, meta),
                    "score_deltas": result.score_deltas, "events": result.events,
                    "to_act": result.to_act, "status": result.status}
