@@ -139,6 +139,15 @@ def create_app(settings: Settings | None = None) -> Flask:
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )
+    sequencer = app.extensions["card_referee"].guard.sequencer
+    if sequencer is not None:
+        # Strict sequencing trusts Redis to keep every move record: say at start-up when it
+        # may not (docs/security.md, "What strict mode needs of Redis"); /readyz says it too.
+        durability = sequencer.durability()
+        if durability != "aof":
+            logging.getLogger(__name__).warning(
+                "strict sequencing: Redis persistence is %r, not an append-only file: a Redis "
+                "restart can roll games back (see docs/security.md)", durability)
     api = RefereeApi(app)
     api.ma_plugin.converter.add_attribute_function(state_field_ref)
     schemas = Schemas(games)

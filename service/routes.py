@@ -398,6 +398,13 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         # Strict sequencing cannot take an action without its Redis: not ready, 503.
         sequencer = ext.guard.sequencer
         ready = sequencer is None or sequencer.ping()
+        durability = None
+        if sequencer is not None:
+            # What a Redis restart keeps of the move records (docs/security.md): without AOF a
+            # restart rolls games back. CARDREF_SEQUENCE_REQUIRE_AOF makes it a condition.
+            durability = sequencer.durability() if ready else "unknown"
+            if ext.settings.sequence_require_aof and durability != "aof":
+                ready = False
         body = {
             "status": ("ready" if cache["ready"] else "degraded") if ready else "not_ready",
             "engine_version": ENGINE_VERSION,
@@ -407,6 +414,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             "sequence": "strict" if ext.guard.sequencer is not None else "stateless",
             "games": [g.id for g in registry.all_games()],
         }
+        if durability is not None:
+            body["sequence_durability"] = durability
         return json_response(body, 200 if ready else 503)
 
     return [api, alias, ops, lookup_blueprint(schemas, ext)]

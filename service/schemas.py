@@ -649,6 +649,13 @@ class Schemas:
             signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))
+            sequence_durability = mf.String(
+                validate=validate.OneOf(["aof", "rdb_only", "none", "unknown"]),
+                metadata={"description": "strict sequencing: what its Redis keeps across a "
+                          "restart — `aof` (append-only file), `rdb_only` (snapshots: a restart "
+                          "rolls games back to the last one), `none`, or `unknown` (CONFIG "
+                          "disabled, or Redis not answering); with CARDREF_SEQUENCE_REQUIRE_AOF "
+                          "anything but `aof` is not ready (503)"})
             games = mf.List(mf.String(), required=True)
 
         self.games_response = GamesResponse()

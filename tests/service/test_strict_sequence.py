@@ -162,3 +162,31 @@ def test_a_state_newer_than_the_store_is_refused_as_rolled_back_and_so_is_the_ol
     assert newer.status_code == 409 and newer.get_json()["code"] == "sequence_rolled_back"
     older = _validate(client, dealt["state"], action)
     assert older.status_code == 409 and older.get_json()["code"] == "sequence_rolled_back"
+
+
+# ---------------------------------------------------------------- what strict mode needs of Redis
+
+@pytest.mark.parametrize("args, durability", [
+    ((), "none"),                                        # neither snapshots nor AOF
+    (("--save", "3600 1"), "rdb_only"),                  # a restart rolls back to the snapshot
+    (("--appendonly", "yes"), "aof"),
+    (("--rename-command", "CONFIG", ""), "unknown"),     # CONFIG disabled: not guessed
+])
+def test_readyz_says_what_strict_sequencings_redis_keeps_across_a_restart(args, durability):
+    server = RedisProcess(extra_args=args).start()
+    try:
+        client = strict_client(server.url)
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.get_json()["sequence_durability"] == durability
+        # required: only an append-only file is ready
+        required = strict_client(server.url, sequence_require_aof=True).get("/readyz")
+        assert required.status_code == (200 if durability == "aof" else 503)
+        assert required.get_json()["sequence_durability"] == durability
+    finally:
+        server.close()
+
+
+def test_readyz_of_stateless_mode_says_nothing_of_durability(redis_url):
+    client = create_app(Settings(metrics=False, redis_url=redis_url)).test_client()
+    assert "sequence_durability" not in client.get("/readyz").get_json()
