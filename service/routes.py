@@ -65,8 +65,9 @@ def _check_latest(ext, got: Posted) -> None:
 
 
 def _guarded_deal(ext, body: dict, game: str, players, identity: object
-                  ) -> tuple[Meta | None, object, str | None]:
-    """Who may shape this deal, its binding and its seed (None: the engine draws one). A deck,
+                  ) -> tuple[Meta | None, object, str | None, tuple | None]:
+    """Who may shape this deal, its binding, its seed (None: the engine draws one) and the
+    next_match it uses (claimed by _claim_match once the engine dealt it). A deck,
     hands, a chosen seed, match values this service did not sign or seal, or a dealer other
     than the one a signed next_match names make it a referee act (the referee key, when states
     are signed or sealed); the previous deal's signed next_match is anyone's to pass on, within
@@ -83,11 +84,11 @@ def _guarded_deal(ext, body: dict, game: str, players, identity: object
         guard.require_referee(authorization)
     provenance = "referee" if shaped else "server"
     if not guard.enabled:
-        return None, match, body.get("seed")
+        return None, match, body.get("seed"), None
     referee = shaped or guard.is_referee(authorization)
     if lineage is None:  # a match begins
         return guard.new_meta(provenance, match_provenance="referee" if referee else "server"), \
-            match, body.get("seed")
+            match, body.get("seed"), None
     if lineage.game != game or list(lineage.players) != list(players):
         raise InvalidDeal(f"this next_match continues a match of {lineage.game} between "
                           f"{lineage.players} (in seat order); deal that game and those seats, "
@@ -95,14 +96,19 @@ def _guarded_deal(ext, body: dict, game: str, players, identity: object
     deal_number = lineage.deal + 1
     request_digest = hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)
                                     ).hexdigest()
-    if guard.sequencer is not None:
-        guard.sequencer.use_match(lineage.match_id, deal_number, request_digest)
     parts = (lineage.match_id, str(deal_number), request_digest)
     seed = body.get("seed") or guard.derive("seed", *parts)[:32]
     meta = guard.new_meta(provenance, lineage.match_id, deal_number,
                           "referee" if referee and lineage.provenance == "referee" else "server",
                           game_id=guard.derive("game", *parts)[:16])
-    return meta, match, seed
+    return meta, match, seed, (lineage.match_id, deal_number, request_digest)
+
+
+def _claim_match(ext, claim: tuple | None) -> None:
+    """Under strict sequencing a next_match starts one deal: recorded once the engine has
+    dealt it (a request the engine refuses, e.g. a typo in its options, uses nothing)."""
+    if claim is not None and ext.guard.sequencer is not None:
+        ext.guard.sequencer.use_match(*claim)
 
 
 def _dealt(ext, out: dict, meta: Meta | None, players) -> dict:
@@ -228,9 +234,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def deal(body: dict, game: str):
         request.environ["cardref.game"] = game
         _check_player_ids(ext, body["players"], "players")
-        meta, match, seed = _guarded_deal(ext, body, game, body["players"], [game, body])
+        meta, match, seed, claim = _guarded_deal(ext, body, game, body["players"], [game, body])
         out = adjudicate.deal(game, body["players"], body.get("options"), seed,
                               body.get("dealer"), match, body.get("deck"), body.get("hands"))
+        _claim_match(ext, claim)
         return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
     def _validate(req, body: dict):
@@ -344,9 +351,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             raise LimitExceeded(f"a replay takes at most {limit} actions "
                                 f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
                                 "actions")
-        meta, deal["match"], deal["seed"] = _guarded_deal(
+        meta, deal["match"], deal["seed"], claim = _guarded_deal(
             ext, deal, deal["game_id"], deal["players"], [body["deal"], body["actions"]])
         out = adjudicate.replay(deal, body["actions"])
+        _claim_match(ext, claim)
         for step in out["steps"]:
             step["action"] = {**step["action"], "game": deal["game_id"]}
         guard = ext.guard

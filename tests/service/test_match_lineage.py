@@ -141,3 +141,11 @@ def test_a_dealer_other_than_the_next_matchs_needs_the_referee_key():
     by_referee = deal(client, "manillen", MANILLEN, match=summary, dealer=chosen,
                       headers=REFEREE)
     assert by_referee.status_code == 201 and by_referee.get_json()["state"]["dealer"] == chosen
+
+
+def test_a_deal_the_engine_refuses_does_not_use_up_the_next_match(redis_url):
+    client = client_for(redis_url=redis_url, sequence="strict")
+    summary = finish(client, deal(client).get_json(), seed=6)["next_match"]
+    typo = deal(client, match=summary, options={"no_such_option": True})
+    assert typo.status_code == 422 and typo.get_json()["code"] == "options_invalid"
+    assert deal(client, match=summary).status_code == 201
