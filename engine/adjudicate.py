@@ -29,6 +29,9 @@ class Applied:
     to_act: list[str]
     status: str
     next_match: dict | None = None  # once finished: the next deal's `match` (Game.next_match)
+    # The action as parsed (canonical: cards in canonical notation, no optional `game`): two
+    # spellings of one action are the same action (strict sequencing's retries).
+    action: dict | None = None
     valid: bool = True
 
 
@@ -192,7 +195,7 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
     return Applied(encoded, [d.to_json() for d in tr.score_deltas],
                    [e.to_json() for e in tr.events],
                    game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
-                   game.next_match(tr.state) if status == FINISHED else None)
+                   game.next_match(tr.state) if status == FINISHED else None, action.to_json())
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,

@@ -134,11 +134,20 @@ def create_app(settings: Settings | None = None) -> Flask:
         settings=settings,
         guard=Guard(settings.state_secrets, settings.seal_keys, settings.referee_keys,
                     Sequencer(settings.redis_url, settings.sequence_ttl_seconds,
-                              settings.redis_timeout_seconds)
+                              settings.redis_timeout_seconds, settings.sequence_retry_seconds)
                     if settings.sequence == "strict" else None),
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )
+    sequencer = app.extensions["card_referee"].guard.sequencer
+    if sequencer is not None:
+        # Strict sequencing trusts Redis to keep every move record: say at start-up when it
+        # may not (docs/security.md, "What strict mode needs of Redis"); /readyz says it too.
+        durability = sequencer.durability()
+        if durability != "aof":
+            logging.getLogger(__name__).warning(
+                "strict sequencing: Redis persistence is %r, not an append-only file: a Redis "
+                "restart can roll games back (see docs/security.md)", durability)
     api = RefereeApi(app)
     api.ma_plugin.converter.add_attribute_function(state_field_ref)
     schemas = Schemas(games)

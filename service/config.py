@@ -103,6 +103,11 @@ class Settings:
     referee_keys: tuple[str, ...] = ()     # Bearer keys for referee acts (rotation: any)
     sequence: str = "stateless"            # or "strict": stale or forked states answer 409
     sequence_ttl_seconds: int = 7 * 24 * 3600
+    # How long an accepted action's compare-and-set is sent again while Redis does not answer
+    # before the answer is 503 (outcome unknown; the same action may be posted again).
+    sequence_retry_seconds: float = 2.0
+    # Strict sequencing's Redis must keep an append-only file: /readyz is 503 until it does.
+    sequence_require_aof: bool = False
     cors_origins: tuple[str, ...] = ()     # browser origins allowed to call (CORS); none: off
     access_log: bool = False               # one JSON line per request ("on" under `serve`)
     log_format: str = "json"               # or "text"
@@ -142,6 +147,8 @@ class Settings:
             referee_keys=_secrets(env, "CARDREF_REFEREE_KEYS"),
             sequence=(env.get("CARDREF_SEQUENCE") or "stateless").strip().lower(),
             sequence_ttl_seconds=_int(env, "CARDREF_SEQUENCE_TTL_SECONDS", 7 * 24 * 3600),
+            sequence_retry_seconds=float(env.get("CARDREF_SEQUENCE_RETRY_SECONDS") or 2.0),
+            sequence_require_aof=_flag(env, "CARDREF_SEQUENCE_REQUIRE_AOF", False),
             cors_origins=_origins(env),
             access_log=_flag(env, "CARDREF_ACCESS_LOG", False),
             log_format=(env.get("CARDREF_LOG_FORMAT") or "json").strip().lower(),

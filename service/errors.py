@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 from engine.adjudicate import UnknownGame
 from engine.game import InputError
 
-from .sequence import SequenceUnavailable, Superseded
+from .sequence import MatchSuperseded, RolledBack, SequenceUnavailable, Superseded
 from .signing import SignatureError
 from .trust import RefereeKeyRequired, SeatTokenInvalid
 
@@ -43,6 +43,10 @@ TITLES: dict[str, tuple[str, str]] = {
     "seat_token_invalid": ("This seat's token is missing or wrong", "この席のトークンがないか、正しくありません"),
     "state_superseded": ("This state is not the game's latest", "この状態は対局の最新の状態ではありません"),
     "sequence_unavailable": ("Strict sequencing is unavailable", "手順の確認ができないため受け付けられません"),
+    "sequence_rolled_back": ("Strict sequencing's store lost moves of this game",
+                             "手順の記録がこの対局の手を失っているため受け付けられません"),
+    "match_superseded": ("This match summary already started a deal",
+                         "この対戦の記録はすでに次の配札に使われています"),
     "limit_exceeded": ("Request asks for more than the service's limits",
                        "リクエストがサービスの上限を超えています"),
     "unsupported_media_type": ("Unsupported media type", "対応していないメディアタイプです"),
@@ -249,6 +253,8 @@ PLAIN_PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     RefereeKeyRequired: (403, "referee_key_required"),
     SeatTokenInvalid: (403, "seat_token_invalid"),
     Superseded: (409, "state_superseded"),
+    RolledBack: (409, "sequence_rolled_back"),
+    MatchSuperseded: (409, "match_superseded"),
 }
 
 
@@ -260,9 +266,15 @@ def handle_plain_problem(error: Exception) -> Response:
 
 def handle_sequence_unavailable(error: SequenceUnavailable) -> Response:
     log.warning("strict sequencing: store unreachable: %s", error)
-    return problem(503, "sequence_unavailable",
-                   "strict sequencing cannot reach its store; the action was not taken",
-                   headers={"Retry-After": "1"})
+    if error.outcome_unknown:
+        # Never "not taken": the compare-and-set may have landed after the store's answer
+        # timed out. The retry is what settles it, and it is safe (service/sequence.py).
+        detail = ("strict sequencing's store did not answer in time: whether this action was "
+                  "taken is unknown; posting the same action on the same state again is safe "
+                  "(if it was taken, it is answered as the first time)")
+    else:
+        detail = "strict sequencing cannot reach its store; nothing was taken or changed"
+    return problem(503, "sequence_unavailable", detail, headers={"Retry-After": "1"})
 
 
 def handle_unexpected(error: Exception) -> Response:

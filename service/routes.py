@@ -53,22 +53,62 @@ def _state_in(ext, posted, seat: str | None = None) -> Posted:
     return got
 
 
+def action_digest(move: int, action: dict) -> str:
+    """Names an accepted action and the move it was applied to (strict sequencing's record):
+    the same action on the same state is the same move, answered again as the first time."""
+    return hashlib.sha256(orjson.dumps([move, action], option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+
+
 def _check_latest(ext, got: Posted) -> None:
     if ext.guard.sequencer is not None and got.meta is not None:
         ext.guard.sequencer.check(got.meta.game_id, got.meta.move)
 
 
-def _guarded_deal(ext, body: dict) -> tuple[Meta | None, object]:
-    """Who may shape this deal, and its binding. A deck, hands, a chosen seed, or match values
-    this service did not sign or seal make it a referee act (the referee key, when states are
-    signed or sealed); the previous deal's signed next_match is anyone's to pass on."""
+def _guarded_deal(ext, body: dict, game: str, players, identity: object
+                  ) -> tuple[Meta | None, object, str | None, tuple | None]:
+    """Who may shape this deal, its binding, its seed (None: the engine draws one) and the
+    next_match it uses (claimed by _claim_match once the engine dealt it). A deck,
+    hands, a chosen seed, match values this service did not sign or seal, or a dealer other
+    than the one a signed next_match names make it a referee act (the referee key, when states
+    are signed or sealed); the previous deal's signed next_match is anyone's to pass on, within
+    its lineage: the same game and seats, the next deal (once, under strict sequencing).
+    `identity`: the whole request, which a match's next deal is derived from (the same
+    request again gets the same deal: game id and seed)."""
     guard = ext.guard
-    match, vouched = guard.incoming_match(body.get("match"))
+    match, lineage = guard.incoming_match(body.get("match"))
     shaped = any(body.get(k) is not None for k in ("deck", "hands", "table", "seed")) or \
-        (match is not None and not vouched)
+        (match is not None and lineage is None) or \
+        (lineage is not None and body.get("dealer") is not None)
+    authorization = request.headers.get("Authorization")
     if shaped:
-        guard.require_referee(request.headers.get("Authorization"))
-    return guard.new_meta("referee" if shaped else "server"), match
+        guard.require_referee(authorization)
+    provenance = "referee" if shaped else "server"
+    if not guard.enabled:
+        return None, match, body.get("seed"), None
+    referee = shaped or guard.is_referee(authorization)
+    if lineage is None:  # a match begins
+        return guard.new_meta(provenance, match_provenance="referee" if referee else "server"), \
+            match, body.get("seed"), None
+    if lineage.game != game or list(lineage.players) != list(players):
+        raise InvalidDeal(f"this next_match continues a match of {lineage.game} between "
+                          f"{lineage.players} (in seat order); deal that game and those seats, "
+                          "or have a referee start a match with its values", "match")
+    deal_number = lineage.deal + 1
+    request_digest = hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)
+                                    ).hexdigest()
+    parts = (lineage.match_id, str(deal_number), request_digest)
+    seed = body.get("seed") or guard.derive("seed", *parts)[:32]
+    meta = guard.new_meta(provenance, lineage.match_id, deal_number,
+                          "referee" if referee and lineage.provenance == "referee" else "server",
+                          game_id=guard.derive("game", *parts)[:16])
+    return meta, match, seed, (lineage.match_id, deal_number, request_digest)
+
+
+def _claim_match(ext, claim: tuple | None) -> None:
+    """Under strict sequencing a next_match starts one deal: recorded once the engine has
+    dealt it (a request the engine refuses, e.g. a typo in its options, uses nothing)."""
+    if claim is not None and ext.guard.sequencer is not None:
+        ext.guard.sequencer.use_match(*claim)
 
 
 def _dealt(ext, out: dict, meta: Meta | None, players) -> dict:
@@ -78,6 +118,7 @@ def _dealt(ext, out: dict, meta: Meta | None, players) -> dict:
     out["state"] = guard.outgoing(out["state"], meta)
     if meta is not None:
         out["game_id"] = meta.game_id
+        out["lineage"] = meta.lineage()
     tokens = guard.seat_tokens(meta, players)
     if tokens is not None:
         out["seat_tokens"] = tokens
@@ -214,10 +255,11 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def deal(body: dict, game: str):
         request.environ["cardref.game"] = game
         _check_player_ids(ext, body["players"], "players")
-        meta, match = _guarded_deal(ext, body)
-        out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
+        meta, match, seed, claim = _guarded_deal(ext, body, game, body["players"], [game, body])
+        out = adjudicate.deal(game, body["players"], body.get("options"), seed,
                               body.get("dealer"), match, body.get("deck"), body.get("hands"),
                               public=ext.guard.sealed, table=body.get("table"))
+        _claim_match(ext, claim)
         return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
     def _validate(req, body: dict):
@@ -234,7 +276,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         if isinstance(result, Applied):
             meta = None if got.meta is None else got.meta.next()
             if guard.sequencer is not None and got.meta is not None:
-                guard.sequencer.advance(got.meta.game_id, got.meta.move)
+                guard.sequencer.advance(got.meta.game_id, got.meta.move,
+                                        action_digest(got.meta.move, result.action))
             out = {"valid": True, "state": guard.outgoing(result.state, meta),
                    "score_deltas": result.score_deltas, "events": result.events,
                    "to_act": result.to_act, "status": result.status}
@@ -242,7 +285,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                 # The deal is over: its seed is revealed (verify-seed proves the deal against
                 # the commitment), and the next deal's match summary is signed or sealed.
                 out["seed"] = result.state.get("seed")
-                out["next_match"] = guard.outgoing_match(result.next_match)
+                out["next_match"] = guard.outgoing_match(result.next_match, meta, result.state)
+                if meta is not None:
+                    out["lineage"] = meta.lineage()
             if guard.sealed:
                 out["view"] = adjudicate.view(result.state, actor)
             return json_response(out)
@@ -309,7 +354,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def view(body: dict):
         got = _state_in(ext, body["state"], body["player"])
         _check_latest(ext, got)
-        return json_response({"view": adjudicate.view(got.state, body["player"], got.trusted)})
+        out = {"view": adjudicate.view(got.state, body["player"], got.trusted)}
+        if got.meta is not None:  # the view shows the match's totals: say whose match it is
+            out["lineage"] = got.meta.lineage()
+        return json_response(out)
 
     @api.route("/replay", methods=["POST"])
     @api.arguments(schemas.replay_request, example=examples.request("replay"))
@@ -327,17 +375,22 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             raise LimitExceeded(f"a replay takes at most {limit} actions "
                                 f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
                                 "actions")
-        meta, deal["match"] = _guarded_deal(ext, deal)
+        meta, deal["match"], deal["seed"], claim = _guarded_deal(
+            ext, deal, deal["game_id"], deal["players"], [body["deal"], body["actions"]])
         out = adjudicate.replay(deal, body["actions"], public=ext.guard.sealed)
+        _claim_match(ext, claim)
         for step in out["steps"]:
             step["action"] = {**step["action"], "game": deal["game_id"]}
         guard = ext.guard
         out["initial_state"] = guard.outgoing(out["initial_state"], meta)
-        final = None if meta is None else Meta(meta.game_id, len(out["steps"]), meta.provenance)
+        final = None if meta is None else meta._replace(move=len(out["steps"]))
         if guard.sequencer is not None and meta is not None:
             guard.sequencer.start(meta.game_id, final.move)
         out["state"] = guard.outgoing(out["state"], final)
-        out["next_match"] = guard.outgoing_match(out["next_match"])
+        out["next_match"] = guard.outgoing_match(
+            out["next_match"], final, {"game": deal["game_id"], "players": deal["players"]})
+        if meta is not None:
+            out["lineage"] = meta.lineage()
         tokens = guard.seat_tokens(meta, deal["players"])
         if tokens is not None:
             out["seat_tokens"] = tokens
@@ -377,6 +430,13 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         # Strict sequencing cannot take an action without its Redis: not ready, 503.
         sequencer = ext.guard.sequencer
         ready = sequencer is None or sequencer.ping()
+        durability = None
+        if sequencer is not None:
+            # What a Redis restart keeps of the move records (docs/security.md): without AOF a
+            # restart rolls games back. CARDREF_SEQUENCE_REQUIRE_AOF makes it a condition.
+            durability = sequencer.durability() if ready else "unknown"
+            if ext.settings.sequence_require_aof and durability != "aof":
+                ready = False
         body = {
             "status": ("ready" if cache["ready"] else "degraded") if ready else "not_ready",
             "engine_version": ENGINE_VERSION,
@@ -386,6 +446,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             "sequence": "strict" if ext.guard.sequencer is not None else "stateless",
             "games": [g.id for g in registry.all_games()],
         }
+        if durability is not None:
+            body["sequence_durability"] = durability
         return json_response(body, 200 if ready else 503)
 
     return [api, alias, ops, lookup_blueprint(schemas, ext)]

@@ -160,10 +160,25 @@ SEALED_MATCH = {"type": "string", "pattern": "^sealed\\.v1\\.",
                 "description": "A sealed match summary (next_match): opaque; pass it as the "
                                "next deal's `match`"}
 META = {"type": "object", "description": "The state's binding, under its signature: a game "
-        "id made at the deal, the move number, and whether the deal was shaped by a referee",
+        "id made at the deal, the move number, whether the deal was shaped by a referee, and "
+        "its match's lineage (match id, deal number, the match's provenance: `referee` only "
+        "while every deal of the match was dealt with the referee key)",
         "properties": {"game_id": {"type": "string"}, "move": {"type": "integer", "minimum": 0},
-                       "provenance": {"type": "string", "enum": ["server", "referee"]}},
-        "required": ["game_id", "move", "provenance"], "additionalProperties": False}
+                       "provenance": {"type": "string", "enum": ["server", "referee"]},
+                       "match_id": {"type": "string"},
+                       "deal": {"type": "integer", "minimum": 1},
+                       "match_provenance": {"type": "string", "enum": ["server", "referee"]}},
+        "required": ["game_id", "move", "provenance", "match_id", "deal", "match_provenance"],
+        "additionalProperties": False}
+MATCH_LINEAGE = {
+    "type": "object", "additionalProperties": False,
+    "required": ["match_id", "deal", "game", "players", "provenance"],
+    "description": "the match this summary continues, under its signature or seal: the next "
+                   "deal must be of the same game and seats, and is deal `deal` + 1",
+    "properties": {"match_id": {"type": "string"}, "deal": {"type": "integer", "minimum": 1},
+                   "game": {"type": "string"},
+                   "players": {"type": "array", "items": {"type": "string"}},
+                   "provenance": {"type": "string", "enum": ["server", "referee"]}}}
 
 
 SIGNATURE = {"type": "string", "description": "HMAC-SHA256 over the state's canonical JSON "
@@ -396,6 +411,7 @@ def match_components(game: Game) -> dict[str, dict]:
     name = game.names.get("en", game.id)
     props = {k: f.json_schema() for k, f in game.match_fields.items()}
     props["signature"] = MATCH_SIGNATURE
+    props["lineage"] = MATCH_LINEAGE
     values = {"type": "object", "properties": props, "additionalProperties": False,
               "description": f"{name}: match values a deal starts from (omitted ones start "
                              "afresh); values the service did not sign or seal are a referee act"}
@@ -532,7 +548,23 @@ class Schemas:
         class ReplayDeal(DealRequest):
             game = mf.String(required=True)
 
+        class Lineage(ma.Schema):
+            """The match whose totals an answer shows (signing or sealing on)."""
+            match_id = mf.String(required=True, metadata={"description": "made at the match's "
+                                 "first deal; every deal of the match carries it"})
+            deal = _int(required=True, metadata={"description": "this deal's number in the "
+                        "match (1: its first)"})
+            provenance = mf.String(required=True, validate=validate.OneOf(["server", "referee"]),
+                                   metadata={"description": "`referee` only while every deal "
+                                             "of the match was dealt with the referee key; "
+                                             "`server`: anyone could have played every seat "
+                                             "of some deal of it, so its totals prove nothing"})
+
+        lineage_field = lambda: mf.Nested(Lineage, metadata={  # noqa: E731
+            "description": "signing or sealing on: the match this deal belongs to"})
+
         class DealResponse(ma.Schema):
+            lineage = lineage_field()
             state = StateField(required=True)
             to_act = mf.List(mf.String(), required=True)
             seed_commitment = mf.String(required=True, metadata={"description": "SHA-256 of the seed"})
@@ -560,6 +592,7 @@ class Schemas:
                 return None
 
         class ValidateResponse(ma.Schema):
+            lineage = lineage_field()
             valid = _bool(required=True)
             state = StateField(required=True)
             score_deltas = mf.List(mf.Nested(ScoreDeltaSchema))
@@ -586,6 +619,7 @@ class Schemas:
             count = _int(required=True)
 
         class ViewResponse(ma.Schema):
+            lineage = lineage_field()
             view = mf.Dict(required=True, metadata={"description": "the state as that player may see it"})
 
         class ReplayRequest(Strict):
@@ -606,6 +640,7 @@ class Schemas:
             error = RefusalField(required=True)
 
         class ReplayResponse(ma.Schema):
+            lineage = lineage_field()
             seed_commitment = mf.String(required=True)
             initial_state = StateField(required=True)
             steps = mf.List(mf.Nested(ReplayStep), required=True)
@@ -627,6 +662,13 @@ class Schemas:
             signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))
+            sequence_durability = mf.String(
+                validate=validate.OneOf(["aof", "rdb_only", "none", "unknown"]),
+                metadata={"description": "strict sequencing: what its Redis keeps across a "
+                          "restart — `aof` (append-only file), `rdb_only` (snapshots: a restart "
+                          "rolls games back to the last one), `none`, or `unknown` (CONFIG "
+                          "disabled, or Redis not answering); with CARDREF_SEQUENCE_REQUIRE_AOF "
+                          "anything but `aof` is not ready (503)"})
             games = mf.List(mf.String(), required=True)
 
         self.games_response = GamesResponse()

@@ -5,9 +5,13 @@
   opaque string: nobody reads another seat's cards or the seed from it. Seats prove who they
   are with seat tokens (X-Seat-Token), which the deal's caller hands out.
 - Binding: with either on, a state carries `meta` — a random game id made at the deal, the
-  move number and the deal's provenance (`server` or `referee`) — under the same signature or
-  seal. Strict sequencing (CARDREF_SEQUENCE=strict) then refuses any state that is not its
-  game's latest (service/sequence.py).
+  move number, the deal's provenance (`server` or `referee`) and its match's lineage (match
+  id, deal number, the match's provenance) — under the same signature or seal. Strict
+  sequencing (CARDREF_SEQUENCE=strict) then refuses any state that is not its game's latest
+  (service/sequence.py).
+- Match lineage: a finished deal's `next_match` carries its match's lineage (match id, deal
+  number, game, players in seat order, provenance) under the same signature or seal; the next
+  deal continues that lineage only (same game, same seats), once under strict sequencing.
 - The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
   sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
   not the previous deal's signed `next_match`) needs it.
@@ -16,6 +20,7 @@ rules: fine for a trusted front end, not for strangers.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 from typing import Any, Mapping, NamedTuple
@@ -44,21 +49,50 @@ class SeatTokenInvalid(Exception):
 
 class Meta(NamedTuple):
     """A state's binding. (Named tuples: built three times per /v1/validate request, where a
-    frozen dataclass costs a few µs more.)"""
+    frozen dataclass costs a few µs more.) The match lineage: the match id made at the
+    match's first deal, this deal's number in it (1 for the first), and the match's
+    provenance — `referee` only while every deal of the match was dealt with the referee
+    key, else `server` (anyone could have played every seat of some deal of it)."""
     game_id: str
     move: int
     provenance: str
+    match_id: str
+    deal: int
+    match_provenance: str
 
     def to_json(self) -> dict:
-        return {"game_id": self.game_id, "move": self.move, "provenance": self.provenance}
+        return {"game_id": self.game_id, "move": self.move, "provenance": self.provenance,
+                "match_id": self.match_id, "deal": self.deal,
+                "match_provenance": self.match_provenance}
 
     def next(self) -> "Meta":
-        return Meta(self.game_id, self.move + 1, self.provenance)
+        return self._replace(move=self.move + 1)
+
+    def lineage(self) -> dict:
+        """The match's lineage as answers show it beside its totals."""
+        return {"match_id": self.match_id, "deal": self.deal,
+                "provenance": self.match_provenance}
 
     @staticmethod
     def from_json(data: Any) -> "Meta":
-        """Only ever called on what our own signature or seal vouches for."""
-        return Meta(data["game_id"], data["move"], data["provenance"])
+        """Only ever called on what our own signature or seal vouches for. A state bound
+        before matches had lineage is the first deal of a match of its own provenance."""
+        get = data.get
+        return Meta(data["game_id"], data["move"], data["provenance"],
+                    get("match_id") or data["game_id"], get("deal") or 1,
+                    get("match_provenance") or data["provenance"])
+
+
+LINEAGE_KEY = "lineage"
+
+
+class Lineage(NamedTuple):
+    """What a signed or sealed next_match says of the match it continues."""
+    match_id: str
+    deal: int          # the deal that finished (the next deal is deal + 1)
+    game: str
+    players: list
+    provenance: str
 
 
 class Posted(NamedTuple):
@@ -117,42 +151,82 @@ class Guard:
             return self.sealer.seal(bound, STATE_PURPOSE)
         return self.signer.signed_json(bound)
 
-    def new_meta(self, provenance: str) -> Meta | None:
-        return Meta(secrets.token_urlsafe(12), 0, provenance) if self.enabled else None
+    def new_meta(self, provenance: str, match_id: str | None = None, deal: int = 1,
+                 match_provenance: str | None = None, game_id: str | None = None
+                 ) -> Meta | None:
+        """A new deal's binding: a fresh game id (or the one derived for a match's next deal,
+        derive_id) and a fresh match (or the lineage it continues)."""
+        if not self.enabled:
+            return None
+        game_id = game_id or secrets.token_urlsafe(12)
+        return Meta(game_id, 0, provenance, match_id or secrets.token_urlsafe(12), deal,
+                    match_provenance or provenance)
+
+    def derive(self, purpose: str, *parts: str) -> str:
+        """A value only this service can make, the same every time for the same parts: the
+        game id and seed of a match's next deal, so the same deal request (a retry whose
+        answer was lost) gets the same deal. Keyed by the first signing secret or seal key."""
+        key = self.signer._keys[0] if self.signer.enabled else self.sealer._keys[0][2]
+        message = "\x00".join((purpose, *parts)).encode("utf-8", "surrogatepass")
+        return hmac.new(key + b"\x00lineage", message, hashlib.sha256).hexdigest()
 
     # -- match summaries (the previous deal's next_match) -----------------------------------
-    def outgoing_match(self, match: dict | None) -> Any:
+    def outgoing_match(self, match: dict | None, meta: Meta | None = None,
+                       state: Mapping[str, Any] | None = None) -> Any:
+        """A finished deal's match summary, bound to its match's lineage (match id, this
+        deal's number, the game and its players in seat order, the match's provenance)."""
         if match is None or not self.enabled:
             return match
+        if meta is not None and state is not None:
+            match = {**match, LINEAGE_KEY: {
+                "match_id": meta.match_id, "deal": meta.deal, "game": state.get("game"),
+                "players": list(state.get("players") or ()),
+                "provenance": meta.match_provenance}}
         if self.sealer.enabled:
             return self.sealer.seal(match, MATCH_PURPOSE)
         return orjson.loads(orjson.dumps(self.match_signer.signed_json(match)))
 
-    def incoming_match(self, posted: Any) -> tuple[Any, bool]:
-        """(match values, vouched for): a match summary this service sealed or signed is
-        anyone's to pass on; other values are the caller's own (a referee act)."""
+    def incoming_match(self, posted: Any) -> tuple[Any, Lineage | None]:
+        """(match values, lineage): a match summary this service sealed or signed is anyone's
+        to pass on, within its lineage; other values (lineage None) are the caller's own (a
+        referee act)."""
         if posted is None or not self.enabled:
-            return posted, False
+            return posted, None
         if isinstance(posted, str):
             try:
-                return self.sealer.open(posted, MATCH_PURPOSE), True
+                values = self.sealer.open(posted, MATCH_PURPOSE)
             except SealError as err:
                 raise InputError(f"match: {err}", "match", "deal_invalid") from None
-        if isinstance(posted, Mapping) and SIGNATURE_KEY in posted and self.signer.enabled:
+        elif isinstance(posted, Mapping) and SIGNATURE_KEY in posted and self.signer.enabled:
             try:
-                return self.match_signer.verify(posted), True
+                values = self.match_signer.verify(posted)
             except SignatureError as err:
                 raise InputError(f"match: {err}", "match", "deal_invalid") from None
-        return posted, False
+        else:
+            if isinstance(posted, Mapping) and LINEAGE_KEY in posted:
+                raise InputError("match: a lineage comes only inside a next_match this "
+                                 "service signed or sealed", f"match.{LINEAGE_KEY}",
+                                 "deal_invalid")
+            return posted, None
+        lineage = values.pop(LINEAGE_KEY, None) if isinstance(values, dict) else None
+        if not isinstance(lineage, dict):
+            raise InputError("match: this next_match carries no lineage (issued before "
+                             "matches were bound to theirs): a referee may start the match "
+                             "again from its values", "match", "deal_invalid")
+        return values, Lineage(lineage["match_id"], lineage["deal"], lineage["game"],
+                               lineage["players"], lineage["provenance"])
 
     # -- who may do what ----------------------------------------------------------------------
+    def is_referee(self, authorization: str | None) -> bool:
+        scheme, _, key = (authorization or "").partition(" ")
+        given = key.strip().encode("utf-8", "surrogatepass")
+        return scheme.lower() == "bearer" and any(
+            hmac.compare_digest(given, k) for k in self._referee_keys)
+
     def require_referee(self, authorization: str | None) -> None:
         if not self.enabled:
             return
-        scheme, _, key = (authorization or "").partition(" ")
-        given = key.strip().encode("utf-8", "surrogatepass")
-        if scheme.lower() != "bearer" or not any(
-                hmac.compare_digest(given, k) for k in self._referee_keys):
+        if not self.is_referee(authorization):
             raise RefereeKeyRequired(
                 "a deal with a deck, hands, a chosen seed or match values is a referee act: "
                 "send Authorization: Bearer <a key of CARDREF_REFEREE_KEYS>")

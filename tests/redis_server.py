@@ -6,6 +6,7 @@ tests run on a fresh machine with nothing but pip.
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -42,8 +43,9 @@ def answers(url: str) -> bool:
 class RedisProcess:
     """start() / stop() on one fixed port, so a stopped server can come back at the same URL."""
 
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, extra_args: tuple[str, ...] = ()):
         self.port = port or free_port()
+        self._extra_args = tuple(extra_args)  # after the defaults: e.g. ("--appendonly", "yes")
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self._dir = tempfile.mkdtemp(prefix="cardref-redis-")
         self._proc: subprocess.Popen | None = None
@@ -51,7 +53,7 @@ class RedisProcess:
     def start(self) -> "RedisProcess":
         self._proc = subprocess.Popen(
             [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", self._dir],
+             "--save", "", "--appendonly", "no", "--dir", self._dir, *self._extra_args],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while not answers(self.url):
@@ -60,8 +62,17 @@ class RedisProcess:
             time.sleep(0.05)
         return self
 
+    def pause(self) -> None:
+        """Freeze the server (SIGSTOP): it keeps its connections and accepts new ones, and
+        runs what they sent when resume() lets it go on — a Redis that answers late."""
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self._proc is not None:
+            self._proc.send_signal(signal.SIGCONT)  # a paused server would not see SIGTERM
             self._proc.terminate()
             self._proc.wait(timeout=10)
             self._proc = None
