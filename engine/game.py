@@ -18,6 +18,7 @@ from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, Inva
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
+from .errors import shown
 
 S = TypeVar("S")
 
@@ -275,9 +276,10 @@ class Game(ABC, Generic[S]):
         preset_name = given.pop("preset", None)
         resolved = {o.name: o.default for o in self.options}
         if preset_name is not None:
-            if preset_name not in self.presets:
+            # a client may send anything: an object or a list is no preset (and unhashable)
+            if not isinstance(preset_name, str) or preset_name not in self.presets:
                 raise InvalidOptions(
-                    f"unknown preset {preset_name!r}; presets: {sorted(self.presets)}",
+                    f"unknown preset {shown(preset_name)}; presets: {sorted(self.presets)}",
                     "options.preset")
             resolved.update(self.presets[preset_name])
         by_name = self.option_map()
@@ -285,7 +287,7 @@ class Game(ABC, Generic[S]):
         for key, value in given.items():
             opt = by_name.get(key)
             if opt is None:
-                wrong[f"options.{key}"] = [f"unknown option {key!r}"]
+                wrong[f"options.{key}"] = [f"unknown option {shown(key)}"]
                 continue
             try:
                 resolved[key] = opt.field.parse(value, f"options.{key}")
@@ -311,14 +313,14 @@ class Game(ABC, Generic[S]):
         spec = self.action_map().get(kind) if isinstance(kind, str) else None
         if spec is None:
             raise InvalidAction(
-                f"unknown action type {kind!r} for {self.id}; types: {[a.name for a in self.actions]}",
+                f"unknown action type {shown(kind)} for {self.id}; types: {[a.name for a in self.actions]}",
                 "action.type")
         player = data.get("player")
         if not isinstance(player, str) or player not in players:
-            raise InvalidAction(f"player {player!r} is not seated in this game", "action.player")
+            raise InvalidAction(f"player {shown(player)} is not seated in this game", "action.player")
         if "game" in data and data["game"] != self.id:
             # optional: legal actions name their game, and may be posted back as they came
-            raise InvalidAction(f"action of game {data['game']!r} posted with a state of {self.id}",
+            raise InvalidAction(f"action of game {shown(data['game'])} posted with a state of {self.id}",
                                 "action.game")
         try:
             parsed = parse_fields(spec.fields, data, "action", ACTION_ENVELOPE)

@@ -97,14 +97,38 @@ class OrjsonParser(FlaskParser):
     malformed body."""
 
     def _raw_load_json(self, req: Request) -> Any:
-        return raw_json_body(req, required=False)
+        try:
+            return raw_json_body(req, required=False)
+        except orjson.JSONDecodeError as err:
+            # webargs reads a decode error with an empty `doc` as "no body" (missing, then 422
+            # "Missing data"); orjson leaves `doc` empty for a body that is not UTF-8. Only an
+            # empty body is missing; any other is malformed (400), as on /v1/validate.
+            if not body_bytes(req):
+                return core.missing
+            invalid_json(err)
 
     def _handle_invalid_json_error(self, error, req, *args, **kwargs):
         invalid_json(error)
 
 
+def _current_request() -> Request:
+    from flask import request
+
+    return request._get_current_object()
+
+
 def invalid_json(err: Exception):
     """400 json_malformed, saying where: line and column (the parser's own words after)."""
+    if not isinstance(err, UnicodeDecodeError):
+        # orjson words a body that is not UTF-8 (latin-1, UTF-16) as "str is not valid UTF-8"
+        # at line 1, column 1; say where it stops being UTF-8 instead (an error path only).
+        try:
+            request_body = body_bytes(_current_request())
+            request_body.decode("utf-8")
+        except UnicodeDecodeError as not_utf8:
+            err = not_utf8
+        except Exception:  # noqa: BLE001 - no body at hand: the parser's own words
+            pass
     if isinstance(err, UnicodeDecodeError):
         text = f"Invalid JSON body: not UTF-8 at byte {err.start}."
     else:
