@@ -198,6 +198,10 @@ class Game(ABC, Generic[S]):
     # the fill values of its messages): the spec publishes one refusal model per code, and the
     # tests check every refusal the engine answers against it. Same keys as `refusals`.
     refusal_details: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
+    # Every code of an InputError (HTTP 422) the game raises beyond the engine's own
+    # (state_invalid, action_invalid, options_invalid, deal_invalid, ...), with the rule it
+    # cites: the service publishes them as problem codes (spec and docs), and counts them.
+    input_errors: ClassVar[Mapping[str, str]] = {}
     # The game's state, declared once (engine/state.py): decode, decode_trusted, encode and
     # state_schema all derive from it. A game that declares none implements those itself.
     state_type: ClassVar[type[GameState] | None] = None

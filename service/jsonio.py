@@ -8,7 +8,7 @@ import marshmallow as ma
 from flask import Request, Response
 from flask.json.provider import JSONProvider
 from webargs import core
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
 
@@ -49,15 +49,50 @@ def body_bytes(req: Request) -> bytes:
             if limit is not None and int(declared) > limit:
                 raise RequestEntityTooLarge()
             data = environ["wsgi.input"].read(int(declared))
+            if len(data) != int(declared):
+                # The stream ended early: the client closed, or the body deadline shut it
+                # (service/gunicorn_conf.py). Never adjudicate part of a body.
+                _incomplete(f"The body ended after {len(data)} of its {declared} bytes.")
         else:  # a declared length: werkzeug enforces the limit
             data = req.get_data(cache=True)
     else:
         limit = req.max_content_length
-        data = environ["wsgi.input"].read(limit + 1) if limit is not None else req.get_data()
+        try:
+            data = environ["wsgi.input"].read(limit + 1) if limit is not None else req.get_data()
+        except Exception as err:  # noqa: BLE001 - the server's reader of a chunked body
+            _chunked_failed(err)
         if limit is not None and len(data) > limit:
             abort(413, messages={"json": [f"The body exceeds {limit} bytes."]})
     environ[_BODY_KEY] = data
     return data
+
+
+class BodyIncomplete(HTTPException):
+    """400 body_incomplete: the body stopped before its declared end."""
+    code = 400
+
+
+def _incomplete(text: str):
+    raise BodyIncomplete(description=text)
+
+
+def _chunked_failed(err: Exception):
+    """A chunked body the server could not read to its end: cut off (gunicorn's NoMoreData,
+    the client gone or the body deadline) is 400 body_incomplete; a malformed chunk (an invalid
+    size, a missing terminator) is 400 request_malformed. Anything else is not the client's."""
+    try:
+        from gunicorn.http.errors import NoMoreData, ParseException
+    except ImportError:  # not under gunicorn
+        raise err
+    if isinstance(err, NoMoreData):
+        _incomplete("The chunked body ended before its last chunk.")
+    if isinstance(err, ParseException):
+        raise BadChunkedBody(description=f"Malformed chunked body: {err}.")
+    raise err
+
+
+class BadChunkedBody(HTTPException):
+    code = 400
 
 
 def raw_json_body(req: Request, required: bool) -> Any:
