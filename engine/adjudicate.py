@@ -15,6 +15,7 @@ from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
                    InvalidState, Refusal, Transition)
+from .errors import shown
 
 
 class UnknownGame(InputError):
@@ -45,7 +46,7 @@ class Refused:
 def game_by_id(game_id: Any) -> Game:
     game = registry.get(game_id) if isinstance(game_id, str) else None
     if game is None:
-        raise UnknownGame(f"unknown game {game_id!r}; games: {[g.id for g in registry.all_games()]}",
+        raise UnknownGame(f"unknown game {shown(game_id)}; games: {[g.id for g in registry.all_games()]}",
                           "game")
     return game
 
@@ -62,7 +63,7 @@ def load_state(data: Any, trusted: bool = False) -> tuple[Game, Any]:
         raise InvalidState("a state lists its players", "state.players")
     if data.get("version") != game.state_version:
         raise InvalidState(
-            f"{game.id} states are version {game.state_version}, not {data.get('version')!r}",
+            f"{game.id} states are version {game.state_version}, not {shown(data.get('version'))}",
             "state.version", code="state_version_unsupported")
     try:
         return game, (game.decode_trusted(data) if trusted else game.decode(data))
@@ -75,7 +76,7 @@ def load_state(data: Any, trusted: bool = False) -> tuple[Game, Any]:
 
 def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
     if not isinstance(player, str) or player not in state_json.get("players", ()):
-        raise InputError(f"player {player!r} is not seated in this game", path, "player_unknown")
+        raise InputError(f"player {shown(player)} is not seated in this game", path, "player_unknown")
     return player
 
 
@@ -94,7 +95,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise InvalidDeal("player ids must be distinct non-empty strings", "players")
     if dealer is not None and dealer not in players:
-        raise InvalidDeal(f"dealer {dealer!r} is not one of the players", "dealer")
+        raise InvalidDeal(f"dealer {shown(dealer)} is not one of the players", "dealer")
     resolved = game.resolve_options(options)
     parsed_match = None
     if match is not None:
@@ -201,6 +202,13 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
 def legal_actions(state_json: Mapping[str, Any], player: Any,
                   types: Sequence[str] | None = None, trusted: bool = False) -> list[dict]:
     game, state = load_state(state_json, trusted)
+    return legal_actions_of(game, state, state_json, player, types)
+
+
+def legal_actions_of(game: Game, state: Any, state_json: Mapping[str, Any], player: Any,
+                     types: Sequence[str] | None = None) -> list[dict]:
+    """legal_actions of a state already loaded (load_state): a caller that checks the state
+    before other work (the service, before it makes a cache key of it) decodes it once."""
     player = _seated(state_json, player, "player")
     actions = game.legal_actions(state, player)
     if types:
@@ -256,7 +264,7 @@ def find_lookup(game_id: str, name: str):
     for lk in game.lookups:
         if lk.name == name:
             return lk
-    raise UnknownGame(f"{game.id} has no lookup {name!r}", "lookup", code="not_found")
+    raise UnknownGame(f"{game.id} has no lookup {shown(name)}", "lookup", code="not_found")
 
 
 def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Any, dict]:

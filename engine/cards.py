@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Iterable, Sequence
+from .errors import shown
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -27,7 +28,7 @@ class CardError(ValueError):
         self.token = token
         self.index = index
         where = f" at position {index}" if index is not None else ""
-        super().__init__(f"{token!r}{where} is not a card (expected e.g. 'S10', 'HA', 'dt', 'BJ')")
+        super().__init__(f"{shown(token)}{where} is not a card (expected e.g. 'S10', 'HA', 'dt', 'BJ')")
 
 
 def parse_card(token: object) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field as dc_field
 from typing import Any, Mapping, Sequence
 
 from .cards import CardError, SUITS, parse_card, parse_cards
+from .errors import shown
 
 
 class FieldError(ValueError):
@@ -83,11 +84,11 @@ class Field:
         if kind == "suit":
             if isinstance(value, str) and value.strip().upper() in SUITS:
                 return value.strip().upper()
-            raise FieldError(path, f"{value!r} is not a suit (S, H, D or C)")
+            raise FieldError(path, f"{shown(value)} is not a suit (S, H, D or C)")
         if kind == "enum":
             if value in self.choices:
                 return value
-            raise FieldError(path, f"{value!r} is not one of {list(self.choices)}")
+            raise FieldError(path, f"{shown(value)} is not one of {list(self.choices)}")
         if kind == "int":
             if not _safe_int(value):
                 raise FieldError(path, "must be an integer within ±(2^53 − 1)")
@@ -103,14 +104,14 @@ class Field:
         if kind in ("str", "player"):
             if isinstance(value, str) and value:
                 if self.choices and value not in self.choices:
-                    raise FieldError(path, f"{value!r} is not one of {list(self.choices)}")
+                    raise FieldError(path, f"{shown(value)} is not one of {list(self.choices)}")
                 return value
             raise FieldError(path, "must be a non-empty string")
         if kind == "str_list":
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 for i, v in enumerate(value):
                     if self.choices and v not in self.choices:
-                        raise FieldError(f"{path}[{i}]", f"{v!r} is not one of {list(self.choices)}")
+                        raise FieldError(f"{path}[{i}]", f"{shown(v)} is not one of {list(self.choices)}")
                 return list(value)
             raise FieldError(path, "must be a list of strings")
         if kind == "str_list_list":

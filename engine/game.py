@@ -14,7 +14,8 @@ import msgspec
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
-from .errors import InputError, InvalidAction, InvalidDeal, InvalidOptions, InvalidState  # noqa: F401 (re-exported)
+from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # noqa: F401
+                     InvalidState, shown)  # (the error classes are re-exported)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
@@ -203,6 +204,10 @@ class Game(ABC, Generic[S]):
     # the fill values of its messages): the spec publishes one refusal model per code, and the
     # tests check every refusal the engine answers against it. Same keys as `refusals`.
     refusal_details: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
+    # Every code of an InputError (HTTP 422) the game raises beyond the engine's own
+    # (state_invalid, action_invalid, options_invalid, deal_invalid, ...), with the rule it
+    # cites: the service publishes them as problem codes (spec and docs), and counts them.
+    input_errors: ClassVar[Mapping[str, str]] = {}
     # The game's state, declared once (engine/state.py): decode, decode_trusted, encode and
     # state_schema all derive from it. A game that declares none implements those itself.
     state_type: ClassVar[type[GameState] | None] = None
@@ -289,9 +294,10 @@ class Game(ABC, Generic[S]):
         preset_name = given.pop("preset", None)
         resolved = {o.name: o.default for o in self.options}
         if preset_name is not None:
-            if preset_name not in self.presets:
+            # a client may send anything: an object or a list is no preset (and unhashable)
+            if not isinstance(preset_name, str) or preset_name not in self.presets:
                 raise InvalidOptions(
-                    f"unknown preset {preset_name!r}; presets: {sorted(self.presets)}",
+                    f"unknown preset {shown(preset_name)}; presets: {sorted(self.presets)}",
                     "options.preset")
             resolved.update(self.presets[preset_name])
         by_name = self.option_map()
@@ -299,7 +305,7 @@ class Game(ABC, Generic[S]):
         for key, value in given.items():
             opt = by_name.get(key)
             if opt is None:
-                wrong[f"options.{key}"] = [f"unknown option {key!r}"]
+                wrong[f"options.{key}"] = [f"unknown option {shown(key)}"]
                 continue
             try:
                 resolved[key] = opt.field.parse(value, f"options.{key}")
@@ -325,14 +331,14 @@ class Game(ABC, Generic[S]):
         spec = self.action_map().get(kind) if isinstance(kind, str) else None
         if spec is None:
             raise InvalidAction(
-                f"unknown action type {kind!r} for {self.id}; types: {[a.name for a in self.actions]}",
+                f"unknown action type {shown(kind)} for {self.id}; types: {[a.name for a in self.actions]}",
                 "action.type")
         player = data.get("player")
         if not isinstance(player, str) or player not in players:
-            raise InvalidAction(f"player {player!r} is not seated in this game", "action.player")
+            raise InvalidAction(f"player {shown(player)} is not seated in this game", "action.player")
         if "game" in data and data["game"] != self.id:
             # optional: legal actions name their game, and may be posted back as they came
-            raise InvalidAction(f"action of game {data['game']!r} posted with a state of {self.id}",
+            raise InvalidAction(f"action of game {shown(data['game'])} posted with a state of {self.id}",
                                 "action.game")
         try:
             parsed = parse_fields(spec.fields, data, "action", ACTION_ENVELOPE)

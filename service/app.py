@@ -166,6 +166,11 @@ def create_app(settings: Settings | None = None) -> Flask:
             app.view_functions[endpoint] = direct
     errors.register(app)
     app.extensions["card_referee"].api = api
+    # Every code a client can get, published (the service's own and each game's input errors,
+    # errors.problem_codes): a client can switch on them all, and a new one shows in the spec.
+    api.spec.components.schemas["Problem"]["properties"]["code"] = {
+        "type": "string", "enum": sorted(errors.problem_codes()),
+        "description": "stable: branch on it (docs/integrating.md, Error codes)"}
 
     spec_yaml: list[str] = []  # rendered on first request: the spec is fixed once built
 

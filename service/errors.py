@@ -28,6 +28,12 @@ PROBLEM_MIME = "application/problem+json"
 # code -> (title en, title ja)
 TITLES: dict[str, tuple[str, str]] = {
     "json_malformed": ("Malformed JSON", "JSON の形式が正しくありません"),
+    "body_incomplete": ("The request body ended before its declared end",
+                        "リクエストの本文が途中で終わっています"),
+    # The HTTP server's own refusals (service/gunicorn_conf.py: before the app sees a request).
+    "request_malformed": ("Malformed HTTP request", "HTTP リクエストの形式が正しくありません"),
+    "uri_too_long": ("Request line too long", "リクエスト行が長すぎます"),
+    "headers_too_large": ("Request header fields too large", "リクエストヘッダーが大きすぎます"),
     "request_invalid": ("The request does not fit its schema", "リクエストがスキーマに合いません"),
     "state_invalid": ("The state is not a valid state of its game", "状態がそのゲームの状態として正しくありません"),
     "state_version_unsupported": ("Unsupported state version", "対応していない状態のバージョンです"),
@@ -54,6 +60,25 @@ TITLES: dict[str, tuple[str, str]] = {
     "internal_error": ("Internal error", "内部エラー"),
     "input_invalid": ("Invalid input", "入力が正しくありません"),
 }
+
+# The title of a code a game declares (Game.input_errors, e.g. Manteur's `rank_unknown`): the
+# code and the detail say what is wrong; the title is the kind of problem.
+GAME_INPUT_TITLE = TITLES["input_invalid"]
+
+
+def problem_codes() -> dict[str, tuple[str, str]]:
+    """Every problem `code` a client can get, with its titles: the service's own and every
+    registered game's input errors. The spec's Problem.code lists exactly these, metrics count
+    only these (anything else is `other`), and tests/service/test_problem_codes.py checks that
+    every code raised in engine/ and service/ is among them and in docs/integrating.md."""
+    from engine import registry
+
+    codes = dict(TITLES)
+    for game in registry.all_games():
+        for code in sorted(game.input_errors):
+            codes.setdefault(code, GAME_INPUT_TITLE)
+    return codes
+
 
 # Field messages a client can get (marshmallow's, the engine's fields, the service's own), in
 # Japanese. A message not listed here reaches a Japanese reader as the problem's Japanese title
@@ -129,6 +154,7 @@ def _ja(message: str, title_ja: str) -> str:
     return translate(message) or f"{title_ja}。詳細: {message}"
 
 
+_OWN_CODES = {"BodyIncomplete": "body_incomplete", "BadChunkedBody": "request_malformed"}
 _HTTP_CODES = {400: "json_malformed", 404: "not_found", 405: "method_not_allowed",
                413: "body_too_large", 415: "unsupported_media_type", 422: "request_invalid"}
 
@@ -169,8 +195,8 @@ def preferred_language(accepted) -> str:
 
 
 def problem(status: int, code: str, detail: str = "", errors: dict | None = None,
-            headers: dict | None = None) -> Response:
-    en, ja = TITLES.get(code, (code.replace("_", " ").capitalize(), code))
+            headers: dict | None = None, detail_ja: str = "") -> Response:
+    en, ja = TITLES.get(code) or GAME_INPUT_TITLE
     japanese = request_lang() == "ja"
     try:
         request.environ["cardref.problem"] = code  # for the access log and metrics
@@ -181,9 +207,10 @@ def problem(status: int, code: str, detail: str = "", errors: dict | None = None
     if detail:
         # The specifics (field values, limits) come from checks worded in English; a Japanese
         # reader gets the Japanese statement of the problem first, then those specifics.
-        body["detail"] = _ja(detail, ja) if japanese else detail
+        body["detail"] = (detail_ja or _ja(detail, ja)) if japanese else detail
     if errors:
-        body["errors"] = ({path: [_ja(m, ja) for m in msgs] for path, msgs in errors.items()}
+        body["errors"] = ({path: [detail_ja if detail_ja and m == detail else _ja(m, ja)
+                                  for m in msgs] for path, msgs in errors.items()}
                           if japanese else errors)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME)
     for k, v in (headers or {}).items():
@@ -212,6 +239,9 @@ def handle_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     if status >= 500:
         return problem(500, "internal_error")
+    own = _OWN_CODES.get(type(error).__name__)
+    if own is not None:  # service/jsonio.py's own 400s, each with its code
+        return problem(status, own, error.description or "")
     code = _HTTP_CODES.get(status, "request_invalid")
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
@@ -244,7 +274,9 @@ class LimitExceeded(InputError):
 def handle_input_error(error: InputError) -> Response:
     status = 404 if isinstance(error, UnknownGame) else getattr(error, "http_status", 422)
     errors = getattr(error, "errors", None) or ({error.path: [error.message]} if error.path else None)
-    return problem(status, error.code, error.message, errors)
+    # An engine error may carry its own Japanese (Manteur's declaration errors do).
+    return problem(status, error.code, error.message, errors,
+                   detail_ja=getattr(error, "ja", "") or "")
 
 
 # Refusals whose problem is the exception's own message under a fixed status and code.

@@ -97,6 +97,36 @@ def post_request(worker, req, environ, resp):
         time.sleep(0)  # patched by gevent: gevent.sleep(0)
 
 
+# gunicorn answers what it cannot hand to the app (a request line or header it cannot read, one
+# too long or too large, a malformed chunked body) itself, as an HTML page. Its one writer of
+# those, gunicorn.util.write_error (called only by Worker.handle_error, which keeps choosing the
+# status and logging), is swapped for one writing application/problem+json with a stable code.
+SERVER_PROBLEM_CODES = {414: "uri_too_long", 431: "headers_too_large", 500: "internal_error"}
+
+
+def write_problem(sock, status_int, reason, mesg):
+    import json
+
+    from gunicorn import util
+    from service.errors import TITLES
+
+    code = SERVER_PROBLEM_CODES.get(status_int, "request_malformed")
+    body = {"type": "about:blank", "title": TITLES[code][0], "status": status_int, "code": code}
+    if mesg and status_int < 500:
+        body["detail"] = mesg
+    payload = json.dumps(body).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: application/problem+json\r\nContent-Language: en\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + payload)
+
+
+def post_worker_init(worker):
+    from gunicorn import util
+
+    util.write_error = write_problem
+
+
 def child_exit(server, worker):
     from service.metrics import mark_worker_dead
 

@@ -8,7 +8,7 @@ import marshmallow as ma
 from flask import Request, Response
 from flask.json.provider import JSONProvider
 from webargs import core
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
 
@@ -49,15 +49,50 @@ def body_bytes(req: Request) -> bytes:
             if limit is not None and int(declared) > limit:
                 raise RequestEntityTooLarge()
             data = environ["wsgi.input"].read(int(declared))
+            if len(data) != int(declared):
+                # The stream ended early: the client closed, or the body deadline shut it
+                # (service/gunicorn_conf.py). Never adjudicate part of a body.
+                _incomplete(f"The body ended after {len(data)} of its {declared} bytes.")
         else:  # a declared length: werkzeug enforces the limit
             data = req.get_data(cache=True)
     else:
         limit = req.max_content_length
-        data = environ["wsgi.input"].read(limit + 1) if limit is not None else req.get_data()
+        try:
+            data = environ["wsgi.input"].read(limit + 1) if limit is not None else req.get_data()
+        except Exception as err:  # noqa: BLE001 - the server's reader of a chunked body
+            _chunked_failed(err)
         if limit is not None and len(data) > limit:
             abort(413, messages={"json": [f"The body exceeds {limit} bytes."]})
     environ[_BODY_KEY] = data
     return data
+
+
+class BodyIncomplete(HTTPException):
+    """400 body_incomplete: the body stopped before its declared end."""
+    code = 400
+
+
+def _incomplete(text: str):
+    raise BodyIncomplete(description=text)
+
+
+def _chunked_failed(err: Exception):
+    """A chunked body the server could not read to its end: cut off (gunicorn's NoMoreData,
+    the client gone or the body deadline) is 400 body_incomplete; a malformed chunk (an invalid
+    size, a missing terminator) is 400 request_malformed. Anything else is not the client's."""
+    try:
+        from gunicorn.http.errors import NoMoreData, ParseException
+    except ImportError:  # not under gunicorn
+        raise err
+    if isinstance(err, NoMoreData):
+        _incomplete("The chunked body ended before its last chunk.")
+    if isinstance(err, ParseException):
+        raise BadChunkedBody(description=f"Malformed chunked body: {err}.")
+    raise err
+
+
+class BadChunkedBody(HTTPException):
+    code = 400
 
 
 def raw_json_body(req: Request, required: bool) -> Any:
@@ -97,14 +132,38 @@ class OrjsonParser(FlaskParser):
     malformed body."""
 
     def _raw_load_json(self, req: Request) -> Any:
-        return raw_json_body(req, required=False)
+        try:
+            return raw_json_body(req, required=False)
+        except orjson.JSONDecodeError as err:
+            # webargs reads a decode error with an empty `doc` as "no body" (missing, then 422
+            # "Missing data"); orjson leaves `doc` empty for a body that is not UTF-8. Only an
+            # empty body is missing; any other is malformed (400), as on /v1/validate.
+            if not body_bytes(req):
+                return core.missing
+            invalid_json(err)
 
     def _handle_invalid_json_error(self, error, req, *args, **kwargs):
         invalid_json(error)
 
 
+def _current_request() -> Request:
+    from flask import request
+
+    return request._get_current_object()
+
+
 def invalid_json(err: Exception):
     """400 json_malformed, saying where: line and column (the parser's own words after)."""
+    if not isinstance(err, UnicodeDecodeError):
+        # orjson words a body that is not UTF-8 (latin-1, UTF-16) as "str is not valid UTF-8"
+        # at line 1, column 1; say where it stops being UTF-8 instead (an error path only).
+        try:
+            request_body = body_bytes(_current_request())
+            request_body.decode("utf-8")
+        except UnicodeDecodeError as not_utf8:
+            err = not_utf8
+        except Exception:  # noqa: BLE001 - no body at hand: the parser's own words
+            pass
     if isinstance(err, UnicodeDecodeError):
         text = f"Invalid JSON body: not UTF-8 at byte {err.start}."
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from http import HTTPStatus
 
 from flask import Flask, Response
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
@@ -20,6 +21,29 @@ from engine import ENGINE_VERSION, registry as games
 # When the WSGI call began (set by service/app.py): the latency's start, and the access log's.
 STARTED_ENV = "cardref.started"
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+# Every label value is one of a fixed set: a client's made-up method, path, game or code would
+# otherwise make a label set (files, memory and /metrics size) of its own per request. Unknown
+# methods and codes fold into OTHER; an unmatched path is one route, UNMATCHED; a status outside
+# the standard ones is OTHER.
+OTHER = "other"
+UNMATCHED = "<unmatched>"
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE",
+                     "CONNECT"})
+STATUSES = frozenset(s.value for s in HTTPStatus)
+
+
+def _declared_codes() -> tuple[frozenset, frozenset]:
+    """(problem codes, refusal codes) a game or the service declares: the only code labels."""
+    from engine.adjudicate import ENGINE_REFUSAL_DETAILS
+
+    from .errors import problem_codes
+
+    refusals = set(ENGINE_REFUSAL_DETAILS)
+    for game in games.all_games():
+        refusals.update(game.refusals)
+    return frozenset(problem_codes()), frozenset(refusals)
 
 
 def install(app: Flask):
@@ -46,6 +70,7 @@ def install(app: Flask):
     # inc/observe: by (method, route, status), by (game, route, outcome), by (game, code) and
     # by (code, status).
     by_answer: dict[tuple, tuple] = {}
+    problem_codes, refusal_codes = _declared_codes()
     by_game_children: dict[tuple, object] = {}
     refusal_children: dict[tuple, object] = {}
     problem_children: dict[tuple, object] = {}
@@ -57,19 +82,33 @@ def install(app: Flask):
         if started is None:
             return
         rule = req.url_rule
-        route = rule.rule if rule is not None else "<unmatched>"
+        route = rule.rule if rule is not None else UNMATCHED
         status = response.status_code
         key = (req.method, route, status)
         pair = by_answer.get(key)
         if pair is None:
-            labels = {"method": key[0], "route": route, "status": str(status)}
-            pair = by_answer[key] = (requests_total.labels(**labels).inc,
-                                     latency.labels(**labels).observe)
+            # Not seen before: fold the values outside the fixed sets. The children are cached
+            # by the folded labels (status as a string), and by the raw key only when nothing
+            # was folded: a made-up method never grows this cache either.
+            method = key[0] if key[0] in METHODS else OTHER
+            status_label = str(status) if status in STATUSES else OTHER
+            folded = (method, route, status_label)
+            pair = by_answer.get(folded)
+            if pair is None:
+                labels = {"method": method, "route": route, "status": status_label}
+                pair = by_answer[folded] = (requests_total.labels(**labels).inc,
+                                            latency.labels(**labels).observe)
+            if folded == (key[0], route, str(status)):
+                by_answer[key] = pair
         pair[0]()
         pair[1](time.perf_counter() - started)
         game = environ.get("cardref.game")
         refusal = environ.get("cardref.refusal")
         problem = environ.get("cardref.problem")
+        if problem is not None and problem not in problem_codes:
+            problem = OTHER
+        if refusal and refusal not in refusal_codes:
+            refusal = OTHER
         if game is not None:
             if games.get(game) is None:  # a client's string: never a label of its own
                 game = "<unknown>"
@@ -89,7 +128,7 @@ def install(app: Flask):
             inc = problem_children.get((problem, status))
             if inc is None:
                 inc = problem_children[(problem, status)] = problems.labels(
-                    code=problem, status=str(status)).inc
+                    code=problem, status=str(status) if status in STATUSES else OTHER).inc
             inc()
 
     @app.get("/metrics")

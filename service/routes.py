@@ -332,16 +332,17 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         player, types = body["player"], body.get("types")
         got = _state_in(ext, body["state"], player)
         _check_latest(ext, got)
-        state, trusted = got.state, got.trusted
+        state = got.state
+        # The state is checked before anything else is made of it: a hand-edited one (say a
+        # field nested deeper than orjson writes, for the cache key) is a 422, never a 500.
+        game, decoded = adjudicate.load_state(state, got.trusted)
 
         def compute():
-            actions = adjudicate.legal_actions(state, player, types, trusted)
+            actions = adjudicate.legal_actions_of(game, decoded, state, player, types)
             # Each names its game: generated clients tell apart the games' same-named actions
             # (`play` in four games) by it (the spec's `Action`).
-            gid = state.get("game")
-            return {"actions": [{**a, "game": gid} for a in actions], "count": len(actions)}
-        game = registry.get(state.get("game")) if isinstance(state.get("game"), str) else None
-        if game is None or not game.legal_actions_cacheable:
+            return {"actions": [{**a, "game": game.id} for a in actions], "count": len(actions)}
+        if not game.legal_actions_cacheable:
             return json_response(compute())
         identity = orjson.dumps([state, player, types], option=orjson.OPT_SORT_KEYS)
         return Response(_cached_json(ext, "legal", identity, compute), mimetype="application/json")

@@ -12,7 +12,7 @@ import msgspec
 
 from engine.cards import JOKERS, SUITS, deck_52, remove_cards
 from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
-from engine.errors import InvalidOptions
+from engine.errors import InvalidOptions, shown
 from engine.rng import shuffled
 from engine.state import replace
 
@@ -104,7 +104,7 @@ def _options(given: dict) -> Any:
     ff = opts.get("forbidden_finish") or []
     for i, item in enumerate(ff):
         if item not in FORBIDDEN_FINISHES:
-            raise InvalidOptions(f"{item!r} is not one of {list(FORBIDDEN_FINISHES)}",
+            raise InvalidOptions(f"{shown(item)} is not one of {list(FORBIDDEN_FINISHES)}",
                                  f"options.forbidden_finish[{i}]")
     opts["forbidden_finish"] = tuple(f for f in FORBIDDEN_FINISHES if f in ff)
     try:
@@ -119,7 +119,7 @@ def _match(setup: DealSetup) -> DaifugoMatch:
     points = dict(m.get("points") or {})
     for key in points:
         if key not in players:
-            raise InvalidDeal(f"{key!r} in the match points is not seated", "match.points")
+            raise InvalidDeal(f"{shown(key)} in the match points is not seated", "match.points")
     order = tuple(m.get("finish_order") or ())
     if order and sorted(order) != sorted(players):
         raise InvalidDeal("the previous finishing order ranks every seated player once",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Optional
+from engine.errors import shown
 
 STAIRS_FORMS = ("off", "seed", "standard")
 LOCKS = ("off", "suit", "suit_and_sequence", "number")
@@ -102,7 +103,7 @@ class PlayRules:
 
 def _check(ok: bool, name: str, value: object) -> None:
     if not ok:
-        raise ValueError(f"option {name}: {value!r} is not allowed")
+        raise ValueError(f"option {name}: {shown(value)} is not allowed")
 
 
 SEED = PlayRules()

@@ -10,7 +10,7 @@ import msgspec
 from msgspec import Struct
 
 from engine.cards import SUITS
-from engine.errors import InvalidState
+from engine.errors import InvalidState, shown
 from engine.state import Cards, Count, GameState, Int, PlayerId, options_struct
 
 from .options import OPTIONS
@@ -137,7 +137,7 @@ def invariants(s: DaifugoState) -> None:
     for path, who in (("leader", s.leader), ("turn", s.turn),
                       ("top.by", s.top.by if s.top else None)):
         if who is not None and who not in seated:
-            raise _bad(f"{who!r} is not a seated player", path)
+            raise _bad(f"{shown(who)} is not a seated player", path)
     if not seated.issuperset(s.passed) or not seated.issuperset(s.passed_field):
         raise _bad("seated players only", "passed")
     if s.status != ("finished" if s.phase == "finished" else "in_progress"):

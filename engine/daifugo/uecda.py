@@ -17,6 +17,7 @@ from engine.cards import JOKERS, SUITS, parse_cards
 
 from .plays import ORDER, STRENGTH, Play, read_play
 from .rules import UECDA, PlayRules
+from engine.errors import shown
 
 ROWS, COLS = 8, 15
 Table = list[list[int]]
@@ -37,7 +38,7 @@ def _check(table: Sequence[Sequence[int]]) -> None:
     for r in range(5):
         for c in range(COLS):
             if table[r][c] not in (0, 1, 2):
-                raise TableError(f"cell [{r}][{c}] holds {table[r][c]!r}: cards are 0, 1 or 2")
+                raise TableError(f"cell [{r}][{c}] holds {shown(table[r][c])}: cards are 0, 1 or 2")
 
 
 def card_cell(card: str) -> tuple[int, int]:

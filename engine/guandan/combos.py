@@ -26,6 +26,7 @@ from itertools import combinations_with_replacement
 from typing import Iterable, Mapping, Sequence
 
 from engine.cards import JOKERS, RANKS, parse_cards
+from engine.errors import shown
 
 TYPES: tuple[str, ...] = ("single", "pair", "triple", "full_house", "straight", "tube", "plate",
                           "bomb", "straight_flush", "four_jokers")
@@ -126,7 +127,7 @@ def parse_level(level: object) -> str:
             text = "10"
         if text in _POSITION:
             return text
-    raise ValueError(f"{level!r} is not a level rank (expected '2' … '10', 'J', 'Q', 'K', 'A')")
+    raise ValueError(f"{shown(level)} is not a level rank (expected '2' … '10', 'J', 'Q', 'K', 'A')")
 
 
 def wild_card(level: str) -> str:
@@ -393,7 +394,7 @@ def reading_from_json(data: object) -> Reading:
         raise ValueError(f"unknown reading field(s): {', '.join(sorted(map(str, unknown)))}")
     rtype = data.get("type")
     if rtype not in TYPES:
-        raise ValueError(f"reading type {rtype!r} is not one of {', '.join(TYPES)}")
+        raise ValueError(f"reading type {shown(rtype)} is not one of {', '.join(TYPES)}")
     length = data.get("length")
     if length is not None and (not isinstance(length, int) or isinstance(length, bool)):
         raise ValueError("reading length must be an integer")
@@ -421,7 +422,7 @@ def reading_from_json(data: object) -> Reading:
             if rtype not in ("single", "pair"):
                 raise ValueError(f"a {rtype} cannot be of jokers (C-3, L-5)")
         elif rank not in _POSITION:
-            raise ValueError(f"{raw!r} is not a rank ('2' … '10', 'J', 'Q', 'K', 'A', 'BJ', 'RJ')")
+            raise ValueError(f"{shown(raw)} is not a rank ('2' … '10', 'J', 'Q', 'K', 'A', 'BJ', 'RJ')")
         elif rtype in _TOPS and sequence_top(rank) < _TOPS[rtype]:
             raise ValueError(f"a {rtype} is named by its top card; {rank} cannot be one (L-6)")
     wilds = data.get("wilds", ())

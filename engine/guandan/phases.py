@@ -19,6 +19,7 @@ from .scoring import finish_deal, tribute_payers
 from .state import (DECK, LEVELS, TEAMS, VERSION, GuandanMatch, GuandanMove, GuandanOut,
                     GuandanReading, GuandanState, GuandanTribute, GuandanTrick, GuandanOptions,
                     team_of)
+from engine.errors import shown
 
 _WILD_FREE_RANKS = frozenset(RANKS)
 
@@ -36,7 +37,7 @@ def _parse_match(setup: DealSetup, players: tuple[str, ...]) -> GuandanMatch:
         text = value.strip().upper() if isinstance(value, str) else value
         text = "10" if text in ("T", 10) else text
         if not isinstance(text, str) or text not in LEVELS:
-            raise InvalidDeal(f"{value!r} is not a level (2 … 10, J, Q, K, A)", f"match.levels.{team}")
+            raise InvalidDeal(f"{shown(value)} is not a level (2 … 10, J, Q, K, A)", f"match.levels.{team}")
         parsed_levels[team] = text
     failures = m.get("a_failures") or {}
     if not set(failures) <= set(TEAMS) or any(v < 0 for v in failures.values()):

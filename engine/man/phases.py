@@ -9,6 +9,7 @@ from collections import Counter
 from engine.cards import deck_52, rank_of, remove_cards
 from engine.game import (Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta,
                          Transition)
+from engine.errors import shown
 from engine.rng import shuffled
 from engine.state import replace
 
@@ -48,14 +49,14 @@ def deal(setup: DealSetup) -> ManState:
         given = setup.match.get("totals") or {}
         for key in given:
             if key not in players:
-                raise InvalidDeal(f"{key!r} in the match totals is not seated", "match.totals")
+                raise InvalidDeal(f"{shown(key)} in the match totals is not seated", "match.totals")
         totals = {p: int(given.get(p, 0)) for p in players}
         games_played = int(setup.match.get("games_played") or 0)
         named = setup.match.get("next_dealer")
         if named is not None and named not in players:
-            raise InvalidDeal(f"{named!r} is not seated", "match.next_dealer")
+            raise InvalidDeal(f"{shown(named)} is not seated", "match.next_dealer")
         if named is not None and dealer is not None and dealer != named:
-            raise InvalidDeal(f"7.1: the match names {named!r} to deal next", "dealer")
+            raise InvalidDeal(f"7.1: the match names {shown(named)} to deal next", "dealer")
         dealer = dealer if named is None else named
         # 7.3: a finished match takes no more games.
         won = match_winner(totals, games_played, options["match_games"],

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Optional
 from msgspec import Meta, Struct
 
 from engine.cards import SUITS
-from engine.errors import InvalidState
+from engine.errors import InvalidState, shown
 from engine.state import Card, Cards, Count, GameState, Int, PlayerId, options_struct
 
 from .actions import CALLS
@@ -119,7 +119,7 @@ def invariants(s: ManState) -> None:
     for path, who in (("dealer", s.dealer), ("top_by", s.top_by), ("turn", s.turn),
                       ("next_dealer", s.next_dealer)):
         if who is not None and who not in seated:
-            raise _bad(f"{who!r} is not a seated player", path)
+            raise _bad(f"{shown(who)} is not a seated player", path)
     if s.status != ("finished" if s.phase == "finished" else "in_progress"):
         raise _bad("does not agree with phase", "status")
     everything = [*s.stock, *s.discard]

@@ -15,6 +15,7 @@ from .cut import cut_for_dealer, cut_winner
 from .scoring import current_multiplier, reason, settle
 from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
                     ManillenOptions, ManillenState, ManillenTrick)
+from engine.errors import shown
 from .tricks import total_points, winner_offset
 
 DECK_SET = frozenset(deck_32())
@@ -30,7 +31,7 @@ def _match(setup: DealSetup, names: list[str]) -> dict:
         given = m.get(key) or {}
         for k, v in given.items():
             if k not in names:
-                raise InvalidDeal(f"{k!r} keeps no score here; score holders are {names}",
+                raise InvalidDeal(f"{shown(k)} keeps no score here; score holders are {names}",
                                   f"match.{key}.{k}")
             if not 0 <= v <= MAX_SAFE_INT:
                 raise InvalidDeal(f"must be an integer in [0, {MAX_SAFE_INT}]",
@@ -42,7 +43,7 @@ def _match(setup: DealSetup, names: list[str]) -> dict:
                               "match.booms")
     dealer = m.get("dealer")
     if dealer is not None and dealer not in setup.players:
-        raise InvalidDeal(f"dealer {dealer!r} is not one of the players", "match.dealer")
+        raise InvalidDeal(f"dealer {shown(dealer)} is not one of the players", "match.dealer")
     return m
 
 

@@ -50,4 +50,6 @@ def parse_shape(data, path: str = "action.declaration") -> dict:
     try:
         return to_json(parse_declaration(data, path, SHAPE_RULES))
     except DeclarationError as err:
-        raise InvalidAction(err.message, err.path, code=err.code) from None
+        invalid = InvalidAction(err.message, err.path, code=err.code)
+        invalid.ja = err.ja  # the service answers Japanese callers in Japanese
+        raise invalid from None

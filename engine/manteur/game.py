@@ -10,6 +10,7 @@ from engine.game import Action, DealSetup, Game, Lookup, Transition
 from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS, parse_shape
+from .declarations import ERRORS, DeclarationError
 from .messages import CATALOGUE, DETAILS
 from .options import OPTIONS, PRESETS
 from .state import ManteurState, invariants
@@ -66,6 +67,8 @@ class ManteurGame(Game[ManteurState]):
     state_type = ManteurState
     refusals = CATALOGUE
     refusal_details = DETAILS
+    # A malformed declaration (in an action or a lookup) answers 422 with its own code.
+    input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS
 
     def parse_action(self, data: Any, players: Sequence[str]) -> Action:

@@ -17,6 +17,7 @@ from engine.state import replace
 
 from .declarations import (Declaration, DeclarationError, describe, is_higher, to_json,
                            validate)
+from engine.errors import shown
 from .ladder import ladder
 from .messages import refuse
 from .options import DEFAULTS, rules_of
@@ -71,7 +72,7 @@ def deal(setup: DealSetup) -> ManteurState:
     if setup.match and setup.match.get("penalties") is not None:
         for p, n in setup.match["penalties"].items():
             if p not in penalties:
-                raise InvalidDeal(f"{p!r} is not seated", f"match.penalties.{p}")
+                raise InvalidDeal(f"{shown(p)} is not seated", f"match.penalties.{p}")
             if not 0 <= n < options.penalty_limit:
                 raise InvalidDeal(f"0 to {options.penalty_limit - 1} (penalty_limit)",
                                   f"match.penalties.{p}")

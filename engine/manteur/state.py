@@ -9,7 +9,7 @@ from typing import Literal, Optional
 from msgspec import Struct
 
 from engine.cards import JOKERS, deck_32, deck_52
-from engine.errors import InvalidState
+from engine.errors import InvalidState, shown
 from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
 
 from .declarations import (STANDARD_RANKS, TYPES, Declaration, DeclarationError, compare,
@@ -106,7 +106,7 @@ def invariants(s: ManteurState) -> None:
         raise _bad("must have exactly one entry per player", "match.penalties")
     for path, who in (("starter", s.starter), ("holder", s.holder)):
         if who not in seated:
-            raise _bad(f"{who!r} is not a seated player", path)
+            raise _bad(f"{shown(who)} is not a seated player", path)
     if s.status != ("finished" if s.phase == "finished" else "in_progress"):
         raise _bad("does not agree with phase", "status")
     cards = [*s.hand, *s.stock, *s.discard]

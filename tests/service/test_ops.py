@@ -443,3 +443,37 @@ def test_japanese_problem_detail_and_field_errors(client):
     assert all(re.search(r"[\u3040-\u30ff]", m) for ms in resp.get_json()["errors"].values() for m in ms)
     bad = client.post("/v1/validate", data="{", content_type="application/json", headers=ja)
     assert "1 行" in bad.get_json()["detail"]
+
+
+def test_metrics_labels_stay_bounded_whatever_clients_send(make_client):
+    # Every made-up method, path, game or language was a label set of its own: one anonymous
+    # client grew a worker by 150 MB and /metrics to 18 MB. Each label takes a fixed set of
+    # values (unknown methods and codes: `other`, unmatched paths: one route).
+    import random
+    import string
+
+    client = make_client(metrics=True)
+    deal_toy(client)
+    baseline = client.get("/metrics").get_data(as_text=True)
+    rnd = random.Random(7)
+
+    def word(n=8):
+        return "".join(rnd.choice(string.ascii_uppercase) for _ in range(n))
+    for i in range(2000):
+        method = rnd.choice(["GET", "POST", word(), word(12).lower()])
+        path = rnd.choice(["/v1/validate", "/v1/games/" + word() + "/deal", "/" + word(),
+                           "/v1/games/toy/" + word(), "/v1/" + word() + "/" + word()])
+        client.open(path, method=method, data=b"{}", content_type="application/json",
+                    headers={"Accept-Language": word(2).lower(), "X-" + word(): word(),
+                             "X-Request-ID": word()})
+    body = client.get("/metrics").get_data(as_text=True)
+    samples = [line for line in body.splitlines() if line and not line.startswith("#")]
+    label_sets = {line.rsplit(" ", 1)[0] for line in samples}
+    assert len(body) < len(baseline) + 60_000, len(body)
+    assert len(label_sets) < 400, len(label_sets)
+    assert 'method="other"' in body and 'route="<unmatched>"' in body
+    methods = set(re.findall(r'method="([^"]*)"', body))
+    assert methods <= {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE",
+                       "CONNECT", "other"}, methods
+    games = set(re.findall(r'game="([^"]*)"', body))
+    assert games <= {"toy", "<unknown>", "man", "manillen", "guandan", "daifugo", "manteur"}
