@@ -176,6 +176,16 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
                    game.next_match(tr.state) if status == FINISHED else None)
 
 
+def is_referee_act(state_json: Any, action_json: Any) -> bool:
+    """Whether the posted action is of a type its game declares referee-only. Anything that
+    is not a well-formed action of a known game answers False: validate words what is wrong."""
+    if not isinstance(state_json, Mapping) or not isinstance(action_json, Mapping):
+        return False
+    game = registry.get(state_json.get("game")) if isinstance(state_json.get("game"), str) \
+        else None
+    return game is not None and action_json.get("type") in game.referee_actions
+
+
 def legal_actions(state_json: Mapping[str, Any], player: Any,
                   types: Sequence[str] | None = None, trusted: bool = False) -> list[dict]:
     game, state = load_state(state_json, trusted)

@@ -302,6 +302,15 @@ class Game(ABC, Generic[S]):
     def action_map(self) -> dict[str, ActionType]:
         return {a.name: a for a in self.actions}
 
+    @property
+    def referee_actions(self) -> frozenset[str]:
+        """The action types only a referee posts (ActionType.referee_only), computed once."""
+        found = self.__dict__.get("_referee_actions")
+        if found is None:
+            found = self.__dict__["_referee_actions"] = frozenset(
+                a.name for a in self.actions if a.referee_only)
+        return found
+
     def parse_action(self, data: Any, players: Sequence[str]) -> Action:
         """Check an action's shape against its declared fields (HTTP 422 when it does not fit);
         whether it is *legal* is apply's business."""

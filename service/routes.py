@@ -29,7 +29,9 @@ class RefereeBlueprint(Blueprint):
 PROBLEM_RESPONSES = {
     400: "Malformed JSON (`json_malformed`)",
     415: "Body not declared as JSON (`unsupported_media_type`)",
-    403: "State signature invalid (`state_signature_invalid`)",
+    403: "State signature invalid (`state_signature_invalid`), a seat's token missing "
+         "(`seat_token_invalid`) or a referee act without the referee key "
+         "(`referee_key_required`)",
     404: "Unknown game (`game_unknown`)",
     413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
@@ -185,7 +187,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.route("/games/<string:game>/deal", methods=["POST"])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
-    @problems(400, 404, 413, 415, 422)
+    @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)",
              # each game's own options and match (service/schemas.py deal_components)
              requestBody={"content": {"application/json": {
@@ -202,11 +204,19 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         environ = req.environ
         action = body["action"]
         actor = action.get("player") if isinstance(action, dict) else None
-        got = _state_in(ext, body["state"], actor if isinstance(actor, str) else None)
+        guard = ext.guard
+        got = guard.incoming(body["state"])
+        # A referee-only action (a chombo recorded, a reported peek) is the referee's, not the
+        # seat's it is posted as: the referee key, with or without that seat's token.
+        referee_act = guard.enabled and adjudicate.is_referee_act(got.state, action)
+        if referee_act:
+            guard.require_referee(req.headers.get("Authorization"),
+                                  f"the action {action.get('type')!r}")
+        elif guard.sealed and isinstance(actor, str):
+            guard.require_seat(got.meta, actor, req.headers.get(SEAT_TOKEN_HEADER))
         if isinstance(got.state, dict) and isinstance(got.state.get("game"), str):
             environ["cardref.game"] = got.state["game"]
         result = adjudicate.validate(got.state, action, got.trusted)
-        guard = ext.guard
         if isinstance(result, Applied):
             meta = None if got.meta is None else got.meta.next()
             if guard.sequencer is not None and got.meta is not None:
@@ -220,7 +230,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                 out["seed"] = result.state.get("seed")
                 out["next_match"] = guard.outgoing_match(result.next_match)
             if guard.sealed:
-                out["view"] = adjudicate.view(result.state, actor)
+                # a referee proved no seat: the referee sees what a spectator sees
+                out["view"] = adjudicate.view(result.state, None if referee_act else actor)
             return json_response(out)
         _check_latest(ext, got)
         environ["cardref.refusal"] = result.refusal.code
@@ -290,7 +301,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.route("/replay", methods=["POST"])
     @api.arguments(schemas.replay_request, example=examples.request("replay"))
     @api.response(200, schemas.replay_response, example=examples.response("replay"))
-    @problems(400, 404, 413, 415, 422)
+    @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="replay",
              summary="Deal, then apply a list of actions; stops at the first refused one")
     def replay(body: dict):
@@ -304,10 +315,16 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                 f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
                                 "actions")
         meta, deal["match"] = _guarded_deal(ext, deal)
+        guard = ext.guard
+        if guard.enabled:
+            shown = {"game": deal["game_id"]}
+            for action in body["actions"]:
+                if adjudicate.is_referee_act(shown, action):
+                    guard.require_referee(request.headers.get("Authorization"),
+                                          f"a replay with the action {action.get('type')!r}")
         out = adjudicate.replay(deal, body["actions"])
         for step in out["steps"]:
             step["action"] = {**step["action"], "game": deal["game_id"]}
-        guard = ext.guard
         out["initial_state"] = guard.outgoing(out["initial_state"], meta)
         final = None if meta is None else Meta(meta.game_id, len(out["steps"]), meta.provenance)
         if guard.sequencer is not None and meta is not None:

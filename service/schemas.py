@@ -327,6 +327,11 @@ ACTION_DESCRIPTION = (
     "state's game otherwise). Each game lists its types in GET /v1/games.")
 
 
+REFEREE_ONLY_NOTE = (
+    " Referee only: with signing or sealing on, it needs `Authorization: Bearer <referee "
+    "key>` (403 `referee_key_required`), whatever seat token comes with it.")
+
+
 def action_components(games: Iterable[Game]) -> dict[str, dict]:
     """Components for the spec: `<Game><Type>Action` for every action a game declares (its
     fields exactly, as the engine parses them), `<Game>Action` (oneOf, discriminator `type`),
@@ -350,7 +355,10 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
                 "type": "object", "properties": props, "required": required,
                 "additionalProperties": False,
                 "description": f"{game.names.get('en', game.id)}: {action.description}"
-                               + (f" (rule {action.rule})" if action.rule else "")}
+                               + (f" (rule {action.rule})" if action.rule else "")
+                               + (REFEREE_ONLY_NOTE if action.referee_only else "")}
+            if action.referee_only:
+                components[name]["x-referee-only"] = True
             mapping[action.name] = f"#/components/schemas/{name}"
         union = pascal(game.id) + "Action"
         components[union] = {

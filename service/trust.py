@@ -10,7 +10,9 @@
   game's latest (service/sequence.py).
 - The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
   sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
-  not the previous deal's signed `next_match`) needs it.
+  not the previous deal's signed `next_match`) needs it, and so does every action a game
+  declares referee-only (ActionType.referee_only: a chombo recorded, a reported peek), in
+  /v1/validate and /v1/replay, whatever seat tokens come with it.
 Without any of these (the default), states are plain JSON and nothing is checked beyond the
 rules: fine for a trusted front end, not for strangers.
 """
@@ -32,6 +34,7 @@ META_KEY = "meta"
 STATE_PURPOSE = b"card-referee state v1"
 MATCH_PURPOSE = b"card-referee match v1"
 PROVENANCES = ("server", "referee")
+DEAL_ACT = "a deal with a deck, hands, a chosen seed or match values"
 
 
 class RefereeKeyRequired(Exception):
@@ -146,7 +149,10 @@ class Guard:
         return posted, False
 
     # -- who may do what ----------------------------------------------------------------------
-    def require_referee(self, authorization: str | None) -> None:
+    def require_referee(self, authorization: str | None, act: str = DEAL_ACT) -> None:
+        """With signing or sealing on, a referee act needs a key of CARDREF_REFEREE_KEYS; with
+        none configured nobody is the referee, so every referee act is refused. Without
+        signing or sealing a client may edit its state anyway: nothing to guard."""
         if not self.enabled:
             return
         scheme, _, key = (authorization or "").partition(" ")
@@ -154,8 +160,9 @@ class Guard:
         if scheme.lower() != "bearer" or not any(
                 hmac.compare_digest(given, k) for k in self._referee_keys):
             raise RefereeKeyRequired(
-                "a deal with a deck, hands, a chosen seed or match values is a referee act: "
-                "send Authorization: Bearer <a key of CARDREF_REFEREE_KEYS>")
+                f"{act} is a referee act: send Authorization: Bearer <a key of "
+                "CARDREF_REFEREE_KEYS>" + ("" if self._referee_keys else
+                                          " (none is configured here, so nobody may)"))
 
     def seat_tokens(self, meta: Meta | None, players) -> dict | None:
         if meta is None or not self.sealer.enabled:

@@ -240,3 +240,131 @@ def test_a_refusal_names_whose_turn_it_is_before_what_a_hand_holds():
     held = adjudicate.validate(s, {"type": "play", "player": "B", "cards": ["H9"]})
     not_held = adjudicate.validate(s, {"type": "play", "player": "B", "cards": ["HK"]})
     assert held.refusal.code == not_held.refusal.code == "not_your_turn"
+
+
+# ---------------------------------------------------------------- referee acts
+
+def _referee_actions():
+    """Every referee-only action type of every registered game, found from the declarations
+    (ActionType.referee_only): a game that declares a new one is covered without a new test."""
+    from engine import registry
+    return [(g.id, a) for g in registry.all_games() for a in g.actions if a.referee_only]
+
+
+def _sample(field, players):
+    """A value that fits a declared field: the action must reach the rules, not the parser."""
+    samples = {"player": players[-1], "str": "seen at the table", "card": "SA", "cards": [],
+               "bool": False, "suit": "S", "str_list": [], "int_list": [], "object": {},
+               "object_list": [], "int_map": {}, "str_list_map": {}, "str_list_list": []}
+    if field.kind == "enum":
+        return field.choices[0]
+    if field.kind == "int":
+        return field.minimum or 0
+    return samples[field.kind]
+
+
+def _referee_action(game_id, action_type, players):
+    return {"type": action_type.name, "player": players[0],
+            **{k: _sample(f, players) for k, f in action_type.fields.items() if f.required}}
+
+
+def test_man_and_manillen_declare_their_referee_acts():
+    # The two referee acts of today's games; the parametrized test below covers whatever the
+    # declarations say, so this pins that they say it.
+    assert {(g, a.name) for g, a in _referee_actions()} >= {("man", "chombo"),
+                                                            ("manillen", "report_peek")}
+
+
+@pytest.mark.parametrize("game_id,action_type", _referee_actions(),
+                         ids=[f"{g}-{a.name}" for g, a in _referee_actions()])
+@pytest.mark.parametrize("mode", ["signed", "sealed"])
+def test_a_referee_only_action_needs_the_referee_key(game_id, action_type, mode):
+    from engine import adjudicate, registry
+    game = registry.get(game_id)
+    players = [f"p{i}" for i in range(1, min(game.max_players, 4) + 1)]
+    if mode == "signed":
+        client = signed()
+    else:
+        client = sealed()
+    dealt = client.post(f"/v1/games/{game_id}/deal", json={"players": players}).get_json()
+    action = _referee_action(game_id, action_type, players)
+    seat = {"X-Seat-Token": dealt["seat_tokens"][players[0]]} if mode == "sealed" else {}
+    for headers in ({}, seat, {**seat, "Authorization": "Bearer guess"}):
+        refused = client.post("/v1/validate", json={"state": dealt["state"], "action": action},
+                              headers=headers)
+        assert refused.status_code == 403, (headers, refused.get_json())
+        assert refused.get_json()["code"] == "referee_key_required"
+    # with the key (and no seat token) it is adjudicated: the engine's own ruling
+    ruled = client.post("/v1/validate", json={"state": dealt["state"], "action": action},
+                        headers=REFEREE)
+    assert ruled.status_code == 200, ruled.get_json()
+    if mode == "signed":
+        plain = {k: v for k, v in dealt["state"].items() if k not in ("meta", "signature")}
+        assert ruled.get_json()["valid"] == adjudicate.validate(plain, action).valid
+    # a replay holding the act is a referee act too
+    replay = {"deal": {"game": game_id, "players": players}, "actions": [action]}
+    assert client.post("/v1/replay", json=replay).status_code == 403
+    assert client.post("/v1/replay", json=replay, headers=REFEREE).status_code == 200
+
+
+def test_a_seat_cannot_record_a_chombo_against_another():
+    # bob, holding only his own seat token, charges ann with a chombo in the referee preset
+    client = sealed()
+    dealt = deal(client, options={"preset": "referee"}).get_json()
+    tokens = dealt["seat_tokens"]
+    chombo = {"type": "chombo", "player": "bob", "offender": "ann", "reason": "I say so"}
+    resp = client.post("/v1/validate", json={"state": dealt["state"], "action": chombo},
+                       headers={"X-Seat-Token": tokens["bob"]})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "referee_key_required"
+    # the referee records it, without any seat's token; the answer shows a spectator's view
+    resp = client.post("/v1/validate", json={"state": dealt["state"], "action": chombo},
+                       headers=REFEREE)
+    body = resp.get_json()
+    assert resp.status_code == 200 and body["valid"], body
+    assert {d["target"]: d["delta"] for d in body["score_deltas"]}["ann"] < 0
+    assert body["view"]["viewer"] is None
+    assert all(h is None or body["view"]["public"].get(p) for p, h in body["view"]["hands"].items())
+
+
+def test_a_reported_peek_is_the_referees_to_post():
+    # posted as the dealer's partner, whose own report would throw in a hand they dislike
+    client = sealed()
+    players = ["p1", "p2", "p3", "p4"]
+    dealt = client.post("/v1/games/manillen/deal",
+                        json={"players": players, "dealer": "p1"}).get_json()
+    peek = {"type": "report_peek", "player": "p3"}
+    resp = client.post("/v1/validate", json={"state": dealt["state"], "action": peek},
+                       headers={"X-Seat-Token": dealt["seat_tokens"]["p3"]})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "referee_key_required"
+    resp = client.post("/v1/validate", json={"state": dealt["state"], "action": peek},
+                       headers=REFEREE)
+    assert resp.status_code == 200 and resp.get_json()["valid"], resp.get_json()
+    assert [e["type"] for e in resp.get_json()["events"]][0] == "thrown_in"
+
+
+def test_without_referee_keys_nobody_may_post_a_referee_act_under_sealing():
+    client = sealed(referee_keys=())
+    dealt = deal(client, options={"preset": "referee"}).get_json()
+    chombo = {"type": "chombo", "player": "bob", "offender": "ann", "reason": "x"}
+    for headers in ({"X-Seat-Token": dealt["seat_tokens"]["bob"]}, REFEREE):
+        resp = client.post("/v1/validate", json={"state": dealt["state"], "action": chombo},
+                           headers=headers)
+        assert resp.status_code == 403 and resp.get_json()["code"] == "referee_key_required"
+
+
+def test_without_signing_or_sealing_a_referee_act_needs_no_key():
+    # plain states: the client may edit the state anyway, so there is no referee to prove
+    client = client_for()
+    dealt = deal(client, options={"preset": "referee"}).get_json()
+    chombo = {"type": "chombo", "player": "bob", "offender": "ann", "reason": "x"}
+    resp = client.post("/v1/validate", json={"state": dealt["state"], "action": chombo})
+    assert resp.status_code == 200 and resp.get_json()["valid"]
+
+
+def test_games_list_publishes_which_actions_are_referee_only():
+    client = client_for()
+    games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
+    flags = {(gid, a["type"]): a["referee_only"] for gid, g in games.items()
+             for a in g["actions"]}
+    assert flags[("man", "chombo")] is True and flags[("man", "play")] is False
+    assert {k for k, v in flags.items() if v} == {(g, a.name) for g, a in _referee_actions()}
