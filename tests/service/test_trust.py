@@ -193,7 +193,7 @@ def test_sealed_states_are_opaque_and_round_trip():
     client = sealed()
     dealt = deal(client).get_json()
     state = dealt["state"]
-    assert isinstance(state, str) and state.startswith("sealed.v1.")
+    assert isinstance(state, str) and state.startswith("sealed.v2.")
     import base64
     payload = state.rsplit(".", 1)[1]
     raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
@@ -368,3 +368,50 @@ def test_games_list_publishes_which_actions_are_referee_only():
              for a in g["actions"]}
     assert flags[("man", "chombo")] is True and flags[("man", "play")] is False
     assert {k for k, v in flags.items() if v} == {(g, a.name) for g, a in _referee_actions()}
+
+
+# ---------------------------------------------------------------- sealed lengths
+
+def test_a_hidden_cards_length_does_not_show_in_the_sealed_state():
+    from engine import adjudicate
+    from service.sealing import Sealer
+    from service.trust import STATE_PURPOSE
+    sealer = Sealer([parse_key(new_key())])
+    state = adjudicate.deal("man", PLAYERS, seed="padding")["state"]
+    lengths = set()
+    for card in ("H10", "H9"):  # a 10 is written one character longer than a 9
+        variant = {**state, "hands": {**state["hands"], "ann": [card, *state["hands"]["ann"][1:]]}}
+        sealed_state = sealer.seal(variant, STATE_PURPOSE)
+        assert sealer.open(sealed_state, STATE_PURPOSE) == variant
+        lengths.add(len(sealed_state))
+    assert len(lengths) == 1, lengths
+
+
+def test_sealed_lengths_move_in_whole_blocks_and_unpad_exactly():
+    from service.sealing import PAD_BLOCK, Sealer
+    sealer = Sealer([parse_key(new_key())])
+    # strings of every length around a block boundary: each opens to exactly itself, and the
+    # sealed length takes one of two values (one per block), never one per byte
+    values = ["x" * n for n in range(PAD_BLOCK - 40, PAD_BLOCK + 40)]
+    sealed_values = [sealer.seal(v, b"p") for v in values]
+    assert [sealer.open(s, b"p") for s in sealed_values] == values
+    assert len({len(s) for s in sealed_values}) == 2
+
+
+def test_states_sealed_before_padding_still_open():
+    import base64
+    import os
+
+    import orjson
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from service.sealing import Sealer, _key_id
+    from service.trust import STATE_PURPOSE
+    key = parse_key(new_key())
+    nonce = os.urandom(12)
+    body = AESGCM(key).encrypt(nonce, orjson.dumps({"a": 1}), STATE_PURPOSE)  # as v1 sealed
+    old = f"sealed.v1.{_key_id(key)}.{base64.urlsafe_b64encode(nonce + body).decode().rstrip('=')}"
+    assert Sealer([key]).open(old, STATE_PURPOSE) == {"a": 1}
+    # relabelled as a padded (v2) string it is refused: the version is under the tag
+    from service.sealing import SealError
+    with pytest.raises(SealError):
+        Sealer([key]).open(old.replace("sealed.v1.", "sealed.v2.", 1), STATE_PURPOSE)
