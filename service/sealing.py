@@ -21,7 +21,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import hmac
 import os
 from typing import Any, Sequence
 
@@ -105,14 +104,3 @@ class Sealer:
             return orjson.loads(aead.decrypt(raw[:12], raw[12:], purpose))
         except (binascii.Error, ValueError, InvalidTag, orjson.JSONDecodeError):
             raise SealError("the sealed value was changed or is not ours") from None
-
-    def mac(self, message: bytes) -> str:
-        """A short HMAC under the first key (seat tokens)."""
-        return hmac.new(self._keys[0][2], message, hashlib.sha256).hexdigest()[:32]
-
-    def mac_matches(self, message: bytes, given: Any) -> bool:
-        if not isinstance(given, str) or not given.isascii():
-            return False
-        return any(hmac.compare_digest(
-            hmac.new(k, message, hashlib.sha256).hexdigest()[:32].encode(), given.encode())
-            for _, _, k in self._keys)

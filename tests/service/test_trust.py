@@ -415,3 +415,83 @@ def test_states_sealed_before_padding_still_open():
     from service.sealing import SealError
     with pytest.raises(SealError):
         Sealer([key]).open(old.replace("sealed.v1.", "sealed.v2.", 1), STATE_PURPOSE)
+
+
+# ---------------------------------------------------------------- seat tokens across rotations
+
+def _ann_move(client, state, token):
+    """ann's view of `state`, asked with `token`."""
+    return client.post("/v1/view", json={"state": state, "player": "ann"},
+                       headers={"X-Seat-Token": token})
+
+
+def test_seat_tokens_outlive_a_seal_key_rotation():
+    old_key, new_key_ = parse_key(new_key()), parse_key(new_key())
+    tokens_keys = ("seat-tokens-1",)
+    before = client_for(seal_keys=(old_key,), seat_token_keys=tokens_keys)
+    dealt = deal(before).get_json()
+    tokens = dealt["seat_tokens"]
+    # rotation, step 1: the new key seals, the old still opens; a move re-seals the state
+    during = client_for(seal_keys=(new_key_, old_key), seat_token_keys=tokens_keys)
+    _, moved = _first_move(during, dealt, tokens)
+    assert moved.status_code == 200 and moved.get_json()["valid"], moved.get_json()
+    resealed = moved.get_json()["state"]
+    # step 2: the old key is gone; the re-sealed state and the tokens of the deal still work
+    after = client_for(seal_keys=(new_key_,), seat_token_keys=tokens_keys)
+    for player in PLAYERS:
+        resp = after.post("/v1/legal-actions", json={"state": resealed, "player": player},
+                          headers={"X-Seat-Token": tokens[player]})
+        assert resp.status_code == 200, resp.get_json()
+    nxt = moved.get_json()["to_act"][0]
+    action = after.post("/v1/legal-actions", json={"state": resealed, "player": nxt},
+                        headers={"X-Seat-Token": tokens[nxt]}).get_json()["actions"][0]
+    resp = after.post("/v1/validate", json={"state": resealed, "action": action},
+                      headers={"X-Seat-Token": tokens[nxt]})
+    assert resp.status_code == 200 and resp.get_json()["valid"], resp.get_json()
+    # the old state, sealed under the removed key, is what no longer opens
+    assert after.post("/v1/view", json={"state": dealt["state"], "player": None}
+                      ).status_code == 403
+
+
+def test_seat_token_keys_rotate_on_their_own():
+    seal = (parse_key(new_key()),)
+    first = client_for(seal_keys=seal, seat_token_keys=("t1",))
+    dealt = deal(first).get_json()
+    ann = dealt["seat_tokens"]["ann"]
+    rotating = client_for(seal_keys=seal, seat_token_keys=("t2", "t1"))
+    assert _ann_move(rotating, dealt["state"], ann).status_code == 200
+    newer = deal(rotating).get_json()  # issued under t2, the first key
+    done = client_for(seal_keys=seal, seat_token_keys=("t2",))
+    assert _ann_move(done, newer["state"], newer["seat_tokens"]["ann"]).status_code == 200
+    refused = _ann_move(done, dealt["state"], ann)  # issued under the removed t1
+    assert refused.status_code == 403 and refused.get_json()["code"] == "seat_token_invalid"
+
+
+def test_without_seat_token_keys_tokens_follow_the_seal_keys():
+    # the documented default: keys derived from the seal keys issue the tokens, so removing a
+    # seal key ends the tokens it issued (set CARDREF_SEAT_TOKEN_KEYS to rotate independently)
+    old_key, new_key_ = parse_key(new_key()), parse_key(new_key())
+    dealt = deal(client_for(seal_keys=(old_key,))).get_json()
+    tokens = dealt["seat_tokens"]
+    _, moved = _first_move(client_for(seal_keys=(new_key_, old_key)), dealt, tokens)
+    assert moved.status_code == 200
+    after = client_for(seal_keys=(new_key_,))
+    resp = _ann_move(after, moved.get_json()["state"], tokens["ann"])
+    assert resp.status_code == 403 and resp.get_json()["code"] == "seat_token_invalid"
+
+
+def test_seat_tokens_issued_under_the_seal_key_itself_still_verify():
+    # tokens of releases before seat-token keys: an HMAC under the seal key
+    import hmac as hmac_mod
+    key = parse_key(new_key())
+    client = client_for(seal_keys=(key,))
+    dealt = deal(client).get_json()
+    message = b"seat\x00" + dealt["game_id"].encode() + b"\x00ann"
+    legacy = hmac_mod.new(key, message, hashlib.sha256).hexdigest()[:32]
+    assert legacy != dealt["seat_tokens"]["ann"]  # new tokens come from a derived key
+    assert _ann_move(client, dealt["state"], legacy).status_code == 200
+
+
+def test_seat_token_keys_without_sealing_fail_at_start_up():
+    with pytest.raises(SettingsError):
+        Settings.from_env({"CARDREF_SEAT_TOKEN_KEYS": "t1"})
