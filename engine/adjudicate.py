@@ -13,6 +13,7 @@ import msgspec
 from . import registry, rng
 from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
+from .state import GameState, replace as replace_struct
 from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
                    InvalidState, Refusal, Transition)
 
@@ -79,9 +80,15 @@ def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
 def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
          seed: str | None = None, dealer: str | None = None,
          match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
-         hands: Mapping[str, Sequence[str]] | None = None) -> dict:
-    """{state, to_act, seed_commitment} of a new deal."""
+         hands: Mapping[str, Sequence[str]] | None = None, seed_salt: str | None = None) -> dict:
+    """{state, to_act, seed_commitment} of a new deal. The commitment is salted (rng.commitment)
+    with `seed_salt`, drawn here unless given (a recorded deal replayed exactly); the state
+    carries the salt as it carries the seed."""
     game = game_by_id(game_id)
+    if seed_salt is None:
+        seed_salt = rng.new_salt()
+    elif not rng.valid_salt(seed_salt):
+        raise InvalidDeal("a seed salt is 32 lowercase hex digits (128 bits)", "seed_salt")
     players = tuple(players)
     if not (game.min_players <= len(players) <= game.max_players):
         raise InvalidDeal(f"{game.id} takes {game.min_players}–{game.max_players} players, "
@@ -122,9 +129,11 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
     if seed is None:
         seed = rng.new_seed()
     state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
-                                parsed_hands))
+                                parsed_hands, seed_salt))
+    if isinstance(state, GameState):
+        state = replace_struct(state, seed_salt=seed_salt)
     return {"state": game.encode(state), "to_act": game.to_act(state),
-            "seed_commitment": rng.commitment(seed), "status": game.status(state)}
+            "seed_commitment": rng.commitment(seed, seed_salt), "status": game.status(state)}
 
 
 # The refusals the engine answers for every game (apply_parsed), with their details (none):

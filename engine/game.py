@@ -161,6 +161,9 @@ class DealSetup:
     # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
     # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
     hands: Mapping[str, tuple[str, ...]] | None = None
+    # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries
+    # it as `seed_salt` (the engine sets it); a game with a state of its own writes it there.
+    seed_salt: str = ""
 
 
 # ---------------------------------------------------------------- the interface

@@ -66,7 +66,7 @@ def _guarded_deal(ext, body: dict) -> tuple[Meta | None, object]:
     signed or sealed); the previous deal's signed next_match is anyone's to pass on."""
     guard = ext.guard
     match, vouched = guard.incoming_match(body.get("match"))
-    shaped = any(body.get(k) is not None for k in ("deck", "hands", "seed")) or \
+    shaped = any(body.get(k) is not None for k in ("deck", "hands", "seed", "seed_salt")) or \
         (match is not None and not vouched)
     if shaped:
         guard.require_referee(request.headers.get("Authorization"))
@@ -197,7 +197,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         _check_player_ids(ext, body["players"], "players")
         meta, match = _guarded_deal(ext, body)
         out = adjudicate.deal(game, body["players"], body.get("options"), body.get("seed"),
-                              body.get("dealer"), match, body.get("deck"), body.get("hands"))
+                              body.get("dealer"), match, body.get("deck"), body.get("hands"),
+                              body.get("seed_salt"))
         return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
     def _validate(req, body: dict):
@@ -225,9 +226,11 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                    "score_deltas": result.score_deltas, "events": result.events,
                    "to_act": result.to_act, "status": result.status}
             if result.status == "finished":
-                # The deal is over: its seed is revealed (verify-seed proves the deal against
-                # the commitment), and the next deal's match summary is signed or sealed.
+                # The deal is over: its seed and the commitment's salt are revealed (verify-seed
+                # proves the deal against the commitment), and the next deal's match summary is
+                # signed or sealed.
                 out["seed"] = result.state.get("seed")
+                out["seed_salt"] = result.state.get("seed_salt") or None
                 out["next_match"] = guard.outgoing_match(result.next_match)
             if guard.sealed:
                 # a referee proved no seat: the referee sees what a spectator sees

@@ -516,6 +516,10 @@ class Schemas:
             options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
             seed = mf.String(validate=validate.Length(min=1, max=256),
                              metadata={"description": "omit to let the server draw one"})
+            seed_salt = mf.String(validate=validate.Regexp("^[0-9a-f]{32}$"), metadata={
+                "description": "the salt of the seed commitment, 32 lowercase hex digits: omit "
+                               "to let the server draw one (always, but to replay a recorded "
+                               "deal's commitment exactly; a referee act, like `seed`)"})
             dealer = mf.String(allow_none=True)
             match = MatchField(allow_none=True)
             deck = mf.List(_card(), allow_none=True,
@@ -530,7 +534,10 @@ class Schemas:
         class DealResponse(ma.Schema):
             state = StateField(required=True)
             to_act = mf.List(mf.String(), required=True)
-            seed_commitment = mf.String(required=True, metadata={"description": "SHA-256 of the seed"})
+            seed_commitment = mf.String(required=True, metadata={
+                "description": "SHA-256 over the seed and a random salt (engine/rng.py "
+                               "`commitment`): both are revealed when the deal ends; "
+                               "`card-referee verify-seed SEED COMMITMENT --salt SALT` checks them"})
             status = mf.String(required=True)
             game_id = mf.String(metadata={"description": "the game id the state is bound to "
                                           "(signing or sealing on)"})
@@ -564,6 +571,10 @@ class Schemas:
             error = RefusalField()
             seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
                                        "(check it against the deal's seed_commitment)"})
+            seed_salt = mf.String(allow_none=True, metadata={
+                "description": "once finished: the salt of the deal's seed_commitment, revealed "
+                               "with the seed; null for a deal made before commitments were "
+                               "salted (its commitment is the seed's bare SHA-256)"})
             next_match = MatchField(metadata={"description": "once finished: the next deal's "
                                               "`match`, signed or sealed"})
             view = mf.Dict(metadata={"description": "sealing on: the acting seat's view of the "

@@ -35,7 +35,7 @@ META_KEY = "meta"
 STATE_PURPOSE = b"card-referee state v1"
 MATCH_PURPOSE = b"card-referee match v1"
 PROVENANCES = ("server", "referee")
-DEAL_ACT = "a deal with a deck, hands, a chosen seed or match values"
+DEAL_ACT = "a deal with a deck, hands, a chosen seed or salt, or match values"
 
 
 class RefereeKeyRequired(Exception):

@@ -126,8 +126,9 @@ def test_the_final_answer_reveals_the_seed_that_matches_the_commitment():
     dealt = deal(client).get_json()
     answers = play_to_the_end(client, dealt, dealt["seat_tokens"], seed=5)
     assert all("seed" not in a for a in answers[:-1])
-    seed = answers[-1]["seed"]
-    assert hashlib.sha256(seed.encode()).hexdigest() == dealt["seed_commitment"]
+    seed, salt = answers[-1]["seed"], answers[-1]["seed_salt"]
+    from engine import rng
+    assert rng.commitment(seed, salt) == dealt["seed_commitment"]
 
 
 # ---------------------------------------------------------------- undone and forked moves
@@ -495,3 +496,57 @@ def test_seat_tokens_issued_under_the_seal_key_itself_still_verify():
 def test_seat_token_keys_without_sealing_fail_at_start_up():
     with pytest.raises(SettingsError):
         Settings.from_env({"CARDREF_SEAT_TOKEN_KEYS": "t1"})
+
+
+# ---------------------------------------------------------------- salted commitments
+
+def test_a_referee_chosen_seed_is_not_found_from_its_commitment():
+    # the README's seed: a bare SHA-256 would give it away to anyone who tries the word
+    client = sealed()
+    dealt = deal(client, headers=REFEREE, seed="readme").get_json()
+    assert dealt["seed_commitment"] != hashlib.sha256(b"readme").hexdigest()
+    other = deal(client, headers=REFEREE, seed="readme").get_json()
+    assert other["seed_commitment"] != dealt["seed_commitment"]  # a fresh salt per deal
+
+
+def test_the_salt_is_hidden_like_the_seed_and_revealed_with_it():
+    from engine import rng
+    client = sealed()
+    dealt = deal(client, headers=REFEREE, seed="readme").get_json()
+    tokens = dealt["seat_tokens"]
+    for player in PLAYERS:
+        view = client.post("/v1/view", json={"state": dealt["state"], "player": player},
+                           headers={"X-Seat-Token": tokens[player]}).get_json()["view"]
+        assert "seed" not in view and "seed_salt" not in view
+    answers = play_to_the_end(client, dealt, tokens, seed=7)
+    assert all("seed_salt" not in a and "seed_salt" not in a.get("view", {})
+               for a in answers[:-1])
+    final = answers[-1]
+    assert final["seed"] == "readme" and rng.valid_salt(final["seed_salt"])
+    assert rng.commitment(final["seed"], final["seed_salt"]) == dealt["seed_commitment"]
+    from service import cli
+    assert cli.main(["verify-seed", final["seed"], dealt["seed_commitment"],
+                     "--salt", final["seed_salt"]]) == 0
+
+
+def test_a_chosen_salt_is_a_referee_act():
+    client = signed()
+    salt = "0123456789abcdef0123456789abcdef"
+    refused = deal(client, seed_salt=salt)
+    assert refused.status_code == 403 and refused.get_json()["code"] == "referee_key_required"
+    ok = deal(client, headers=REFEREE, seed="table", seed_salt=salt).get_json()
+    from engine import rng
+    assert ok["seed_commitment"] == rng.commitment("table", salt)
+    assert deal(client, headers=REFEREE, seed_salt="short").status_code == 422
+
+
+def test_a_state_dealt_before_salting_reveals_no_salt():
+    # states in flight from before: no seed_salt, committed by the seed's bare SHA-256
+    client = signed()
+    dealt = deal(client).get_json()
+    from service.signing import Signer
+    plain = {k: v for k, v in dealt["state"].items() if k not in ("signature", "seed_salt")}
+    old = Signer(("trust-secret",)).sign(plain)
+    answers = play_to_the_end(client, {**dealt, "state": old}, seed=3)
+    final = answers[-1]
+    assert final["seed_salt"] is None and final["seed"] == dealt["state"]["seed"]
