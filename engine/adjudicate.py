@@ -13,6 +13,7 @@ import msgspec
 from . import registry, rng
 from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
+from .state import GameState, replace as replace_struct
 from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
                    InvalidState, Refusal, Transition)
 from .errors import shown
@@ -84,10 +85,16 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
          seed: str | None = None, dealer: str | None = None,
          match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
          hands: Mapping[str, Sequence[str]] | None = None, public: bool = False,
-         table: Mapping[str, Any] | None = None) -> dict:
+         table: Mapping[str, Any] | None = None, seed_salt: str | None = None) -> dict:
     """{state, to_act, seed_commitment} of a new deal. `public`: `to_act` from public
-    information only (Game.public_to_act), as sealed answers give it."""
+    information only (Game.public_to_act), as sealed answers give it. The commitment is salted
+    (rng.commitment) with `seed_salt`, drawn here unless given (a recorded deal replayed
+    exactly); the state carries the salt as it carries the seed."""
     game = game_by_id(game_id)
+    if seed_salt is None:
+        seed_salt = rng.new_salt()
+    elif not rng.valid_salt(seed_salt):
+        raise InvalidDeal("a seed salt is 32 lowercase hex digits (128 bits)", "seed_salt")
     players = tuple(players)
     if not (game.min_players <= len(players) <= game.max_players):
         raise InvalidDeal(f"{game.id} takes {game.min_players}–{game.max_players} players, "
@@ -140,10 +147,12 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
     if seed is None:
         seed = rng.new_seed()
     state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
-                                parsed_hands, parsed_table))
+                                parsed_hands, table=parsed_table, seed_salt=seed_salt))
+    if isinstance(state, GameState):
+        state = replace_struct(state, seed_salt=seed_salt)
     to_act = game.public_to_act(state) if public else game.to_act(state)
     return {"state": game.encode(state), "to_act": to_act,
-            "seed_commitment": rng.commitment(seed), "status": game.status(state)}
+            "seed_commitment": rng.commitment(seed, seed_salt), "status": game.status(state)}
 
 
 # The refusals the engine answers for every game (apply_parsed), with their details (none):
@@ -197,6 +206,16 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
                    [e.to_json() for e in tr.events],
                    game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
                    game.next_match(tr.state) if status == FINISHED else None, action.to_json())
+
+
+def is_referee_act(state_json: Any, action_json: Any) -> bool:
+    """Whether the posted action is of a type its game declares referee-only. Anything that
+    is not a well-formed action of a known game answers False: validate words what is wrong."""
+    if not isinstance(state_json, Mapping) or not isinstance(action_json, Mapping):
+        return False
+    game = registry.get(state_json.get("game")) if isinstance(state_json.get("game"), str) \
+        else None
+    return game is not None and action_json.get("type") in game.referee_actions
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,

@@ -327,13 +327,18 @@ def details_schema(fields: Mapping[str, Field]) -> dict:
 
 @dataclass(frozen=True)
 class ActionType:
-    """One kind of action a client may post, with its fields beyond `type` and `player`."""
+    """One kind of action a client may post, with its fields beyond `type` and `player`.
+
+    `referee_only`: an act of the table's referee (a penalty recorded, a ruling, a report of
+    what was seen), never a seat's own move. The game declares it; the service then asks for
+    the referee's credentials, not a seat's (docs/security.md), without knowing the game."""
 
     name: str
     description: str
     description_ja: str
     fields: Mapping[str, Field] = dc_field(default_factory=dict)
     rule: str = ""
+    referee_only: bool = False
 
     def describe(self, lang: str = "en") -> dict:
         return {
@@ -341,4 +346,5 @@ class ActionType:
             "description": in_language(self.description, self.description_ja, lang),
             "fields": {k: f.describe(lang) for k, f in self.fields.items()},
             **({"rule": self.rule} if self.rule else {}),
+            "referee_only": self.referee_only,
         }

@@ -165,6 +165,9 @@ class DealSetup:
     # What else lies face up on a physical table when the hands are given (the game's
     # `table_fields`: Man's start card, Manillen's turned trump …), parsed; None without hands.
     table: Mapping[str, Any] | None = None
+    # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries
+    # it as `seed_salt` (the engine sets it); a game with a state of its own writes it there.
+    seed_salt: str = ""
 
 
 # ---------------------------------------------------------------- the interface
@@ -321,6 +324,15 @@ class Game(ABC, Generic[S]):
 
     def action_map(self) -> dict[str, ActionType]:
         return {a.name: a for a in self.actions}
+
+    @property
+    def referee_actions(self) -> frozenset[str]:
+        """The action types only a referee posts (ActionType.referee_only), computed once."""
+        found = self.__dict__.get("_referee_actions")
+        if found is None:
+            found = self.__dict__["_referee_actions"] = frozenset(
+                a.name for a in self.actions if a.referee_only)
+        return found
 
     def parse_action(self, data: Any, players: Sequence[str]) -> Action:
         """Check an action's shape against its declared fields (HTTP 422 when it does not fit);

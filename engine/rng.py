@@ -12,6 +12,9 @@ and tests/engine/test_rng.py pins one seed's exact deal to catch that):
    w >= 2**64 - (2**64 mod n) (so there is no modulo bias), then answers w mod n.
 4. The shuffle is Fisher–Yates from the end: for i = len-1 down to 1, j = uniform(i + 1), swap
    positions i and j.
+
+The seed commitment (`commitment`) is salted: the salt is part of neither the shuffle nor the
+deal, only of what is published before play.
 """
 from __future__ import annotations
 
@@ -58,6 +61,28 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
-def commitment(seed: str) -> str:
-    """SHA-256 (hex) of the seed: published before play, the seed revealed after, to verify."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+def new_salt() -> str:
+    """A fresh commitment salt (128 bits, hex), made at every deal."""
+    return secrets.token_hex(16)
+
+
+SALT_LENGTH = 32  # hex digits
+_COMMITMENT = b"card-referee/commitment/v2"
+
+
+def valid_salt(salt: str) -> bool:
+    return (isinstance(salt, str) and len(salt) == SALT_LENGTH
+            and all(c in "0123456789abcdef" for c in salt))
+
+
+def commitment(seed: str, salt: str | None = None) -> str:
+    """What a deal publishes before play (hex); seed and salt are revealed when it ends, to verify.
+
+    Salted (every deal now): SHA-256 of the UTF-8 bytes of
+    "card-referee/commitment/v2" NUL salt NUL seed, the salt 32 lowercase hex digits drawn at
+    the deal, so a guessable seed (a referee's "readme") cannot be found from the commitment.
+    Unsalted (salt None or "", deals made before salting): the bare SHA-256 of the seed."""
+    if not salt:
+        return hashlib.sha256(seed.encode()).hexdigest()
+    return hashlib.sha256(_COMMITMENT + b"\x00" + salt.encode() + b"\x00" + seed.encode()
+                          ).hexdigest()

@@ -58,7 +58,7 @@ def common(game_id: str, version: int, options: Sequence[Any], phases: Sequence[
         "version": enum(version),
         "options": options_schema(options),
         "players": array(STR, minItems=1, description="player ids in seat order"),
-        "seed": {**STR, "description": "the deal's seed; its SHA-256 was the deal's commitment"},
+        "seed": {**STR, "description": "the deal's seed; with seed_salt, what the deal's commitment was made of"},
         "phase": enum(*phases),
         "status": enum("in_progress", "finished"),
     }

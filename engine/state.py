@@ -10,7 +10,8 @@ A game declares its JSON state as a `GameState` subclass. From that one declarat
 - the JSON schema the spec publishes (`openapi_schema`), converted to OpenAPI 3.0.
 
 Every game's state has the same common parts in the same places: `game` (the tag), `version`,
-`players` (ids in seat order), `options`, `seed`, `phase`, `status`, `match`. Players are named
+`players` (ids in seat order), `options`, `seed`, `phase`, `status`, `match`, and last
+`seed_salt`. Players are named
 by their ids everywhere else too: a seat is written as its player's id, a per-player value as
 an object keyed by id. Inside the engine the Struct is the state (frozen; update it with
 `msgspec.structs.replace`).
@@ -48,9 +49,24 @@ Status = Literal["in_progress", "finished"]
 replace = msgspec.structs.replace
 
 
-class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="game"):
+# The salt of the deal's seed commitment (engine/rng.py): 32 hex digits, or "" in a state
+# dealt before commitments were salted (its commitment is the seed's bare SHA-256).
+SeedSalt = Annotated[str, msgspec.Meta(
+    pattern="^([0-9a-f]{32})?$",
+    description="the salt of the deal's seed commitment, hidden like the seed and revealed "
+                "with it; empty in a state dealt before commitments were salted")]
+
+
+class _Salted(msgspec.Struct, frozen=True, kw_only=True):
+    # keyword-only with a default, so it follows every game's own fields and states written
+    # before it existed still decode
+    seed_salt: SeedSalt = ""
+
+
+class GameState(_Salted, frozen=True, forbid_unknown_fields=True, tag_field="game"):
     """The common head of every game's state. A game subclasses it with `tag="<game id>"` and
-    narrows `version`, `options`, `phase` and `match` to its own types."""
+    narrows `version`, `options`, `phase` and `match` to its own types. `seed_salt` is the
+    engine's (adjudicate.deal sets it), after the game's fields."""
 
     version: int
     players: tuple[PlayerId, ...]

@@ -135,7 +135,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         guard=Guard(settings.state_secrets, settings.seal_keys, settings.referee_keys,
                     Sequencer(settings.redis_url, settings.sequence_ttl_seconds,
                               settings.redis_timeout_seconds, settings.sequence_retry_seconds)
-                    if settings.sequence == "strict" else None),
+                    if settings.sequence == "strict" else None,
+                    seat_token_keys=settings.seat_token_keys),
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )

@@ -129,10 +129,18 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _verify_seed(args: argparse.Namespace) -> int:
-    """Exit 0 when the seed matches the commitment, 1 when not."""
+    """Exit 0 when the seed (and salt) match the commitment, 1 when not. With --salt the
+    salted commitment every deal publishes now; without it the bare SHA-256 of the seed that
+    deals made before salting published (a salted commitment never matches that way)."""
     from engine import rng
 
-    ok = rng.commitment(args.seed) == args.commitment.lower()
+    salt = args.salt
+    if salt is not None:
+        salt = salt.strip().lower()
+        if not rng.valid_salt(salt):
+            raise BadInput(f"--salt {args.salt!r}: a salt is 32 hex digits (the deal's "
+                           "revealed seed_salt)")
+    ok = rng.commitment(args.seed, salt) == args.commitment.strip().lower()
     print("match" if ok else "MISMATCH")
     return 0 if ok else 1
 
@@ -190,9 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("file", help="the game log (JSON; - for stdin)")
     rep.add_argument("--lang", choices=["en", "ja"], default="en")
     rep.set_defaults(func=_replay)
-    ver = sub.add_parser("verify-seed", help="check a revealed seed against its commitment")
+    ver = sub.add_parser("verify-seed", help="check a revealed seed and salt against the "
+                         "deal's commitment")
     ver.add_argument("seed")
     ver.add_argument("commitment")
+    ver.add_argument("--salt", help="the salt revealed with the seed (seed_salt); omit only "
+                     "for a deal made before commitments were salted (bare SHA-256)")
     ver.set_defaults(func=_verify_seed)
     health = sub.add_parser("healthcheck", help="exit 0 when the service's /healthz answers 200")
     health.add_argument("--bind", help="the service's host:port (default CARDREF_BIND or 0.0.0.0:8000)")

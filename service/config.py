@@ -101,6 +101,7 @@ class Settings:
     max_player_id_length: int = 64
     seal_keys: tuple[bytes, ...] = ()      # AES-256 keys: first seals, all open (rotation)
     referee_keys: tuple[str, ...] = ()     # Bearer keys for referee acts (rotation: any)
+    seat_token_keys: tuple[str, ...] = ()  # seat-token HMAC keys: first issues, all verify
     sequence: str = "stateless"            # or "strict": stale or forked states answer 409
     sequence_ttl_seconds: int = 7 * 24 * 3600
     # How long an accepted action's compare-and-set is sent again while Redis does not answer
@@ -120,6 +121,9 @@ class Settings:
             raise SettingsError("CARDREF_SEQUENCE=strict needs signed or sealed states "
                                 "(CARDREF_STATE_SECRET or CARDREF_SEAL_KEYS): an unsigned move "
                                 "number proves nothing")
+        if self.seat_token_keys and not self.seal_keys:
+            raise SettingsError("CARDREF_SEAT_TOKEN_KEYS is set but sealing is off: seat "
+                                "tokens exist only with CARDREF_SEAL_KEYS")
         if self.log_format not in ("json", "text"):
             raise SettingsError("CARDREF_LOG_FORMAT is 'json' or 'text'")
         if self.sequence == "strict" and not self.redis_url:
@@ -145,6 +149,7 @@ class Settings:
             max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
             seal_keys=_seal_keys(env),
             referee_keys=_secrets(env, "CARDREF_REFEREE_KEYS"),
+            seat_token_keys=_secrets(env, "CARDREF_SEAT_TOKEN_KEYS"),
             sequence=(env.get("CARDREF_SEQUENCE") or "stateless").strip().lower(),
             sequence_ttl_seconds=_int(env, "CARDREF_SEQUENCE_TTL_SECONDS", 7 * 24 * 3600),
             sequence_retry_seconds=float(env.get("CARDREF_SEQUENCE_RETRY_SECONDS") or 2.0),

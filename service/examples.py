@@ -16,6 +16,7 @@ FILE = Path(__file__).with_name("examples.json")
 
 # (operationId, method, path, request body or None, status)
 SEED = "example"
+SALT = "0123456789abcdef0123456789abcdef"  # a fixed commitment salt: deterministic examples
 PLAYERS = ["ann", "bob"]
 LOOKUPS = [
     ("lookupManManNumbers", "/v1/games/man/man-numbers", {"hand": ["SA", "S8", "H2"]}),
@@ -66,7 +67,8 @@ def record(client) -> dict:
 
     for op, method, path, body, status in calls():
         call(op, method, path, body, status)
-    dealt = call("deal", "POST", "/v1/games/manillen/deal", {"players": PLAYERS, "seed": SEED}, 201)
+    dealt = call("deal", "POST", "/v1/games/manillen/deal",
+                 {"players": PLAYERS, "seed": SEED, "seed_salt": SALT}, 201)
     state, player = dealt["state"], dealt["to_act"][0]
     legal = call("legalActions", "POST", "/v1/legal-actions", {"state": state, "player": player})
     action = legal["actions"][0]
@@ -78,7 +80,7 @@ def record(client) -> dict:
          {"state": state, "action": {**action, "player": other}})
     call("view", "POST", "/v1/view", {"state": state, "player": player})
     call("replay", "POST", "/v1/replay",
-         {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED},
+         {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED, "seed_salt": SALT},
           "actions": [{k: v for k, v in action.items() if k != "game"}]})
     for op, path, body in LOOKUPS:
         call(op, "POST", path, body)

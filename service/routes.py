@@ -29,7 +29,9 @@ class RefereeBlueprint(Blueprint):
 PROBLEM_RESPONSES = {
     400: "Malformed JSON (`json_malformed`)",
     415: "Body not declared as JSON (`unsupported_media_type`)",
-    403: "State signature invalid (`state_signature_invalid`)",
+    403: "State signature invalid (`state_signature_invalid`), a seat's token missing "
+         "(`seat_token_invalid`) or a referee act without the referee key "
+         "(`referee_key_required`)",
     404: "Unknown game (`game_unknown`)",
     413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
@@ -65,18 +67,19 @@ def _check_latest(ext, got: Posted) -> None:
 
 
 def _guarded_deal(ext, body: dict, game: str, players, identity: object
-                  ) -> tuple[Meta | None, object, str | None, tuple | None]:
-    """Who may shape this deal, its binding, its seed (None: the engine draws one) and the
-    next_match it uses (claimed by _claim_match once the engine dealt it). A deck,
+                  ) -> tuple[Meta | None, object, str | None, str | None, tuple | None]:
+    """Who may shape this deal, its binding, its seed and seed salt (None: the engine draws
+    them) and the next_match it uses (claimed by _claim_match once the engine dealt it). A deck,
     hands, a chosen seed, match values this service did not sign or seal, or a dealer other
     than the one a signed next_match names make it a referee act (the referee key, when states
     are signed or sealed); the previous deal's signed next_match is anyone's to pass on, within
     its lineage: the same game and seats, the next deal (once, under strict sequencing).
     `identity`: the whole request, which a match's next deal is derived from (the same
-    request again gets the same deal: game id and seed)."""
+    request again gets the same deal: game id, seed and salt)."""
     guard = ext.guard
     match, lineage = guard.incoming_match(body.get("match"))
-    shaped = any(body.get(k) is not None for k in ("deck", "hands", "table", "seed")) or \
+    shaped = any(body.get(k) is not None
+                 for k in ("deck", "hands", "table", "seed", "seed_salt")) or \
         (match is not None and lineage is None) or \
         (lineage is not None and body.get("dealer") is not None)
     authorization = request.headers.get("Authorization")
@@ -84,11 +87,11 @@ def _guarded_deal(ext, body: dict, game: str, players, identity: object
         guard.require_referee(authorization)
     provenance = "referee" if shaped else "server"
     if not guard.enabled:
-        return None, match, body.get("seed"), None
+        return None, match, body.get("seed"), body.get("seed_salt"), None
     referee = shaped or guard.is_referee(authorization)
     if lineage is None:  # a match begins
         return guard.new_meta(provenance, match_provenance="referee" if referee else "server"), \
-            match, body.get("seed"), None
+            match, body.get("seed"), body.get("seed_salt"), None
     if lineage.game != game or list(lineage.players) != list(players):
         raise InvalidDeal(f"this next_match continues a match of {lineage.game} between "
                           f"{lineage.players} (in seat order); deal that game and those seats, "
@@ -98,10 +101,11 @@ def _guarded_deal(ext, body: dict, game: str, players, identity: object
                                     ).hexdigest()
     parts = (lineage.match_id, str(deal_number), request_digest)
     seed = body.get("seed") or guard.derive("seed", *parts)[:32]
+    salt = body.get("seed_salt") or guard.derive("salt", *parts)[:32]  # 128 bits of hex
     meta = guard.new_meta(provenance, lineage.match_id, deal_number,
                           "referee" if referee and lineage.provenance == "referee" else "server",
                           game_id=guard.derive("game", *parts)[:16])
-    return meta, match, seed, (lineage.match_id, deal_number, request_digest)
+    return meta, match, seed, salt, (lineage.match_id, deal_number, request_digest)
 
 
 def _claim_match(ext, claim: tuple | None) -> None:
@@ -247,7 +251,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.route("/games/<string:game>/deal", methods=["POST"])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
-    @problems(400, 404, 413, 415, 422)
+    @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)",
              # each game's own options and match (service/schemas.py deal_components)
              requestBody={"content": {"application/json": {
@@ -255,10 +259,12 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def deal(body: dict, game: str):
         request.environ["cardref.game"] = game
         _check_player_ids(ext, body["players"], "players")
-        meta, match, seed, claim = _guarded_deal(ext, body, game, body["players"], [game, body])
+        meta, match, seed, salt, claim = _guarded_deal(ext, body, game, body["players"],
+                                                       [game, body])
         out = adjudicate.deal(game, body["players"], body.get("options"), seed,
                               body.get("dealer"), match, body.get("deck"), body.get("hands"),
-                              public=ext.guard.sealed, table=body.get("table"))
+                              public=ext.guard.sealed, table=body.get("table"),
+                              seed_salt=salt)
         _claim_match(ext, claim)
         return json_response(_dealt(ext, out, meta, body["players"]), 201)
 
@@ -266,13 +272,21 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         environ = req.environ
         action = body["action"]
         actor = action.get("player") if isinstance(action, dict) else None
-        got = _state_in(ext, body["state"], actor if isinstance(actor, str) else None)
+        guard = ext.guard
+        got = guard.incoming(body["state"])
+        # A referee-only action (a chombo recorded, a reported peek) is the referee's, not the
+        # seat's it is posted as: the referee key, with or without that seat's token.
+        referee_act = guard.enabled and adjudicate.is_referee_act(got.state, action)
+        if referee_act:
+            guard.require_referee(req.headers.get("Authorization"),
+                                  f"the action {action.get('type')!r}")
+        elif guard.sealed and isinstance(actor, str):
+            guard.require_seat(got.meta, actor, req.headers.get(SEAT_TOKEN_HEADER))
         if isinstance(got.state, dict) and isinstance(got.state.get("game"), str):
             environ["cardref.game"] = got.state["game"]
         # Sealed: every part of the answer but the state reaches the acting seat in clear, so
         # `to_act` is the public one (Game.public_to_act), never derived from a hidden hand.
-        result = adjudicate.validate(got.state, action, got.trusted, public=ext.guard.sealed)
-        guard = ext.guard
+        result = adjudicate.validate(got.state, action, got.trusted, public=guard.sealed)
         if isinstance(result, Applied):
             meta = None if got.meta is None else got.meta.next()
             if guard.sequencer is not None and got.meta is not None:
@@ -282,14 +296,17 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                    "score_deltas": result.score_deltas, "events": result.events,
                    "to_act": result.to_act, "status": result.status}
             if result.status == "finished":
-                # The deal is over: its seed is revealed (verify-seed proves the deal against
-                # the commitment), and the next deal's match summary is signed or sealed.
+                # The deal is over: its seed and the commitment's salt are revealed (verify-seed
+                # proves the deal against the commitment), and the next deal's match summary is
+                # signed or sealed.
                 out["seed"] = result.state.get("seed")
+                out["seed_salt"] = result.state.get("seed_salt") or None
                 out["next_match"] = guard.outgoing_match(result.next_match, meta, result.state)
                 if meta is not None:
                     out["lineage"] = meta.lineage()
             if guard.sealed:
-                out["view"] = adjudicate.view(result.state, actor)
+                # a referee proved no seat: the referee sees what a spectator sees
+                out["view"] = adjudicate.view(result.state, None if referee_act else actor)
             return json_response(out)
         _check_latest(ext, got)
         environ["cardref.refusal"] = result.refusal.code
@@ -363,7 +380,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.route("/replay", methods=["POST"])
     @api.arguments(schemas.replay_request, example=examples.request("replay"))
     @api.response(200, schemas.replay_response, example=examples.response("replay"))
-    @problems(400, 404, 413, 415, 422)
+    @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="replay",
              summary="Deal, then apply a list of actions; stops at the first refused one")
     def replay(body: dict):
@@ -376,13 +393,19 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             raise LimitExceeded(f"a replay takes at most {limit} actions "
                                 f"(CARDREF_MAX_REPLAY_ACTIONS), not {len(body['actions'])}",
                                 "actions")
-        meta, deal["match"], deal["seed"], claim = _guarded_deal(
+        meta, deal["match"], deal["seed"], deal["seed_salt"], claim = _guarded_deal(
             ext, deal, deal["game_id"], deal["players"], [body["deal"], body["actions"]])
-        out = adjudicate.replay(deal, body["actions"], public=ext.guard.sealed)
+        guard = ext.guard
+        if guard.enabled:
+            shown = {"game": deal["game_id"]}
+            for action in body["actions"]:
+                if adjudicate.is_referee_act(shown, action):
+                    guard.require_referee(request.headers.get("Authorization"),
+                                          f"a replay with the action {action.get('type')!r}")
+        out = adjudicate.replay(deal, body["actions"], public=guard.sealed)
         _claim_match(ext, claim)
         for step in out["steps"]:
             step["action"] = {**step["action"], "game": deal["game_id"]}
-        guard = ext.guard
         out["initial_state"] = guard.outgoing(out["initial_state"], meta)
         final = None if meta is None else meta._replace(move=len(out["steps"]))
         if guard.sequencer is not None and meta is not None:

@@ -342,6 +342,11 @@ ACTION_DESCRIPTION = (
     "state's game otherwise). Each game lists its types in GET /v1/games.")
 
 
+REFEREE_ONLY_NOTE = (
+    " Referee only: with signing or sealing on, it needs `Authorization: Bearer <referee "
+    "key>` (403 `referee_key_required`), whatever seat token comes with it.")
+
+
 def action_components(games: Iterable[Game]) -> dict[str, dict]:
     """Components for the spec: `<Game><Type>Action` for every action a game declares (its
     fields exactly, as the engine parses them), `<Game>Action` (oneOf, discriminator `type`),
@@ -365,7 +370,10 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
                 "type": "object", "properties": props, "required": required,
                 "additionalProperties": False,
                 "description": f"{game.names.get('en', game.id)}: {action.description}"
-                               + (f" (rule {action.rule})" if action.rule else "")}
+                               + (f" (rule {action.rule})" if action.rule else "")
+                               + (REFEREE_ONLY_NOTE if action.referee_only else "")}
+            if action.referee_only:
+                components[name]["x-referee-only"] = True
             mapping[action.name] = f"#/components/schemas/{name}"
         union = pascal(game.id) + "Action"
         components[union] = {
@@ -534,6 +542,10 @@ class Schemas:
             options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
             seed = mf.String(validate=validate.Length(min=1, max=256),
                              metadata={"description": "omit to let the server draw one"})
+            seed_salt = mf.String(validate=validate.Regexp("^[0-9a-f]{32}$"), metadata={
+                "description": "the salt of the seed commitment, 32 lowercase hex digits: omit "
+                               "to let the server draw one (always, but to replay a recorded "
+                               "deal's commitment exactly; a referee act, like `seed`)"})
             dealer = mf.String(allow_none=True)
             match = MatchField(allow_none=True)
             deck = mf.List(_card(), allow_none=True,
@@ -567,7 +579,10 @@ class Schemas:
             lineage = lineage_field()
             state = StateField(required=True)
             to_act = mf.List(mf.String(), required=True)
-            seed_commitment = mf.String(required=True, metadata={"description": "SHA-256 of the seed"})
+            seed_commitment = mf.String(required=True, metadata={
+                "description": "SHA-256 over the seed and a random salt (engine/rng.py "
+                               "`commitment`): both are revealed when the deal ends; "
+                               "`card-referee verify-seed SEED COMMITMENT --salt SALT` checks them"})
             status = mf.String(required=True)
             game_id = mf.String(metadata={"description": "the game id the state is bound to "
                                           "(signing or sealing on)"})
@@ -602,6 +617,10 @@ class Schemas:
             error = RefusalField()
             seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
                                        "(check it against the deal's seed_commitment)"})
+            seed_salt = mf.String(allow_none=True, metadata={
+                "description": "once finished: the salt of the deal's seed_commitment, revealed "
+                               "with the seed; null for a deal made before commitments were "
+                               "salted (its commitment is the seed's bare SHA-256)"})
             next_match = MatchField(metadata={"description": "once finished: the next deal's "
                                               "`match`, signed or sealed"})
             view = mf.Dict(metadata={"description": "sealing on: the acting seat's view of the "

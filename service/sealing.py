@@ -2,17 +2,25 @@
 string that no client can read or change.
 
 A key is 32 random bytes in URL-safe base64; several may be configured: the first seals, any
-opens (rotation). A sealed string is `sealed.v1.<key id>.<base64url(nonce ‖ ciphertext+tag)>`;
+opens (rotation). A sealed string is `sealed.v2.<key id>.<base64url(nonce ‖ ciphertext+tag)>`;
 the key id (first 8 hex digits of the key's SHA-256) picks the key without trying each. The
-nonce is 12 random bytes per seal; the associated data binds the string to its purpose, so a
-sealed match summary is never accepted as a state or the other way round.
+nonce is 12 random bytes per seal; the associated data binds the string to its format version
+and its purpose, so a sealed match summary is never accepted as a state or the other way round.
+
+Padding (v2): AES-GCM hides a value's bytes, not its length, and a state's length follows its
+hidden cards ("10" is a byte longer than "9"). The JSON is padded before sealing to the next
+multiple of PAD_BLOCK bytes: one 0x80 byte, then zeros (ISO/IEC 7816-4), so unpadding is
+unambiguous (strip the zeros, then the one 0x80). A hidden difference of a few bytes then shows
+only when it crosses a block boundary (about one state in PAD_BLOCK per byte of difference);
+a bigger block shows it less often and costs more on every answer (half a block on average):
+512 bytes is a third of a typical state. `sealed.v1.` strings (unpadded, made before) still
+open while their key is configured.
 """
 from __future__ import annotations
 
 import base64
 import binascii
 import hashlib
-import hmac
 import os
 from typing import Any, Sequence
 
@@ -20,7 +28,22 @@ import orjson
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-PREFIX = "sealed.v1."
+PREFIX = "sealed.v2."
+LEGACY_PREFIX = "sealed.v1."  # unpadded; opened, never made
+PAD_BLOCK = 512
+_V2 = b"sealed.v2\x00"  # prefixed to the purpose: the associated data of a v2 seal
+
+
+def _pad(body: bytes) -> bytes:
+    size = -(-(len(body) + 1) // PAD_BLOCK) * PAD_BLOCK
+    return body + b"\x80" + bytes(size - len(body) - 1)
+
+
+def _unpad(padded: bytes) -> bytes:
+    body = padded.rstrip(b"\x00")
+    if not body.endswith(b"\x80"):
+        raise ValueError("bad padding")
+    return body[:-1]
 
 
 class SealError(Exception):
@@ -58,29 +81,26 @@ class Sealer:
     def seal(self, value: Any, purpose: bytes) -> str:
         kid, aead, _ = self._keys[0]
         nonce = os.urandom(12)
-        body = aead.encrypt(nonce, orjson.dumps(value), purpose)
+        body = aead.encrypt(nonce, _pad(orjson.dumps(value)), _V2 + purpose)
         return f"{PREFIX}{kid}.{base64.urlsafe_b64encode(nonce + body).decode().rstrip('=')}"
 
     def open(self, text: Any, purpose: bytes) -> Any:
-        if not isinstance(text, str) or not text.startswith(PREFIX):
+        if not isinstance(text, str):
             raise SealError("not a sealed value of this service")
-        kid, _, payload = text[len(PREFIX):].partition(".")
+        if text.startswith(PREFIX):
+            rest, padded = text[len(PREFIX):], True
+        elif text.startswith(LEGACY_PREFIX):
+            rest, padded = text[len(LEGACY_PREFIX):], False
+        else:
+            raise SealError("not a sealed value of this service")
+        kid, _, payload = rest.partition(".")
         aead = self._by_id.get(kid)
         if aead is None:
             raise SealError("sealed with a key this service does not hold")
         try:
             raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+            if padded:
+                return orjson.loads(_unpad(aead.decrypt(raw[:12], raw[12:], _V2 + purpose)))
             return orjson.loads(aead.decrypt(raw[:12], raw[12:], purpose))
         except (binascii.Error, ValueError, InvalidTag, orjson.JSONDecodeError):
             raise SealError("the sealed value was changed or is not ours") from None
-
-    def mac(self, message: bytes) -> str:
-        """A short HMAC under the first key (seat tokens)."""
-        return hmac.new(self._keys[0][2], message, hashlib.sha256).hexdigest()[:32]
-
-    def mac_matches(self, message: bytes, given: Any) -> bool:
-        if not isinstance(given, str) or not given.isascii():
-            return False
-        return any(hmac.compare_digest(
-            hmac.new(k, message, hashlib.sha256).hexdigest()[:32].encode(), given.encode())
-            for _, _, k in self._keys)

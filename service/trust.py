@@ -14,7 +14,9 @@
   deal continues that lineage only (same game, same seats), once under strict sequencing.
 - The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
   sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
-  not the previous deal's signed `next_match`) needs it.
+  not the previous deal's signed `next_match`) needs it, and so does every action a game
+  declares referee-only (ActionType.referee_only: a chombo recorded, a reported peek), in
+  /v1/validate and /v1/replay, whatever seat tokens come with it.
 Without any of these (the default), states are plain JSON and nothing is checked beyond the
 rules: fine for a trusted front end, not for strangers.
 """
@@ -37,6 +39,8 @@ META_KEY = "meta"
 STATE_PURPOSE = b"card-referee state v1"
 MATCH_PURPOSE = b"card-referee match v1"
 PROVENANCES = ("server", "referee")
+DEAL_ACT = ("a deal with a deck, hands (and a table), a chosen seed or salt, match values, or a "
+            "dealer beside a next_match")
 
 
 class RefereeKeyRequired(Exception):
@@ -95,6 +99,10 @@ class Lineage(NamedTuple):
     provenance: str
 
 
+def _token(key: bytes, message: bytes) -> str:
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
+
+
 class Posted(NamedTuple):
     """A state as a client posted it: the game's JSON (service keys removed), its binding
     (None when neither signing nor sealing is on) and whether the engine may trust it."""
@@ -103,14 +111,37 @@ class Posted(NamedTuple):
     trusted: bool
 
 
+SEAT_TOKEN_INFO = b"card-referee seat tokens v1"
+
+
+def seat_token_key(seal_key: bytes) -> bytes:
+    """The seat-token key derived from a seal key (HKDF-SHA256), used when
+    CARDREF_SEAT_TOKEN_KEYS is not set: never the AES key itself."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+                info=SEAT_TOKEN_INFO).derive(seal_key)
+
+
 class Guard:
-    def __init__(self, state_secrets, seal_keys, referee_keys, sequencer: Sequencer | None):
+    def __init__(self, state_secrets, seal_keys, referee_keys, sequencer: Sequencer | None,
+                 seat_token_keys=()):
         self.signer = Signer(state_secrets)
         # A signed match summary must never pass for a signed state, nor the other way round.
         self.match_signer = Signer([f"{s}\x00match" for s in state_secrets])
         self.sealer = Sealer(seal_keys)
         self._referee_keys = [k.encode() for k in referee_keys]
         self.sequencer = sequencer
+        # Seat tokens: HMACs under their own keys (CARDREF_SEAT_TOKEN_KEYS: the first issues,
+        # any verifies), so rotating the seal keys does not end them. Unset, keys derived from
+        # the seal keys issue them. Verified also: tokens under the derived keys (issued before
+        # CARDREF_SEAT_TOKEN_KEYS was set) and under the seal keys themselves (issued by
+        # releases before seat-token keys), each while its seal key is configured.
+        derived = [seat_token_key(k) for k in seal_keys]
+        own = [k.encode("utf-8") for k in seat_token_keys]
+        self._token_keys = (own or derived)[:1]
+        self._token_verifiers = list(dict.fromkeys([*own, *derived, *seal_keys]))
 
     @property
     def enabled(self) -> bool:
@@ -223,25 +254,33 @@ class Guard:
         return scheme.lower() == "bearer" and any(
             hmac.compare_digest(given, k) for k in self._referee_keys)
 
-    def require_referee(self, authorization: str | None) -> None:
+    def require_referee(self, authorization: str | None, act: str = DEAL_ACT) -> None:
+        """With signing or sealing on, a referee act needs a key of CARDREF_REFEREE_KEYS; with
+        none configured nobody is the referee, so every referee act is refused. Without
+        signing or sealing a client may edit its state anyway: nothing to guard."""
         if not self.enabled:
             return
         if not self.is_referee(authorization):
             raise RefereeKeyRequired(
-                "a deal with a deck, hands, a chosen seed or match values is a referee act: "
-                "send Authorization: Bearer <a key of CARDREF_REFEREE_KEYS>")
+                f"{act} is a referee act: send Authorization: Bearer <a key of "
+                "CARDREF_REFEREE_KEYS>" + ("" if self._referee_keys else
+                                          " (none is configured here, so nobody may)"))
 
     def seat_tokens(self, meta: Meta | None, players) -> dict | None:
         if meta is None or not self.sealer.enabled:
             return None
-        return {p: self.sealer.mac(self._seat_message(meta, p)) for p in players}
+        key = self._token_keys[0]
+        return {p: _token(key, self._seat_message(meta, p)) for p in players}
 
     def require_seat(self, meta: Meta | None, player: str | None, token: str | None) -> None:
         """With sealing on, acting as or viewing as a seat needs that seat's token; a
         spectator (player None) needs none."""
         if player is None or meta is None or not self.sealer.enabled:
             return
-        if not self.sealer.mac_matches(self._seat_message(meta, player), token):
+        message = self._seat_message(meta, player)
+        given = token.encode() if isinstance(token, str) and token.isascii() else None
+        if given is None or not any(hmac.compare_digest(_token(k, message).encode(), given)
+                                    for k in self._token_verifiers):
             raise SeatTokenInvalid(f"acting or looking as {player!r} needs that seat's token "
                                    "(X-Seat-Token), handed out with the deal")
 

@@ -35,3 +35,4 @@ def assert_no_leak(view: dict, hidden: set[str], who: str | None) -> None:
     leaked = cards_shown(view) & hidden
     assert not leaked, f"{who!r} sees hidden cards {sorted(leaked)}"
     assert "seed" not in keys_in(view), f"{who!r} sees the seed"
+    assert "seed_salt" not in keys_in(view), f"{who!r} sees the seed's commitment salt"

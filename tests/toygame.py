@@ -26,13 +26,14 @@ class ToyState:
     trick: tuple
     turn: int
     done: bool
+    seed_salt: str = ""
 
     def to_json(self):
         return {"game": "toy", "version": 1, "options": self.options, "players": list(self.players),
                 "seed": self.seed, "phase": "done" if self.done else "play",
                 "status": FINISHED if self.done else IN_PROGRESS,
                 "hands": [list(h) for h in self.hands], "trick": [list(t) for t in self.trick],
-                "turn": self.turn}
+                "turn": self.turn, "seed_salt": self.seed_salt}
 
 
 class ToyGame(Game):
@@ -53,7 +54,8 @@ class ToyGame(Game):
             raise InvalidDeal("the deck must hold two distinct cards per player", "deck")
         n = len(setup.players)
         hands = tuple(tuple(deck[i * 2:(i + 1) * 2]) for i in range(n))
-        return ToyState(setup.players, dict(setup.options), setup.seed, hands, (), 0, False)
+        return ToyState(setup.players, dict(setup.options), setup.seed, hands, (), 0, False,
+                        setup.seed_salt)
 
     def decode(self, data) -> ToyState:
         players = data["players"]
@@ -83,7 +85,7 @@ class ToyGame(Game):
             raise InvalidState("phase must be play or done; seed a string", "state.phase")
         return ToyState(tuple(players), dict(options), data["seed"],
                         tuple(tuple(h) for h in hands), tuple(tuple(t) for t in trick),
-                        turn, data["phase"] == "done")
+                        turn, data["phase"] == "done", data.get("seed_salt", ""))
 
     def encode(self, state: ToyState) -> dict:
         return state.to_json()

@@ -11,6 +11,7 @@ from .state import DaifugoState
 def view(s: DaifugoState, player: str | None) -> dict:
     v = encode_state(s)
     del v["seed"]
+    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
     v["hands"] = {p: (list(h) if p == player else None) for p, h in s.hands.items()}
     v["hand_counts"] = {p: len(h) for p, h in s.hands.items()}
     v["exchange"] = [

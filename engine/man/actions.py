@@ -66,5 +66,6 @@ ACTIONS = (
                    "offender": Field("player", "the seat that broke a rule",
                                      "ルールを破った席"),
                    "reason": Field("str", "what happened, e.g. the rule broken",
-                                   "何が起きたか(破られたルールなど)")}, "8.1"),
+                                   "何が起きたか(破られたルールなど)")}, "8.1",
+               referee_only=True),
 )

@@ -11,6 +11,7 @@ def view(s: ManState, player: str | None) -> dict:
     (5.4); the stock and the seed (which fixes every later shuffle) never."""
     v = encode_state(s)
     del v["seed"]
+    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
     v["stock"] = None
     v["stock_count"] = len(s.stock)
     v["hands"] = {p: (list(h) if p == player or s.public[p] or s.shown[p] else None)

@@ -47,5 +47,5 @@ ACTIONS: tuple[ActionType, ...] = (
                "before trumps were named; the hand is thrown in. Posted as that partner.",
                "審判の報告：切札が決まる前にディーラーのパートナーが自分のカードを見た。手は流れる。"
                "そのパートナーとして送る。",
-               rule="A8"),
+               rule="A8", referee_only=True),
 )

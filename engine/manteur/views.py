@@ -19,6 +19,7 @@ def view(s: ManteurState, player: str | None) -> dict:
     the stock, the face-down discards, or the seed (which fixes every later shuffle)."""
     v = encode_state(s)
     del v["seed"]
+    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
     v["stock"] = None
     v["stock_count"] = len(s.stock)
     v["discard"] = None

@@ -40,5 +40,18 @@ def test_shuffle_is_roughly_uniform_on_small_input():
     assert len(counts) == 6 and all(800 < n < 1200 for n in counts.values())
 
 
-def test_commitment_is_sha256_of_the_seed():
+def test_an_unsalted_commitment_is_sha256_of_the_seed():
+    # what deals published before commitments were salted; verify-seed without --salt
     assert rng.commitment("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert rng.commitment("abc", "") == rng.commitment("abc")
+
+
+def test_a_salted_commitment_is_pinned_and_hides_a_guessable_seed():
+    import hashlib
+    salt = "00112233445566778899aabbccddeeff"
+    # pinned: tournaments check commitments by hand, so the encoding never changes silently
+    assert rng.commitment("readme", salt) == hashlib.sha256(
+        b"card-referee/commitment/v2\x00" + salt.encode() + b"\x00readme").hexdigest()
+    assert rng.commitment("readme", salt) != hashlib.sha256(b"readme").hexdigest()
+    assert rng.commitment("readme", salt) != rng.commitment("readme", rng.new_salt())
+    assert rng.valid_salt(rng.new_salt()) and not rng.valid_salt("readme")

@@ -82,6 +82,11 @@ def _set(state: dict, chain: tuple, value: Any) -> dict:
     return bad
 
 
+# Fields every state writes but one may lack: states dealt before commitments were salted
+# carry no seed_salt (engine/state.py).
+MAY_BE_MISSING = frozenset({"state.seed_salt"})
+
+
 def mutations(game, state: dict) -> Iterator[tuple[str, str, dict]]:
     """(what, path, mutated state). Paths are those of the fields mutated."""
     schema = dict(game.state_schema)
@@ -92,7 +97,7 @@ def mutations(game, state: dict) -> Iterator[tuple[str, str, dict]]:
         if isinstance(value, int) and not isinstance(value, bool) or \
                 (isinstance(value, str) and path != "state.seed" and path != "state.game"):
             yield "out of range", path, _set(state, chain, _out_of_range(value))
-        if declared:
+        if declared and path not in MAY_BE_MISSING:
             yield "missing", path, _set(state, chain, WRONG)
         if isinstance(value, dict) and declared and _is_struct(schema, chain):
             yield "extra", f"{path}.zz_extra", _set(state, (*chain, "zz_extra"), 1)

@@ -98,7 +98,8 @@ def test_worked_game_replay_gives_identical_final_state():
     for action, _ in MOVES:
         state = adjudicate.validate(state, action).state
     out = adjudicate.replay({"game_id": "man", "players": ["A", "B", "C", "D"],
-                             "seed": "worked", "dealer": "A", "deck": DECK},
+                             "seed": "worked", "dealer": "A", "deck": DECK,
+                             "seed_salt": state["seed_salt"]},
                             [a for a, _ in MOVES])
     assert out["stopped"] is None
     assert out["state"] == state

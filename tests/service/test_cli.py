@@ -5,9 +5,21 @@ from engine import rng
 from service import cli
 
 
-def test_verify_seed_matches_the_commitment_published_at_the_deal(capsys):
-    assert cli.main(["verify-seed", "table-7", rng.commitment("table-7")]) == 0
+def test_verify_seed_checks_seed_and_salt_against_the_commitment(capsys):
+    salt = rng.new_salt()
+    committed = rng.commitment("table-7", salt)
+    assert cli.main(["verify-seed", "table-7", committed, "--salt", salt]) == 0
     assert capsys.readouterr().out.strip() == "match"
+    assert cli.main(["verify-seed", "table-8", committed, "--salt", salt]) == 1
+    assert cli.main(["verify-seed", "table-7", committed, "--salt", rng.new_salt()]) == 1
+    # a salted commitment never passes as a bare one
+    assert cli.main(["verify-seed", "table-7", committed]) == 1
+    assert cli.main(["verify-seed", "table-7", committed, "--salt", "not-a-salt"]) == 2
+
+
+def test_verify_seed_without_a_salt_checks_an_unsalted_commitment(capsys):
+    # deals made before commitments were salted published the seed's bare SHA-256
+    assert cli.main(["verify-seed", "table-7", rng.commitment("table-7")]) == 0
     assert cli.main(["verify-seed", "table-8", rng.commitment("table-7")]) == 1
 
 
@@ -25,14 +37,16 @@ def test_replay_prints_every_step_and_stops_at_a_refusal(tmp_path, capsys):
         if out.status == "finished":
             break
     log = tmp_path / "game.json"
-    log.write_text(json.dumps({"deal": {"game": "man", "players": ["a", "b", "c"], "seed": "cli"},
+    log.write_text(json.dumps({"deal": {"game": "man", "players": ["a", "b", "c"], "seed": "cli",
+                                        "seed_salt": dealt["state"]["seed_salt"]},
                                "actions": actions}))
     assert cli.main(["replay", str(log)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["state"] == state and len(printed["steps"]) == len(actions)
 
     bad = actions + [{"type": "pass", "player": "zz"}]
-    log.write_text(json.dumps({"deal": {"game": "man", "players": ["a", "b", "c"], "seed": "cli"},
+    log.write_text(json.dumps({"deal": {"game": "man", "players": ["a", "b", "c"], "seed": "cli",
+                                        "seed_salt": dealt["state"]["seed_salt"]},
                                "actions": bad}))
     assert cli.main(["replay", str(log)]) == 2  # a malformed action: the log itself is bad
 

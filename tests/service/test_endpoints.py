@@ -24,18 +24,27 @@ def test_games_lists_every_registered_game_with_options_presets_and_actions(clie
 
 
 def test_deal_answers_201_with_state_to_act_and_seed_commitment(client):
+    from engine import rng
     out = deal_toy(client, seed="tournament-7")
-    assert out["seed_commitment"] == hashlib.sha256(b"tournament-7").hexdigest()
+    salt = out["state"]["seed_salt"]
+    assert rng.valid_salt(salt)
+    assert out["seed_commitment"] == rng.commitment("tournament-7", salt)
+    # a chosen seed is not found from the commitment: it is not the seed's bare hash
+    assert out["seed_commitment"] != hashlib.sha256(b"tournament-7").hexdigest()
     assert out["to_act"] == ["ann"] and out["state"]["game"] == "toy"
     assert out["state"]["seed"] == "tournament-7"
-    assert deal_toy(client, seed="tournament-7")["state"] == out["state"]  # verifiable deal
+    again = deal_toy(client, seed="tournament-7")
+    # verifiable deal: the same seed deals the same cards, under a fresh salt
+    assert {**again["state"], "seed_salt": salt} == out["state"]
+    assert again["state"]["seed_salt"] != salt
 
 
 def test_deal_without_seed_draws_one_and_commits_to_it(client):
     out = deal_toy(client, seed=None) if False else client.post(
         "/v1/games/toy/deal", json={"players": ["a", "b"]}).get_json()
-    seed = out["state"]["seed"]
-    assert len(seed) == 32 and out["seed_commitment"] == hashlib.sha256(seed.encode()).hexdigest()
+    from engine import rng
+    seed, salt = out["state"]["seed"], out["state"]["seed_salt"]
+    assert len(seed) == 32 and out["seed_commitment"] == rng.commitment(seed, salt)
 
 
 def test_deal_with_an_explicit_deck_deals_those_cards(client):

@@ -64,7 +64,10 @@ def test_replay_and_move_by_move_validate_give_identical_states(game_id, signed)
     for seed in ("whole-1", "whole-2"):
         players, actions, states, last = play_through_validate(client, game_id, seed)
         assert len(actions) > 3
-        resp = client.post("/v1/replay", json={"deal": {"game": game_id, "players": players, "seed": seed},
+        # the recorded deal's salt too: the replay reproduces its commitment and its states
+        salt = unbound(states[0])["seed_salt"]
+        resp = client.post("/v1/replay", json={"deal": {"game": game_id, "players": players, "seed": seed,
+                                                        "seed_salt": salt},
                                                "actions": actions}, headers=REFEREE)
         replay = resp.get_json()
         assert resp.status_code == 200 and replay["stopped"] is None
