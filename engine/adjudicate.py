@@ -215,7 +215,8 @@ def is_referee_act(state_json: Any, action_json: Any) -> bool:
         return False
     game = registry.get(state_json.get("game")) if isinstance(state_json.get("game"), str) \
         else None
-    return game is not None and action_json.get("type") in game.referee_actions
+    kind = action_json.get("type")
+    return game is not None and isinstance(kind, str) and kind in game.referee_actions
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,

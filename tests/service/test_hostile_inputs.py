@@ -128,3 +128,13 @@ def test_a_body_not_in_utf8_is_json_malformed_on_every_json_route(client, path):
     ja = client.post(path, data=_encodings(JSON_ROUTES[path])["latin-1"],
                      content_type="application/json", headers={"Accept-Language": "ja"})
     assert "UTF-8 ではありません" in ja.get_json()["detail"]
+
+
+def test_a_replayed_action_whose_type_is_not_a_string_is_a_4xx_under_signing(make_client):
+    """Found by fuzzing: a replay's action `type` given as an object reached the referee-only
+    check as a dict key (500) when signing was on."""
+    client = make_client(state_secrets=("s3cret",), referee_keys=("ref",))
+    resp = client.post("/v1/replay", headers={"Authorization": "Bearer ref"}, json={
+        "deal": {"game": "manillen", "players": ["ann", "bob"], "seed": "example"},
+        "actions": [{"cards": [], "player": "ann", "type": {}}]})
+    assert 400 <= resp.status_code < 500, resp.get_data(as_text=True)
