@@ -114,6 +114,23 @@ class DaifugoGame(Game[DaifugoState]):
                               "exchange, next leader, 都落ち); empty: none", required=False)}
     zero_sum = False  # rank_points 5/4/3/2/1 (UECda) is not zero-sum
     accepts_hands = True
+    # A physical deal (hands given) takes what the rules draw at random from the referee
+    # (phases._physical): nothing of it lies face up, but it is what the table decided.
+    table_fields = {
+        "leader": Field(
+            "player", "who leads the first deal when the rules draw it at random (D4, "
+            "first_leader random_then_daihinmin, a match's first deal): required then, refused "
+            "where the cards (♦3, ♠3) or the match decide",
+            "ルールがランダムに決める最初のディールの親(D4、first_leader が "
+            "random_then_daihinmin で対戦の最初のディール): そのとき必須。カード(♦3、♠3)や"
+            "対戦情報で決まるときは指定できない", required=False),
+        "pass_limit_order": Field(
+            "str_list", "leader_may_pass (D9): the order, drawn by the referee, in which the "
+            "players left at the 20th pass in a row take the open places; every seated player "
+            "once; required with leader_may_pass, refused without it. Hidden from the seats",
+            "leader_may_pass(D9): パスが20回続いたときに残りのプレイヤーが空いた順位に入る順"
+            "(審判が決める)。着席者全員を1回ずつ。leader_may_pass のとき必須、それ以外では"
+            "指定できない。各席には見せない", required=False)}
     rules_doc = "docs/rules/daifugo.md"
     state_type = DaifugoState
     refusals = {code: f"daifugo {rule}" for code, (rule, *_t) in MESSAGES.items()}

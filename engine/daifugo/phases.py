@@ -172,21 +172,66 @@ def _hands(setup: DealSetup, options: Any, match: DaifugoMatch) -> dict[str, tup
     return {p: tuple(h) for p, h in hands.items()}
 
 
+def _physical(setup: DealSetup, options: Any, match: DaifugoMatch,
+              hands: dict[str, tuple[str, ...]]) -> tuple[str | None, tuple[str, ...] | None]:
+    """A deal from the cards on the table (hands given) takes nothing from the seed, which the
+    referee never sees: what the rules draw at random is the referee's, in the deal's `table`.
+    The first leader (D4, D-b `random_then_daihinmin` on a match's first deal): `table.leader`,
+    refused where it follows from the cards or the match. D9's pass limit (`leader_may_pass`):
+    `table.pass_limit_order`, every seated player once, refused without the option.
+    Returns (the given leader, the pass-limit order); (None, None) for a seeded deal."""
+    if setup.hands is None:
+        return None, None
+    table = setup.table or {}
+    players = setup.players
+    leader = table.get("leader")
+    drawn = options.first_leader == "random_then_daihinmin" and not match.finish_order
+    if drawn and leader is None:
+        raise InvalidDeal("the first leader of a match is drawn at random (D4, first_leader "
+                          "random_then_daihinmin): give who leads as table.leader",
+                          "table.leader")
+    if leader is not None and not drawn:
+        if match.finish_order:
+            why = "the previous deal's finishing order (D4, next_leader)"
+        else:
+            card = "S3" if options.first_leader == "spade3_first" else "D3"
+            why = f"the cards: {card}'s holder, " + next(p for p in players if card in hands[p])
+        raise InvalidDeal(f"the first leader follows from {why}; give no table.leader",
+                          "table.leader")
+    if leader is not None and leader not in players:
+        raise InvalidDeal(f"{leader!r} is not one of the players", "table.leader")
+    order = table.get("pass_limit_order")
+    if options.leader_may_pass and order is None:
+        raise InvalidDeal("20 passes in a row end the deal and rank the players left at random "
+                          "(D9, leader_may_pass): give that order as table.pass_limit_order, "
+                          "every player once", "table.pass_limit_order")
+    if order is not None:
+        if not options.leader_may_pass:
+            raise InvalidDeal("without leader_may_pass there is no pass limit (D9)",
+                              "table.pass_limit_order")
+        if sorted(order) != sorted(players):
+            raise InvalidDeal(f"every seated player once: {list(players)}",
+                              "table.pass_limit_order")
+        order = tuple(order)
+    return leader, order
+
+
 def deal(setup: DealSetup) -> DaifugoState:
     players = tuple(setup.players)
     options = _options(dict(setup.options))
     match = _match(setup)
     hands = _hands(setup, options, match)
+    leader, pass_limit_order = _physical(setup, options, match, hands)
     s = DaifugoState(
         version=VERSION, options=options, players=players, seed=setup.seed, phase="exchange",
         status="in_progress", match=match, hands=hands, leader=None, turn=None, direction=1,
         top=None, pile=(), discards=(), revolution=False, jack_back=False, locked_suits=None,
         sequence_lock=False, passed=(), passed_field=(), jack_backs_used=0, finished=(),
         fallen=(), owed=None, exchange=(), result=None, next_match=None,
-        passes_in_a_row=0)
+        passes_in_a_row=0, pass_limit_order=pass_limit_order)
     order = match.finish_order
     if options.exchange == "none" or not order:
-        return _start_play(s)
+        return _start_play(s, leader)
     big, small = EXCHANGE_SIZES[options.exchange]
     pairs = [(order[0], order[-1], big)]
     if len(players) >= 4 and small:
@@ -228,8 +273,9 @@ def _deal_leader(s: DaifugoState) -> str:
     return shuffled(list(s.players), s.seed, "leader")[0]
 
 
-def _start_play(s: DaifugoState) -> DaifugoState:
-    lead = _deal_leader(s)
+def _start_play(s: DaifugoState, given: str | None = None) -> DaifugoState:
+    """Play begins; `given`: the referee's first leader of a physical deal (D4)."""
+    lead = given or _deal_leader(s)
     return replace(s, phase="play", leader=lead, turn=lead)
 
 
@@ -438,9 +484,13 @@ def _rank_the_rest(s: DaifugoState, ev: list) -> DaifugoState:
     the players left at random, each next place drawn uniformly among those still unranked
     (daihu.c 1121-1137), i.e. a uniformly random order; here the order is the deal's seeded
     shuffle (engine/rng.py, stream "pass_limit") of the players left in seat order, so a
-    replay ranks them the same. They go to `fallen` (ranked from the bottom), holding their
+    replay ranks them the same; a physical deal takes the referee's `pass_limit_order` instead
+    (the players left, in that order). They go to `fallen` (ranked from the bottom), holding their
     cards, above any foul finisher already there."""
-    rest = shuffled(active(s), s.seed, "pass_limit")
+    if s.pass_limit_order is not None:  # a physical deal: the referee's order, no seed
+        rest = [p for p in s.pass_limit_order if p in active(s)]
+    else:
+        rest = shuffled(active(s), s.seed, "pass_limit")
     ev.append(Event("pass_limit", {"passes": s.passes_in_a_row, "ranked": rest}))
     return _end_deal(replace(s, fallen=s.fallen + tuple(reversed(rest))))
 

@@ -16,7 +16,7 @@ from engine.state import Cards, Count, GameState, Int, PlayerId, options_struct
 from .options import OPTIONS
 from .rules import FORBIDDEN_FINISHES
 
-VERSION = 2  # 2: passes_in_a_row (D9, leader_may_pass)
+VERSION = 3  # 2: passes_in_a_row (D9, leader_may_pass); 3: pass_limit_order (physical deals)
 PHASES = ("exchange", "play", "give", "discard", "finished")
 TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 FORMS = ("single", "set", "stairs")
@@ -101,6 +101,9 @@ class DaifugoState(GameState, frozen=True, tag="daifugo"):
     # passes since the last play of this deal, across clears (D9, leader_may_pass: the UECda
     # server ends the deal at 20)
     passes_in_a_row: Count
+    # D9 in a physical deal (hands given, leader_may_pass): the referee's order in which the
+    # players left at the pass limit take the open places; None: the seeded shuffle
+    pass_limit_order: Optional[tuple[PlayerId, ...]]
 
 
 def _bad(message: str, path: str) -> InvalidState:
@@ -138,6 +141,9 @@ def invariants(s: DaifugoState) -> None:
                       ("top.by", s.top.by if s.top else None)):
         if who is not None and who not in seated:
             raise _bad(f"{shown(who)} is not a seated player", path)
+    if s.pass_limit_order is not None and (
+            sorted(s.pass_limit_order) != sorted(players) or not s.options.leader_may_pass):
+        raise _bad("every seated player once, with leader_may_pass only", "pass_limit_order")
     if not seated.issuperset(s.passed) or not seated.issuperset(s.passed_field):
         raise _bad("seated players only", "passed")
     if s.status != ("finished" if s.phase == "finished" else "in_progress"):

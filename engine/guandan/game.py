@@ -80,6 +80,26 @@ class GuandanGame(Game[GuandanState]):
     zero_sum = False
     legal_actions_cacheable = True  # thousands of plays per lead: more than a Redis round trip
     accepts_hands = True
+    # A physical deal: what the rules draw at random, from the table (phases._physical)
+    table_fields = {
+        "cut_card": Field(
+            "card", "the first deal (G-4): the card turned up in the cut; its holder leads. "
+            "Required on a match's first deal, refused later",
+            "最初のディール(G-4): カットで表にしたカード。その持ち主が最初に出す。対戦の最初の"
+            "ディールでは必須、それ以降は指定できない", required=False),
+        "leader": Field(
+            "player", "the first deal: the holder of the turned-up card when both copies are "
+            "in different hands (required then; else, if given, the holder)",
+            "最初のディール: 同じカードの2枚が別々の手札にあるときの、表にしたカードの持ち主"
+            "(そのとき必須。それ以外で与えるならその持ち主)", required=False),
+        "tribute_to_first": Field(
+            "player", "equal_tribute random (D5, T-5): with a double tribute, the payer whose "
+            "tribute goes to the 1st player if the two are equal, drawn by the referee; "
+            "required when the hands make them equal, refused without a double tribute under "
+            "random. Hidden from the seats",
+            "equal_tribute が random(D5、T-5): ダブル進貢で2枚が同じ強さのとき1位に渡す側の"
+            "進貢者(審判が決める)。手札から同じ強さになるときは必須、random でのダブル進貢が"
+            "ないときは指定できない。各席には見せない", required=False)}
     rules_doc = "docs/rules/guandan.md"
     state_type = GuandanState
     refusals = {code: f"guandan {rule}" for code, (rule, *_texts) in MESSAGES.items()}

@@ -69,11 +69,20 @@ def _hands(setup: DealSetup, match: GuandanMatch) -> tuple[dict[str, tuple[str, 
     players = setup.players
     if setup.hands is not None:
         hands = {p: tuple(setup.hands[p]) for p in players}
-        if any(len(h) != 27 for h in hands.values()):
-            raise InvalidDeal("each hand has 27 cards (G-3)", "hands")
-        everything = [c for p in players for c in hands[p]]
-        if Counter(everything) != DECK:
-            raise InvalidDeal("the hands must be the 108 cards of two packs and four jokers", "hands")
+        seen: Counter = Counter()
+        for p in players:  # G-2: each card twice (two packs), each joker twice; named at once
+            for i, c in enumerate(hands[p]):
+                seen[c] += 1
+                if seen[c] > DECK[c]:
+                    raise InvalidDeal(f"{c} is given {seen[c]} times; the two packs hold "
+                                      f"{DECK[c]} (G-2)", f"hands.{p}[{i}]")
+        for p in players:
+            if len(hands[p]) != 27:
+                raise InvalidDeal(f"each hand has 27 cards (G-3), not {len(hands[p])}",
+                                  f"hands.{p}")
+        missing = sorted((DECK - seen).elements())
+        if missing:  # counts right and no card too often leave none missing; kept as a guard
+            raise InvalidDeal(f"every card of the two packs is dealt; missing {missing}", "hands")
         return hands, [(p, c) for p in players for c in hands[p]]
     if setup.deck is not None:
         deck = list(setup.deck)
@@ -86,17 +95,78 @@ def _hands(setup: DealSetup, match: GuandanMatch) -> tuple[dict[str, tuple[str, 
     return hands, [(players[i % 4], c) for i, c in enumerate(deck)]
 
 
+def _physical(setup: DealSetup, options: GuandanOptions, match: GuandanMatch, level: str,
+              hands: dict[str, tuple[str, ...]]) -> tuple[tuple[str, str] | None, str | None]:
+    """A deal from the cards on the table (hands given) takes nothing from the seed, which the
+    referee never sees. The first deal's lead (G-4): `table.cut_card`, the card turned up in
+    the cut, whose holder leads; `table.leader` names the holder when both copies are in
+    different hands (required then; else it must be the holder). D5 `random`: with a double
+    tribute, `table.tribute_to_first` is the payer whose tribute goes to the 1st player if the
+    two are equal (required when the hands make them equal). Returns ((leader, cut card) on a
+    first deal, the tribute draw); (None, None) for a seeded deal."""
+    if setup.hands is None:
+        return None, None
+    table = setup.table or {}
+    players = setup.players
+    first = not match.previous_order
+    if first and "cut_card" not in table:
+        raise InvalidDeal("the first deal's card turned up in the cut decides who leads (G-4): "
+                          "give it as table.cut_card", "table.cut_card")
+    if not first and "cut_card" in table:
+        raise InvalidDeal("only the first deal of a match is cut (G-4); later the tribute "
+                          "decides the first lead (T-10)", "table.cut_card")
+    lead = None
+    if first:
+        card = table["cut_card"]
+        holders = [p for p in players if card in hands[p]]
+        if not holders:
+            raise InvalidDeal(f"no hand holds {card}", "table.cut_card")
+        leader = table.get("leader")
+        if leader is not None and leader not in players:
+            raise InvalidDeal(f"{leader!r} is not one of the players", "table.leader")
+        if len(holders) > 1 and leader is None:
+            raise InvalidDeal(f"both copies of {card} are dealt ({' and '.join(holders)}): name "
+                              "the holder of the turned-up one as table.leader", "table.leader")
+        if leader is not None and leader not in holders:
+            raise InvalidDeal(f"{leader} does not hold {card}; its holder leads (G-4): "
+                              f"{' or '.join(holders)}", "table.leader")
+        lead = (leader or holders[0], card)
+    elif "leader" in table:
+        raise InvalidDeal("after the first deal the tribute decides the first lead (T-10)",
+                          "table.leader")
+    draw = table.get("tribute_to_first")
+    payers = match.tribute_payers
+    double = options.equal_tribute == "random" and len(payers) == 2 and not (
+        options.anti_tribute == "automatic" and sum(hands[p].count("RJ") for p in payers) >= 2)
+    if draw is not None and not double:
+        raise InvalidDeal("only a double tribute under equal_tribute random is drawn (D5)",
+                          "table.tribute_to_first")
+    if draw is not None and draw not in payers:
+        raise InvalidDeal(f"one of the payers {list(payers)}", "table.tribute_to_first")
+    if double and draw is None:
+        values = {max((card_value(c, level) for c in highest_tribute_cards(hands[p], level)),
+                      default=None) for p in payers}
+        if len(values) == 1:
+            raise InvalidDeal("the two tributes will be equal and equal_tribute random draws "
+                              "who pays the 1st player (D5, T-5): give that payer as "
+                              "table.tribute_to_first", "table.tribute_to_first")
+    return lead, draw
+
+
 def deal(setup: DealSetup) -> GuandanState:
     players = tuple(setup.players)
     options = GuandanOptions(**setup.options)
     match = _parse_match(setup, players)
     hands, laid = _hands(setup, match)
     level = "2" if match.declarer is None else match.levels[match.declarer]
+    lead, draw = _physical(setup, options, match, level, hands)
     base = dict(version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
                 match=match, level=level, hands=hands, cut_card=None, tributes=(),
                 anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
-                next_match=None)
+                next_match=None, tribute_to_first=draw)
     order = match.previous_order
+    if lead is not None:  # a physical first deal: the turned-up card's holder leads (G-4)
+        return GuandanState(**{**base, "phase": "play", "turn": lead[0], "cut_card": lead[1]})
     if not order:
         # G-4, G-5: a non-joker card other than the first deal's wild, picked by the seed.
         holder, card = next(laid[i] for i in shuffled(range(108), setup.seed, "cut")
@@ -335,6 +405,8 @@ def _equal_order(s: GuandanState) -> tuple[str, str] | None:
     payers = [t.payer for t in s.tributes]
     if s.options.equal_tribute == "clockwise":
         to_first = s.players[(s.players.index(first) + 1) % 4]  # plays right after the 1st
+    elif s.tribute_to_first is not None:  # a physical deal: the referee's draw, no seed
+        to_first = s.tribute_to_first
     else:
         to_first = shuffled(sorted(payers), s.seed, f"tribute/{s.match.deal_number}")[0]
     return to_first, next(p for p in payers if p != to_first)

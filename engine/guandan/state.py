@@ -16,7 +16,7 @@ from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
 from .combos import TYPES
 from .options import OPTIONS
 
-VERSION = 2
+VERSION = 3  # 3: tribute_to_first (physical deals, D5 random)
 PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
 TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
@@ -94,6 +94,9 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     out: tuple[GuandanOut, ...]   # who is out, in order (P-7, P-9)
     result: Optional[GuandanResult]
     next_match: Optional[GuandanMatch]
+    # D5 `random` in a physical deal: the payer whose tribute goes to the 1st player when the
+    # double tributes are equal, drawn by the referee (None: the seeded draw)
+    tribute_to_first: Optional[PlayerId]
 
 
 def team_of(players, player: str) -> str:
@@ -157,6 +160,9 @@ def invariants(s: GuandanState) -> None:
         if s.phase != "play" or not s.trick.plays or s.trick.plays[0].reading is None \
                 or not seated.issuperset(m.player for m in s.trick.plays):
             raise _bad("a trick in play starts with a play by a seated player", "trick")
+    if s.tribute_to_first is not None and (s.tribute_to_first not in s.match.tribute_payers
+                                           or len(s.match.tribute_payers) != 2):
+        raise _bad("one of two tribute payers", "tribute_to_first")
     for i, t in enumerate(s.tributes):
         if not seated.issuperset(x for x in (t.payer, t.receiver) if x is not None):
             raise _bad("seated players", f"tributes[{i}]")

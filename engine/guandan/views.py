@@ -13,6 +13,7 @@ def view(s: GuandanState, player: str | None) -> dict:
     v = encode_state(s)
     del v["seed"]
     del v["seed_salt"]  # with it, a guessable seed is found from the commitment
+    del v["tribute_to_first"]  # the referee's draw standing in for the seed's (D5 random)
     threshold = s.options.count_threshold
     v["hands"] = {p: (list(h) if p == player else None) for p, h in s.hands.items()}
     v["hand_counts"] = {p: (len(h) if p == player or len(h) <= threshold else None)

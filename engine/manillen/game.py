@@ -6,7 +6,7 @@ from engine.game import Action, DealSetup, Game, Transition
 from engine.state import encode_state
 
 from .events import EVENTS
-from . import phases, sides as sd
+from . import phases, physical, sides as sd
 from .actions import ACTIONS
 from .messages import DETAILS, TEMPLATES
 from .options import OPTIONS, PRESETS
@@ -37,6 +37,9 @@ class ManillenGame(Game[State]):
                         required=False),
     }
     zero_sum = False
+    # A physical deal: each seat's hand and the rest of the layout (physical.py)
+    accepts_hands = True
+    table_fields = physical.TABLE_FIELDS
     rules_doc = "docs/rules/manillen.md"
     refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
     refusal_details = DETAILS

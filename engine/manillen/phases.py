@@ -11,6 +11,7 @@ from . import sides as sd
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
+from . import physical
 from .cut import cut_for_dealer, cut_winner
 from .scoring import current_multiplier, reason, settle
 from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
@@ -62,13 +63,20 @@ def deal(setup: DealSetup) -> State:
     # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
     cut: list[tuple[str, str]] = []
     dealer_id = setup.dealer or m.get("dealer")
-    if dealer_id is None and opts.first_dealer == "cut":
+    if setup.hands is not None:   # a physical deal: the cut as shown at the table, no seed
+        cut = physical.cut(setup, players, dealer_id, opts.first_dealer)
+        dealer_id = cut_winner(cut, players) if cut else dealer_id
+    elif dealer_id is None and opts.first_dealer == "cut":
         cut = cut_for_dealer(players, setup.seed)
         dealer_id = cut_winner(cut, players)
     dealer_id = dealer_id or players[0]
     match = ManillenMatch(scores=m["scores"], booms=m["booms"], carry=m.get("carry", 1),
                           deal_number=m.get("deal_number", 0), dealer=dealer_id)
     dealer = players.index(dealer_id)
+    if setup.hands is not None:
+        hands_by_id, table, leftover, turned = physical.layout(
+            setup, players, dealer_id, opts.french_form != "none")
+        return _dealt(setup, opts, match, players, cut, hands_by_id, table, leftover, turned)
     if setup.deck is not None:
         deck = list(setup.deck)
         if len(deck) != 32 or set(deck) != DECK_SET:
@@ -113,11 +121,20 @@ def deal(setup: DealSetup) -> State:
     assert pos == 32
     # A37: the last card dealt (the dealer's) is turned up and fixes trumps; it stays in hand.
     turned = deck[31 - len(leftover)] if opts.french_form != "none" else None
+    return _dealt(setup, opts, match, players, cut,
+                  {p: tuple(h) for p, h in zip(players, hands)}, table, leftover, turned)
+
+
+def _dealt(setup: DealSetup, opts: ManillenOptions, match: ManillenMatch,
+           players: tuple[str, ...], cut: list[tuple[str, str]],
+           hands: dict[str, tuple[str, ...]], table: dict | None, leftover: list[str],
+           turned: str | None) -> State:
+    """The first state of a deal, from the cards as dealt (shuffled, a deck or a table)."""
     state = State(
         version=VERSION, players=players, options=opts, seed=setup.seed,
         phase="blind" if opts.blind_no_trump else "trump", status="in_progress", match=match,
-        dealer=dealer_id, cut=tuple(ManillenCut(p, c) for p, c in cut),
-        hands={p: tuple(h) for p, h in zip(players, hands)}, table=table,
+        dealer=match.dealer, cut=tuple(ManillenCut(p, c) for p, c in cut),
+        hands=hands, table=table,
         leftover=tuple(leftover), trump=None, blind=False, trump_passed=False, turned=None,
         doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
         last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,

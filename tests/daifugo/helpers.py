@@ -41,6 +41,7 @@ def build(hands: dict[str, list[str]], top: list[str] | None = None, by: str | N
         "locked_suits": None, "sequence_lock": False, "passed": [], "passed_field": [],
         "jack_backs_used": 0, "finished": [], "fallen": [], "owed": None, "exchange": [],
         "result": None, "next_match": None, "passes_in_a_row": 0,
+        "pass_limit_order": None,
     }
     state.update(overrides)
     GAME.decode(state)

@@ -55,7 +55,7 @@ def test_D3_every_card_dealt_as_evenly_as_possible(jokers, n):
 def test_D3_given_hands_are_checked_against_the_deck_and_counts():
     deck = deck_52() + ["BJ"]
     hands = {"A": deck[:18], "B": deck[18:36], "C": deck[36:]}
-    s = deal(hands=hands)["state"]
+    s = deal(hands=hands, table={"leader": "A"})["state"]  # D4: the random leader is given
     assert s["hands"]["A"] == deck[:18]
     with pytest.raises(InvalidDeal) as e:  # a second joker in a one-joker game
         deal(hands={**hands, "C": deck[36:-1] + ["RJ"]})

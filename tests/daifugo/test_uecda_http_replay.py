@@ -12,7 +12,8 @@ on the state before it (its verdict must be the recorded one; a refused one is f
 pass), then the whole game, with a pass in the place of each refused submission, goes
 through /v1/replay in one request. Leaders of a clear field pass in some recordings (the
 preset allows it, leader_may_pass, D9), and two end at the server's 20 passes in a row, the
-players left ranked at random there and in the deal's seeded order here (the same players)."""
+players left ranked at random there and in the referee's order here (`table.pass_limit_order`,
+D9: the server's recorded order, so the same order)."""
 import json
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from service.app import create_app
 from service.config import Settings
 
 from .helpers import options
-from .test_uecda_server import exchange_cards, expected_order
+from .test_uecda_server import exchange_cards, expected_order, recorded_table
 
 DATA = Path(__file__).parent / "data"
 GAMES = [DATA / "uecda_game.json", *sorted((DATA / "uecda_server").glob("*.json"))]
@@ -63,7 +64,8 @@ def test_U16_uecda_tables_replay_over_http_with_the_same_verdicts_and_order(clie
     hands = {name[n]: table_lookup(client, "hand", rows)["cards"]
              for n, rows in enumerate(rec["hands"])}
     deal = {"game": "daifugo", "players": [name[n] for n in rec["seating"]],
-            "options": {"preset": "uecda"}, "hands": hands, "seed": "replay"}
+            "options": {"preset": "uecda"}, "hands": hands, "seed": "replay",
+            "table": recorded_table(rec)}
     if rec.get("previous_finish_order"):
         deal["match"] = {"deal": rec["game"], "points": {},
                          "finish_order": [name[n] for n in rec["previous_finish_order"]]}

@@ -30,7 +30,9 @@ def test_U16_recorded_uecda_game_replays_move_by_move_to_its_finishing_order():
             actions.append({"type": "play", "player": player, "cards": cards,
                             **({"jokers": jokers} if jokers else {})})
     out = adjudicate.replay({"game_id": "daifugo", "players": PLAYERS,
-                             "options": {"preset": "uecda"}, "hands": hands, "seed": "r"},
+                             "options": {"preset": "uecda"}, "hands": hands, "seed": "r",
+                             # D9: a deal from hands takes the pass limit's order from the table
+                             "table": {"pass_limit_order": PLAYERS}},
                             actions)
     assert out["stopped"] is None
     assert out["status"] == "finished"

@@ -10,7 +10,9 @@ illegal exchange, which the server replaces by their strongest cards and we refu
 Three (`lead5`, `pass_limit13`, `pass_limit14`; tools/uecda_oracle.py --leader-passes) have
 leaders of a clear field pass or submit a card they do not hold, which the preset allows
 (leader_may_pass, D9); the two `pass_limit` games end as the server ends them, at the 20th
-pass in a row, the players left ranked at random (ours in a seeded order, the same set)."""
+pass in a row, the players left ranked at random: a deal from hands takes that ranking from
+the referee (`table.pass_limit_order`, D9), here the server's recorded one, so ours is the
+same order."""
 import json
 from collections import Counter
 from pathlib import Path
@@ -32,7 +34,8 @@ def _table(rows):
     return [[int(ch) for ch in row] for row in rows] + [[0] * 15] * (8 - len(rows))
 
 
-def replay_recorded(rec: dict) -> tuple[dict, Counter]:
+def replay_recorded(rec: dict, table: dict | None = None, seed: str = "uecda"
+                    ) -> tuple[dict, Counter]:
     """Deal, exchange and every submission through validate(); returns the final state and
     a count of what happened (effects of accepted plays, codes of refused ones)."""
     name = {n: f"p{n}" for n in rec["seating"]}
@@ -41,8 +44,8 @@ def replay_recorded(rec: dict) -> tuple[dict, Counter]:
     prev = rec.get("previous_finish_order")
     match = {"deal": rec["game"], "points": {},
              "finish_order": [name[n] for n in prev]} if prev else None
-    dealt = adjudicate.deal("daifugo", players, seed="uecda", options={"preset": "uecda"},
-                            hands=hands, match=match)
+    dealt = adjudicate.deal("daifugo", players, seed=seed, options={"preset": "uecda"},
+                            hands=hands, match=match, table=table or recorded_table(rec))
     s = dealt["state"]
     seen: Counter = Counter()
     seen["pass_limit"] = 0
@@ -125,34 +128,40 @@ def test_C3_recorded_server_game_same_verdicts_and_finishing_order(path):
     assert s["result"]["points"] == {p: 5 - i for i, p in enumerate(order)}      # U15
 
 
+def recorded_table(rec: dict) -> dict:
+    """What a deal from hands takes from the referee instead of a seed (D9, leader_may_pass):
+    the order of the pass limit's ranking, here the server's recorded finishing order (the
+    players still in at the 20th pass take the open places in it)."""
+    return {"pass_limit_order": [f"p{n}" for n in rec["finish_order"]]}
+
+
 def expected_order(rec: dict, ours: list[str]) -> list[str]:
     """The server's finishing order; after its 20 passes in a row (D9) the players left are
-    ranked at random there and in a seeded order here: the same players, after the same
-    finishers, which is all a replay can share with a time-seeded server."""
+    ranked at random there and in the referee's order here, the server's recorded one: the
+    same order."""
     order = [f"p{n}" for n in rec["finish_order"]]
     ranked = rec.get("ranked_by_passes")
-    if not ranked:
-        return order
-    out = len(order) - len(ranked)
-    assert sorted(ours[out:]) == sorted(f"p{n}" for n in ranked), (ours, order)
-    return order[:out] + ours[out:]
+    if ranked:
+        assert order[len(order) - len(ranked):] == [f"p{n}" for n in ranked]
+    return order
 
 
 @pytest.mark.parametrize("path", [p for p in GAMES if "ranked_by_passes" in p.read_text()],
                          ids=lambda p: p.stem)
-def test_d9_pass_limit_ranks_the_rest_in_the_deals_seeded_order(path):
-    """D9 (leader_may_pass): the ranking after 20 passes in a row comes from the deal's seed
-    (engine/rng.py, stream "pass_limit"): the same deal replayed ranks the same, and the
-    players left are ranked in exactly the seeded shuffle of them in seat order."""
-    from engine.rng import shuffled
+def test_d9_pass_limit_ranks_the_rest_in_the_referees_order(path):
+    """D9 (leader_may_pass): in a deal from hands the ranking after 20 passes in a row is the
+    referee's (`table.pass_limit_order`), never the deal's seed: the same deal replayed with
+    another seed ranks the same, the players left in exactly the given order."""
     rec = json.loads(path.read_text())
     s, seen = replay_recorded(rec)
-    again, _ = replay_recorded(rec)
     assert seen["pass_limit"] == 1 and s["passes_in_a_row"] == 20
-    assert s["result"] == again["result"]
     out = len(rec["finish_order"]) - len(rec["ranked_by_passes"])
-    left = [p for p in s["players"] if p not in s["result"]["finish_order"][:out]]
-    assert s["result"]["finish_order"][out:] == shuffled(left, s["seed"], "pass_limit")
+    given = recorded_table(rec)["pass_limit_order"]
+    left = [p for p in given if p not in s["result"]["finish_order"][:out]]
+    assert s["result"]["finish_order"][out:] == left == [f"p{n}" for n in rec["ranked_by_passes"]]
+    reordered = {"pass_limit_order": given[:out] + left[::-1]}
+    again, _ = replay_recorded(rec, table=reordered, seed="another")
+    assert again["result"]["finish_order"][out:] == left[::-1]
 
 
 def test_C3_recorded_games_cover_the_standard_rules():

@@ -100,7 +100,7 @@ def build(hands: dict, turn: str | None = "a", trick=None, out=(), level: str = 
     state = {
         "game": "guandan", "version": VERSION, "players": PLAYERS, "options": options or options_of(),
         "seed": "test", "phase": phase, "status": "finished" if phase == "finished" else "in_progress",
-        "match": match, "level": level, "hands": hands, "cut_card": None, "tributes": [],
+        "match": match, "level": level, "hands": hands, "cut_card": None, "tributes": [], "tribute_to_first": None,
         "anti_tribute": False, "turn": turn,
         "trick": None if trick is None else {"plays": [
             {"player": p, "cards": list(c), "reading": r} for p, c, r in trick]},

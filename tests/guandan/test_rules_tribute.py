@@ -6,14 +6,17 @@ import pytest
 from engine import adjudicate
 from engine.cards import double_deck_108
 from engine.guandan import GAME
+from engine.errors import InvalidDeal
 from engine.guandan.combos import level_value
+from engine.guandan.phases import card_value
 
 from .helpers import PLAYERS, match_json, ok, refused, legal
 
 LEVEL = "5"
 
 
-def deal(spec: dict, order, low=(), preset="seed", level=LEVEL, seed="t", **opts) -> dict:
+def deal(spec: dict, order, low=(), preset="seed", level=LEVEL, seed="t", table=None,
+         **opts) -> dict:
     """A next deal after the finish `order` (team1 declarer at `level`): `spec` gives cards per
     player; players in `low` are filled with the lowest cards (no wilds, jokers or level cards),
     the others with the rest."""
@@ -32,7 +35,7 @@ def deal(spec: dict, order, low=(), preset="seed", level=LEVEL, seed="t", **opts
         hands[p] += ranked[:need]
         ranked = ranked[need:]
     return adjudicate.deal("guandan", PLAYERS, options={"preset": preset, **opts}, seed=seed,
-                           match=m, hands=hands)["state"]
+                           match=m, hands=hands, table=table)["state"]
 
 
 def test_T_1_no_tribute_in_a_first_deal():
@@ -198,16 +201,38 @@ def test_T_5_official_clockwise_the_payer_after_the_1st_pays_the_1st_and_leads()
     assert out.to_act == ["b"]
 
 
-def test_T_5_random_the_seed_decides_and_that_payer_leads():
+def test_T_5_random_the_referee_draws_in_a_physical_deal_and_that_payer_leads():
+    """D5 random with equal double tributes: a deal from hands takes the draw from the referee
+    (`table.tribute_to_first`), never from the seed; the payer drawn pays the 1st player and
+    leads (T-10)."""
+    for drawn in ("b", "d"):
+        for seed in ("r1", "r2", "r3"):
+            st = deal({"b": ["SA"], "d": ["DA"]}, ["a", "c"], low=["b", "d"], seed=seed,
+                      equal_tribute="random", table={"tribute_to_first": drawn})
+            st = ok(ok(st, "tribute", "b", card="SA").state, "tribute", "d", card="DA").state
+            assert next(t["payer"] for t in st["tributes"] if t["receiver"] == "a") == drawn
+            st = ok(st, "return", "a", card=legal(st, "a")[0]["card"]).state
+            assert ok(st, "return", "c", card=legal(st, "c")[0]["card"]).to_act == [drawn]
+    with pytest.raises(InvalidDeal) as err:
+        deal({"b": ["SA"], "d": ["DA"]}, ["a", "c"], low=["b", "d"], equal_tribute="random")
+    assert err.value.path == "table.tribute_to_first"
+
+
+def test_T_5_random_a_dealt_deal_draws_from_its_seed():
     seen = set()
-    for seed in ("r1", "r2", "r3", "r4", "r5", "r6"):
-        st = deal({"b": ["SA"], "d": ["DA"]}, ["a", "c"], low=["b", "d"], seed=seed,
-                  equal_tribute="random")
-        st = ok(ok(st, "tribute", "b", card="SA").state, "tribute", "d", card="DA").state
-        to_a = next(t["payer"] for t in st["tributes"] if t["receiver"] == "a")
-        seen.add(to_a)
-        st = ok(st, "return", "a", card=legal(st, "a")[0]["card"]).state
-        assert ok(st, "return", "c", card=legal(st, "c")[0]["card"]).to_act == [to_a]
+    m = match_json(levels={"team1": LEVEL}, order=["a", "c"], declarer="team1")
+    m.pop("tribute_payers")
+    for k in range(40):
+        st = adjudicate.deal("guandan", PLAYERS, {"equal_tribute": "random"}, seed=f"r{k}",
+                             match=m)["state"]
+        if st["phase"] != "tribute":
+            continue
+        for t in st["tributes"]:
+            card = legal(st, t["payer"])[0]["card"]
+            st = ok(st, "tribute", t["payer"], card=card).state
+        if st["phase"] == "return" and len({card_value(t["card"], LEVEL)
+                                            for t in st["tributes"]}) == 1:
+            seen.add(next(t["payer"] for t in st["tributes"] if t["receiver"] == "a"))
     assert seen == {"b", "d"}
 
 
