@@ -37,30 +37,32 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "card_not_in_hand": (
         "B15", "{card} is not in the hand.", "{card}は手札にありません。"),
     "stock_cards_required": (
-        "B.6", "The stock's order is unknown (a physical deal): name the cards received "
+        "B15", "The stock's order is unknown (a physical deal): name the cards received "
                "(`drawn` of an exchange, `cards` of a deal).",
         "山札の順番は分かりません(卓の札から入力したディール)。受け取ったカードを指定してください"
         "(交換では `drawn`、配りでは `cards`)。"),
     "stock_cards_not_allowed": (
-        "B.6", "The stock's order is known (a seeded or ordered deck): the service draws the "
+        "B15", "The stock's order is known (a seeded or ordered deck): the service draws the "
                "cards itself, so name none.",
         "山札の順番は分かっています(シードまたは並べたデッキ)。カードはサービスが引くので指定しないでください。"),
     "stock_cards_count": (
-        "B.6", "{given} card(s) named, but {count} are received here.",
+        "B15", "{given} card(s) named, but {count} are received here.",
         "{given}枚指定されていますが、ここで受け取るのは{count}枚です。"),
     "stock_card_seen": (
-        "B.6", "{card} cannot come from the stock: it is {where}.",
+        "B15", "{card} cannot come from the stock: it is {where}.",
         "{card}は山札から出てくることはありません: {where_ja}。"),
     "deal_first": (
-        "B.6", "The new round's cards are not entered yet: {holder} is dealt five cards first "
+        "B16", "The new round's cards are not entered yet: {holder} is dealt five cards first "
                "(`deal`).",
         "新しいラウンドのカードがまだ入力されていません。まず{holder}に配られた5枚を入力してください(`deal`)。"),
     "deal_not_due": (
-        "B.6", "No round waits for its cards: the hand is dealt.",
+        "B16", "No round waits for its cards: the hand is dealt.",
         "カードを待っているラウンドはありません。手札は配られています。"),
 }
 
-# B.6: why a card named as received cannot come from an unknown stock, in both languages.
+# B.6 (the physical deals section; refusals cite the rule they apply: B15 receiving cards
+# from the stock, B16 a new round's deal): why a card named as received cannot come from an
+# unknown stock, in both languages.
 WHERE = {
     "in the hand": "手札にあります",
     "among the discards": "捨て札にあります",

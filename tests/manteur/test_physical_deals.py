@@ -177,7 +177,7 @@ def test_b6_received_cards_are_checked_against_what_has_been_seen(drawn, code, d
     s = _accepted()
     fields = {} if drawn is None else {"drawn": drawn}
     refusal = refused(s, "exchange", "cho", cards=["CK", "S2"], **fields)
-    assert refusal.code == code and refusal.rule == "manteur B.6"
+    assert refusal.code == code and refusal.rule == "manteur B15"
     assert {k: refusal.details[k] for k in details} == details
     assert refusal.en and refusal.ja
 
