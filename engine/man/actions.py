@@ -29,6 +29,12 @@ _CALL = Field("enum", "the end-of-turn call (6.1); required with calls=declared 
               "手番終了時のコール(6.1)。calls=declared では手番を終えるすべての行動に必須。"
               "指定すれば正否を確かめる", required=False, choices=tuple(CALLS))
 
+# 3.10: with a stock of unknown order (a deal from the table, 2.7) the table says what came off it.
+_DRAWN = Field("cards", "the cards drawn, in the order drawn: required exactly when the stock's "
+               "order is unknown (a deal from the table, 3.10), refused otherwise",
+               "引いたカード(引いた順)。山札の順番が分からないとき(卓の札から入力したディール、"
+               "3.10)は必須、それ以外では指定できない", required=False)
+
 ACTIONS = (
     ActionType("play", "Play one card, or several of one rank listed bottom to top (the last "
                "is on top and sets the suit). Also the opening race (2.4).",
@@ -41,7 +47,7 @@ ACTIONS = (
                    "call": _CALL}, "3.1"),
     ActionType("draw", "Draw one card, or the whole pending draw when facing one.",
                "山札から1枚引く。ドローが掛かっているときはその枚数をまとめて引く。",
-               {"call": _CALL}, "3.3"),
+               {"call": _CALL, "cards": _DRAWN}, "3.3"),
     ActionType("pass", "First turn only: pass without drawing; a pending draw passes on.",
                "1周目のみ: 山札から引かずにパスする。掛かっているドローは次の人に回る。",
                {"call": _CALL}, "3.4"),
@@ -55,7 +61,12 @@ ACTIONS = (
                {}, "5.4"),
     ActionType("flip", "Dealer, start_card=by_dealer: turn the next card onto an effect start "
                "card.",
-               "親(start_card=by_dealer): 効果カードの台札の上に次のカードをめくる。", {}, "2.3"),
+               "親(start_card=by_dealer): 効果カードの台札の上に次のカードをめくる。", {
+                   "cards": Field("cards", "the cards turned, in order: required exactly when "
+                                  "the stock's order is unknown (3.10), refused otherwise",
+                                  "めくったカード(めくった順)。山札の順番が分からないとき"
+                                  "(3.10)は必須、それ以外では指定できない", required=False)},
+               "2.3"),
     ActionType("call", "calls=declared: call リーチ for a dealt hand totalling 13 or less, "
                "before any other action.",
                "calls=declared: 配られた手札の合計が13以下なら、他の行動の前にリーチをコールする。",

@@ -50,6 +50,15 @@ class ManGame(Game[ManState]):
                     "winner": Field("player", "the match's winner once over", required=False,
                                     nullable=True)}
     zero_sum = True
+    # 2.7: a deal from the cards on the table: each seat's three cards, and the start cards.
+    accepts_hands = True
+    table_fields = {"start_cards": Field(
+        "cards", "every card the dealer turned face up, in the order turned (2.3, 2.5): the "
+        "effect cards (and, with flip_again, cards nobody could match) first, the start card "
+        "itself last; with start_card=by_dealer up to the first effect card",
+        "親が表にしたカードすべて(めくった順、2.3、2.5)。効果カード(flip_again では誰も"
+        "合わせられなかったカードも)が先、台札そのものが最後。start_card=by_dealer では"
+        "最初の効果カードまで")}
     rules_doc = "docs/rules/man.md"
     state_type = ManState
     refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}

@@ -95,11 +95,40 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "not_dealer": (
         "2.3", False, "Only the dealer {dealer} turns the start cards, not {player}.",
         "台札をめくるのは親の{dealer}です({player}ではありません)。"),
+    "stock_cards_required": (
+        "3.10", False, "The stock's order is unknown (a deal from the table): name the card(s) "
+        "drawn or turned in `cards`.",
+        "山札の順番は分かりません(卓の札から入力したディール)。引いた、またはめくったカードを `cards` で指定してください。"),
+    "stock_cards_not_allowed": (
+        "3.10", False, "The stock's order is known (a seeded or ordered deck): the service draws "
+        "and turns the cards itself, so name none.",
+        "山札の順番は分かっています(シードまたは並べたデッキ)。カードはサービスが引くので指定しないでください。"),
+    "stock_cards_count": (
+        "3.10", False, "{given} card(s) named, but {count} are drawn here.",
+        "{given}枚指定されていますが、ここで引くのは{count}枚です。"),
+    "stock_card_seen": (
+        "3.10", False, "{card} cannot come from the stock: it is {where}.",
+        "{card}は山札から出てくることはありません: {where_ja}。"),
+    "flip_stops_earlier": (
+        "2.3", False, "Turning stops at {card} (2.3, 2.5): name the cards up to it only.",
+        "めくるのは{card}で止まります(2.3、2.5)。そこまでのカードだけを指定してください。"),
+    "flip_goes_on": (
+        "2.3", False, "Turning goes on after {card} (2.3, 2.5): name every card turned.",
+        "{card}の後もめくり続けます(2.3、2.5)。めくったカードをすべて指定してください。"),
     "chombo_not_enabled": (
         "8.4", False, "Recording a chombo needs the option violations=chombo (referee mode).",
         "チョンボの記録には violations=chombo(審判モード)が必要です。"),
     "chombo_offender_unknown": (
         "8.1", False, "{offender} is not seated in this game.", "{offender}はこの対局の参加者ではありません。"),
+}
+
+# Why a card named as drawn cannot come from an unknown stock (3.10), in both languages. The
+# refusal says only that the card is in *a* hand, never whose.
+WHERE = {
+    "in a hand": "誰かの手札にあります",
+    "on the discard pile": "捨て札にあります",
+    "named twice": "2回指定されています",
+    "not in the deck": "このゲームのデッキにありません",
 }
 
 # What each {placeholder} above carries: a refusal's details are its messages' fill values
@@ -120,6 +149,11 @@ DETAIL_KINDS: dict[str, Field] = {
     "expected_ja": Field("str", "the call due, in Japanese"),
     "call": Field("str", "the call made (its code)"),
     "call_ja": Field("str", "the call made, in Japanese"),
+    "given": Field("int", "how many cards the action named"),
+    "count": Field("int", "how many cards are drawn (3.10)"),
+    "where": Field("enum", "why the card cannot be drawn (3.10): seen in a hand, on the discard "
+                   "pile, named twice, or not in the deck", choices=tuple(WHERE)),
+    "where_ja": Field("str", "the same, in Japanese"),
 }
 
 # Every code's details, derived from its messages' placeholders.

@@ -15,12 +15,12 @@ from engine.state import replace
 
 from . import legality as L
 from .actions import CALLS, call_words
-from .messages import is_violation, refuse
+from .messages import WHERE, is_violation, refuse
 from .numbers import hand_total, in_reach, man_numbers
 from .options import DEFAULTS
 from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas, match_winner
-from .state import (VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult, ManState,
-                    make_call)
+from .state import (DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult,
+                    ManState, make_call)
 
 HAND_SIZE = 3  # 2.1
 
@@ -32,16 +32,21 @@ def deal(setup: DealSetup) -> ManState:
     players = tuple(setup.players)
     n = len(players)
     options = {**DEFAULTS, **dict(setup.options)}
-    if setup.deck is not None:
+    physical = setup.hands is not None
+    if physical:
+        hands, discard, stock = _from_table(setup, options)
+    elif setup.deck is not None:
         deck = list(setup.deck)
         if Counter(deck) != Counter(deck_52()):
             raise InvalidDeal("an explicit deck must hold the 52 cards exactly once "
                               "(no jokers)", "deck")
     else:
         deck = shuffled(deck_52(), setup.seed, "deal")
-    # 2.1: each seat in seat order takes three cards together from the top.
-    hands = {p: tuple(deck[HAND_SIZE * i:HAND_SIZE * (i + 1)]) for i, p in enumerate(players)}
-    stock = deck[HAND_SIZE * n:]
+    if not physical:
+        # 2.1: each seat in seat order takes three cards together from the top.
+        hands = {p: tuple(deck[HAND_SIZE * i:HAND_SIZE * (i + 1)])
+                 for i, p in enumerate(players)}
+        stock = deck[HAND_SIZE * n:]
     dealer = setup.dealer
     totals = {p: 0 for p in players}
     games_played = 0
@@ -65,15 +70,21 @@ def deal(setup: DealSetup) -> ManState:
             who = setup.match.get("winner") or won
             raise InvalidDeal(f"7.3: the match is over{f' ({who} won)' if who else ''}; "
                               "start a new match without `match`", "match.over")
+    if physical and dealer is None:
+        # 2.7: who deals is the table's fact, not a default the referee might not have meant.
+        raise InvalidDeal("2.7: a deal from the table names its dealer (`dealer`, or the "
+                          "match's `next_dealer`)", "dealer")
     dealer = dealer if dealer is not None else players[0]
-    discard: list[str] = []
-    _turn_up(stock, discard, hands, options["start_card"] == "by_dealer",
-             options["no_opening_match"] == "flip_again")
+    if not physical:
+        discard: list[str] = []
+        _turn_up(stock, discard, hands, options["start_card"] == "by_dealer",
+                 options["no_opening_match"] == "flip_again")
     declared = options["calls"] == "declared"  # 2.2: then each player calls reach themselves
     state = ManState(
         version=VERSION, options=ManOptions(**options), players=players, seed=setup.seed,
         phase="opening", status="in_progress", match=ManMatch(totals, games_played, False, None),
-        dealer=dealer, stock=tuple(stock), discard=tuple(discard), hands=hands,
+        dealer=dealer, stock=tuple(stock), stock_known=not physical, discard=tuple(discard),
+        hands=hands,
         start_cards=tuple(discard), top_by=None, top_manable=False, direction=1, turn=None,
         pending_draw=0, named_suit=None, first_turn={p: True for p in players}, drew=False,
         drawn_cards=(), drew_penalty=False,
@@ -83,6 +94,62 @@ def deal(setup: DealSetup) -> ManState:
         public={p: False for p in players}, shown={p: False for p in players}, window=(),
         let_go=(), chain=None, reshuffles=0, result=None, next_dealer=None)
     return _settle(state)
+
+
+def _from_table(setup: DealSetup, options: dict) -> tuple[dict, list, list]:
+    """2.7: a deal from the cards on the table: three cards a seat (2.1) and the start cards
+    as turned (2.3, 2.5), each of the 52 at most once; the rest is the stock, its order
+    unknown (the unseen cards, in deck order). Errors name the card and where it was given."""
+    table = setup.table
+    if table is None:
+        raise InvalidDeal("2.7: a deal from the table gives the start card(s) too: "
+                          "table.start_cards", "table")
+    where: dict[str, str] = {}
+
+    def place(card: str, path: str) -> None:
+        if card not in DECK_ORDER:
+            raise InvalidDeal(f"{card} is not in Man's deck (52 cards, no jokers, 1.1)", path)
+        if card in where:
+            raise InvalidDeal(f"{card} is given twice ({where[card]} and {path}): the deck "
+                              "holds each card once (1.1)", path)
+        where[card] = path
+
+    hands = {}
+    for p in setup.players:
+        hand = tuple(setup.hands[p])
+        if len(hand) != HAND_SIZE:
+            raise InvalidDeal(f"each seat is dealt {HAND_SIZE} cards (2.1); {p} has "
+                              f"{len(hand)}", f"hands.{p}")
+        for i, c in enumerate(hand):
+            place(c, f"hands.{p}[{i}]")
+        hands[p] = hand
+    start = list(table["start_cards"])
+    if not start:
+        raise InvalidDeal("2.3: at least the start card", "table.start_cards")
+    for i, c in enumerate(start):
+        place(c, f"table.start_cards[{i}]")
+    stock = [c for c in deck_52() if c not in where]
+    by_dealer = options["start_card"] == "by_dealer"
+    flip_again = options["no_opening_match"] == "flip_again"
+    for i, c in enumerate(start):
+        stops = _turning_stops(hands, c, by_dealer, flip_again)
+        last = i == len(start) - 1
+        if stops and not last:
+            raise InvalidDeal(f"2.3, 2.5: turning stops at {c}; no card is turned on top of "
+                              "it", f"table.start_cards[{i + 1}]")
+        if not stops and last and stock:
+            why = ("an effect card (2.3)" if rank_of(c) in L.EFFECT_RANKS
+                   else "a card nobody can match (2.5, flip_again)")
+            raise InvalidDeal(f"{c} is {why}: the dealer turns another card on top of it; "
+                              "list every card turned, in order", f"table.start_cards[{i}]")
+    return hands, start, stock
+
+
+def _turning_stops(hands, card: str, stop_at_effect: bool, flip_again: bool) -> bool:
+    """2.3, 2.5: whether the dealer stops turning at `card` (_turn_up's rule)."""
+    if rank_of(card) in L.EFFECT_RANKS:
+        return stop_at_effect
+    return not flip_again or _someone_matches(hands, card)
 
 
 def _someone_matches(hands, top: str) -> bool:
@@ -98,11 +165,7 @@ def _turn_up(stock: list, discard: list, hands, stop_at_effect: bool, flip_again
     while stock:
         card = stock.pop(0)
         discard.append(card)
-        if rank_of(card) in L.EFFECT_RANKS:
-            if stop_at_effect:
-                return
-            continue
-        if not flip_again or _someone_matches(hands, card):
+        if _turning_stops(hands, card, stop_at_effect, flip_again):
             return
 
 
@@ -123,13 +186,50 @@ def _flip(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if seat != s.dealer:
         raise refuse("not_dealer", dealer=s.dealer, player=seat)
     stock, discard = list(s.stock), list(s.discard)
-    _turn_up(stock, discard, s.hands, s.options.start_card == "by_dealer",
-             s.options.no_opening_match == "flip_again")
+    named = a.get("cards")
+    if s.stock_known:
+        if named is not None:
+            raise refuse("stock_cards_not_allowed")
+        _turn_up(stock, discard, s.hands, s.options.start_card == "by_dealer",
+                 s.options.no_opening_match == "flip_again")
+    else:
+        _turn_named(s, stock, discard, named)
     turned = discard[len(s.discard):]
     new = _settle(replace(s, stock=tuple(stock), discard=tuple(discard),
                           start_cards=s.start_cards + tuple(turned)))
     return Transition(new, (), (Event("start_cards_turned", {"player": seat,
                                                              "cards": turned}),))
+
+
+def _turn_named(s: ManState, stock: list, discard: list, named) -> None:
+    """3.10 with 2.3: the dealer's `flip` from an unknown stock names every card turned, up
+    to the one where turning stops (_turn_up's rule), each an unseen card."""
+    if not named:
+        raise refuse("stock_cards_required")
+    for i, card in enumerate(named):
+        _take_unseen(s, stock, card, named[:i])
+        discard.append(card)
+        stops = _turning_stops(s.hands, card, True, s.options.no_opening_match == "flip_again")
+        if stops and i < len(named) - 1:
+            raise refuse("flip_stops_earlier", card=card)
+        if not stops and i == len(named) - 1 and stock:
+            raise refuse("flip_goes_on", card=card)
+
+
+def _take_unseen(s: ManState, stock: list, card: str, before) -> None:
+    """3.10: `card` comes off the unknown stock: it must be one nobody has seen."""
+    if card in stock:
+        stock.remove(card)
+        return
+    if card not in DECK_ORDER:
+        why = "not in the deck"
+    elif card in before:
+        why = "named twice"
+    elif any(card in h for h in s.hands.values()):
+        why = "in a hand"
+    else:
+        why = "on the discard pile"
+    raise refuse("stock_card_seen", card=card, where=why, where_ja=WHERE[why])
 
 
 def _deal_call(s: ManState, seat: str, a: Action) -> Transition[ManState]:
@@ -342,9 +442,12 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 
 # -- drawing (3.3, 3.8, 3.9) ------------------------------------------------------
 
-def _take(s: ManState, count: int):
+def _take(s: ManState, count: int, named=None):
     """Draw `count` cards: (cards, stock, discard, reshuffles, events), or None when the
-    stock runs out under stock_exhausted=draw_game (3.9)."""
+    stock runs out under stock_exhausted=draw_game (3.9). An unknown stock (3.10) draws the
+    `named` cards instead."""
+    if not s.stock_known:
+        return _take_named(s, count, named)
     stock, discard, reshuffles = list(s.stock), s.discard, s.reshuffles
     drawn, events = [], []
     while len(drawn) < count:
@@ -363,6 +466,37 @@ def _take(s: ManState, count: int):
     return tuple(drawn), tuple(stock), discard, reshuffles, events
 
 
+def _take_named(s: ManState, count: int, named):
+    """3.10: `_take` from an unknown stock. The table says which cards came off it, in the
+    order drawn; they are checked as drawn: while the stock holds cards each must be one of
+    them, and once it is empty the discard pile below its top card becomes the stock again
+    (3.9), its order unknown too, so nothing is shuffled by a seed the table never saw."""
+    stock, discard, reshuffles = list(s.stock), s.discard, s.reshuffles
+    refill = len(discard) - 1 if s.options.stock_exhausted == "reshuffle" else 0
+    if s.options.stock_exhausted == "draw_game" and len(stock) < count:
+        expected = None  # 3.9: the game ends drawn before anything is drawn
+    else:
+        expected = min(count, len(stock) + refill)
+    if named is None:
+        if expected:
+            raise refuse("stock_cards_required")
+        named = []
+    if len(named) != (expected or 0):
+        raise refuse("stock_cards_count", given=len(named), count=expected or 0)
+    if expected is None:
+        return None
+    drawn, events = [], []
+    for card in named:
+        if not stock:
+            stock = sorted(discard[:-1], key=DECK_ORDER.__getitem__)
+            discard = discard[-1:]
+            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            reshuffles += 1
+        _take_unseen(s, stock, card, drawn)
+        drawn.append(card)
+    return tuple(drawn), tuple(stock), discard, reshuffles, events
+
+
 def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     _own_turn(s, seat)
     if s.pending_draw:
@@ -377,7 +511,9 @@ def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if not ends and a.get("call") is not None:
         raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
                      expected="none (the turn goes on)", expected_ja="なし(手番は続きます)")
-    taken = _take(s, count)
+    if s.stock_known and a.get("cards") is not None:
+        raise refuse("stock_cards_not_allowed")
+    taken = _take(s, count, a.get("cards"))
     if taken is None:
         if a.get("call") is not None:  # 3.9: the game ends before any call is due
             raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
@@ -638,7 +774,9 @@ def legal_actions(s: ManState, player: str) -> list[Action]:
     forced = L.must_play(s, seat)
     if not forced and (s.pending_draw or not s.drew):
         code = None
-        if s.pending_draw and s.options.penalty_draw_ends_turn:
+        # 6.2: the call a turn-ending penalty draw needs depends on the cards drawn; from an
+        # unknown stock (3.10) the client fills in the cards and that call.
+        if s.pending_draw and s.options.penalty_draw_ends_turn and s.stock_known:
             taken = _take(s, s.pending_draw)
             if taken is not None:
                 code = _call_for(s, seat, hand + taken[0], False)

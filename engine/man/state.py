@@ -7,18 +7,19 @@ from typing import Annotated, Literal, Optional
 
 from msgspec import Meta, Struct
 
-from engine.cards import SUITS
+from engine.cards import SUITS, deck_52
 from engine.errors import InvalidState, shown
 from engine.state import Card, Cards, Count, GameState, Int, PlayerId, options_struct
 
 from .actions import CALLS
 from .options import OPTIONS
 
-VERSION = 2  # 2: let_go, drew_penalty, match over/winner
+VERSION = 3  # 2: let_go, drew_penalty, match over/winner; 3: stock_known (physical deals)
 PHASES = ("opening", "play", "chain", "finished")
 KINDS = ("tanki", "mekuri", "kaeshi")  # 5.5 multipliers, each ×2
 RESULTS = ("man", "chombo", "draw")
 ManOptions = options_struct("ManOptions", OPTIONS)
+DECK_ORDER = {c: i for i, c in enumerate(deck_52())}  # an unknown stock's canonical order
 
 
 class ManCall(Struct, frozen=True, forbid_unknown_fields=True):
@@ -72,7 +73,10 @@ class ManState(GameState, frozen=True, tag="man"):
     phase: Literal[PHASES]
     match: ManMatch
     dealer: PlayerId
-    stock: Cards                  # top card first
+    stock: Cards                  # top card first; with stock_known false, the unseen cards
+    # Physical deals (2.7): false when the stock's order is unknown; `stock` then holds the
+    # cards nobody has seen, in deck order (a set, not an order), and each draw names its cards.
+    stock_known: bool
     discard: Cards                # bottom first; the last card is the top card
     hands: dict[str, Cards]
     start_cards: Cards            # 2.3: every card the dealer turned, effect cards included
@@ -127,6 +131,8 @@ def invariants(s: ManState) -> None:
         everything += h
     if len(everything) != 52 or len(set(everything)) != 52 or any(c[0] not in SUITS for c in everything):
         raise _bad("the 52 cards (no jokers) must each be in exactly one place", "hands")
+    if not s.stock_known and list(s.stock) != sorted(s.stock, key=DECK_ORDER.__getitem__):
+        raise _bad("an unknown stock is the unseen cards in deck order (2.7)", "stock")
     if not s.discard:
         raise _bad("the discard pile always holds the top card", "discard")
     if not s.start_cards:

@@ -40,8 +40,23 @@ ACTIONS = (
                "承認の後(または opener_may_exchange のときの最初のプレイヤーとして): 手札から"
                "0〜4枚を戻し、同じ枚数を山札から引く(B15、B18)。", {
                    "cards": Field("cards", "the cards given back; [] exchanges none",
-                                  "戻すカード。[] なら交換しない")},
+                                  "戻すカード。[] なら交換しない"),
+                   "drawn": Field("cards", "the cards received from the stock, as many as "
+                                  "given back: required exactly when the stock's order is "
+                                  "unknown (a physical deal, B.6), refused otherwise",
+                                  "山札から受け取ったカード(戻した枚数と同じ)。山札の順番が"
+                                  "分からないとき(卓の札から入力したディール、B.6)は必須、"
+                                  "それ以外では指定できない", required=False)},
                "B15"),
+    ActionType("deal", "A physical game with an unknown stock (B.6): the five cards the new "
+               "round's starter was dealt after a challenge (B16), posted by the starter.",
+               "山札の順番が分からない卓のゲーム(B.6): 挑戦の後、新しいラウンドの最初の"
+               "プレイヤーに配られた5枚(B16)。最初のプレイヤーが送る。", {
+                   "cards": Field("cards", "the five cards dealt; required (the listed action "
+                                  "leaves them for the table to fill in)",
+                                  "配られた5枚。必須(挙げられる行動では卓が埋める)",
+                                  required=False)},
+               "B16"),
 )
 
 

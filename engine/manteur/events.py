@@ -33,6 +33,8 @@ EVENTS = (
         "loser": Field("player", "who reached the limit"),
         "winner": Field("player", "who is left (elimination mode)", nullable=True),
         "penalties": Field("int_map", "penalty points by player id")}),
+    EventType("dealt", "a physical round's five cards were entered (B.6)",
+              {"player": _PLAYER}),
     EventType("round_started", "a new round was dealt (B16)", {
         "round": Field("int", "the round's number"), "starter": Field("player", "who starts")}),
 )

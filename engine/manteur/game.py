@@ -13,7 +13,7 @@ from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, DeclarationError
 from .messages import CATALOGUE, DETAILS
 from .options import OPTIONS, PRESETS
-from .state import ManteurState, invariants
+from .state import VERSION, ManteurState, invariants
 from .truth import lookup_check, lookup_compare
 
 _OPTIONS_FIELD = Field("object", "the declaration options of B-a, B-b, B-c, B-f (deck, jokers, "
@@ -55,7 +55,7 @@ class ManteurGame(Game[ManteurState]):
     names = {"en": "Manteur (Poker Menteur)", "ja": "マントゥール(ポーカー・マントゥール)"}
     min_players = 2
     max_players = 8  # B2 (the seed: 2-8)
-    state_version = 1
+    state_version = VERSION
     options = OPTIONS
     presets = PRESETS
     actions = ACTIONS
@@ -63,6 +63,9 @@ class ManteurGame(Game[ManteurState]):
     match_fields = {"penalties": Field("int_map", "penalty points already taken, by player id "
                                        "(a game entered part-way)", required=False)}
     zero_sum = False  # penalty points are taken, never paid to anyone
+    # B.6: a physical deal gives the starter's five cards (every other seat's hand is empty);
+    # nothing else lies face up, so there is no table.
+    accepts_hands = True
     rules_doc = "docs/rules/manteur.md"
     state_type = ManteurState
     refusals = CATALOGUE

@@ -36,6 +36,39 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "B15", "{card} is listed twice.", "{card}が2回指定されています。"),
     "card_not_in_hand": (
         "B15", "{card} is not in the hand.", "{card}は手札にありません。"),
+    "stock_cards_required": (
+        "B15", "The stock's order is unknown (a physical deal): name the cards received "
+               "(`drawn` of an exchange, `cards` of a deal).",
+        "山札の順番は分かりません(卓の札から入力したディール)。受け取ったカードを指定してください"
+        "(交換では `drawn`、配りでは `cards`)。"),
+    "stock_cards_not_allowed": (
+        "B15", "The stock's order is known (a seeded or ordered deck): the service draws the "
+               "cards itself, so name none.",
+        "山札の順番は分かっています(シードまたは並べたデッキ)。カードはサービスが引くので指定しないでください。"),
+    "stock_cards_count": (
+        "B15", "{given} card(s) named, but {count} are received here.",
+        "{given}枚指定されていますが、ここで受け取るのは{count}枚です。"),
+    "stock_card_seen": (
+        "B15", "{card} cannot come from the stock: it is {where}.",
+        "{card}は山札から出てくることはありません: {where_ja}。"),
+    "deal_first": (
+        "B16", "The new round's cards are not entered yet: {holder} is dealt five cards first "
+               "(`deal`).",
+        "新しいラウンドのカードがまだ入力されていません。まず{holder}に配られた5枚を入力してください(`deal`)。"),
+    "deal_not_due": (
+        "B16", "No round waits for its cards: the hand is dealt.",
+        "カードを待っているラウンドはありません。手札は配られています。"),
+}
+
+# B.6 (the physical deals section; refusals cite the rule they apply: B15 receiving cards
+# from the stock, B16 a new round's deal): why a card named as received cannot come from an
+# unknown stock, in both languages.
+WHERE = {
+    "in the hand": "手札にあります",
+    "among the discards": "捨て札にあります",
+    "being given back": "今戻しているカードです",
+    "named twice": "2回指定されています",
+    "not in the deck": "このゲームのデッキにありません",
 }
 
 # Declaration errors that depend on the game's options: a well-formed declaration this game
@@ -60,6 +93,9 @@ DETAIL_KINDS: dict[str, Field] = {
     "last": Field("str", "the last declaration, in words"),
     "count": Field("int", "how many cards"),
     "card": Field("card", "the card concerned"),
+    "given": Field("int", "how many cards the action named"),
+    "where": Field("enum", "why the card cannot come from the stock (B.6)",
+                   choices=tuple(WHERE)),
 }
 _DECLARATIONS = {"new": Field("str", "the declaration made, in words"),
                  "last": Field("str", "the declaration it had to beat, in words")}

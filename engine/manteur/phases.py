@@ -19,7 +19,7 @@ from .declarations import (Declaration, DeclarationError, describe, is_higher, t
                            validate)
 from engine.errors import shown
 from .ladder import ladder
-from .messages import refuse
+from .messages import WHERE, refuse
 from .options import DEFAULTS, rules_of
 from .state import (VERSION, ManteurCall, ManteurDeclaration, ManteurMatch, ManteurOptions,
                     ManteurProof, ManteurResult, ManteurReveal, ManteurState, deck_of)
@@ -59,7 +59,10 @@ def deal(setup: DealSetup) -> ManteurState:
     players = tuple(setup.players)
     options = ManteurOptions(**{**DEFAULTS, **dict(setup.options)})
     rules_of(options)  # the declaration options are consistent
-    if setup.deck is not None:
+    starter = setup.dealer if setup.dealer is not None else players[0]  # B3: chosen freely
+    if setup.hands is not None:
+        hand, stock, starter = _from_table(setup, options)
+    elif setup.deck is not None:
         deck = list(setup.deck)
         if Counter(deck) != Counter(deck_of(options)):
             raise InvalidDeal(f"an explicit deck must hold the {len(deck_of(options))} cards "
@@ -67,7 +70,6 @@ def deal(setup: DealSetup) -> ManteurState:
         hand, stock = tuple(deck[:HAND_SIZE]), tuple(deck[HAND_SIZE:])
     else:
         hand, stock = _round_cards(options, setup.seed, 1)
-    starter = setup.dealer if setup.dealer is not None else players[0]  # B3: chosen freely
     penalties = {p: 0 for p in players}
     if setup.match and setup.match.get("penalties") is not None:
         for p, n in setup.match["penalties"].items():
@@ -81,8 +83,54 @@ def deal(setup: DealSetup) -> ManteurState:
         version=VERSION, options=options, players=players, seed=setup.seed,
         phase=_opening_phase(options), status="in_progress",
         match=ManteurMatch(penalties, 0), round=1, starter=starter, holder=starter,
-        hand=hand, stock=stock, discard=(), exchanged=None, calls=(), eliminated=(),
+        hand=hand, stock=stock, stock_known=setup.hands is None, discard=(), exchanged=None,
+        calls=(), eliminated=(),
         reshuffles=0, last_round=None, result=None)
+
+
+def _from_table(setup: DealSetup, options) -> tuple[tuple, tuple, str]:
+    """B.6: a physical deal: the starter's five cards (B3), every other seat's hand empty; the
+    starter follows from the cards (a `dealer` given must agree). The rest is the stock, its
+    order unknown: the unseen cards in deck order. Errors name the card and where it was."""
+    deck = deck_of(options)
+    dealt = [p for p in setup.players if setup.hands[p]]
+    if len(dealt) != 1:
+        raise InvalidDeal("B3: only the starter is dealt cards: one seat's five cards, every "
+                          f"other hand empty (cards given to {dealt or 'nobody'})", "hands")
+    starter = dealt[0]
+    if setup.dealer is not None and setup.dealer != starter:
+        raise InvalidDeal(f"B3: {starter} holds the dealt hand, so {starter} starts, not "
+                          f"{setup.dealer}", "dealer")
+    hand = tuple(setup.hands[starter])
+    if len(hand) != HAND_SIZE:
+        raise InvalidDeal(f"B3: the starter is dealt {HAND_SIZE} cards, not {len(hand)}",
+                          f"hands.{starter}")
+    for i, c in enumerate(hand):
+        path = f"hands.{starter}[{i}]"
+        if c not in deck:
+            raise InvalidDeal(f"{c} is not in the deck in use (B-a: {options.deck}, "
+                              f"{options.jokers} joker(s))", path)
+        if c in hand[:i]:
+            raise InvalidDeal(f"{c} is given twice (B1: each card once)", path)
+    return hand, tuple(c for c in deck if c not in hand), starter
+
+
+def _unseen(s: ManteurState, stock: list, card: str, before, giving=()) -> None:
+    """B.6: `card` comes off the unknown stock: it must be one nobody has seen."""
+    if card in stock:
+        stock.remove(card)
+        return
+    if card not in deck_of(s.options):
+        why = "not in the deck"
+    elif card in before:
+        why = "named twice"
+    elif card in giving:
+        why = "being given back"
+    elif card in s.hand:
+        why = "in the hand"
+    else:
+        why = "among the discards"
+    raise refuse("stock_card_seen", card=card, where=why, where_ja=WHERE[why])
 
 
 # ------------------------------------------------------------------------ apply
@@ -97,7 +145,25 @@ def apply(s: ManteurState, action: Action) -> Transition[ManteurState]:
     turn = to_act(s)[0]
     if action.player != turn:
         raise refuse("not_your_turn", turn=turn, player=action.player)  # before anything else
+    if s.phase == "deal" and action.type != "deal":
+        raise refuse("deal_first", holder=s.holder)  # B.6
     return _HANDLERS[action.type](s, action.player, action)
+
+
+def _deal_round(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
+    """B.6 with B16: the cards dealt to the new round's starter, from an unknown stock."""
+    if s.phase != "deal":
+        raise refuse("deal_not_due")
+    cards = a.get("cards")
+    if cards is None:
+        raise refuse("stock_cards_required")
+    if len(cards) != HAND_SIZE:
+        raise refuse("stock_cards_count", given=len(cards), count=HAND_SIZE)
+    stock = list(s.stock)
+    for i, c in enumerate(cards):
+        _unseen(s, stock, c, cards[:i])
+    new = replace(s, hand=tuple(cards), stock=tuple(stock), phase=_opening_phase(s.options))
+    return Transition(new, (), (Event("dealt", {"player": seat}),))
 
 
 def _last(s: ManteurState) -> Declaration | None:
@@ -154,6 +220,11 @@ def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]
             raise refuse("cards_duplicate", card=c)
         if c not in s.hand:
             raise refuse("card_not_in_hand", card=c)
+    named = a.get("drawn")
+    if s.stock_known and named is not None:
+        raise refuse("stock_cards_not_allowed")
+    if not s.stock_known:
+        return _exchange_named(s, seat, cards, named)
     stock, discard, reshuffles = list(s.stock), list(s.discard), s.reshuffles
     drawn, events = [], []
     for _ in cards:
@@ -165,6 +236,34 @@ def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]
             discard, reshuffles = [], reshuffles + 1
         drawn.append(stock.pop(0))
     hand = tuple(c for c in s.hand if c not in cards) + tuple(drawn)
+    new = replace(s, hand=hand, stock=tuple(stock), discard=tuple(discard) + tuple(cards),
+                  reshuffles=reshuffles, exchanged=len(cards), phase="declare")
+    return Transition(new, (), (*events, Event("exchanged", {"player": seat,
+                                                             "count": len(cards)})))
+
+
+def _exchange_named(s: ManteurState, seat: str, cards: list, named
+                    ) -> Transition[ManteurState]:
+    """B15 from an unknown stock (B.6): the table names the cards received, in the order
+    received; while the stock holds cards each must be one of them, and once it is empty the
+    discards become the stock again (B18: not the cards being given back now), its order
+    unknown too, so nothing is shuffled by a seed the table never saw."""
+    if named is None:
+        if cards:
+            raise refuse("stock_cards_required")
+        named = []
+    if len(named) != len(cards):
+        raise refuse("stock_cards_count", given=len(named), count=len(cards))
+    stock, discard, reshuffles = list(s.stock), list(s.discard), s.reshuffles
+    events = []
+    order = {c: i for i, c in enumerate(deck_of(s.options))}
+    for i, card in enumerate(named):
+        if not stock:
+            stock = sorted(discard, key=order.__getitem__)
+            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            discard, reshuffles = [], reshuffles + 1
+        _unseen(s, stock, card, named[:i], cards)
+    hand = tuple(c for c in s.hand if c not in cards) + tuple(named)
     new = replace(s, hand=hand, stock=tuple(stock), discard=tuple(discard) + tuple(cards),
                   reshuffles=reshuffles, exchanged=len(cards), phase="declare")
     return Transition(new, (), (*events, Event("exchanged", {"player": seat,
@@ -217,8 +316,13 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
     else:
         starter = step(s, s.starter, eliminated)
     number = s.round + 1
-    hand, stock = _round_cards(s.options, s.seed, number)
-    new = replace(s, phase=_opening_phase(s.options), match=match, round=number,
+    if s.stock_known:
+        hand, stock, phase = *_round_cards(s.options, s.seed, number), _opening_phase(s.options)
+    else:
+        # B.6: every card is gathered and dealt again at the table; the round waits for the
+        # starter's five (`deal`), since no seed may choose them.
+        hand, stock, phase = (), tuple(deck_of(s.options)), "deal"
+    new = replace(s, phase=phase, match=match, round=number,
                   starter=starter, holder=starter, hand=hand, stock=stock, discard=(),
                   exchanged=None, calls=(), eliminated=eliminated, last_round=reveal)
     events.append(Event("round_started", {"round": number, "starter": starter}))
@@ -226,7 +330,7 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
 
 
 _HANDLERS = {"declare": _declare, "accept": _accept, "exchange": _exchange,
-             "challenge": _challenge}
+             "challenge": _challenge, "deal": _deal_round}
 
 
 # ------------------------------------------------------------------------ legal actions
@@ -237,6 +341,8 @@ def legal_actions(s: ManteurState, player: str) -> list[Action]:
     higher than the last declaration (ladder.py). Every other higher declaration is legal too."""
     if player not in to_act(s):
         return []
+    if s.phase == "deal":
+        return [Action("deal", player)]  # B.6: the table fills in the five cards
     last = _last(s)
     steps = ladder(rules_of(s.options))
     if s.phase == "respond":

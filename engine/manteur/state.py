@@ -16,8 +16,9 @@ from .declarations import (STANDARD_RANKS, TYPES, Declaration, DeclarationError,
                            validate)
 from .options import OPTIONS, rules_of
 
-VERSION = 1
-PHASES = ("exchange", "declare", "respond", "finished")
+VERSION = 2  # 2: stock_known and the deal phase (physical deals, B.6)
+# deal: a physical game with an unknown stock waits for the new round's five cards (B.6)
+PHASES = ("deal", "exchange", "declare", "respond", "finished")
 Rank = Literal[STANDARD_RANKS]
 ManteurOptions = options_struct("ManteurOptions", OPTIONS)
 
@@ -77,7 +78,10 @@ class ManteurState(GameState, frozen=True, tag="manteur"):
     starter: PlayerId             # who was dealt this round's hand (B3, B16)
     holder: PlayerId              # who holds the hand (the last declarer while others respond)
     hand: Cards                   # the five cards travelling face down
-    stock: Cards                  # top card first (B15)
+    stock: Cards                  # top card first (B15); unknown order: the unseen cards
+    # B.6: false for a physical deal, whose stock's order nobody knows: `stock` then holds the
+    # cards not in the hand nor the discards, in deck order, and each draw names its cards.
+    stock_known: bool
     discard: Cards                # exchanged cards, face down (B18)
     exchanged: Optional[Count]    # the holder's exchange this turn; None: not yet
     calls: tuple[ManteurCall, ...]  # this round's declarations, low to high (B8)
@@ -114,8 +118,14 @@ def invariants(s: ManteurState) -> None:
     if len(cards) != len(deck) or set(cards) != set(deck):
         raise _bad(f"the {len(deck)} cards of the deck must each be in exactly one place",
                    "stock")
-    if len(s.hand) != 5:
-        raise _bad("the hand holds five cards (B3)", "hand")
+    if len(s.hand) != (0 if s.phase == "deal" else 5):
+        raise _bad("the hand holds five cards (B3), none before a physical round is dealt "
+                   "(B.6)", "hand")
+    if s.phase == "deal" and (s.stock_known or s.calls or s.holder != s.starter):
+        raise _bad("only a physical game's new round waits for its cards (B.6)", "phase")
+    order = {c: i for i, c in enumerate(deck)}
+    if not s.stock_known and list(s.stock) != sorted(s.stock, key=order.__getitem__):
+        raise _bad("an unknown stock is the unseen cards in deck order (B.6)", "stock")
     limit, out = s.options.penalty_limit, set(s.eliminated)
     if len(out) != len(s.eliminated) or not out <= seated:
         raise _bad("seated players, none twice", "eliminated")

@@ -42,7 +42,7 @@ def build(hands: dict[str, list[str]], top: list[str], stock: list[str] | None =
         "game": "man", "version": VERSION, "options": {**DEFAULTS, **(options or {})},
         "players": players, "seed": "test", "dealer": players[0],
         "phase": "play" if turn is not None else "opening", "status": "in_progress",
-        "stock": list(stock or []) + rest, "discard": list(top),
+        "stock": list(stock or []) + rest, "stock_known": True, "discard": list(top),
         "hands": {p: list(h) for p, h in hands.items()}, "start_cards": [top[0]],
         "top_by": top_by, "top_manable": top_by is not None, "direction": 1, "turn": turn,
         "pending_draw": 0, "named_suit": None,
