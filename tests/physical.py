@@ -83,7 +83,7 @@ def replays_the_same(client, game_id: str, request: dict, actions: list[dict],
 
 
 def unseeded(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k not in ("signature", "meta", "seed")}
+    return {k: v for k, v in state.items() if k not in ("signature", "meta", "seed", "seed_salt")}
 
 
 def shuffled_deck(deck: list[str], rnd: random.Random) -> list[str]:

@@ -35,7 +35,7 @@ def physical(hands=HANDS, start=("S10",), dealer="ann", **options) -> dict:
 
 
 def _without_seed(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k != "seed"}
+    return {k: v for k, v in state.items() if k not in ("seed", "seed_salt")}
 
 
 # ------------------------------------------------------------------------ over HTTP

@@ -33,7 +33,7 @@ def physical(hand=FIVE, starter="bob", players=PLAYERS, **options) -> dict:
 
 
 def _without_seed(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k != "seed"}
+    return {k: v for k, v in state.items() if k not in ("seed", "seed_salt")}
 
 
 def complete(rng: random.Random, state: dict, action: dict) -> dict:
