@@ -203,6 +203,11 @@ class Game(ABC, Generic[S]):
     # The exact JSON shape of `encode`'s output (OpenAPI 3.0); the spec publishes it so
     # generated clients know every field. Derived from state_type when the game declares one.
     state_schema: ClassVar[Mapping[str, Any]] = {}
+    # What `view` answers, declared once as a Struct tagged with the game (engine/state.py
+    # view_of, view_struct): a seat's view and the spectator's (viewer null) alike. The spec
+    # publishes it as `<Game>View`; the tests check every view of random deals against it.
+    view_type: ClassVar[type[msgspec.Struct] | None] = None
+    view_schema: ClassVar[Mapping[str, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -211,6 +216,11 @@ class Game(ABC, Generic[S]):
             cls.state_schema = openapi_schema(
                 kind, f"A state of {cls.__dict__.get('names', {}).get('en', cls.id)} "
                       f"({cls.rules_doc or 'docs/rules/'})")
+        seen = cls.__dict__.get("view_type")
+        if seen is not None and "view_schema" not in cls.__dict__:
+            cls.view_schema = openapi_schema(
+                seen, f"What a seat of {cls.__dict__.get('names', {}).get('en', cls.id)} may "
+                      "see (`viewer`; null: a spectator, who sees only public cards)")
 
     # -- required operations --------------------------------------------------------------
     @abstractmethod

@@ -30,7 +30,7 @@ from .errors import InvalidState
 __all__ = [
     "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",
     "decode_state", "decode_trusted_state", "encode_state", "openapi_schema", "replace",
-    "MAX_SAFE_INT",
+    "view_of", "view_struct", "Hidden", "MAX_SAFE_INT",
 ]
 
 S = TypeVar("S", bound="GameState")
@@ -59,6 +59,32 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fie
     phase: str
     status: Status
     match: Any
+
+
+# ------------------------------------------------------------------------------ views
+
+# A field a view always sends as null (the stock, face-down cards): its type says so.
+Hidden = Annotated[None, msgspec.Meta(description="never shown in a view: always null")]
+
+
+def view_struct(game_id: str, name: str, fields: Sequence[tuple[str, Any]],
+                doc: str = "") -> type[msgspec.Struct]:
+    """A game's view, declared as a Struct tagged with the game (a view names its game, so a
+    client tells the games' views apart by `game`). Views are answers, never posted back: the
+    declaration is the published schema and what the tests check every view against."""
+    return msgspec.defstruct(name, list(fields), frozen=True, forbid_unknown_fields=True,
+                             tag_field="game", tag=game_id,
+                             namespace={"__doc__": doc} if doc else None)
+
+
+def view_of(state: type[GameState], name: str, *, drop: Sequence[str] = (),
+            fields: Sequence[tuple[str, Any]] = (), doc: str = "") -> type[msgspec.Struct]:
+    """A view declared as its game's state seen by one seat: the state's fields but `drop`,
+    each of `fields` retyping a state field in place or, if new, added at the end."""
+    hints = get_type_hints(state, include_extras=True)
+    retyped = dict(fields)
+    out = [(f, retyped.pop(f, hints[f])) for f in state.__struct_fields__ if f not in drop]
+    return view_struct(state.__struct_config__.tag, name, out + list(retyped.items()), doc)
 
 
 def options_struct(name: str, options: Sequence[Option]) -> type[msgspec.Struct]:
@@ -283,6 +309,9 @@ _CARD_SCHEMA = {"type": "string", "pattern": "^([SHDC]([2-9]|10|[AJQK])|BJ|RJ)$"
                 "description": "a card, canonical: suit S H D C then rank; jokers BJ, RJ"}
 
 
+_NULL = {"nullable": True, "enum": [None]}
+
+
 def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
     if isinstance(node, list):
         return [_to_oas30(x, components) for x in node]
@@ -290,6 +319,9 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
         return node
     if "$ref" in node:
         return _to_oas30(components[node["$ref"].rsplit("/", 1)[1]], components)
+    if node.get("type") == "null":  # OpenAPI 3.0 has no null type: an enum of null alone
+        return {"nullable": True, "enum": [None],
+                **{k: v for k, v in node.items() if k != "type"}}
     out: dict = {}
     for key, value in node.items():
         if key == "title":
@@ -299,8 +331,8 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
         else:
             out[key] = _to_oas30(value, components)
     any_of = out.get("anyOf")
-    if any_of is not None and {"type": "null"} in any_of:
-        rest = [x for x in any_of if x != {"type": "null"}]
+    if any_of is not None and _NULL in any_of:
+        rest = [x for x in any_of if x != _NULL]
         del out["anyOf"]
         if len(rest) == 1:
             out.update(rest[0])

@@ -80,5 +80,7 @@ class ManGame(Game[ManState]):
     def to_act(self, state: ManState) -> list[str]:
         return phases.to_act(state)
 
+    view_type = views.ManView
+
     def view(self, state: ManState, player: str | None) -> dict:
         return views.view(state, player)
