@@ -38,9 +38,14 @@ class ScoreDelta:
     reason: str
     extra: Mapping[str, Any] = dc_field(default_factory=dict)
 
-    def to_json(self) -> dict:
-        return {"target": self.target, "kind": self.kind, "delta": self.delta,
-                "reason": self.reason, **self.extra}
+    def to_json(self, game: str | None = None) -> dict:
+        """`game`: the answer's game, named on the delta (adjudicate names it on everything
+        it answers, so a client picks each game's model by it)."""
+        out = {"target": self.target, "kind": self.kind, "delta": self.delta,
+               "reason": self.reason, **self.extra}
+        if game is not None:
+            out["game"] = game
+        return out
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,11 @@ class Event:
     type: str
     data: Mapping[str, Any] = dc_field(default_factory=dict)
 
-    def to_json(self) -> dict:
-        return {"type": self.type, **self.data}
+    def to_json(self, game: str | None = None) -> dict:
+        """`game`: the answer's game (games share event types with different fields)."""
+        if game is None:
+            return {"type": self.type, **self.data}
+        return {"type": self.type, "game": game, **self.data}
 
 
 @dataclass(frozen=True)
@@ -65,8 +73,11 @@ class Action:
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)
 
-    def to_json(self) -> dict:
-        return {"type": self.type, "player": self.player, **self.fields}
+    def to_json(self, game: str | None = None) -> dict:
+        """`game`: named on listed actions (games share action types with different fields)."""
+        if game is None:
+            return {"type": self.type, "player": self.player, **self.fields}
+        return {"type": self.type, "game": game, "player": self.player, **self.fields}
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,7 @@ class Refusal(Exception):
         self.ja = ja
         self.rule = rule
         self.details = dict(details or {})
+        self.game = ""  # set by the engine when it answers the refusal (adjudicate)
 
     @classmethod
     def from_templates(cls, game_id: str, code: str, rule: str, en: str, ja: str,
@@ -120,6 +132,8 @@ class Refusal(Exception):
 
     def to_json(self, lang: str = "en") -> dict:
         out = {"code": self.code, "message": self.message(lang)}
+        if self.game:
+            out["game"] = self.game
         if self.rule:
             out["rule"] = self.rule
         if self.details:

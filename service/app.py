@@ -11,6 +11,7 @@ import swagger_ui_bundle
 from flask import Flask, Response, request, send_from_directory
 from flask.sessions import SecureCookieSessionInterface
 from flask_smorest import Api
+from werkzeug.routing import UnicodeConverter
 
 from engine import registry
 
@@ -107,6 +108,10 @@ class RefereeFlask(Flask):
             return super().ensure_sync(func)
 
 
+class GameConverter(UnicodeConverter):
+    """A game id in a path: routed like any segment, documented as `GameId`."""
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
@@ -119,7 +124,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         API_TITLE="Card Referee",
-        API_VERSION="1.0.0",
+        API_VERSION="2.0.0",
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
@@ -139,7 +144,11 @@ def create_app(settings: Settings | None = None) -> Flask:
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )
+    # `{game}` in paths: any segment routes (an unknown game answers 404 game_unknown from
+    # the engine), documented as the registry's ids (`GameId`).
+    app.url_map.converters["game"] = GameConverter
     api = RefereeApi(app)
+    api.register_converter(GameConverter, lambda _c: {"$ref": "#/components/schemas/GameId"})
     api.ma_plugin.converter.add_attribute_function(state_field_ref)
     schemas = Schemas(games)
     base_deal = api.ma_plugin.converter.schema2jsonschema(schemas.deal_request)
@@ -148,6 +157,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                              **event_components(games),
                              **refusal_components(games)}.items():
         api.spec.components.schema(name, component=component)
+    api.spec.components.schema("ValidateAccepted", schema=schemas.validate_accepted)
+    api.spec.components.schema("ValidateRefused", schema=schemas.validate_refused)
     for blp in build_blueprints(schemas, app.extensions["card_referee"]):
         api.register_blueprint(blp)
     # The spec is written at registration; from here on the hot views run unwrapped.

@@ -153,7 +153,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             games.append(described)
         return json_response({"games": games})
 
-    @api.route("/games/<string:game>/rules", methods=["GET"])
+    @api.route("/games/<game:game>/rules", methods=["GET"])
     @api.doc(operationId="gameRules", summary="The game's rules, numbered as refusals cite them "
              "(text/markdown; text/html when preferred by Accept)",
              description=_RULES_LANGUAGE_DOC,
@@ -171,7 +171,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         response.vary.add("Accept")  # markdown or HTML by Accept: caches must key on it
         return response
 
-    @api.route("/games/<string:game>/rules.html", methods=["GET"])
+    @api.route("/games/<game:game>/rules.html", methods=["GET"])
     @api.doc(operationId="gameRulesHtml", summary="The game's rules rendered as HTML",
              description=_RULES_LANGUAGE_DOC,
              responses={"200": {"description": "The rules page",
@@ -182,7 +182,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def game_rules_html(game: str):
         return rules_page(ext, game, html=True)
 
-    @api.route("/games/<string:game>/deal", methods=["POST"])
+    @api.route("/games/<game:game>/deal", methods=["POST"])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @problems(400, 404, 413, 415, 422)
@@ -239,15 +239,24 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             ("refused", "An action of a seat whose turn it is not: refused, state unchanged",
              "validateActionRefused"))}
 
+    def validate_answer(op: str) -> dict:
+        """The answer: an accepted action or a refused one, a `oneOf` told apart by `valid`
+        (no discriminator object: OpenAPI's name string values, `valid` is a boolean)."""
+        return {"200": {"description": "The action accepted (`valid: true`) or refused "
+                                       "(`valid: false`)",
+                        "content": {"application/json": {
+                            "schema": {"oneOf": [{"$ref": "#/components/schemas/ValidateAccepted"},
+                                                 {"$ref": "#/components/schemas/ValidateRefused"}]},
+                            "examples": validate_examples("response", op)}}}}
+
     def validate_body(op: str) -> dict:
         return {"required": True, "content": {"application/json": {
             "schema": schemas.validate_request, "examples": validate_examples("request", op)}}}
 
     @api.route("/validate", methods=["POST"])
-    @api.response(200, schemas.validate_response,
-                  examples=validate_examples("response", "validateAction"))
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="validateAction", requestBody=validate_body("validateAction"),
+             responses=validate_answer("validateAction"),
              summary="Adjudicate one action: valid with the next state, or refused with the rule broken")
     @called_directly
     def validate():
@@ -266,11 +275,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         state, trusted = got.state, got.trusted
 
         def compute():
+            # each names its game (adjudicate): the games' same-named actions told apart
             actions = adjudicate.legal_actions(state, player, types, trusted)
-            # Each names its game: generated clients tell apart the games' same-named actions
-            # (`play` in four games) by it (the spec's `Action`).
-            gid = state.get("game")
-            return {"actions": [{**a, "game": gid} for a in actions], "count": len(actions)}
+            return {"actions": actions, "count": len(actions)}
         game = registry.get(state.get("game")) if isinstance(state.get("game"), str) else None
         if game is None or not game.legal_actions_cacheable:
             return json_response(compute())
@@ -305,8 +312,6 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                 "actions")
         meta, deal["match"] = _guarded_deal(ext, deal)
         out = adjudicate.replay(deal, body["actions"])
-        for step in out["steps"]:
-            step["action"] = {**step["action"], "game": deal["game_id"]}
         guard = ext.guard
         out["initial_state"] = guard.outgoing(out["initial_state"], meta)
         final = None if meta is None else Meta(meta.game_id, len(out["steps"]), meta.provenance)
@@ -326,10 +331,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
     @alias.route("/validate", methods=["POST"])
-    @alias.response(200, schemas.validate_response,
-                    examples=validate_examples("response", "validateActionAlias"))
     @_problem_docs(alias, schemas, 400, 403, 404, 413, 415, 422)
     @alias.doc(operationId="validateActionAlias", requestBody=validate_body("validateActionAlias"),
+               responses=validate_answer("validateActionAlias"),
                summary="Same as POST /v1/validate")
     @called_directly
     def validate_alias():
