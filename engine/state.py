@@ -63,8 +63,11 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fie
 
 # ------------------------------------------------------------------------------ views
 
-# A field a view always sends as null (the stock, face-down cards): its type says so.
-Hidden = Annotated[None, msgspec.Meta(description="never shown in a view: always null")]
+# A field a view always sends as null (the stock, face-down cards): declared null, so the
+# view checks catch a leak; published as a nullable list of cards, since a null-only property
+# is dropped from answers by some generated clients (openapi-fetch reads `null` as "absent").
+Hidden = Annotated[None, msgspec.Meta(description="never shown in a view: always null",
+                                      extra_json_schema={"x-hidden": True})]
 
 
 def view_struct(game_id: str, name: str, fields: Sequence[tuple[str, Any]],
@@ -309,9 +312,6 @@ _CARD_SCHEMA = {"type": "string", "pattern": "^([SHDC]([2-9]|10|[AJQK])|BJ|RJ)$"
                 "description": "a card, canonical: suit S H D C then rank; jokers BJ, RJ"}
 
 
-_NULL = {"nullable": True, "enum": [None]}
-
-
 def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
     if isinstance(node, list):
         return [_to_oas30(x, components) for x in node]
@@ -319,9 +319,9 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
         return node
     if "$ref" in node:
         return _to_oas30(components[node["$ref"].rsplit("/", 1)[1]], components)
-    if node.get("type") == "null":  # OpenAPI 3.0 has no null type: an enum of null alone
-        return {"nullable": True, "enum": [None],
-                **{k: v for k, v in node.items() if k != "type"}}
+    if node.get("x-hidden"):  # engine/state.py Hidden
+        return {"type": "array", "items": dict(_CARD_SCHEMA), "nullable": True,
+                "description": node.get("description", "")}
     out: dict = {}
     for key, value in node.items():
         if key == "title":
@@ -331,8 +331,8 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
         else:
             out[key] = _to_oas30(value, components)
     any_of = out.get("anyOf")
-    if any_of is not None and _NULL in any_of:
-        rest = [x for x in any_of if x != _NULL]
+    if any_of is not None and {"type": "null"} in any_of:
+        rest = [x for x in any_of if x != {"type": "null"}]
         del out["anyOf"]
         if len(rest) == 1:
             out.update(rest[0])
