@@ -11,7 +11,6 @@ import swagger_ui_bundle
 from flask import Flask, Response, request, send_from_directory
 from flask.sessions import SecureCookieSessionInterface
 from flask_smorest import Api
-from werkzeug.routing import UnicodeConverter
 
 from engine import registry
 
@@ -108,10 +107,6 @@ class RefereeFlask(Flask):
             return super().ensure_sync(func)
 
 
-class GameConverter(UnicodeConverter):
-    """A game id in a path: routed like any segment, documented as `GameId`."""
-
-
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
@@ -144,11 +139,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         cache=Cache(settings.cache_size, settings.redis_url, settings.cache_ttl_seconds,
                     settings.redis_timeout_seconds, settings.redis_retry_seconds),
     )
-    # `{game}` in paths: any segment routes (an unknown game answers 404 game_unknown from
-    # the engine), documented as the registry's ids (`GameId`).
-    app.url_map.converters["game"] = GameConverter
     api = RefereeApi(app)
-    api.register_converter(GameConverter, lambda _c: {"$ref": "#/components/schemas/GameId"})
     api.ma_plugin.converter.add_attribute_function(state_field_ref)
     schemas = Schemas(games)
     base_deal = api.ma_plugin.converter.schema2jsonschema(schemas.deal_request)

@@ -41,6 +41,10 @@ PROBLEM_RESPONSES = {
 # proxy lookup costs a few µs on every request.
 
 SEAT_TOKEN_HEADER = "X-Seat-Token"
+# `{game}` in paths, documented as the registry's ids (`GameId`); routed as any segment (an
+# unknown game answers 404 game_unknown) under the rule metrics label routes by.
+GAME_PARAMETER = {"in": "path", "name": "game", "required": True,
+                  "schema": {"$ref": "#/components/schemas/GameId"}}
 
 
 def _state_in(ext, posted, seat: str | None = None) -> Posted:
@@ -153,7 +157,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             games.append(described)
         return json_response({"games": games})
 
-    @api.route("/games/<game:game>/rules", methods=["GET"])
+    @api.route("/games/<string:game>/rules", methods=["GET"], parameters=[GAME_PARAMETER])
     @api.doc(operationId="gameRules", summary="The game's rules, numbered as refusals cite them "
              "(text/markdown; text/html when preferred by Accept)",
              description=_RULES_LANGUAGE_DOC,
@@ -171,7 +175,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         response.vary.add("Accept")  # markdown or HTML by Accept: caches must key on it
         return response
 
-    @api.route("/games/<game:game>/rules.html", methods=["GET"])
+    @api.route("/games/<string:game>/rules.html", methods=["GET"], parameters=[GAME_PARAMETER])
     @api.doc(operationId="gameRulesHtml", summary="The game's rules rendered as HTML",
              description=_RULES_LANGUAGE_DOC,
              responses={"200": {"description": "The rules page",
@@ -182,7 +186,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def game_rules_html(game: str):
         return rules_page(ext, game, html=True)
 
-    @api.route("/games/<game:game>/deal", methods=["POST"])
+    @api.route("/games/<string:game>/deal", methods=["POST"], parameters=[GAME_PARAMETER])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @problems(400, 404, 413, 415, 422)
