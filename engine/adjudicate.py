@@ -190,7 +190,7 @@ def legal_actions(state_json: Mapping[str, Any], player: Any,
     if types:
         wanted = set(types)
         actions = [a for a in actions if a.type in wanted]
-    return [a.to_json(game.id) for a in actions]  # named: games share action types
+    return [a.to_json() for a in actions]
 
 
 def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False) -> dict:

@@ -279,9 +279,11 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         state, trusted = got.state, got.trusted
 
         def compute():
-            # each names its game (adjudicate): the games' same-named actions told apart
             actions = adjudicate.legal_actions(state, player, types, trusted)
-            return {"actions": actions, "count": len(actions)}
+            # Each names its game: generated clients tell apart the games' same-named actions
+            # (`play` in four games) by it (the spec's `Action`).
+            gid = state.get("game")
+            return {"actions": [{**a, "game": gid} for a in actions], "count": len(actions)}
         game = registry.get(state.get("game")) if isinstance(state.get("game"), str) else None
         if game is None or not game.legal_actions_cacheable:
             return json_response(compute())
