@@ -53,8 +53,13 @@ def _node() -> tuple[str, list[str]]:
 
 
 def _run(cmd: list[str], cwd: Path, what: str, timeout: int = 300) -> str:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "NO_UPDATE_NOTIFIER": "1", "NODE_NO_WARNINGS": "1"})
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "NO_UPDATE_NOTIFIER": "1",
+                                   "NODE_NO_WARNINGS": "1"})
+    except subprocess.TimeoutExpired as err:
+        told = [o.decode() if isinstance(o, bytes) else (o or "") for o in (err.stdout, err.stderr)]
+        raise AssertionError(f"{what} took over {timeout} s:\n{''.join(told)}") from None
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, f"{what} failed:\n{output}"
     return output
@@ -102,7 +107,7 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
     _run([node, str(modules / "typescript" / "bin" / "tsc"), "-p", "tsconfig.json"], work,
          "tsc (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess)")
     output = _run([node, str(work / "out" / "play.js"), service], work, "the compiled program",
-                  timeout=120)
+                  timeout=240)
     print(output)
     finished = {m.group(1) for m in re.finditer(r"^(\w+): finished in \d+ actions", output,
                                                 re.MULTILINE)}

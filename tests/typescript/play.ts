@@ -29,7 +29,11 @@ export const wrongView: Schemas["DaifugoView"] = { game: "man" };
 
 const base = process.argv[2];
 if (base === undefined) throw new Error("usage: node play.js <base url>");
-const client = createClient<paths>({ baseUrl: base });
+// Each request has 30 s: a request that hangs fails the run, naming where it was.
+const client = createClient<paths>({
+  baseUrl: base,
+  fetch: (request: Request) => fetch(request, { signal: AbortSignal.timeout(30_000) }),
+});
 
 // A deterministic choice (a seeded LCG, its high bits): the same deal plays the same way
 // every run.
@@ -146,6 +150,7 @@ const MOVING = new Set(["draw", "pass", "chombo", "end_turn"]);
 
 async function play(game: GameId, seats: number): Promise<void> {
   const players = Array.from({ length: seats }, (_, i) => `p${i}`);
+  console.error(`${game}: dealing for ${seats}`);
   const dealt = await client.POST("/v1/games/{game}/deal", {
     params: { path: { game } }, body: { players, seed: `typescript-${game}` },
   });
