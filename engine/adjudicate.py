@@ -161,13 +161,18 @@ ENGINE_REFUSAL_DETAILS: dict[str, dict] = {"game_finished": {}, "number_out_of_r
 
 
 def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, dict]:
-    """The transition and its next state's JSON, checked."""
-    if game.status(state) == FINISHED:
-        raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
-                      "この対局は終了しています。これ以上のアクションはできません。")
-    tr = game.apply(state, action)
-    encoded = game.encode(tr.state)
-    _check_numbers(game, tr, encoded)
+    """The transition and its next state's JSON, checked; a refusal names its game (clients
+    pick each game's refusal model by `game` and `code`)."""
+    try:
+        if game.status(state) == FINISHED:
+            raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
+                          "この対局は終了しています。これ以上のアクションはできません。")
+        tr = game.apply(state, action)
+        encoded = game.encode(tr.state)
+        _check_numbers(game, tr, encoded)
+    except Refusal as refusal:
+        refusal.game = game.id
+        raise
     return tr, encoded
 
 
@@ -202,8 +207,9 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
     except Refusal as refusal:
         return Refused(refusal, state_json)
     status = game.status(tr.state)
-    return Applied(encoded, [d.to_json() for d in tr.score_deltas],
-                   [e.to_json() for e in tr.events],
+    gid = game.id  # named on every delta and event: games share event types
+    return Applied(encoded, [d.to_json(gid) for d in tr.score_deltas],
+                   [e.to_json(gid) for e in tr.events],
                    game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
                    game.next_match(tr.state) if status == FINISHED else None, action.to_json())
 
@@ -266,12 +272,13 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
             stopped = {"index": index, "action": action_json, "error": refusal}
             break
         state = tr.state
-        deltas = [d.to_json() for d in tr.score_deltas]
+        gid = game.id
+        deltas = [d.to_json(gid) for d in tr.score_deltas]
         for d in deltas:
             totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
-        steps.append({"index": index, "action": action.to_json(), "score_deltas": deltas,
-                      "events": [e.to_json() for e in tr.events], "to_act": who(game, state),
-                      "status": game.status(state)})
+        steps.append({"index": index, "game": gid, "action": action.to_json(gid),
+                      "score_deltas": deltas, "events": [e.to_json(gid) for e in tr.events],
+                      "to_act": who(game, state), "status": game.status(state)})
     final = game.encode(state)
     return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
             "steps": steps, "state": final, "totals": totals, "status": game.status(state),

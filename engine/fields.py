@@ -270,10 +270,12 @@ class EventType:
     fields: Mapping[str, Field] = dc_field(default_factory=dict)
 
     def json_schema(self, game_id: str) -> dict:
-        props: dict[str, Any] = {"type": {"type": "string", "enum": [self.name]}}
+        props: dict[str, Any] = {"type": {"type": "string", "enum": [self.name]},
+                                 "game": {"type": "string", "enum": [game_id],
+                                          "description": "the answer's game"}}
         props.update({k: f.json_schema() for k, f in self.fields.items()})
         return {"type": "object", "properties": props,
-                "required": ["type"] + [k for k, f in self.fields.items() if f.required],
+                "required": ["type", "game"] + [k for k, f in self.fields.items() if f.required],
                 "additionalProperties": False, "description": self.description}
 
 

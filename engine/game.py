@@ -39,9 +39,14 @@ class ScoreDelta:
     reason: str
     extra: Mapping[str, Any] = dc_field(default_factory=dict)
 
-    def to_json(self) -> dict:
-        return {"target": self.target, "kind": self.kind, "delta": self.delta,
-                "reason": self.reason, **self.extra}
+    def to_json(self, game: str | None = None) -> dict:
+        """`game`: the answer's game, named on the delta (adjudicate names it on everything
+        it answers, so a client picks each game's model by it)."""
+        out = {"target": self.target, "kind": self.kind, "delta": self.delta,
+               "reason": self.reason, **self.extra}
+        if game is not None:
+            out["game"] = game
+        return out
 
 
 @dataclass(frozen=True)
@@ -51,8 +56,11 @@ class Event:
     type: str
     data: Mapping[str, Any] = dc_field(default_factory=dict)
 
-    def to_json(self) -> dict:
-        return {"type": self.type, **self.data}
+    def to_json(self, game: str | None = None) -> dict:
+        """`game`: the answer's game (games share event types with different fields)."""
+        if game is None:
+            return {"type": self.type, **self.data}
+        return {"type": self.type, "game": game, **self.data}
 
 
 @dataclass(frozen=True)
@@ -66,8 +74,11 @@ class Action:
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)
 
-    def to_json(self) -> dict:
-        return {"type": self.type, "player": self.player, **self.fields}
+    def to_json(self, game: str | None = None) -> dict:
+        """`game`: named on listed actions (games share action types with different fields)."""
+        if game is None:
+            return {"type": self.type, "player": self.player, **self.fields}
+        return {"type": self.type, "game": game, "player": self.player, **self.fields}
 
 
 @dataclass(frozen=True)
@@ -104,6 +115,7 @@ class Refusal(Exception):
         self.ja = ja
         self.rule = rule
         self.details = dict(details or {})
+        self.game = ""  # set by the engine when it answers the refusal (adjudicate)
 
     @classmethod
     def from_templates(cls, game_id: str, code: str, rule: str, en: str, ja: str,
@@ -121,6 +133,8 @@ class Refusal(Exception):
 
     def to_json(self, lang: str = "en") -> dict:
         out = {"code": self.code, "message": self.message(lang)}
+        if self.game:
+            out["game"] = self.game
         if self.rule:
             out["rule"] = self.rule
         if self.details:
@@ -217,6 +231,11 @@ class Game(ABC, Generic[S]):
     # The exact JSON shape of `encode`'s output (OpenAPI 3.0); the spec publishes it so
     # generated clients know every field. Derived from state_type when the game declares one.
     state_schema: ClassVar[Mapping[str, Any]] = {}
+    # What `view` answers, declared once as a Struct tagged with the game (engine/state.py
+    # view_of, view_struct): a seat's view and the spectator's (viewer null) alike. The spec
+    # publishes it as `<Game>View`; the tests check every view of random deals against it.
+    view_type: ClassVar[type[msgspec.Struct] | None] = None
+    view_schema: ClassVar[Mapping[str, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -225,6 +244,11 @@ class Game(ABC, Generic[S]):
             cls.state_schema = openapi_schema(
                 kind, f"A state of {cls.__dict__.get('names', {}).get('en', cls.id)} "
                       f"({cls.rules_doc or 'docs/rules/'})")
+        seen = cls.__dict__.get("view_type")
+        if seen is not None and "view_schema" not in cls.__dict__:
+            cls.view_schema = openapi_schema(
+                seen, f"What a seat of {cls.__dict__.get('names', {}).get('en', cls.id)} may "
+                      "see (`viewer`; null: a spectator, who sees only public cards)")
 
     # -- required operations --------------------------------------------------------------
     @abstractmethod

@@ -31,7 +31,7 @@ from .errors import InvalidState
 __all__ = [
     "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",
     "decode_state", "decode_trusted_state", "encode_state", "openapi_schema", "replace",
-    "MAX_SAFE_INT",
+    "view_of", "view_struct", "Hidden", "MAX_SAFE_INT",
 ]
 
 S = TypeVar("S", bound="GameState")
@@ -75,6 +75,35 @@ class GameState(_Salted, frozen=True, forbid_unknown_fields=True, tag_field="gam
     phase: str
     status: Status
     match: Any
+
+
+# ------------------------------------------------------------------------------ views
+
+# A field a view always sends as null (the stock, face-down cards): declared null, so the
+# view checks catch a leak; published as a nullable list of cards, since a null-only property
+# is dropped from answers by some generated clients (openapi-fetch reads `null` as "absent").
+Hidden = Annotated[None, msgspec.Meta(description="never shown in a view: always null",
+                                      extra_json_schema={"x-hidden": True})]
+
+
+def view_struct(game_id: str, name: str, fields: Sequence[tuple[str, Any]],
+                doc: str = "") -> type[msgspec.Struct]:
+    """A game's view, declared as a Struct tagged with the game (a view names its game, so a
+    client tells the games' views apart by `game`). Views are answers, never posted back: the
+    declaration is the published schema and what the tests check every view against."""
+    return msgspec.defstruct(name, list(fields), frozen=True, forbid_unknown_fields=True,
+                             tag_field="game", tag=game_id,
+                             namespace={"__doc__": doc} if doc else None)
+
+
+def view_of(state: type[GameState], name: str, *, drop: Sequence[str] = (),
+            fields: Sequence[tuple[str, Any]] = (), doc: str = "") -> type[msgspec.Struct]:
+    """A view declared as its game's state seen by one seat: the state's fields but `drop`,
+    each of `fields` retyping a state field in place or, if new, added at the end."""
+    hints = get_type_hints(state, include_extras=True)
+    retyped = dict(fields)
+    out = [(f, retyped.pop(f, hints[f])) for f in state.__struct_fields__ if f not in drop]
+    return view_struct(state.__struct_config__.tag, name, out + list(retyped.items()), doc)
 
 
 def options_struct(name: str, options: Sequence[Option]) -> type[msgspec.Struct]:
@@ -306,6 +335,9 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
         return node
     if "$ref" in node:
         return _to_oas30(components[node["$ref"].rsplit("/", 1)[1]], components)
+    if node.get("x-hidden"):  # engine/state.py Hidden
+        return {"type": "array", "items": dict(_CARD_SCHEMA), "nullable": True,
+                "description": node.get("description", "")}
     out: dict = {}
     for key, value in node.items():
         if key == "title":

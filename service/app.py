@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         API_TITLE="Card Referee",
-        API_VERSION="1.0.0",
+        API_VERSION="2.0.0",
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
@@ -158,6 +158,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                              **event_components(games),
                              **refusal_components(games)}.items():
         api.spec.components.schema(name, component=component)
+    api.spec.components.schema("ValidateAccepted", schema=schemas.validate_accepted)
+    api.spec.components.schema("ValidateRefused", schema=schemas.validate_refused)
     for blp in build_blueprints(schemas, app.extensions["card_referee"]):
         api.register_blueprint(blp)
     # The spec is written at registration; from here on the hot views run unwrapped.

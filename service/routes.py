@@ -43,6 +43,10 @@ PROBLEM_RESPONSES = {
 # proxy lookup costs a few µs on every request.
 
 SEAT_TOKEN_HEADER = "X-Seat-Token"
+# `{game}` in paths, documented as the registry's ids (`GameId`); routed as any segment (an
+# unknown game answers 404 game_unknown) under the rule metrics label routes by.
+GAME_PARAMETER = {"in": "path", "name": "game", "required": True,
+                  "schema": {"$ref": "#/components/schemas/GameId"}}
 
 
 def _state_in(ext, posted, seat: str | None = None) -> Posted:
@@ -203,7 +207,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             games.append(described)
         return json_response({"games": games})
 
-    @api.route("/games/<string:game>/rules", methods=["GET"])
+    @api.route("/games/<string:game>/rules", methods=["GET"], parameters=[GAME_PARAMETER])
     @api.doc(operationId="gameRules", summary="The game's rules, numbered as refusals cite them "
              "(text/markdown; text/html when preferred by Accept)",
              description=_RULES_LANGUAGE_DOC, parameters=_RULES_LANG_PARAMETER,
@@ -221,7 +225,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         response.vary.add("Accept")  # markdown or HTML by Accept: caches must key on it
         return response
 
-    @api.route("/games/<string:game>/rules.html", methods=["GET"])
+    @api.route("/games/<string:game>/rules.html", methods=["GET"], parameters=[GAME_PARAMETER])
     @api.doc(operationId="gameRulesHtml", summary="The game's rules rendered as HTML",
              description=_RULES_LANGUAGE_DOC, parameters=_RULES_LANG_PARAMETER,
              responses={"200": {"description": "The rules page",
@@ -232,7 +236,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def game_rules_html(game: str):
         return rules_page(ext, game, html=True)
 
-    @api.route("/games/<string:game>/rules.<string:lang>.html", methods=["GET"])
+    @api.route("/games/<string:game>/rules.<string:lang>.html", methods=["GET"],
+               parameters=[GAME_PARAMETER])
     @api.doc(operationId="gameRulesHtmlInLanguage",
              summary="The game's rules as HTML in one language (`en`, `ja`): a URL to share",
              parameters=[{"name": "lang", "in": "path", "required": True,
@@ -248,7 +253,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def game_rules_html_in_language(game: str, lang: str):
         return rules_page(ext, game, html=True, lang=lang)
 
-    @api.route("/games/<string:game>/deal", methods=["POST"])
+    @api.route("/games/<string:game>/deal", methods=["POST"], parameters=[GAME_PARAMETER])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @problems(400, 403, 404, 413, 415, 422)
@@ -325,15 +330,24 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             ("refused", "An action of a seat whose turn it is not: refused, state unchanged",
              "validateActionRefused"))}
 
+    def validate_answer(op: str) -> dict:
+        """The answer: an accepted action or a refused one, a `oneOf` told apart by `valid`
+        (no discriminator object: OpenAPI's name string values, `valid` is a boolean)."""
+        return {"200": {"description": "The action accepted (`valid: true`) or refused "
+                                       "(`valid: false`)",
+                        "content": {"application/json": {
+                            "schema": {"oneOf": [{"$ref": "#/components/schemas/ValidateAccepted"},
+                                                 {"$ref": "#/components/schemas/ValidateRefused"}]},
+                            "examples": validate_examples("response", op)}}}}
+
     def validate_body(op: str) -> dict:
         return {"required": True, "content": {"application/json": {
             "schema": schemas.validate_request, "examples": validate_examples("request", op)}}}
 
     @api.route("/validate", methods=["POST"])
-    @api.response(200, schemas.validate_response,
-                  examples=validate_examples("response", "validateAction"))
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="validateAction", requestBody=validate_body("validateAction"),
+             responses=validate_answer("validateAction"),
              summary="Adjudicate one action: valid with the next state, or refused with the rule broken")
     @called_directly
     def validate():
@@ -404,8 +418,6 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                           f"a replay with the action {action.get('type')!r}")
         out = adjudicate.replay(deal, body["actions"], public=guard.sealed)
         _claim_match(ext, claim)
-        for step in out["steps"]:
-            step["action"] = {**step["action"], "game": deal["game_id"]}
         out["initial_state"] = guard.outgoing(out["initial_state"], meta)
         final = None if meta is None else meta._replace(move=len(out["steps"]))
         if guard.sequencer is not None and meta is not None:
@@ -427,10 +439,9 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
     @alias.route("/validate", methods=["POST"])
-    @alias.response(200, schemas.validate_response,
-                    examples=validate_examples("response", "validateActionAlias"))
     @_problem_docs(alias, schemas, 400, 403, 404, 413, 415, 422)
     @alias.doc(operationId="validateActionAlias", requestBody=validate_body("validateActionAlias"),
+               responses=validate_answer("validateActionAlias"),
                summary="Same as POST /v1/validate")
     @called_directly
     def validate_alias():

@@ -133,7 +133,62 @@ def state_field_ref(self, field, **kwargs) -> dict:
         return {"$ref": "#/components/schemas/Refusal"}
     if isinstance(field, ReplayDealField):
         return {"$ref": "#/components/schemas/ReplayDeal"}
+    if isinstance(field, RefField):
+        return {"$ref": f"#/components/schemas/{field.component}"}
     return {}
+
+
+class RefField(mf.Field):
+    """A value documented as one shared component (`Status`, `GameId`, `View`): one enum or
+    one union everywhere, so a generated client has one type for it. Answers only (built by
+    the routes, never loaded)."""
+
+    def __init__(self, component: str, **kwargs):
+        super().__init__(**kwargs)
+        self.component = component
+
+
+STATUS = {"type": "string", "enum": [IN_PROGRESS, FINISHED],
+          "description": "whether the deal goes on (`in_progress`) or is over (`finished`)"}
+
+
+def game_id_component(games: Iterable[Game]) -> dict:
+    """`GameId`: every registered game's id (paths, answers' `game`), from the registry."""
+    return {"type": "string", "enum": [g.id for g in games],
+            "description": "a game's id (GET /v1/games lists each game)"}
+
+
+VIEW_DESCRIPTION = ("What one seat (or a spectator) may see of a state: `<Game>View`, chosen "
+                    "by `game`; other hands as counts, never the seed")
+
+
+def view_components(games: Iterable[Game]) -> dict[str, dict]:
+    """`<Game>View` for every game that declares its view (Game.view_type), and `View`, one of
+    them chosen by `game`. A list marked `x-game-actions` is typed as the game's actions."""
+    components: dict[str, dict] = {}
+    mapping: dict[str, str] = {}
+    for game in games:
+        if not game.view_schema:
+            continue
+        name = pascal(game.id) + "View"
+        components[name] = _with_actions(game.view_schema, pascal(game.id) + "Action")
+        mapping[game.id] = f"#/components/schemas/{name}"
+    components["View"] = ({"oneOf": [{"$ref": r} for r in mapping.values()],
+                           "discriminator": {"propertyName": "game", "mapping": mapping},
+                           "description": VIEW_DESCRIPTION}
+                          if mapping else {"type": "object", "description": VIEW_DESCRIPTION})
+    return components
+
+
+def _with_actions(node, action: str):
+    if isinstance(node, list):
+        return [_with_actions(x, action) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("x-game-actions"):
+        return {"type": "array", "items": _ref(action),
+                **({"description": node["description"]} if "description" in node else {})}
+    return {k: _with_actions(v, action) for k, v in node.items()}
 
 
 class ReplayDealField(mf.Field):
@@ -217,7 +272,10 @@ def state_components(games: Iterable[Game]) -> dict[str, dict]:
                            if refs else dict(LOOSE_STATE))
     components["SealedState"] = SEALED_STATE
     components["SealedMatch"] = SEALED_MATCH
+    components["Status"] = STATUS
+    components["GameId"] = game_id_component(games)
     components.update(action_components(games))
+    components.update(view_components(games))
     return components
 
 
@@ -229,6 +287,7 @@ class ScoreDeltaSchema(ma.Schema):
     kind = mf.String(required=True, validate=validate.OneOf(["points", "level", "penalty", "rank"]))
     delta = _int(required=True)
     reason = mf.String(required=True)
+    game = RefField("GameId", required=True, metadata={"description": "the answer's game"})
 
 
 class EventField(mf.Field):
@@ -284,21 +343,25 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
     order, so of two variants sharing a code the one requiring more details comes first)."""
     components: dict[str, dict] = {}
     ranked: list[tuple[str, int, int, str]] = []
-    declared = [(order, game.id, game.names.get("en", game.id), game.refusals,
+    games = list(games)
+    declared = [(order, game.id, [game.id], game.names.get("en", game.id), game.refusals,
                  game.refusal_details) for order, game in enumerate(games)]
     engine_wide = {code: "" for code in ENGINE_REFUSAL_DETAILS}
-    declared.append((len(declared), "", "Every game", engine_wide, ENGINE_REFUSAL_DETAILS))
-    for order, game_id, name, rules, details in declared:
+    declared.append((len(declared), "", [g.id for g in games], "Every game", engine_wide,
+                     ENGINE_REFUSAL_DETAILS))
+    for order, game_id, game_ids, name, rules, details in declared:
         for code, fields in details.items():
             prefix = pascal(game_id, code) if game_id else pascal(code)
             props: dict = {
                 "code": {"type": "string", "enum": [code]},
+                "game": {"type": "string", "enum": game_ids, "description": "the answer's "
+                         "game: with `code`, it picks the refusal's model"},
                 "message": {"type": "string", "description": "English, or Japanese with "
                             "Accept-Language: ja"},
                 "rule": {"type": "string", "description": "the rule broken, as numbered in "
                          "docs/rules/<game>.md" + (f" ({rules[code]})" if rules.get(code)
                                                     else "")}}
-            required = ["code", "message"]
+            required = ["code", "game", "message"]
             if fields:
                 components[prefix + "RefusalDetails"] = {
                     **details_schema(fields), "description": f"{name}: {code}'s details"}
@@ -583,7 +646,7 @@ class Schemas:
                 "description": "SHA-256 over the seed and a random salt (engine/rng.py "
                                "`commitment`): both are revealed when the deal ends; "
                                "`card-referee verify-seed SEED COMMITMENT --salt SALT` checks them"})
-            status = mf.String(required=True)
+            status = RefField("Status", required=True)
             game_id = mf.String(metadata={"description": "the game id the state is bound to "
                                           "(signing or sealing on)"})
             seat_tokens = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
@@ -606,15 +669,16 @@ class Schemas:
                         return {"state": state, "action": action}
                 return None
 
-        class ValidateResponse(ma.Schema):
+        # The two answers of /v1/validate, a `oneOf` told apart by `valid` (true: every field
+        # of an accepted action present; false: the refusal): generated clients narrow on it.
+        class ValidateAccepted(ma.Schema):
             lineage = lineage_field()
-            valid = _bool(required=True)
+            valid = _bool(required=True, validate=validate.OneOf([True]))
             state = StateField(required=True)
-            score_deltas = mf.List(mf.Nested(ScoreDeltaSchema))
-            events = mf.List(EventField())
-            to_act = mf.List(mf.String())
-            status = mf.String(validate=validate.OneOf([IN_PROGRESS, FINISHED]))
-            error = RefusalField()
+            score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
+            events = mf.List(EventField(), required=True)
+            to_act = mf.List(mf.String(), required=True)
+            status = RefField("Status", required=True)
             seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
                                        "(check it against the deal's seed_commitment)"})
             seed_salt = mf.String(allow_none=True, metadata={
@@ -623,8 +687,14 @@ class Schemas:
                                "salted (its commitment is the seed's bare SHA-256)"})
             next_match = MatchField(metadata={"description": "once finished: the next deal's "
                                               "`match`, signed or sealed"})
-            view = mf.Dict(metadata={"description": "sealing on: the acting seat's view of the "
-                                     "next state"})
+            view = RefField("View", metadata={"description": "sealing on: the acting seat's "
+                                              "view of the next state"})
+
+        class ValidateRefused(ma.Schema):
+            valid = _bool(required=True, validate=validate.OneOf([False]))
+            error = RefusalField(required=True)
+            state = StateField(required=True, metadata={"description": "the state as posted, "
+                                                        "unchanged"})
 
         class PlayerRequest(Strict):
             state = StateField(required=True)
@@ -639,7 +709,8 @@ class Schemas:
 
         class ViewResponse(ma.Schema):
             lineage = lineage_field()
-            view = mf.Dict(required=True, metadata={"description": "the state as that player may see it"})
+            view = RefField("View", required=True, metadata={
+                "description": "the state as that player may see it"})
 
         class ReplayRequest(Strict):
             deal = ReplayDealField(ReplayDeal(), required=True)
@@ -647,11 +718,12 @@ class Schemas:
 
         class ReplayStep(ma.Schema):
             index = _int(required=True)
+            game = RefField("GameId", required=True, metadata={"description": "the replay's game"})
             action = ActionField(required=True)
             score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
             events = mf.List(EventField(), required=True)
             to_act = mf.List(mf.String(), required=True)
-            status = mf.String(required=True)
+            status = RefField("Status", required=True)
 
         class ReplayStop(ma.Schema):
             index = _int(required=True)
@@ -665,7 +737,7 @@ class Schemas:
             steps = mf.List(mf.Nested(ReplayStep), required=True)
             state = StateField(required=True)
             totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
-            status = mf.String(required=True)
+            status = RefField("Status", required=True)
             to_act = mf.List(mf.String(), required=True)
             stopped = mf.Nested(ReplayStop, allow_none=True)
             next_match = MatchField(allow_none=True)
@@ -694,7 +766,8 @@ class Schemas:
         self.deal_request = DealRequest()
         self.deal_response = DealResponse()
         self.validate_request = ValidateRequest()
-        self.validate_response = ValidateResponse()
+        self.validate_accepted = ValidateAccepted()
+        self.validate_refused = ValidateRefused()
         self.legal_actions_request = LegalActionsRequest()
         self.legal_actions_response = LegalActionsResponse()
         self.view_request = PlayerRequest()

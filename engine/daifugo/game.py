@@ -152,5 +152,7 @@ class DaifugoGame(Game[DaifugoState]):
     def to_act(self, state: DaifugoState) -> list[str]:
         return phases.to_act(state)
 
+    view_type = views.DaifugoView
+
     def view(self, state: DaifugoState, player: str | None) -> dict:
         return views.view(state, player)

@@ -4,9 +4,31 @@ pair; never the seed
 (nor the referee's draw standing in for it)."""
 from __future__ import annotations
 
-from engine.state import encode_state
+from typing import Optional
+
+from msgspec import Struct
+
+from engine.state import Cards, Count, PlayerId, encode_state, view_of
 
 from .state import DaifugoState
+
+
+class DaifugoExchangeView(Struct, frozen=True, forbid_unknown_fields=True):
+    """One pair of the exchange as a seat sees it: the cards only by the pair's two seats."""
+    upper: PlayerId
+    lower: PlayerId
+    count: Count
+    tribute: Optional[Cards]          # null: not one of the pair
+    returned: Optional[Cards]         # null: not given yet, or not one of the pair
+    returned_done: bool
+
+
+DaifugoView = view_of(DaifugoState, "DaifugoView", drop=("seed",), fields=[
+    ("hands", dict[str, Optional[Cards]]),   # null: another seat's hand
+    ("exchange", tuple[DaifugoExchangeView, ...]),
+    ("hand_counts", dict[str, Count]),
+    ("viewer", Optional[PlayerId]),          # null: a spectator
+], doc="A deal of Daifugo as one seat (`viewer`) or a spectator (null) may see it")
 
 
 def view(s: DaifugoState, player: str | None) -> dict:

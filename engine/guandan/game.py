@@ -121,6 +121,8 @@ class GuandanGame(Game[GuandanState]):
     def to_act(self, state: GuandanState) -> list[str]:
         return phases.to_act(state)
 
+    view_type = views.GuandanView
+
     def view(self, state: GuandanState, player: str | None) -> dict:
         return views.view(state, player)
 

@@ -3,10 +3,34 @@ below the D8 threshold (P-6); the table, what was played, the finishing order, t
 returns in a double tribute only once all are given (T-9); never the seed."""
 from __future__ import annotations
 
-from engine.state import encode_state
+from typing import Optional
+
+from msgspec import Struct
+
+from engine.state import Card, Cards, Count, PlayerId, encode_state, view_of
 
 from .phases import to_act
 from .state import TEAMS, GuandanState
+
+
+class GuandanTributeView(Struct, frozen=True, forbid_unknown_fields=True):
+    """A tribute as a seat sees it: in a double tribute's return phase the card given back
+    only by its receiver, and whether it is given (`return_given`, in that phase only)."""
+    payer: PlayerId
+    card: Optional[Card]
+    receiver: Optional[PlayerId]
+    returned: Optional[Card]
+    return_given: bool = False
+
+
+GuandanView = view_of(GuandanState, "GuandanView", drop=("seed",), fields=[
+    ("hands", dict[str, Optional[Cards]]),   # null: another seat's hand
+    ("tributes", tuple[GuandanTributeView, ...]),
+    ("hand_counts", dict[str, Optional[Count]]),  # null: above the count threshold (P-6)
+    ("teams", dict[str, tuple[PlayerId, ...]]),
+    ("to_act", tuple[PlayerId, ...]),
+    ("viewer", Optional[PlayerId]),          # null: a spectator
+], doc="A deal of Guandan as one seat (`viewer`) or a spectator (null) may see it")
 
 
 def view(s: GuandanState, player: str | None) -> dict:

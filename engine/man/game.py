@@ -94,5 +94,7 @@ class ManGame(Game[ManState]):
         # the public list instead (phases.public_to_act).
         return phases.public_to_act(state)
 
+    view_type = views.ManView
+
     def view(self, state: ManState, player: str | None) -> dict:
         return views.view(state, player)

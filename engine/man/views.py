@@ -1,9 +1,21 @@
 """What each player may see of a game of Man."""
 from __future__ import annotations
 
-from engine.state import encode_state
+from typing import Optional
+
+from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 
 from .state import ManState
+
+# The view, declared once: the state as a seat sees it (published as `ManView`).
+ManView = view_of(ManState, "ManView", drop=("seed",), fields=[
+    ("stock", Hidden),
+    ("hands", dict[str, Optional[Cards]]),   # null: a hand the viewer may not see
+    ("drawn_cards", Optional[Cards]),        # null but for the player on turn
+    ("stock_count", Count),
+    ("hand_counts", dict[str, Count]),
+    ("viewer", Optional[PlayerId]),          # null: a spectator
+], doc="A game of Man as one seat (`viewer`) or a spectator (null) may see it")
 
 
 def view(s: ManState, player: str | None) -> dict:

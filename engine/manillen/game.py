@@ -7,6 +7,7 @@ from engine.state import encode_state
 
 from .events import EVENTS
 from . import phases, physical, sides as sd
+from .views import ManillenView
 from .actions import ACTIONS
 from .messages import DETAILS, TEMPLATES
 from .options import OPTIONS, PRESETS
@@ -59,6 +60,8 @@ class ManillenGame(Game[State]):
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)
+
+    view_type = ManillenView
 
     def view(self, state: State, player: str | None) -> dict:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are

@@ -96,5 +96,7 @@ class ManteurGame(Game[ManteurState]):
     def to_act(self, state: ManteurState) -> list[str]:
         return phases.to_act(state)
 
+    view_type = views.ManteurView
+
     def view(self, state: ManteurState, player: str | None) -> dict:
         return views.view(state, player)

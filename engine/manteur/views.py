@@ -1,10 +1,43 @@
 """What each player may see of a game of Manteur."""
 from __future__ import annotations
 
-from engine.state import encode_state
+from typing import Optional
+
+from msgspec import Struct
+
+from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 
 from .declarations import Declaration, describe
-from .state import ManteurState
+from .state import ManteurCall, ManteurReveal, ManteurState
+
+
+class ManteurWords(Struct, frozen=True, forbid_unknown_fields=True):
+    """A declaration in words, in both languages."""
+    en: str
+    ja: str
+
+
+def _worded(kind: type[Struct], name: str) -> type[Struct]:
+    """`kind` with its declaration's `words` added."""
+    from msgspec import defstruct, structs
+    return defstruct(name, [(f.name, f.type) for f in structs.fields(kind)]
+                     + [("words", ManteurWords)], frozen=True, forbid_unknown_fields=True)
+
+
+ManteurCallView = _worded(ManteurCall, "ManteurCallView")
+ManteurRevealView = _worded(ManteurReveal, "ManteurRevealView")
+
+ManteurView = view_of(ManteurState, "ManteurView", drop=("seed",), fields=[
+    ("hand", Optional[Cards]),               # null: not the holder's (until revealed, B14)
+    ("stock", Hidden),
+    ("discard", Hidden),
+    ("calls", tuple[ManteurCallView, ...]),
+    ("last_round", Optional[ManteurRevealView]),
+    ("stock_count", Count),
+    ("discard_count", Count),
+    ("hand_count", Count),
+    ("viewer", Optional[PlayerId]),          # null: a spectator
+], doc="A game of Manteur as one seat (`viewer`) or a spectator (null) may see it")
 
 
 def _words(d: dict) -> dict:

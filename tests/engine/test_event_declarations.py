@@ -62,6 +62,7 @@ def test_events_of_whole_games_fit_their_declarations(game_id):
             applied = adjudicate.validate(state, action)
             for event in applied.events:
                 assert not event_errors(game_id, event), event_errors(game_id, event)
+                assert event["game"] == game_id
                 seen.add(event["type"])
             state, to_act, status = applied.state, applied.to_act, applied.status
     assert seen, f"{game_id}: no event in {examples(8)} games"
@@ -73,4 +74,7 @@ def test_a_wrong_event_is_told_apart():
     assert event_errors("man", {"type": "drew", "player": "p0", "count": 2, "penalty": False,
                                 "extra": 1})
     assert event_errors("man", {"type": "no_such_event"})
-    assert not event_errors("man", {"type": "drew", "player": "p0", "count": 2, "penalty": False})
+    good = {"type": "drew", "game": "man", "player": "p0", "count": 2, "penalty": False}
+    assert not event_errors("man", good)
+    assert event_errors("man", {**good, "game": "daifugo"})  # each event names its own game
+    assert event_errors("man", {k: v for k, v in good.items() if k != "game"})

@@ -177,6 +177,7 @@ def test_refusals_of_whole_games_fit_their_declarations(game_id):
                     continue  # malformed for this state: a 422, not a refusal
                 if isinstance(answer, adjudicate.Refused):
                     error = answer.refusal.to_json()
+                    assert error["game"] == game_id  # clients pick the model by game and code
                     assert not refusal_errors(game_id, error), refusal_errors(game_id, error)
                     seen[error["code"]] = seen.get(error["code"], 0) + 1
             if status == "finished":

@@ -111,7 +111,7 @@ def test_rule_8_1_chombo_every_other_player_plus_one():
     res = ok(s, "chombo", "D", offender="C", reason="showed a card")
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"A": 1, "B": 1, "C": -3,
                                                                    "D": 1}
-    assert res.events[0] == {"type": "chombo", "offender": "C", "rule": "man 8.1",
+    assert res.events[0] == {"type": "chombo", "game": "man", "offender": "C", "rule": "man 8.1",
                              "code": "chombo_recorded", "reason": "showed a card",
                              "reported_by": "D"}
     assert refused(s, "chombo", "D", offender="Z", reason="x").code == "chombo_offender_unknown"

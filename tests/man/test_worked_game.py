@@ -122,7 +122,7 @@ def _referee_deal():
         assert res.valid, (action, res.refusal.code)
         state = res.state
     flip = adjudicate.validate(state, {"type": "flip", "player": "A"})
-    assert flip.events == [{"type": "start_cards_turned", "player": "A", "cards": ["S10"]}]
+    assert flip.events == [{"type": "start_cards_turned", "game": "man", "player": "A", "cards": ["S10"]}]
     assert flip.state["start_cards"] == ["HJ", "CA", "C2", "S10"] and flip.to_act == ["A", "B"]
     return flip.state
 

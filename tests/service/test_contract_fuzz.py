@@ -26,7 +26,10 @@ CARRIES_A_FREE_OBJECT = {"/v1/games/manteur/check", "/v1/games/manteur/compare",
                          "/v1/games/guandan/classify",
                          # a replay's actions are any game's `Action` in the spec; the engine
                          # refuses another game's action, or one that is not legal in order
-                         "/v1/replay"}
+                         "/v1/replay",
+                         # `{game}` is any registered game (GameId) and the body any game's
+                         # deal request: a seat count one game takes another refuses (422)
+                         "/v1/games/{game}/deal"}
 
 
 @schema.parametrize()

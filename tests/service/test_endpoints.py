@@ -97,10 +97,11 @@ def test_validate_legal_action_returns_next_state_deltas_events_to_act_status(cl
                                            "action": {"type": "play", "player": "bob", "card": "DK"}})
     body = r2.get_json()
     assert body["score_deltas"] == [
-        {"target": "ann", "kind": "points", "delta": -1, "reason": "high card"},
-        {"target": "bob", "kind": "points", "delta": 1, "reason": "high card"}]
+        {"target": "ann", "kind": "points", "delta": -1, "reason": "high card", "game": "toy"},
+        {"target": "bob", "kind": "points", "delta": 1, "reason": "high card", "game": "toy"}]
     assert sum(d["delta"] for d in body["score_deltas"]) == 0
-    assert body["events"] == [{"type": "trick_won", "player": "bob"}]
+    # every delta and event names its game: games share event types
+    assert body["events"] == [{"type": "trick_won", "game": "toy", "player": "bob"}]
 
 
 def test_illegal_action_is_200_valid_false_with_code_rule_and_unchanged_state(client):
@@ -109,7 +110,8 @@ def test_illegal_action_is_200_valid_false_with_code_rule_and_unchanged_state(cl
                                              "action": {"type": "play", "player": "bob", "card": "DK"}})
     body = resp.get_json()
     assert resp.status_code == 200 and body["valid"] is False
-    assert body["error"] == {"code": "not_your_turn", "message": "It is not your turn.", "rule": "toy T2"}
+    assert body["error"] == {"code": "not_your_turn", "game": "toy",
+                             "message": "It is not your turn.", "rule": "toy T2"}
     assert body["state"] == state
 
 

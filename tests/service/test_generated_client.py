@@ -27,6 +27,7 @@ PACKAGE = "card_referee_client"
 REFEREE_KEY = "generated-client-referee"
 PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
 MAX_STEPS = 1500
+ENGINE_WIDE = ("game_finished", "number_out_of_range")  # refused alike in every game
 
 
 def _generator() -> list[str]:
@@ -96,12 +97,17 @@ def _pascal(game_id: str) -> str:
     return "".join(w.capitalize() for w in game_id.split("_"))
 
 
-def _typed_refusal(error, sent: dict) -> str:
-    """A refusal read as its code's model (`<Game><Code>Refusal`, or an engine-wide one; a game
-    whose same-coded refusal has the same shape may be read for it) losing nothing, its
-    details a declared details model: the code."""
+def _typed_refusal(error, sent: dict, game_id: str) -> str:
+    """A refusal read as its own game's model for its code (`<Game><Code>Refusal`, or the
+    engine-wide one for game_finished and number_out_of_range) losing nothing, its details
+    a declared details model: the code. A Guandan not_your_turn is GuandanNotYourTurnRefusal,
+    never another game's same-coded model."""
     code = sent["error"]["code"]
-    assert type(error).__name__.endswith(_pascal(code) + "Refusal"), (type(error), code)
+    assert sent["error"]["game"] == game_id
+    engine_wide = _pascal(code) + "Refusal"
+    own = _pascal(game_id) + engine_wide
+    assert type(error).__name__ == (engine_wide if code in ENGINE_WIDE else own), \
+        (type(error), game_id, code)
     if "details" in sent["error"]:
         assert type(error.details).__name__ == type(error).__name__ + "Details", error.details
     assert error.to_dict() == sent["error"]
@@ -117,8 +123,10 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
 
     from card_referee_client import Client, models
     from card_referee_client.api.ops import healthz, readyz
-    from card_referee_client.api.v1 import deal, legal_actions, list_games, validate_action
-    from card_referee_client.models import LegalActionsRequest, ValidateRequest
+    from card_referee_client.api.v1 import (deal, legal_actions, list_games, validate_action,
+                                            view)
+    from card_referee_client.models import (LegalActionsRequest, PlayerRequest, Status,
+                                            ValidateAccepted, ValidateRefused, ValidateRequest)
 
     client = Client(base_url=service, raise_on_unexpected_status=True,
                     headers={"Authorization": f"Bearer {REFEREE_KEY}"}, timeout=30)
@@ -165,24 +173,36 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                     answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
                         state=state, action=wrong))
                     if not json.loads(answer.content)["valid"]:
-                        refused.setdefault(game_id, []).append(
-                            _typed_refusal(answer.parsed.error, json.loads(answer.content)))
+                        refused.setdefault(game_id, []).append(_typed_refusal(
+                            answer.parsed.error, json.loads(answer.content), game_id))
                 answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
                     state=state, action=chosen))
                 out, sent = answer.parsed, json.loads(answer.content)
-                assert out.valid is True, out.error
-                # every event read as a declared event model, nothing lost on the way
-                assert all(type(e).__name__.endswith("Event") for e in out.events), out.events
+                assert isinstance(out, ValidateAccepted), out
+                # every event read as its own game's model, nothing lost on the way (games
+                # share event types: `play` is in four)
+                assert all(type(e).__name__ == f"{_pascal(game_id)}{_pascal(e.type_.value)}Event"
+                           for e in out.events), out.events
                 assert [e.to_dict() for e in out.events] == sent["events"]
+                assert all(d.game.value == game_id for d in out.score_deltas)
+                if steps % 10 == 0 or out.status == Status.FINISHED:
+                    # each seat's and the spectator's view: its game's declared view model
+                    for seat in [*players, None]:
+                        seen = view.sync_detailed(client=client, body=PlayerRequest(
+                            state=out.state, player=seat))
+                        assert type(seen.parsed.view).__name__ == f"{_pascal(game_id)}View", \
+                            seen.parsed
+                        assert seen.parsed.view.to_dict() == json.loads(seen.content)["view"]
                 state, to_act = out.state, out.to_act
-                status = getattr(out.status, "value", out.status)
+                status = out.status.value
                 steps += 1
             assert out.seed == f"client-{game_id}"
             # the finished deal refuses any action: the engine-wide refusal, typed too
             answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
                 state=state, action=chosen))
+            assert isinstance(answer.parsed, ValidateRefused), answer.parsed
             refused.setdefault(game_id, []).append(
-                _typed_refusal(answer.parsed.error, json.loads(answer.content)))
+                _typed_refusal(answer.parsed.error, json.loads(answer.content), game_id))
             assert refused[game_id][-1] == "game_finished"
             if sent.get("next_match") is not None:
                 summary = out.next_match

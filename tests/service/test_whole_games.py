@@ -156,7 +156,7 @@ def test_null_next_match_is_published_nullable():
     import yaml
 
     spec = yaml.safe_load(create_app(Settings(metrics=False)).extensions["card_referee"].api.spec.to_yaml())
-    for answer in ("ValidateResponse", "ReplayResponse"):
+    for answer in ("ValidateAccepted", "ReplayResponse"):
         assert spec["components"]["schemas"][answer]["properties"]["next_match"]["nullable"] is True
 
 
@@ -203,7 +203,8 @@ def test_every_answer_of_whole_games_fits_the_typed_spec(game_id, signed):
                 "state": state, "action": {**action, "player": rnd.choice(others)}})
             if answer.status_code == 200:
                 assert answer.get_json()["valid"] is False
-                assert not _errors(schema("ValidateResponse"), answer.get_json())
+                assert not _errors(schema("ValidateRefused"), answer.get_json())
+                assert _errors(schema("ValidateAccepted"), answer.get_json())  # one shape only
                 error = answer.get_json()["error"]
                 assert not _errors(refusal_schema(error["code"]), error), error
                 refusals += 1
@@ -213,13 +214,21 @@ def test_every_answer_of_whole_games_fits_the_typed_spec(game_id, signed):
                 answer = client.post("/v1/validate", json={"state": state, "action": wrong})
                 if answer.status_code == 200 and not answer.get_json()["valid"]:
                     error = answer.get_json()["error"]
-                    assert not _errors(schema("ValidateResponse"), answer.get_json())
+                    assert not _errors(schema("ValidateRefused"), answer.get_json())
                     assert not _errors(refusal_schema(error["code"]), error), error
                     refusals += 1
         answer = client.post("/v1/validate", json={"state": state, "action": action})
         out = answer.get_json()
         assert out["valid"], out
-        assert not _errors(schema("ValidateResponse"), out), out
+        assert not _errors(schema("ValidateAccepted"), out), out
+        assert _errors(schema("ValidateRefused"), out)  # one shape only: a client narrows on valid
+        if len(actions) % 7 == 0:  # each seat's and the spectator's view, as the spec types it
+            for seat in [*players, None]:
+                seen = client.post("/v1/view", json={"state": out["state"], "player": seat})
+                assert seen.status_code == 200
+                # (not _errors: a view's null next_match is a typed nullable, kept)
+                assert not list(schema("ViewResponse").iter_errors(seen.get_json()))
+                assert not list(schema(f"{prefix}View").iter_errors(seen.get_json()["view"]))
         for event in out["events"]:
             assert not _errors(event_schemas[event["type"]], event), event
             events.add(event["type"])
