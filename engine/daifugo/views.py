@@ -23,7 +23,11 @@ class DaifugoExchangeView(Struct, frozen=True, forbid_unknown_fields=True):
     returned_done: bool
 
 
-DaifugoView = view_of(DaifugoState, "DaifugoView", drop=("seed",), fields=[
+# Never shown to a seat: the seed and its salt (with the salt a guessable seed is found from
+# the commitment) and the referee's draw for D9's pass limit, which stands in for the seed's.
+UNSEEN = ('seed', 'seed_salt', 'pass_limit_order')
+
+DaifugoView = view_of(DaifugoState, "DaifugoView", drop=UNSEEN, fields=[
     ("hands", dict[str, Optional[Cards]]),   # null: another seat's hand
     ("exchange", tuple[DaifugoExchangeView, ...]),
     ("hand_counts", dict[str, Count]),
@@ -33,9 +37,8 @@ DaifugoView = view_of(DaifugoState, "DaifugoView", drop=("seed",), fields=[
 
 def view(s: DaifugoState, player: str | None) -> dict:
     v = encode_state(s)
-    del v["seed"]
-    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
-    del v["pass_limit_order"]  # the referee's draw for D9's pass limit, like the seed's
+    for name in UNSEEN:
+        del v[name]
     v["hands"] = {p: (list(h) if p == player else None) for p, h in s.hands.items()}
     v["hand_counts"] = {p: len(h) for p, h in s.hands.items()}
     v["exchange"] = [

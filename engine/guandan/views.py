@@ -23,7 +23,11 @@ class GuandanTributeView(Struct, frozen=True, forbid_unknown_fields=True):
     return_given: bool = False
 
 
-GuandanView = view_of(GuandanState, "GuandanView", drop=("seed",), fields=[
+# Never shown to a seat: the seed and its salt (with the salt a guessable seed is found from
+# the commitment) and the referee's draw standing in for the seed's (D5 random).
+UNSEEN = ('seed', 'seed_salt', 'tribute_to_first')
+
+GuandanView = view_of(GuandanState, "GuandanView", drop=UNSEEN, fields=[
     ("hands", dict[str, Optional[Cards]]),   # null: another seat's hand
     ("tributes", tuple[GuandanTributeView, ...]),
     ("hand_counts", dict[str, Optional[Count]]),  # null: above the count threshold (P-6)
@@ -35,9 +39,8 @@ GuandanView = view_of(GuandanState, "GuandanView", drop=("seed",), fields=[
 
 def view(s: GuandanState, player: str | None) -> dict:
     v = encode_state(s)
-    del v["seed"]
-    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
-    del v["tribute_to_first"]  # the referee's draw standing in for the seed's (D5 random)
+    for name in UNSEEN:
+        del v[name]
     threshold = s.options.count_threshold
     v["hands"] = {p: (list(h) if p == player else None) for p, h in s.hands.items()}
     v["hand_counts"] = {p: (len(h) if p == player or len(h) <= threshold else None)

@@ -8,7 +8,11 @@ from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 from .state import ManState
 
 # The view, declared once: the state as a seat sees it (published as `ManView`).
-ManView = view_of(ManState, "ManView", drop=("seed",), fields=[
+# Never shown to a seat: the seed (it fixes every later shuffle) and its salt (with it a
+# guessable seed is found from the commitment).
+UNSEEN = ('seed', 'seed_salt')
+
+ManView = view_of(ManState, "ManView", drop=UNSEEN, fields=[
     ("stock", Hidden),
     ("hands", dict[str, Optional[Cards]]),   # null: a hand the viewer may not see
     ("drawn_cards", Optional[Cards]),        # null but for the player on turn
@@ -22,8 +26,8 @@ def view(s: ManState, player: str | None) -> dict:
     """The state as `player` sees it: other hands as counts unless public (3.6) or shown
     (5.4); the stock and the seed (which fixes every later shuffle) never."""
     v = encode_state(s)
-    del v["seed"]
-    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
+    for name in UNSEEN:
+        del v[name]
     v["stock"] = None
     v["stock_count"] = len(s.stock)
     v["hands"] = {p: (list(h) if p == player or s.public[p] or s.shown[p] else None)

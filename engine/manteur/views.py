@@ -27,7 +27,11 @@ def _worded(kind: type[Struct], name: str) -> type[Struct]:
 ManteurCallView = _worded(ManteurCall, "ManteurCallView")
 ManteurRevealView = _worded(ManteurReveal, "ManteurRevealView")
 
-ManteurView = view_of(ManteurState, "ManteurView", drop=("seed",), fields=[
+# Never shown to a seat: the seed and its salt (with it a guessable seed is found from the
+# commitment).
+UNSEEN = ('seed', 'seed_salt')
+
+ManteurView = view_of(ManteurState, "ManteurView", drop=UNSEEN, fields=[
     ("hand", Optional[Cards]),               # null: not the holder's (until revealed, B14)
     ("stock", Hidden),
     ("discard", Hidden),
@@ -51,8 +55,8 @@ def view(s: ManteurState, player: str | None) -> dict:
     over); the declarations with their words and how many cards each holder exchanged; never
     the stock, the face-down discards, or the seed (which fixes every later shuffle)."""
     v = encode_state(s)
-    del v["seed"]
-    del v["seed_salt"]  # with it, a guessable seed is found from the commitment
+    for name in UNSEEN:
+        del v[name]
     v["stock"] = None
     v["stock_count"] = len(s.stock)
     v["discard"] = None
