@@ -19,15 +19,36 @@ ROOT = Path(__file__).resolve().parents[2]
 def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
     """Start the service (2 workers, the product's gunicorn config and `env`), wait until
     /healthz answers, yield its base URL; stop it after."""
-    port = free_port()
     full_env = {**os.environ, "HOME": str(tmp), "PROMETHEUS_MULTIPROC_DIR": str(tmp), **env}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.wsgi:app"],
-        cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    # The service's log goes to a file, never to a pipe nobody reads while it runs: a full pipe
+    # (64 KB of log lines) would block every process of the service at its next log line.
+    log_path = tmp / "gunicorn.log"
+    for _attempt in range(5):
+        port = free_port()
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "-c",
+                 str(ROOT / "service" / "gunicorn_conf.py"), "--bind", f"127.0.0.1:{port}",
+                 "--workers", "2", "service.wsgi:app"],
+                cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        # Ours only once our master says it listens there: another test's service may have
+        # taken the same free port between free_port() and the bind, and would answer /healthz.
+        listening = f"Listening at: {base} ({proc.pid})"
         deadline = time.monotonic() + 30
+        while listening not in log_path.read_text(errors="replace"):
+            if "Connection in use" in log_path.read_text(errors="replace"):
+                proc.kill()
+                proc.wait(timeout=10)
+                break
+            assert proc.poll() is None, log_path.read_text(errors="replace")
+            assert time.monotonic() < deadline, "gunicorn did not come up"
+            time.sleep(0.1)
+        else:
+            break
+    else:
+        raise AssertionError("no free port could be bound in 5 tries")
+    try:
         while True:
             try:
                 with urllib.request.urlopen(base + "/healthz", timeout=2) as resp:
@@ -35,10 +56,18 @@ def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
                         break
             except OSError:
                 pass
-            assert proc.poll() is None, proc.stdout.read().decode()
+            assert proc.poll() is None, log_path.read_text(errors="replace")
             assert time.monotonic() < deadline, "gunicorn did not come up"
             time.sleep(0.2)
         yield base
     finally:
+        # SIGTERM is graceful: workers finish what they answer, kept-alive connections included,
+        # within the graceful timeout (10 s); past that the master kills them. Allow for it.
         proc.terminate()
-        proc.wait(timeout=15)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+            raise AssertionError("gunicorn did not stop within 30 s of SIGTERM:\n"
+                                 + log_path.read_text(errors="replace")[-4000:]) from None
