@@ -37,10 +37,11 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .5em}
 """
 
 # A rule number where a rule is stated: at the start of a heading, list item, paragraph or
-# table cell — "5.3", "D9", "A11", "C-8", "B-a", "M-h", "4" — then a dot, a space, a bracket or
+# table cell — "5.3", "D9", "A11", "C-8", "B-a", "M-h", "B.6", "4" — then a dot, a space, a bracket or
 # the end, after any emphasis or code marks.
 _RULE_AT_START = re.compile(
-    r"^[*_`]*([A-Z]{0,2}-?[0-9]+(?:\.[0-9]+)*[a-z]?|[A-Z]-[a-z0-9]+)\.?[*_`]*(?=[\s(（、,:：]|$)")
+    r"^[*_`]*([A-Z]{0,2}-?[0-9]+(?:\.[0-9]+)*[a-z]?|[A-Z]-[a-z0-9]+|[A-Z]\.[0-9]+)\.?[*_`]*"
+    r"(?=[\s(（、,:：]|$)")
 # Within a paragraph only a numbered rule ("5.3", "D9", "C-8"), not a line that starts with a
 # count ("4 players: …").
 _RULE_IN_LINE = re.compile(

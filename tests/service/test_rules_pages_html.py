@@ -102,3 +102,8 @@ def test_root_leads_to_the_docs_the_spec_and_every_rules_page(client):
     assert japanese.headers["Content-Language"] == "ja"
     assert 'href="/v1/games/daifugo/rules.ja.html"' in japanese.get_data(as_text=True)
     assert client.get("/?lang=ja").get_data() == japanese.get_data()
+
+
+def test_section_numbers_with_a_letter_land_on_their_heading(client):
+    text = client.get("/v1/games/manteur/rules.html").get_data(as_text=True)
+    assert re.search(r'<h2 id="B.6">B\.6 Physical deals</h2>', text)
