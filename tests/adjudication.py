@@ -1,9 +1,11 @@
 """Adjudicating one action in a test: the builders every game's tests share."""
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine import adjudicate
+from engine.cards import SUITS, deck_52
 from engine.game import Refusal
 
 
@@ -23,3 +25,23 @@ def refused(state: dict, type_: str, player: str, **fields) -> Refusal:
     assert not res.valid, f"{type_} by {player} {fields} was accepted"
     assert res.state == state
     return res.refusal
+
+
+def random_action(rnd: random.Random, game, players: list, seat: str | None = None) -> dict:
+    """Any action of `game`'s declared types with random values for its fields (legal or not),
+    by `seat` or a random player: for checks that every answer, refused ones included, holds."""
+    kind = rnd.choice(game.actions)
+    action: dict[str, Any] = {"type": kind.name, "player": seat or rnd.choice(players)}
+    for name, field in kind.fields.items():
+        if not field.required and rnd.random() < 0.5:
+            continue
+        action[name] = {
+            "cards": lambda: rnd.sample(deck_52(), rnd.randint(1, 3)),
+            "card": lambda: rnd.choice(deck_52()),
+            "suit": lambda: rnd.choice(SUITS),
+            "enum": lambda: rnd.choice([c for c in field.choices if c is not None] or [None]),
+            "player": lambda: rnd.choice(players),
+            "int": lambda: rnd.randint(field.minimum or 0, field.maximum or 5),
+            "bool": lambda: rnd.random() < 0.5,
+        }.get(field.kind, lambda: "seen at the table")()
+    return action

@@ -20,9 +20,9 @@ from typing import Any, Callable
 import pytest
 
 from engine import adjudicate, registry
-from engine.cards import SUITS, deck_52
 from engine.errors import InputError
 from engine.man.numbers import in_reach
+from tests.adjudication import random_action
 from tests.sizing import examples
 
 GAMES = ("man", "manillen", "guandan", "daifugo", "manteur")
@@ -186,23 +186,6 @@ def sealed_answer(game, j: dict, action: dict, seat: str) -> dict:
             "next_match": res.next_match, "view": adjudicate.view(res.state, seat)}
 
 
-def random_action(rnd: random.Random, game, seat: str, players: list) -> dict:
-    kind = rnd.choice(game.actions)
-    action: dict[str, Any] = {"type": kind.name, "player": seat}
-    for name, field in kind.fields.items():
-        if not field.required and rnd.random() < 0.5:
-            continue
-        action[name] = {
-            "cards": lambda: rnd.sample(deck_52(), rnd.randint(1, 3)),
-            "card": lambda: rnd.choice(deck_52()),
-            "suit": lambda: rnd.choice(SUITS),
-            "enum": lambda: rnd.choice([c for c in field.choices if c is not None] or [None]),
-            "player": lambda: rnd.choice(players),
-            "int": lambda: rnd.randint(field.minimum or 0, field.maximum or 5),
-            "bool": lambda: rnd.random() < 0.5,
-        }.get(field.kind, lambda: "seen at the table")()
-    return action
-
 
 def deal_request(game_id: str, rnd: random.Random, n: int) -> dict:
     players = [f"p{i}" for i in range(n)]
@@ -256,7 +239,7 @@ def test_answers_depend_only_on_the_seats_view(game_id):
                 continue
             actions = adjudicate.legal_actions(j, seat)
             actions = rnd.sample(actions, min(len(actions), 6))
-            actions += [random_action(rnd, game, seat, players) for _ in range(4)]
+            actions += [random_action(rnd, game, players, seat) for _ in range(4)]
             for action in actions:
                 if action["type"] in REVEALING.get(game_id, ()):
                     continue

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine import adjudicate, registry
-from engine.cards import SUITS, deck_52
 from engine.game import InvalidAction, Refusal
+from tests.adjudication import random_action
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [g for g in registry.all_games() if g.id not in ("toy", "crash")]
@@ -28,23 +28,6 @@ def test_catalogue_codes_cite_rules_the_rules_page_has(game):
             f"{code} cites {rule}, which {game.rules_doc} does not have"
         assert code in page, f"{code} is not listed in {game.rules_doc}"
 
-
-def random_action(rnd: random.Random, game, players):
-    kind = rnd.choice(game.actions)
-    action = {"type": kind.name, "player": rnd.choice(players)}
-    for name, field in kind.fields.items():
-        if not field.required and rnd.random() < 0.5:
-            continue
-        action[name] = {
-            "cards": lambda: rnd.sample(deck_52(), rnd.randint(1, 3)),
-            "card": lambda: rnd.choice(deck_52()),
-            "suit": lambda: rnd.choice(SUITS),
-            "enum": lambda: rnd.choice([c for c in field.choices if c is not None] or [None]),
-            "player": lambda: rnd.choice(players),
-            "int": lambda: rnd.randint(field.minimum or 0, field.maximum or 5),
-            "bool": lambda: rnd.random() < 0.5,
-        }.get(field.kind, lambda: "seen at the table")()
-    return action
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
