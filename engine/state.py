@@ -102,6 +102,9 @@ def view_of(state: type[GameState], name: str, *, drop: Sequence[str] = (),
     each of `fields` retyping a state field in place or, if new, added at the end."""
     hints = get_type_hints(state, include_extras=True)
     retyped = dict(fields)
+    # The salt never shows in a view (with it a guessable seed is found from the commitment):
+    # every game's view drops it.
+    drop = (*drop, "seed_salt")
     out = [(f, retyped.pop(f, hints[f])) for f in state.__struct_fields__ if f not in drop]
     return view_struct(state.__struct_config__.tag, name, out + list(retyped.items()), doc)
 

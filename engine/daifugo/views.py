@@ -23,7 +23,7 @@ class DaifugoExchangeView(Struct, frozen=True, forbid_unknown_fields=True):
     returned_done: bool
 
 
-DaifugoView = view_of(DaifugoState, "DaifugoView", drop=("seed",), fields=[
+DaifugoView = view_of(DaifugoState, "DaifugoView", drop=("seed", "pass_limit_order"), fields=[
     ("hands", dict[str, Optional[Cards]]),   # null: another seat's hand
     ("exchange", tuple[DaifugoExchangeView, ...]),
     ("hand_counts", dict[str, Count]),

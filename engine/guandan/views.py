@@ -23,7 +23,7 @@ class GuandanTributeView(Struct, frozen=True, forbid_unknown_fields=True):
     return_given: bool = False
 
 
-GuandanView = view_of(GuandanState, "GuandanView", drop=("seed",), fields=[
+GuandanView = view_of(GuandanState, "GuandanView", drop=("seed", "tribute_to_first"), fields=[
     ("hands", dict[str, Optional[Cards]]),   # null: another seat's hand
     ("tributes", tuple[GuandanTributeView, ...]),
     ("hand_counts", dict[str, Optional[Count]]),  # null: above the count threshold (P-6)
