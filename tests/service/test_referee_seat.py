@@ -150,3 +150,22 @@ def test_no_seat_is_named_referee():
     resp = client.post("/v1/games/man/deal", json={"players": ["ann", "referee"]})
     assert resp.status_code == 422
     assert resp.get_json()["code"] == "deal_invalid"
+
+
+def test_card_referee_replay_counts_the_ledger_in_its_totals(tmp_path, capsys):
+    import json
+
+    from service import cli
+    actions = [{"type": "penalty", "player": "bob", "points": 2, "reason": "slow"},
+               {"type": "warning", "player": "ann"},
+               {"type": "penalty", "player": "ann", "points": 5},
+               {"type": "withdraw", "player": "bob", "entry": 1}]
+    log = tmp_path / "table.json"
+    log.write_text(json.dumps({"deal": {"game": "man", "players": ["ann", "bob"],
+                                        "seed": "ledger"}, "actions": actions}))
+    outs = []
+    for _ in range(2):
+        assert cli.main(["replay", str(log)]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["totals"] == outs[1]["totals"] == {"bob": 0, "ann": -5}
+    assert [e["withdrawn"] for e in outs[0]["state"]["referee_ledger"]] == [True, False, False]
