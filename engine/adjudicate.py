@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 import msgspec
 
-from . import registry, rng
+from . import referee, registry, rng
 from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .state import GameState, replace as replace_struct
@@ -101,6 +101,10 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
                           f"not {len(players)}", "players")
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise InvalidDeal("player ids must be distinct non-empty strings", "players")
+    if referee.REFEREE in players:
+        raise InvalidDeal(f"the player id {referee.REFEREE!r} is reserved for the table's "
+                          "referee (views and legal actions)",
+                          f"players[{players.index(referee.REFEREE)}]")
     if dealer is not None and dealer not in players:
         raise InvalidDeal(f"dealer {shown(dealer)} is not one of the players", "dealer")
     resolved = game.resolve_options(options)
@@ -110,6 +114,10 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
             parsed_match = parse_fields(game.match_fields, match, "match")
         except FieldError as err:
             raise InvalidDeal(err.message, err.path) from None
+    ledger: tuple = ()
+    if parsed_match is not None and referee.MATCH_KEY in parsed_match:
+        # the engine's, not the game's: the game deals from its own match values
+        ledger = referee.from_match(parsed_match.pop(referee.MATCH_KEY), players)
     parsed_deck = None
     if deck is not None:
         try:
@@ -149,7 +157,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
     state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
                                 parsed_hands, table=parsed_table, seed_salt=seed_salt))
     if isinstance(state, GameState):
-        state = replace_struct(state, seed_salt=seed_salt)
+        state = replace_struct(state, seed_salt=seed_salt, referee_ledger=ledger)
     to_act = game.public_to_act(state) if public else game.to_act(state)
     return {"state": game.encode(state), "to_act": to_act,
             "seed_commitment": rng.commitment(seed, seed_salt), "status": game.status(state)}
@@ -157,7 +165,8 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
 
 # The refusals the engine answers for every game (apply_parsed), with their details (none):
 # the spec publishes them beside each game's own (Game.refusal_details).
-ENGINE_REFUSAL_DETAILS: dict[str, dict] = {"game_finished": {}, "number_out_of_range": {}}
+ENGINE_REFUSAL_DETAILS: dict[str, dict] = {"game_finished": {}, "number_out_of_range": {},
+                                           **referee.REFUSAL_DETAILS}
 
 
 def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, dict]:
@@ -167,7 +176,9 @@ def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, di
         if game.status(state) == FINISHED:
             raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
                           "この対局は終了しています。これ以上のアクションはできません。")
-        tr = game.apply(state, action)
+        # The referee's ledger is the engine's, the same in every game (engine/referee.py).
+        tr = referee.apply(game, state, action) if action.type in referee.LEDGER_ACTION_TYPES \
+            else game.apply(state, action)
         encoded = game.encode(tr.state)
         _check_numbers(game, tr, encoded)
     except Refusal as refusal:
@@ -211,7 +222,7 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
     return Applied(encoded, [d.to_json(gid) for d in tr.score_deltas],
                    [e.to_json(gid) for e in tr.events],
                    game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
-                   game.next_match(tr.state) if status == FINISHED else None, action.to_json())
+                   game.match_summary(tr.state) if status == FINISHED else None, action.to_json())
 
 
 def is_referee_act(state_json: Any, action_json: Any) -> bool:
@@ -226,25 +237,38 @@ def is_referee_act(state_json: Any, action_json: Any) -> bool:
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,
-                  types: Sequence[str] | None = None, trusted: bool = False) -> list[dict]:
+                  types: Sequence[str] | None = None, trusted: bool = False,
+                  referee_seen: bool = False) -> list[dict]:
     game, state = load_state(state_json, trusted)
-    return legal_actions_of(game, state, state_json, player, types)
+    return legal_actions_of(game, state, state_json, player, types, referee_seen)
 
 
 def legal_actions_of(game: Game, state: Any, state_json: Mapping[str, Any], player: Any,
-                     types: Sequence[str] | None = None) -> list[dict]:
+                     types: Sequence[str] | None = None, referee_seen: bool = False
+                     ) -> list[dict]:
     """legal_actions of a state already loaded (load_state): a caller that checks the state
-    before other work (the service, before it makes a cache key of it) decodes it once."""
-    player = _seated(state_json, player, "player")
-    actions = game.legal_actions(state, player)
+    before other work (the service, before it makes a cache key of it) decodes it once.
+    `referee_seen`: the caller is the table's referee, so `player` may be "referee" (the
+    referee's actions); otherwise that id is as unknown as any unseated one."""
+    if referee_seen and player == referee.REFEREE:
+        actions = referee.legal_actions(game, state)
+    else:
+        player = _seated(state_json, player, "player")
+        actions = game.legal_actions(state, player)
     if types:
         wanted = set(types)
         actions = [a for a in actions if a.type in wanted]
     return [a.to_json() for a in actions]
 
 
-def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False) -> dict:
+def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
+         referee_seen: bool = False) -> dict:
+    """`referee_seen`: the caller is the table's referee, so `player` may be "referee"
+    (Game.referee_view: everything but the seed until the deal ends); otherwise that id is as
+    unknown as any unseated one, so answers never tell whether a referee exists."""
     game, state = load_state(state_json, trusted)
+    if referee_seen and player == referee.REFEREE:
+        return game.referee_view(state)
     if player is not None:
         player = _seated(state_json, player, "player")
     return game.view(state, player)
@@ -283,7 +307,7 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
     return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
             "steps": steps, "state": final, "totals": totals, "status": game.status(state),
             "to_act": who(game, state), "stopped": stopped,
-            "next_match": game.next_match(state) if game.status(state) == FINISHED else None}
+            "next_match": game.match_summary(state) if game.status(state) == FINISHED else None}
 
 
 def find_lookup(game_id: str, name: str):

@@ -19,6 +19,7 @@ from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # 
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
+from . import referee
 
 S = TypeVar("S")
 
@@ -236,9 +237,24 @@ class Game(ABC, Generic[S]):
     # publishes it as `<Game>View`; the tests check every view of random deals against it.
     view_type: ClassVar[type[msgspec.Struct] | None] = None
     view_schema: ClassVar[Mapping[str, Any]] = {}
+    # The unit a referee's penalty is counted in (engine/referee.py): the `kind` of its score
+    # delta — points, level, penalty (counts against by growing) or rank.
+    penalty_kind: ClassVar[str] = "points"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # Every game has the referee's ledger (engine/referee.py), declared here once: its
+        # actions and events, and where a game has a match, the ledger among its match values.
+        if "actions" in cls.__dict__:
+            cls.actions = tuple(a for a in cls.actions
+                                if a.name not in referee.LEDGER_ACTION_TYPES) + \
+                referee.LEDGER_ACTIONS
+        if "events" in cls.__dict__:
+            names = {e.name for e in referee.LEDGER_EVENTS}
+            cls.events = tuple(e for e in cls.events if e.name not in names) + \
+                referee.LEDGER_EVENTS
+        if cls.__dict__.get("match_fields"):
+            cls.match_fields = {**cls.match_fields, referee.MATCH_KEY: referee.MATCH_FIELD}
         kind = cls.__dict__.get("state_type")
         if kind is not None and "state_schema" not in cls.__dict__:
             cls.state_schema = openapi_schema(
@@ -261,7 +277,10 @@ class Game(ABC, Generic[S]):
 
     def decode(self, data: Mapping[str, Any]) -> S:
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
-        return decode_state(self.state_type, data, self.invariants)
+        state = decode_state(self.state_type, data, self.invariants)
+        if isinstance(state, GameState):
+            referee.check(state.referee_ledger, state.players)
+        return state
 
     def decode_trusted(self, data: Mapping[str, Any]) -> S:
         """A state this engine itself encoded, proven by a verified signature: the declared
@@ -282,6 +301,21 @@ class Game(ABC, Generic[S]):
         own `next_match` field, when it declares one."""
         summary = getattr(state, "next_match", None)
         return None if summary is None else msgspec.to_builtins(summary)
+
+    def match_summary(self, state: S) -> dict | None:
+        """What a finished deal answers as `next_match`: the game's own summary (next_match)
+        and, in it, the referee's ledger and its totals per seat (engine/referee.py)."""
+        summary = self.next_match(state)
+        if summary is None or not isinstance(state, GameState) or \
+                referee.MATCH_KEY not in self.match_fields:
+            return summary
+        return {**summary, referee.MATCH_KEY: referee.summary(state.players,
+                                                             state.referee_ledger)}
+
+    def referee_view(self, state: S) -> dict:
+        """The state as the table's referee sees it: everything, but the seed and its salt
+        until the deal is finished (engine/referee.py view)."""
+        return referee.view(self, state)
 
     @abstractmethod
     def apply(self, state: S, action: Action) -> Transition[S]:

@@ -31,7 +31,7 @@ from .errors import InvalidState
 __all__ = [
     "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",
     "decode_state", "decode_trusted_state", "encode_state", "openapi_schema", "replace",
-    "view_of", "view_struct", "Hidden", "MAX_SAFE_INT",
+    "view_of", "view_struct", "Hidden", "MAX_SAFE_INT", "LedgerEntry",
 ]
 
 S = TypeVar("S", bound="GameState")
@@ -57,10 +57,25 @@ SeedSalt = Annotated[str, msgspec.Meta(
                 "with it; empty in a state dealt before commitments were salted")]
 
 
+class LedgerEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One entry of the referee's ledger (engine/referee.py): a warning (0 points) or a penalty
+    in the game's own unit, against a seat; withdrawn entries stay, marked, so ids never move."""
+
+    id: Annotated[int, msgspec.Meta(ge=1, le=MAX_SAFE_INT, description="1, 2, 3 … in the match")]
+    kind: Literal["warning", "penalty"]
+    player: PlayerId
+    points: Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INT)]
+    reason: str = ""
+    withdrawn: bool = False
+
+
 class _Salted(msgspec.Struct, frozen=True, kw_only=True):
     # keyword-only with a default, so it follows every game's own fields and states written
     # before it existed still decode
     seed_salt: SeedSalt = ""
+    # The referee's warnings and penalties so far in the match (engine/referee.py), carried
+    # from deal to deal by the match summary; the engine writes it, never a game.
+    referee_ledger: tuple[LedgerEntry, ...] = ()
 
 
 class GameState(_Salted, frozen=True, forbid_unknown_fields=True, tag_field="game"):
@@ -344,6 +359,8 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
             continue
         if key == "const":
             out["enum"] = [value]
+        elif key == "default" and isinstance(value, tuple):
+            out[key] = list(value)  # an empty ledger's default: YAML and JSON know lists only
         else:
             out[key] = _to_oas30(value, components)
     any_of = out.get("anyOf")

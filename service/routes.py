@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from engine import ENGINE_VERSION, adjudicate, registry
 from engine.adjudicate import Applied
+from engine.referee import REFEREE
 
 from .cache import cache_key
 from engine.game import InvalidDeal
@@ -54,9 +55,17 @@ def _state_in(ext, posted, seat: str | None = None) -> Posted:
     binding read, the seat's token checked; with strict sequencing, the latest of its game."""
     guard = ext.guard
     got = guard.incoming(posted)
-    if guard.sealed and seat is not None:
+    # A player not seated needs no token: the engine answers 422 player_unknown, as for the
+    # id "referee" asked for without the referee key (seat lists are no secret).
+    if guard.sealed and seat is not None and seat in (got.state.get("players") or ()):
         guard.require_seat(got.meta, seat, request.headers.get(SEAT_TOKEN_HEADER))
     return got
+
+
+def _referee_seen(ext, player) -> bool:
+    """Whether the caller asks as the table's referee ("referee", with the referee key): it
+    then sees everything in every trust mode. Without the key that id is no seat at all."""
+    return player == REFEREE and ext.guard.is_referee(request.headers.get("Authorization"))
 
 
 def action_digest(move: int, action: dict) -> str:
@@ -361,7 +370,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @api.doc(operationId="legalActions", summary="Every legal action of a player now")
     def legal_actions(body: dict):
         player, types = body["player"], body.get("types")
-        got = _state_in(ext, body["state"], player)
+        referee_seen = _referee_seen(ext, player)
+        got = _state_in(ext, body["state"], None if referee_seen else player)
         _check_latest(ext, got)
         state = got.state
         # The state is checked before anything else is made of it: a hand-edited one (say a
@@ -369,13 +379,16 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         game, decoded = adjudicate.load_state(state, got.trusted)
 
         def compute():
-            actions = adjudicate.legal_actions_of(game, decoded, state, player, types)
+            actions = adjudicate.legal_actions_of(game, decoded, state, player, types,
+                                                  referee_seen)
             # Each names its game: generated clients tell apart the games' same-named actions
             # (`play` in four games) by it (the spec's `Action`).
             return {"actions": [{**a, "game": game.id} for a in actions], "count": len(actions)}
         if not game.legal_actions_cacheable:
             return json_response(compute())
-        identity = orjson.dumps([state, player, types], option=orjson.OPT_SORT_KEYS)
+        # the referee's list is another answer than any seat's (a seat "referee" cannot exist)
+        identity = orjson.dumps([state, player, types, *(["referee"] if referee_seen else [])],
+                                option=orjson.OPT_SORT_KEYS)
         return Response(_cached_json(ext, "legal", identity, compute), mimetype="application/json")
 
     @api.route("/view", methods=["POST"])
@@ -384,9 +397,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="view", summary="The state as one player (or a spectator: null) may see it")
     def view(body: dict):
-        got = _state_in(ext, body["state"], body["player"])
+        referee_seen = _referee_seen(ext, body["player"])
+        got = _state_in(ext, body["state"], None if referee_seen else body["player"])
         _check_latest(ext, got)
-        out = {"view": adjudicate.view(got.state, body["player"], got.trusted)}
+        out = {"view": adjudicate.view(got.state, body["player"], got.trusted, referee_seen)}
         if got.meta is not None:  # the view shows the match's totals: say whose match it is
             out["lineage"] = got.meta.lineage()
         return json_response(out)

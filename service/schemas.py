@@ -16,6 +16,7 @@ from engine.cards import SUITS
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
+from engine.referee import REFEREE
 
 
 def _int(**kw) -> mf.Integer:
@@ -177,6 +178,41 @@ def view_components(games: Iterable[Game]) -> dict[str, dict]:
                            "discriminator": {"propertyName": "game", "mapping": mapping},
                            "description": VIEW_DESCRIPTION}
                           if mapping else {"type": "object", "description": VIEW_DESCRIPTION})
+    components.update(referee_view_components(games))
+    components["SeenView"] = {"anyOf": [_ref("View"), _ref("RefereeView")],
+                              "description": "a seat's or a spectator's view (`View`), or with "
+                                             "the referee key as `referee`, the referee's "
+                                             "(`RefereeView`, `viewer: referee`)"}
+    return components
+
+
+REFEREE_VIEW_DESCRIPTION = (
+    "The table's referee's view (player `referee` with the referee key): the whole state — "
+    "every hand, the stock, the ledger — but the seed and its salt until the deal is finished")
+
+
+def referee_view_components(games: Iterable[Game]) -> dict[str, dict]:
+    """`<Game>RefereeView` (Game.referee_view): the game's state schema, the seed and salt
+    optional (shown once the deal is finished), `viewer: referee`; `RefereeView` one of them."""
+    components: dict[str, dict] = {}
+    mapping: dict[str, str] = {}
+    for game in games:
+        if not game.state_schema:
+            continue
+        name = pascal(game.id) + "RefereeView"
+        schema = dict(game.state_schema)
+        schema["properties"] = {**schema["properties"], "viewer": {
+            "type": "string", "enum": [REFEREE], "description": "the table's referee"}}
+        schema["required"] = [k for k in schema.get("required", ())
+                              if k not in ("seed", "seed_salt")] + ["viewer"]
+        schema["description"] = REFEREE_VIEW_DESCRIPTION
+        components[name] = schema
+        mapping[game.id] = f"#/components/schemas/{name}"
+    components["RefereeView"] = ({"oneOf": [{"$ref": r} for r in mapping.values()],
+                                  "discriminator": {"propertyName": "game", "mapping": mapping},
+                                  "description": REFEREE_VIEW_DESCRIPTION}
+                                 if mapping else {"type": "object",
+                                                  "description": REFEREE_VIEW_DESCRIPTION})
     return components
 
 
@@ -709,8 +745,9 @@ class Schemas:
 
         class ViewResponse(ma.Schema):
             lineage = lineage_field()
-            view = RefField("View", required=True, metadata={
-                "description": "the state as that player may see it"})
+            view = RefField("SeenView", required=True, metadata={
+                "description": "the state as that player may see it (`referee`, with the "
+                               "referee key: everything, RefereeView)"})
 
         class ReplayRequest(Strict):
             deal = ReplayDealField(ReplayDeal(), required=True)

@@ -113,6 +113,7 @@ class DaifugoGame(Game[DaifugoState]):
         "finish_order": Field("str_list", "the previous deal's finishing order (titles, "
                               "exchange, next leader, 都落ち); empty: none", required=False)}
     zero_sum = False  # rank_points 5/4/3/2/1 (UECda) is not zero-sum
+    penalty_kind = "rank"  # a referee's penalty counts in this unit (engine/referee.py)
     accepts_hands = True
     # A physical deal (hands given) takes what the rules draw at random from the referee
     # (phases._physical): nothing of it lies face up, but it is what the table decided.

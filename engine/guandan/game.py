@@ -78,6 +78,7 @@ class GuandanGame(Game[GuandanState]):
                              required=False, minimum=0),
     }
     zero_sum = False
+    penalty_kind = "level"  # a referee's penalty counts in this unit (engine/referee.py)
     legal_actions_cacheable = True  # thousands of plays per lead: more than a Redis round trip
     accepts_hands = True
     # A physical deal: what the rules draw at random, from the table (phases._physical)

@@ -50,6 +50,7 @@ class ManGame(Game[ManState]):
                     "winner": Field("player", "the match's winner once over", required=False,
                                     nullable=True)}
     zero_sum = True
+    penalty_kind = "points"  # a referee's penalty counts in this unit (engine/referee.py)
     # 2.7: a deal from the cards on the table: each seat's three cards, and the start cards.
     accepts_hands = True
     table_fields = {"start_cards": Field(

@@ -38,6 +38,7 @@ class ManillenGame(Game[State]):
                         required=False),
     }
     zero_sum = False
+    penalty_kind = "points"  # a referee's penalty counts in this unit (engine/referee.py)
     # A physical deal: each seat's hand and the rest of the layout (physical.py)
     accepts_hands = True
     table_fields = physical.TABLE_FIELDS

@@ -63,6 +63,7 @@ class ManteurGame(Game[ManteurState]):
     match_fields = {"penalties": Field("int_map", "penalty points already taken, by player id "
                                        "(a game entered part-way)", required=False)}
     zero_sum = False  # penalty points are taken, never paid to anyone
+    penalty_kind = "penalty"  # a referee's penalty counts in this unit (engine/referee.py)
     # B.6: a physical deal gives the starter's five cards (every other seat's hand is empty);
     # nothing else lies face up, so there is no table.
     accepts_hands = True

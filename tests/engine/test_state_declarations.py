@@ -83,8 +83,9 @@ def _set(state: dict, chain: tuple, value: Any) -> dict:
 
 
 # Fields every state writes but one may lack: states dealt before commitments were salted
-# carry no seed_salt (engine/state.py).
-MAY_BE_MISSING = frozenset({"state.seed_salt"})
+# carry no seed_salt, states written before the referee's ledger no referee_ledger
+# (engine/state.py).
+MAY_BE_MISSING = frozenset({"state.seed_salt", "state.referee_ledger"})
 
 
 def mutations(game, state: dict) -> Iterator[tuple[str, str, dict]]:

@@ -141,7 +141,9 @@ def test_rule_7_1_the_match_names_the_next_dealer():
     done = _won(match_games=None)
     nxt = done.next_match
     assert nxt == {"totals": {"A": 1, "B": -1}, "games_played": 1, "next_dealer": "A",
-                   "over": False, "winner": None}
+                   "over": False, "winner": None,
+                   # the referee's ledger, carried by every game's match summary
+                   "referee_ledger": {"entries": [], "totals": {"A": 0, "B": 0}}}
     dealt = adjudicate.deal("man", ["A", "B"], seed="n", match=nxt)["state"]
     assert dealt["dealer"] == "A" and dealt["match"]["games_played"] == 1
     with pytest.raises(InvalidDeal) as err:

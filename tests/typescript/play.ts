@@ -136,12 +136,20 @@ function event(e: Event): string {
   return `${e.game}: ${e.type}`;
 }
 
+// `/v1/view` answers a seat's or spectator's View, or (as `referee`, with the referee key)
+// the RefereeView: told apart by `viewer`.
+function isRefereeView(v: Schemas["SeenView"]): v is Schemas["RefereeView"] {
+  return "viewer" in v && v.viewer === "referee";
+}
+
 async function views(state: AnyState, players: readonly string[]): Promise<string[]> {
   const lines: string[] = [];
   for (const player of [...players, null]) {
     const { data, error } = await client.POST("/v1/view", { body: { state, player } });
     if (data === undefined) throw new Error(`view: ${JSON.stringify(error)}`);
-    lines.push(render(data.view));
+    const seen = data.view;
+    if (isRefereeView(seen)) throw new Error(`the referee's view, asked for a seat: ${seen.game}`);
+    lines.push(render(seen));
   }
   return lines;
 }

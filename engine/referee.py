@@ -1,0 +1,222 @@
+"""The table's referee, the same in every game: the referee's view of a state, and the referee's
+ledger of warnings and penalties (docs/referee.md).
+
+A referee may record, at any moment of a deal and whoever is on turn, a warning or a penalty of
+a number of points in the game's own unit (Game.penalty_kind) against a seat, and withdraw it.
+The ledger lives in the common part of every state (engine/state.py GameState.referee_ledger),
+travels to the next deal in the match summary (`next_match.referee_ledger`) and counts in the
+totals: a penalty answers a score delta of its points, a withdrawal the opposite one. Nothing
+here knows a game's rules: a ledger entry never changes whose turn it is.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+import msgspec
+
+from .errors import InvalidDeal, InvalidState
+from .fields import ActionType, EventType, Field
+from .state import LedgerEntry, replace
+
+if TYPE_CHECKING:  # engine/game.py imports this module
+    from .game import Action, Game, Transition
+
+# The id a referee answers as in views and legal actions. No seat may take it (adjudicate.deal),
+# so a state never has two meanings for it.
+REFEREE = "referee"
+
+WARNING, PENALTY, WITHDRAW = "warning", "penalty", "withdraw"
+LEDGER_ACTION_TYPES = frozenset({WARNING, PENALTY, WITHDRAW})
+# Bounds a single penalty: a ledger stays within JSON's safe integers however long a match runs.
+MAX_PENALTY_POINTS = 1_000_000
+# Where the match summary carries the ledger (and where a deal request's `match` gives it back).
+MATCH_KEY = "referee_ledger"
+
+_REASON = Field("str", "what happened, e.g. the rule broken (shown with the entry)",
+                "何が起きたか(破られたルールなど)", required=False)
+
+LEDGER_ACTIONS: tuple[ActionType, ...] = (
+    ActionType(WARNING, "Referee: record a warning to the seat `player` (no points); any moment "
+               "of the deal, whoever is on turn.",
+               "審判: 席 `player` に警告を記録する(点数なし)。対局中いつでも、手番に関係なく。",
+               {"reason": _REASON}, referee_only=True),
+    ActionType(PENALTY, "Referee: record a penalty of `points` in the game's own unit "
+               "(score_deltas' kind) against the seat `player`; it counts in the totals.",
+               "審判: 席 `player` にゲーム固有の単位(score_deltas の kind)で `points` の罰則を"
+               "記録する。合計に数えられる。",
+               {"points": Field("int", "the penalty, in the game's own unit",
+                                "罰則の大きさ(ゲーム固有の単位)", minimum=1,
+                                maximum=MAX_PENALTY_POINTS),
+                "reason": _REASON}, referee_only=True),
+    ActionType(WITHDRAW, "Referee: withdraw the ledger entry `entry` of the seat `player` (a "
+               "withdrawn penalty gives its points back).",
+               "審判: 席 `player` の記録 `entry` を取り消す(取り消した罰則の点数は戻る)。",
+               {"entry": Field("int", "the entry's id (referee_ledger[].id)",
+                               "記録の id(referee_ledger[].id)", minimum=1)},
+               referee_only=True),
+)
+
+_ENTRY = Field("int", "the ledger entry's id", "記録の id")
+LEDGER_EVENTS: tuple[EventType, ...] = (
+    EventType("warned", "the referee recorded a warning",
+              {"player": Field("player", "the seat warned"), "entry": _ENTRY,
+               "reason": Field("str", "what happened (absent: not given)", required=False)}),
+    EventType("penalized", "the referee recorded a penalty",
+              {"player": Field("player", "the seat penalized"), "entry": _ENTRY,
+               "points": Field("int", "the penalty, in the game's own unit"),
+               "reason": Field("str", "what happened (absent: not given)", required=False)}),
+    EventType("withdrawn", "the referee withdrew a ledger entry",
+              {"player": Field("player", "the seat the entry was about"), "entry": _ENTRY,
+               "kind": Field("enum", "the entry's kind", choices=(WARNING, PENALTY)),
+               "points": Field("int", "the points given back (0 for a warning)")}),
+)
+
+# The match summary's `referee_ledger`, declared as a match value of every game with a match.
+MATCH_FIELD = Field("object", "the referee's ledger so far in the match: `entries` (every "
+                    "warning and penalty, withdrawn ones marked) and `totals` (each seat's "
+                    "penalty points not withdrawn); give it back as it came",
+                    "試合中の審判の記録: entries(警告と罰則、取り消し済みも含む)と totals"
+                    "(席ごとの取り消されていない罰則の合計)", required=False)
+
+# Refusals of ledger actions, answered for every game (adjudicate.ENGINE_REFUSAL_DETAILS).
+REFUSAL_DETAILS: dict[str, dict[str, Field]] = {
+    "ledger_entry_unknown": {"player": Field("player", "the seat named"),
+                             "entry": Field("int", "the entry named")},
+    "ledger_entry_withdrawn": {"player": Field("player", "the seat named"),
+                               "entry": Field("int", "the entry named")},
+}
+
+
+def penalty_sign(kind: str) -> int:
+    """Penalty points (kind `penalty`: Manteur's) count against a seat by growing; points,
+    levels and ranks count against it by shrinking."""
+    return 1 if kind == "penalty" else -1
+
+
+def totals(players: Any, ledger: Any) -> dict[str, int]:
+    """Each seat's penalty points not withdrawn (every seat, 0 when none)."""
+    out = {p: 0 for p in players}
+    for e in ledger:
+        if e.kind == PENALTY and not e.withdrawn:
+            out[e.player] = out.get(e.player, 0) + e.points
+    return out
+
+
+def summary(players: Any, ledger: Any) -> dict:
+    """The match summary's `referee_ledger`."""
+    return {"entries": [msgspec.to_builtins(e) for e in ledger], "totals": totals(players, ledger)}
+
+
+def from_match(value: Any, players: Any) -> tuple[LedgerEntry, ...]:
+    """The ledger a deal request's `match.referee_ledger` gives back (a previous summary)."""
+    path = f"match.{MATCH_KEY}"
+    if not isinstance(value, Mapping) or not isinstance(value.get("entries"), list):
+        raise InvalidDeal("the referee's ledger of a match summary: {entries, totals}", path)
+    try:
+        entries = msgspec.convert(value["entries"], tuple[LedgerEntry, ...])
+    except msgspec.ValidationError as err:
+        raise InvalidDeal(f"a ledger entry does not fit: {err}", f"{path}.entries") from None
+    try:
+        check(entries, players)
+    except InvalidState as err:
+        raise InvalidDeal(err.message, f"{path}.entries") from None
+    return entries
+
+
+def check(ledger: Any, players: Any) -> None:
+    """What the declared types cannot say: every entry about a seated player, ids 1, 2, 3 …
+    in order (an id is never reused, so a withdrawal names one entry for good), a warning
+    of no points."""
+    seated = set(players)
+    for i, e in enumerate(ledger):
+        if e.id != i + 1:
+            raise InvalidState(f"entry ids count 1, 2, 3 …: expected {i + 1}",
+                               f"state.referee_ledger[{i}].id")
+        if e.player not in seated:
+            raise InvalidState(f"{e.player!r} is not seated in this game",
+                               f"state.referee_ledger[{i}].player")
+        if (e.kind == WARNING) != (e.points == 0):
+            raise InvalidState("a warning has 0 points, a penalty at least 1",
+                               f"state.referee_ledger[{i}].points")
+
+
+def apply(game: "Game", state: Any, action: "Action") -> "Transition":
+    """Record or withdraw a ledger entry; the rest of the state (whose turn it is) unchanged."""
+    from .game import Event, Refusal, ScoreDelta, Transition
+
+    ledger = tuple(state.referee_ledger)
+    player = action.player
+    if action.type == WITHDRAW:
+        entry_id = action.get("entry")
+        fill = {"player": player, "entry": entry_id}
+        if not (1 <= entry_id <= len(ledger)) or ledger[entry_id - 1].player != player:
+            raise Refusal("ledger_entry_unknown",
+                          f"{player} has no ledger entry {entry_id}.",
+                          f"{player} に記録 {entry_id} はありません。", details=fill)
+        entry = ledger[entry_id - 1]
+        if entry.withdrawn:
+            raise Refusal("ledger_entry_withdrawn",
+                          f"Ledger entry {entry_id} of {player} is already withdrawn.",
+                          f"{player} の記録 {entry_id} は取り消し済みです。", details=fill)
+        ledger = ledger[:entry_id - 1] + (replace(entry, withdrawn=True),) + ledger[entry_id:]
+        deltas: tuple = ()
+        if entry.kind == PENALTY:
+            deltas = (ScoreDelta(player, game.penalty_kind,
+                                 -penalty_sign(game.penalty_kind) * entry.points,
+                                 f"penalty {entry_id} withdrawn"),)
+        return Transition(replace(state, referee_ledger=ledger), deltas, (Event(
+            "withdrawn", {"player": player, "entry": entry_id, "kind": entry.kind,
+                          "points": entry.points}),))
+    reason = action.get("reason", "")
+    points = action.get("points", 0) if action.type == PENALTY else 0
+    entry = LedgerEntry(id=len(ledger) + 1, kind=action.type, player=player, points=points,
+                        reason=reason)
+    next_state = replace(state, referee_ledger=ledger + (entry,))
+    said = {"reason": reason} if reason else {}
+    if action.type == WARNING:
+        return Transition(next_state, (), (Event(
+            "warned", {"player": player, "entry": entry.id, **said}),))
+    return Transition(next_state, (ScoreDelta(
+        player, game.penalty_kind, penalty_sign(game.penalty_kind) * points,
+        f"penalty: {reason}" if reason else "penalty"),), (Event(
+            "penalized", {"player": player, "entry": entry.id, "points": points, **said}),))
+
+
+def legal_actions(game: "Game", state: Any) -> list["Action"]:
+    """What the referee may do now: a warning and a penalty (1 point: the referee sets the
+    points and gives the reason) for every seat, a withdrawal of every entry still standing,
+    and the game's own referee-only actions (Man's chombo …) whichever seat they name."""
+    from .game import FINISHED, Action
+
+    if game.status(state) == FINISHED:
+        return []
+    out: list[Action] = []
+    for p in state.players:
+        out.append(Action(WARNING, p, {}))
+        out.append(Action(PENALTY, p, {"points": 1}))
+    out += [Action(WITHDRAW, e.player, {"entry": e.id})
+            for e in state.referee_ledger if not e.withdrawn]
+    own = game.referee_actions - LEDGER_ACTION_TYPES
+    if own:
+        seen = set()
+        for p in state.players:
+            for a in game.legal_actions(state, p):
+                key = msgspec.json.encode(a.to_json())
+                if a.type in own and key not in seen:
+                    seen.add(key)
+                    out.append(a)
+    return out
+
+
+def view(game: "Game", state: Any) -> dict:
+    """Everything a table shows (every hand, the stock in order, the unseen cards, the ledger),
+    to the referee: the seed and its salt only once the deal is finished, so not even the
+    referee can foretell a later shuffle or draw from them."""
+    from .game import FINISHED
+
+    out = game.encode(state)
+    if game.status(state) != FINISHED:
+        out.pop("seed", None)
+        out.pop("seed_salt", None)
+    out["viewer"] = REFEREE
+    return out
