@@ -403,7 +403,7 @@ def test_D24_two_foul_finishes_rank_in_reverse_order_below_everyone():
     o = {"forbidden_finish": ["joker", "eight"]}
     s = build({"A": ["BJ"], "B": ["H8"], "C": ["H5"], "D": ["S6"], "E": ["C4", "C7"]}, opts=o)
     res = ok(s, "play", "A", cards=["BJ"])            # foul: the joker
-    assert "foul_finish" in events(res) and res.state["fallen"] == ["A"]
+    assert "penalized" in events(res) and res.state["fallen"] == ["A"]
     s = res.state
     assert s["top"] is None and s["turn"] == "B"      # the lone joker cleared (D9)
     refused_by(s, "player_out", "D10", "pass", "A")
