@@ -381,7 +381,7 @@ def test_Ds_rank_points_per_title(points):
     assert r["titles"] == dict(zip("ABCDE", ["daifugo", "fugo", "heimin", "hinmin",
                                               "daihinmin"]))
     assert r["points"] == dict(zip("ABCDE", table))
-    assert [(d["target"], d["delta"], d["title"], d["position"]) for d in res.score_deltas] == [
+    assert [(d["target"], d["delta"], d["title"], d["place"]) for d in res.score_deltas] == [
         (p, table[i], r["titles"][p], i + 1) for i, p in enumerate("ABCDE")]
     assert res.state["next_match"]["points"] == {p: 10 + table[i] for i, p in enumerate("ABCDE")}
     # every extra 平民 of a bigger table scores the 平民 points
