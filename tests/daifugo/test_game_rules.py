@@ -452,7 +452,7 @@ def test_d9_twenty_passes_in_a_row_rank_the_rest_in_the_seeded_order():
     res = ok(s, "pass", "C")
     assert events(res) == ["passed", "pass_limit_reached", "deal_finished"]
     rest = shuffled(["B", "C", "D", "E"], "test", "pass_limit")
-    assert res.events[1] == {"type": "pass_limit", "passes": PASS_LIMIT, "ranked": rest}
+    assert res.events[1] == {"type": "pass_limit_reached", "game": "daifugo", "passes": PASS_LIMIT, "ranked": rest}
     assert res.state["result"]["finish_order"] == ["A", *rest]
     assert ok(s, "pass", "C").state == res.state        # a replay ranks them the same
     other = build(hands, preset="uecda", turn="B", finished=["A"],
