@@ -51,7 +51,8 @@ class Field:
     kind: "cards" (list of card tokens), "card", "suit", "enum", "int", "bool", "str",
           "player" (a seat's id), "str_list", "int_list", "str_list_list" (a list of lists of
           strings), "int_map" (id -> int), "str_list_map" (key -> list of strings), "object"
-          (free JSON), "object_list"
+          (free JSON), "object_list", "text" (words for people: {"en": …, "ja": …}, the one
+          shape of every text an event or score delta carries)
     """
 
     kind: str
@@ -141,21 +142,28 @@ class Field:
             if isinstance(value, dict):
                 return value
             raise FieldError(path, "must be an object")
+        if kind == "text":
+            if isinstance(value, dict) and set(value) == {"en", "ja"} and all(
+                    isinstance(v, str) and v for v in value.values()):
+                return dict(value)
+            raise FieldError(path, "must be an object {en, ja} of non-empty strings")
         if kind == "object_list":
             if isinstance(value, list) and all(isinstance(v, dict) for v in value):
                 return list(value)
             raise FieldError(path, "must be a list of objects")
         raise AssertionError(f"unknown field kind {kind}")
 
-    def json_schema(self) -> dict:
-        """The value as an OpenAPI 3.0 schema (for the state schemas games publish)."""
-        from .schema import CARD, CARDS, nullable
+    def json_schema(self, accepts: bool = False) -> dict:
+        """The value as an OpenAPI 3.0 schema (for the state schemas games publish).
+        `accepts`: the value is something a client sends (an action, a table), so a card is
+        written in the card notation a client may type, not only the canonical form."""
+        from .schema import CARD, CARD_INPUT, CARDS, CARDS_INPUT, nullable
 
         kind = self.kind
         if kind == "cards":
-            out = dict(CARDS)
+            out = dict(CARDS_INPUT if accepts else CARDS)
         elif kind == "card":
-            out = dict(CARD)
+            out = dict(CARD_INPUT if accepts else CARD)
         elif kind == "suit":
             out = {"type": "string", "enum": ["S", "H", "D", "C"]}
         elif kind == "enum":
@@ -184,6 +192,10 @@ class Field:
             out = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
         elif kind == "object_list":
             out = {"type": "array", "items": {"type": "object"}}
+        elif kind == "text":
+            words = {"type": "string", "minLength": 1}
+            out = {"type": "object", "properties": {"en": dict(words), "ja": dict(words)},
+                   "required": ["en", "ja"], "additionalProperties": False}
         elif kind == "int_map":
             out = {"type": "object", "additionalProperties": {"type": "integer"}}
         elif kind == "str_list_map":

@@ -61,7 +61,7 @@ LEDGER_EVENTS: tuple[EventType, ...] = (
     EventType("warned", "the referee recorded a warning",
               {"player": Field("player", "the seat warned"), "entry": _ENTRY,
                "reason": Field("str", "what happened (absent: not given)", required=False)}),
-    EventType("penalized", "the referee recorded a penalty",
+    EventType("penalty_given", "the referee recorded a penalty",
               {"player": Field("player", "the seat penalized"), "entry": _ENTRY,
                "points": Field("int", "the penalty, in the game's own unit"),
                "reason": Field("str", "what happened (absent: not given)", required=False)}),
@@ -179,7 +179,7 @@ def apply(game: "Game", state: Any, action: "Action") -> "Transition":
     return Transition(next_state, (ScoreDelta(
         player, game.penalty_kind, penalty_sign(game.penalty_kind) * points,
         f"penalty: {reason}" if reason else "penalty"),), (Event(
-            "penalized", {"player": player, "entry": entry.id, "points": points, **said}),))
+            "penalty_given", {"player": player, "entry": entry.id, "points": points, **said}),))
 
 
 def legal_actions(game: "Game", state: Any) -> list["Action"]:

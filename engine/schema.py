@@ -12,6 +12,16 @@ from typing import Any, Mapping, Sequence
 CARD: dict = {"type": "string", "pattern": "^([SHDC]([2-9]|10|[AJQK])|BJ|RJ)$",
               "description": "a card, canonical: suit S H D C then rank; jokers BJ, RJ"}
 CARDS: dict = {"type": "array", "items": CARD}
+# What a client may type wherever a card is accepted (actions, deals, tables, lookups): the
+# notation engine/cards.py parse_card reads, the same at every door: suit S H D C and rank A
+# 2-10 J Q K (T for 10), jokers BJ RJ, in either case, blanks around ignored. Answers and states
+# are always canonical (CARD), so only what comes in is written this way.
+CARD_INPUT_PATTERN = r"^\s*([SHDCshdc]([2-9]|10|[TtAaJjQqKk])|[BbRr][Jj])\s*$"
+CARD_INPUT: dict = {"type": "string", "pattern": CARD_INPUT_PATTERN,
+                    "description": "a card: suit S H D C then rank A 2-10 J Q K (T for 10); jokers "
+                                   "BJ, RJ; either case (S10, s10, ST, h10, HT, dt, bj); answered "
+                                   "canonical (S10, H10, D10, BJ)"}
+CARDS_INPUT: dict = {"type": "array", "items": CARD_INPUT}
 INT: dict = {"type": "integer"}
 BOOL: dict = {"type": "boolean"}
 STR: dict = {"type": "string"}

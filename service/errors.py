@@ -131,6 +131,8 @@ JA_MESSAGES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p + r"\Z", r
     (r"must map keys to lists of strings", "キーから文字列のリストへの対応でなければなりません"),
     (r"must map ids to integers within ±\(2\^53 − 1\)",
      "ID から ±(2^53 − 1) の範囲の整数への対応でなければなりません"),
+    (r"must be an object \{en, ja\} of non-empty strings",
+     "空でない文字列の {en, ja} オブジェクトでなければなりません"),
     (r"must be an object", "オブジェクトでなければなりません"),
     (r"must be a list of objects", "オブジェクトのリストでなければなりません"),
     (r"unknown field", "不明な項目です"),

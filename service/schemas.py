@@ -13,6 +13,7 @@ import marshmallow as ma
 from marshmallow import fields as mf, validate
 
 from engine.cards import SUITS
+from engine.schema import CARD_INPUT_PATTERN
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
@@ -34,7 +35,7 @@ class Strict(ma.Schema):
 
 
 # A card token as the engine accepts it (engine/cards.py): T for 10, any case, spaces around.
-CARD_PATTERN = r"^\s*([SHDCshdc]([2-9]|10|[TtAaJjQqKk])|[BbRr][Jj])\s*$"
+CARD_PATTERN = CARD_INPUT_PATTERN  # engine/schema.py: the one card notation a client may type
 
 
 def _card(**kw) -> mf.String:
@@ -322,7 +323,9 @@ class ScoreDeltaSchema(ma.Schema):
     target = mf.String(required=True, metadata={"description": "a player or a team"})
     kind = mf.String(required=True, validate=validate.OneOf(["points", "level", "penalty", "rank"]))
     delta = _int(required=True)
-    reason = mf.String(required=True)
+    reason = mf.String(required=True, metadata={"description": "why, in English"})
+    text = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+        "description": "where a game words the reason for people: {en, ja}, as on events"})
     game = RefField("GameId", required=True, metadata={"description": "the answer's game"})
 
 
@@ -333,8 +336,10 @@ class EventField(mf.Field):
 
 EVENT_DESCRIPTION = (
     "Something that happened, for a table to show: `type` and that type's fields, as the "
-    "answer's game declares them (`<Game><Type>Event`). Several games share type names "
-    "(`play`, `pass`, `match_won`) with different fields; the answer's state names its game. "
+    "answer's game declares them (`<Game><Type>Event`). The same thing is the same type in "
+    "every game (`played` with `player` and a `cards` list, `passed`, `deal_finished`, "
+    "`match_finished` …: docs/integrating.md), each game adding its own fields; `game` names "
+    "the game. "
     "Variants sharing a type are listed with the most fields first.")
 
 
@@ -463,7 +468,7 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
                      "game": {"type": "string", "enum": [game.id], "description":
                               "the game (optional on input; legal actions and replay steps "
                               "carry it, so clients tell apart games' same-named actions)"}}
-            props.update({k: f.json_schema() for k, f in action.fields.items()})
+            props.update({k: f.json_schema(accepts=True) for k, f in action.fields.items()})
             required = ["type", "player"] + [k for k, f in action.fields.items() if f.required]
             components[name] = {
                 "type": "object", "properties": props, "required": required,
@@ -575,7 +580,8 @@ def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
         if game.table_fields:
             components[prefix + "Table"] = {
                 "type": "object", "additionalProperties": False,
-                "properties": {k: f.json_schema() for k, f in game.table_fields.items()},
+                "properties": {k: f.json_schema(accepts=True)
+                               for k, f in game.table_fields.items()},
                 **({"required": required} if (required := [
                     k for k, f in game.table_fields.items() if f.required]) else {}),
                 "description": f"{name}: what lies face up on a physical table beside the hands"}

@@ -10,10 +10,13 @@ _PLAYER = Field("player", "the seat it concerns")
 # Outcome.effects (plays.py apply_play): what a play triggered.
 EFFECTS = ("spade3_return", "revolution", "jack_back", "eight_cut", "lock_formed",
            "lock_broken", "clear")
+# D24: the words of a foul finish's penalty (ranked last), like every event text {en, ja}.
+FOUL_FINISH_TEXT = {"en": "A forbidden finish: ranked last among those still in (D24).",
+                    "ja": "反則上がり:残っている人の中で最下位になります(D24)。"}
 CLEAR_REASONS = ("spade3_return", "eight_cut", "double_nine_cut", "strongest", "passes")
 
 EVENTS = (
-    EventType("play", "a play on the field", {
+    EventType("played", "a play on the field", {
         "player": _PLAYER, "cards": Field("cards", "the cards played"),
         "jokers": Field("str_list", "what each joker stands for", required=False),
         "form": Field("enum", "the play's form", choices=FORMS),
@@ -21,17 +24,21 @@ EVENTS = (
     EventType("field_cleared", "the field was cleared", {
         "reason": Field("enum", "why", choices=CLEAR_REASONS),
         "by": Field("player", "who leads next")}),
-    EventType("pass_limit", "passes in a row without a play ended the deal (D9, "
+    EventType("pass_limit_reached", "passes in a row without a play ended the deal (D9, "
               "leader_may_pass); the players left are ranked in a seeded random order", {
         "passes": Field("int", "passes in a row since the last play"),
         "ranked": Field("str_list", "the players left, in the order they are ranked")}),
-    EventType("foul_finish", "a player went out with a forbidden finish (反則上がり, D24)", {
-        "player": _PLAYER, "reasons": Field("str_list", "the forbidden finishes it made")}),
-    EventType("finished", "a player went out", {
-        "player": _PLAYER, "position": Field("int", "their place (1st …)")}),
-    EventType("miyako_ochi", "the previous daifugo fell (都落ち)", {"player": _PLAYER}),
+    EventType("penalized", "a player went out with a forbidden finish (hansoku agari, D24) "
+              "and ranks last among those still in", {
+        "player": _PLAYER, "code": Field("enum", "the penalty", choices=("foul_finish",)),
+        "rule": Field("str", "the rule applied"),
+        "text": Field("text", "the penalty in words: {en, ja}"),
+        "reasons": Field("str_list", "the forbidden finishes it made")}),
+    EventType("went_out", "a player went out", {
+        "player": _PLAYER, "place": Field("int", "their place (1st …)")}),
+    EventType("miyako_ochi", "the previous daifugo fell (miyako-ochi)", {"player": _PLAYER}),
     EventType("skipped", "a player was skipped", {"player": _PLAYER}),
-    EventType("pass", "a player passed", {"player": _PLAYER}),
+    EventType("passed", "a player passed", {"player": _PLAYER}),
     EventType("gave", "a player gave cards (7-pass)", {
         "player": _PLAYER, "to": Field("player", "who received them"),
         "count": Field("int", "cards given")}),
@@ -40,7 +47,7 @@ EVENTS = (
     EventType("exchanged", "a higher-ranked player gave back cards in the exchange", {
         "player": _PLAYER, "to": Field("player", "who received them"),
         "count": Field("int", "cards given")}),
-    EventType("deal_over", "the deal ended", {
-        "finish_order": Field("str_list", "the finishing order"),
+    EventType("deal_finished", "the deal ended", {
+        "order": Field("str_list", "the finishing order"),
         "titles": Field("object", "each player's title by id (daifugo … daihinmin)")}),
 )

@@ -16,6 +16,7 @@ from engine.errors import InvalidOptions, shown
 from engine.rng import shuffled
 from engine.state import replace
 
+from .events import FOUL_FINISH_TEXT
 from .messages import from_play_error, refuse
 from .options import DEFAULTS, play_rules, points_of
 from .plays import (STRENGTH, FieldState, Play, PlayError, apply_play,
@@ -287,8 +288,8 @@ def apply(s: DaifugoState, action: Action) -> Transition[DaifugoState]:
     deltas: tuple[ScoreDelta, ...] = ()
     if new.phase == "finished" and s.phase != "finished":
         deltas = _deltas(new)
-        events.append(Event("deal_over", {"finish_order": list(new.result.finish_order),
-                                          "titles": dict(new.result.titles)}))
+        events.append(Event("deal_finished", {"order": list(new.result.finish_order),
+                                              "titles": dict(new.result.titles)}))
     return Transition(new, deltas, tuple(events))
 
 
@@ -298,8 +299,9 @@ def _deltas(s: DaifugoState) -> tuple[ScoreDelta, ...]:
     for i, p in enumerate(r.finish_order):
         t = r.titles[p]
         ja, en = TITLE_NAMES[t]
-        out.append(ScoreDelta(p, "rank", r.points[p], f"{ja} ({en})",
-                              {"title": t, "position": i + 1}))
+        # the reason in English like every game's; the title's words in both languages
+        out.append(ScoreDelta(p, "rank", r.points[p], en,
+                              {"title": t, "place": i + 1, "text": {"en": en, "ja": ja}}))
     return tuple(out)
 
 
@@ -369,7 +371,7 @@ def _play(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
         jack_backs_used=s.jack_backs_used + (1 if declared else 0), passes_in_a_row=0,
         passed=() if out.clears or not s.options.pass_locks_until_clear else s.passed,
         passed_field=() if out.clears else s.passed_field)
-    ev.append(Event("play", {"player": player, **play.to_action(), "form": play.form,
+    ev.append(Event("played", {"player": player, **play.to_action(), "form": play.form,
                              "effects": list(out.effects)}))
     if out.clears:
         ev.append(Event("field_cleared", {"reason": out.clear_reason, "by": player}))
@@ -395,9 +397,10 @@ def _finish(s: DaifugoState, player: str, foul: tuple[str, ...], ev: list) -> Da
     """D10: out of the deal; D24: a foul finish ranks last among those still open; D23: the
     first finisher other than the last 大富豪 sends them down at once."""
     if foul:
-        ev.append(Event("foul_finish", {"player": player, "reasons": list(foul)}))
+        ev.append(Event("penalized", {"player": player, "code": "foul_finish", "rule": "daifugo D24",
+                                    "text": FOUL_FINISH_TEXT, "reasons": list(foul)}))
         return replace(s, fallen=s.fallen + (player,))
-    ev.append(Event("finished", {"player": player, "position": len(s.finished) + 1}))
+    ev.append(Event("went_out", {"player": player, "place": len(s.finished) + 1}))
     s = replace(s, finished=s.finished + (player,))
     order = s.match.finish_order
     if len(s.finished) == 1 and s.options.miyako_ochi and order:
@@ -491,7 +494,7 @@ def _rank_the_rest(s: DaifugoState, ev: list) -> DaifugoState:
         rest = [p for p in s.pass_limit_order if p in active(s)]
     else:
         rest = shuffled(active(s), s.seed, "pass_limit")
-    ev.append(Event("pass_limit", {"passes": s.passes_in_a_row, "ranked": rest}))
+    ev.append(Event("pass_limit_reached", {"passes": s.passes_in_a_row, "ranked": rest}))
     return _end_deal(replace(s, fallen=s.fallen + tuple(reversed(rest))))
 
 
@@ -499,7 +502,7 @@ def _pass(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
     _in_turn(s, player)
     if s.top is None and not s.options.leader_may_pass:
         raise refuse("must_lead")
-    ev.append(Event("pass", {"player": player}))
+    ev.append(Event("passed", {"player": player}))
     s = replace(s, passed=s.passed + ((player,) if player not in s.passed else ()),
                 passed_field=s.passed_field + ((player,) if player not in s.passed_field else ()),
                 passes_in_a_row=s.passes_in_a_row + 1)

@@ -11,20 +11,20 @@ _TEAM = Field("enum", "a team id (team1: seats 0 and 2, team2: seats 1 and 3)",
               choices=TEAMS)
 
 EVENTS = (
-    EventType("play", "a combination played (P)", {
+    EventType("played", "a combination played (P)", {
         "player": _PLAYER, "cards": Field("cards", "the cards played"),
         "reading": Field("object", "the combination as read (type, rank, wild cards' stand-ins)")}),
-    EventType("out", "a player played their last card", {
+    EventType("went_out", "a player played their last card", {
         "player": _PLAYER, "place": Field("int", "their place (1st …)")}),
-    EventType("card_count", "a player's count announced (count_disclosure=announce)", {
+    EventType("count_announced", "a player's count announced (count_disclosure=announce)", {
         "player": _PLAYER, "count": Field("int", "cards left")}),
-    EventType("pass", "a player passed", {"player": _PLAYER}),
+    EventType("passed", "a player passed", {"player": _PLAYER}),
     EventType("jiefeng", "the lead passes to the partner of a player out (P-5)", {
         "from": Field("player", "the player out who won the trick"),
         "leader": Field("player", "who leads")}),
     EventType("trick_won", "every other player passed (P-4)", {
         "player": Field("player", "who won the trick"), "leader": Field("player", "who leads")}),
-    EventType("tribute", "a tribute card went to its receiver (T)", {
+    EventType("tribute_received", "a tribute card went to its receiver (T)", {
         "payer": Field("player", "who paid"), "receiver": Field("player", "who receives"),
         "card": Field("card", "the card")}),
     EventType("tribute_paid", "a player paid tribute (T-2)", {
@@ -36,14 +36,15 @@ EVENTS = (
     EventType("returned", "a return card went back to its payer (T-9)", {
         "player": Field("player", "who returned it"), "to": Field("player", "the payer"),
         "card": Field("card", "the card")}),
-    EventType("first_lead", "who leads the deal's first trick", {"player": _PLAYER}),
-    EventType("anti_tribute", "a player claimed anti-tribute (T-5)", {
+    EventType("first_leader_named", "who leads the deal's first trick", {"player": _PLAYER}),
+    EventType("anti_tribute_claimed", "a player claimed anti-tribute (T-5)", {
         "player": _PLAYER, "leader": Field("player", "who leads")}),
-    EventType("deal_won", "the deal ended (L)", {
+    EventType("deal_finished", "the deal ended (L)", {
         "team": _TEAM, "finish": Field("enum", "the finish", choices=FINISHES),
         "order": Field("str_list", "the finishing order")}),
-    EventType("match_won", "the match ended (S)", {"team": _TEAM}),
-    EventType("a_failure", "a failure as declarer at A (S-5)", {
+    EventType("match_finished", "the match ended (S)", {
+        "team": _TEAM, "winners": Field("str_list", "the players who won the match (the team)")}),
+    EventType("a_level_failed", "a failure as declarer at A (S-5)", {
         "team": _TEAM, "failures": Field("int", "failures so far")}),
     EventType("demoted", "a team's level dropped (S-5)", {
         "team": _TEAM, "reason": Field("enum", "why", choices=("a_failures", "ace_demotion")), "to": Field("enum", "the new level", choices=LEVELS)}),

@@ -15,7 +15,7 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "T-11", "The tribute and return come before the first lead; {phase} is under way.",
         "最初のリードの前に進貢と返貢を済ませます(現在: {phase})。"),
     "card_not_in_hand": (
-        "P-1", "{player} does not hold {cards}.", "{player}は{cards}を持っていません。"),
+        "P-1", "{player} does not hold {card}.", "{player}は{card}を持っていません。"),
     "lead_cannot_pass": (
         "P-1", "The leader plays a combination; leading, you may not pass.",
         "リードするプレイヤーはパスできません。役を出してください。"),

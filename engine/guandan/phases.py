@@ -292,7 +292,7 @@ def _hand_over(s: GuandanState, phase: str, player: str, card) -> tuple[int, Gua
     if getattr(found[1], recorded) is not None:
         raise refuse(already, player=player)
     if card not in s.hands[player]:
-        raise refuse("card_not_in_hand", player=player, cards=[card])
+        raise refuse("card_not_in_hand", player=player, card=card)
     return found
 
 
@@ -326,7 +326,13 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
     cards = tuple(action.get("cards"))
     hand = s.hands[player]
     if not multiset_contains(hand, cards):
-        raise refuse("card_not_in_hand", player=player, cards=list(cards))
+        # the first card of the play the hand runs out of (a second copy counts), named as
+        # every game's card_not_in_hand names it: one `card`
+        have, need = Counter(hand), Counter()
+        for c in cards:
+            need[c] += 1
+            if need[c] > have[c]:
+                raise refuse("card_not_in_hand", player=player, card=c)
     top = top_play(s)
     rules = combo_rules(s.options)
     try:
@@ -341,14 +347,14 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
     rest = tuple(remove_cards(hand, cards))
     move = GuandanMove(player, cards, _reading(reading))
     trick = GuandanTrick((s.trick.plays if s.trick else ()) + (move,))
-    events = [Event("play", {"player": player, "cards": list(cards),
+    events = [Event("played", {"player": player, "cards": list(cards),
                              "reading": combos.reading_to_json(reading)})]
     out = s.out
     if not rest:
         out = out + (GuandanOut(player, cards),)
-        events.append(Event("out", {"player": player, "place": len(out)}))
+        events.append(Event("went_out", {"player": player, "place": len(out)}))
     elif s.options.count_disclosure == "announce" and len(rest) <= s.options.count_threshold:
-        events.append(Event("card_count", {"player": player, "count": len(rest)}))
+        events.append(Event("count_announced", {"player": player, "count": len(rest)}))
     s2 = replace(s, hands={**s.hands, player: rest}, trick=trick, played=s.played + cards, out=out)
     out_set = _out_players(s2)
     teams_out = Counter(team_of(s.players, p) for p in out_set)
@@ -373,7 +379,7 @@ def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
     passes = len(plays) - 1 - max(i for i, m in enumerate(plays) if m.reading is not None)
     out = _out_players(s)
     others = [p for p in s.players if p not in out and p != top.player]
-    events = [Event("pass", {"player": player})]
+    events = [Event("passed", {"player": player})]
     if passes >= len(others):  # P-4: every other active player passed
         leader = top.player
         if leader in out:  # P-5: 接风
@@ -395,7 +401,7 @@ def _assign(s: GuandanState, assignment: dict[str, str], events: list) -> Guanda
         to = assignment[t.payer]
         hands[to] = hands[to] + (t.card,)
         tributes.append(replace(t, receiver=to))
-        events.append(Event("tribute", {"payer": t.payer, "receiver": to, "card": t.card}))
+        events.append(Event("tribute_received", {"payer": t.payer, "receiver": to, "card": t.card}))
     return replace(s, hands=hands, tributes=tuple(tributes), phase="return")
 
 
@@ -492,7 +498,7 @@ def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
     leader = _first_leader(s3)
     if leader is None:
         return Transition(replace(s3, phase="lead"), (), tuple(events))
-    events.append(Event("first_lead", {"player": leader}))
+    events.append(Event("first_leader_named", {"player": leader}))
     return Transition(replace(s3, phase="play", turn=leader), (), tuple(events))
 
 
@@ -506,7 +512,7 @@ def _lead(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if leader not in payers:
         raise refuse("leader_not_a_payer")
     return Transition(replace(s, phase="play", turn=leader), (),
-                      (Event("first_lead", {"player": leader}),))
+                      (Event("first_leader_named", {"player": leader}),))
 
 
 def _can_claim_anti(s: GuandanState, player: str) -> bool:
@@ -525,7 +531,7 @@ def _anti(s: GuandanState, action: Action) -> Transition[GuandanState]:
     first = s.match.previous_order[0]
     return Transition(replace(s, hands=hands, tributes=(), anti_tribute=True, phase="play",
                               turn=first), (),
-                      (Event("anti_tribute", {"player": action.player, "leader": first}),))
+                      (Event("anti_tribute_claimed", {"player": action.player, "leader": first}),))
 
 
 HANDLERS = {"play": _play, "pass": _pass, "tribute": _tribute, "take": _take, "return": _return,

@@ -64,14 +64,16 @@ def finish_deal(s: GuandanState) -> tuple[GuandanResult, GuandanMatch | None,
     before = levels[winner]
     levels[winner] = raise_level(before, up)
     deltas.append(_delta(winner, before, levels[winner], f"finish {finish}"))
-    events.append(Event("deal_won", {"team": winner, "finish": finish, "order": list(order)}))
+    events.append(Event("deal_finished", {"team": winner, "finish": finish, "order": list(order)}))
     if match_winner is not None:
-        events.append(Event("match_won", {"team": match_winner}))
+        events.append(Event("match_finished", {
+            "team": match_winner,
+            "winners": [p for p in players if team_of(players, p) == match_winner]}))
     elif at_a_declaring:
         # S-5, D3: a deal as declarer at A that does not win the match is a failure (a 1-4 win
         # included).
         failures[declarer] += 1
-        events.append(Event("a_failure", {"team": declarer, "failures": failures[declarer]}))
+        events.append(Event("a_level_failed", {"team": declarer, "failures": failures[declarer]}))
         dropped = None
         if o.a_fail_limit and failures[declarer] >= o.a_fail_limit:
             dropped, reason = o.a_fail_reset_to, "a_failures"

@@ -27,7 +27,7 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
         "3.2", True, "Cards played together must all have the same rank.",
         "同時に出せるのは同じ数字のカードだけです。"),
     "card_does_not_match": (
-        "3.1", True, "{cards} match neither the rank nor the suit ({suit}) of the top card {top}.",
+        "3.1", True, "Neither the rank nor the suit ({suit}) of the top card {top} matches {cards}.",
         "{cards}は一番上の場札{top}と数字もマーク({suit})も一致しません。"),
     "suit_required": (
         "3.1", True, "Name a suit when playing an 8.", "8を出すときはマークを指定してください。"),

@@ -247,8 +247,8 @@ def _deal_call(s: ManState, seat: str, a: Action) -> Transition[ManState]:
         raise refuse("call_not_due")
     ja, en = call_words("reach")
     new = replace(s, reach={**s.reach, seat: True}, last_call={**s.last_call, seat: "reach"})
-    return Transition(new, (), (Event("call", {"player": seat, "call": ja, "code": "reach",
-                                               "en": en, "deal": True}),))
+    return Transition(new, (), (Event("called", {"player": seat, "code": "reach",
+                                                 "text": {"en": en, "ja": ja}, "deal": True}),))
 
 
 # ------------------------------------------------------------------------ apply
@@ -265,7 +265,8 @@ def apply(state: ManState, action: Action) -> Transition[ManState]:
     except Refusal as refusal:
         # 8.4: in referee mode a violation is not refused but penalised (8.1).
         if state.options.violations == "chombo" and is_violation(refusal):
-            return _chombo(state, player, refusal.rule, refusal.code, refusal.en)
+            return _chombo(state, player, refusal.rule, refusal.code, refusal.en,
+                              {"en": refusal.en, "ja": refusal.ja})
         raise
 
 
@@ -319,7 +320,7 @@ def _finish_turn(s: ManState, seat: str, ch: dict, next_seat: str, given: str | 
               first_turn={**s.first_turn, seat: False}, turn=next_seat, drew=False,
               drawn_cards=(), drew_penalty=False, phase="play")
     ja, en = call_words(code, suit)
-    event = Event("call", {"player": seat, "call": ja, "code": code, "en": en,
+    event = Event("called", {"player": seat, "code": code, "text": {"en": en, "ja": ja},
                            **({"suit": suit} if suit else {})})
     return replace(s, **ch), event
 
@@ -460,7 +461,7 @@ def _take(s: ManState, count: int, named=None):
             # 3.9: the discard pile except its top card becomes the new stock.
             stock = shuffled(rest, s.seed, f"reshuffle/{reshuffles}")
             discard = discard[-1:]
-            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            events.append(Event("reshuffled", {"number": reshuffles, "count": len(stock)}))
             reshuffles += 1
         drawn.append(stock.pop(0))
     return tuple(drawn), tuple(stock), discard, reshuffles, events
@@ -490,7 +491,7 @@ def _take_named(s: ManState, count: int, named):
         if not stock:
             stock = sorted(discard[:-1], key=DECK_ORDER.__getitem__)
             discard = discard[-1:]
-            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            events.append(Event("reshuffled", {"number": reshuffles, "count": len(stock)}))
             reshuffles += 1
         _take_unseen(s, stock, card, drawn)
         drawn.append(card)
@@ -519,7 +520,7 @@ def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
             raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
                          expected="none (the game is drawn)", expected_ja="なし(流局)")
         return _finish(s, _result("draw"), (), (
-            Event("game_drawn", {"reason": "stock exhausted (3.9)"}),))
+            Event("deal_drawn", {"reason": "stock_exhausted"}),))
     drawn, stock, discard, reshuffles, events = taken
     new_hand = s.hands[seat] + drawn
     ch = dict(hands={**s.hands, seat: new_hand}, stock=stock,
@@ -596,7 +597,7 @@ def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
         chain = ManChain(s.chain.card, s.chain.against, s.chain.calls + (call,), ())
     shown = {**s.shown, seat: True}  # 5.4: the caller shows
     new = replace(s, phase="chain", chain=chain, shown=shown, window=())
-    ev = Event("kaeshi" if "kaeshi" in kinds else "man_called", {
+    ev = Event("kaeshi_called" if "kaeshi" in kinds else "man_called", {
         "player": seat, "against": against, "card": s.top,
         "number": number, "kinds": list(kinds), "multiplier": call.multiplier,
         "name": call_name(call), "hand": list(hand)})
@@ -622,7 +623,7 @@ def _decline(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 def _resolve(s: ManState, events: tuple) -> Transition[ManState]:
     winner, loser, stake, reason = chain_outcome(s.chain)
     deltas = chain_deltas(s.chain)
-    won = Event("game_won", {"winner": winner, "loser": loser, "stake": stake, "reason": reason})
+    won = Event("stake_won", {"winner": winner, "loser": loser, "stake": stake, "reason": reason})
     return _finish(s, _result("man", winner=winner, loser=loser, stake=stake, reason=reason),
                    deltas,
                    (*events, won))
@@ -636,16 +637,18 @@ def _chombo_action(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     offender = a.get("offender")
     if offender not in s.players:
         raise refuse("chombo_offender_unknown", offender=offender)
-    return _chombo(s, offender, "man 8.1", "chombo_recorded", a.get("reason"),
+    reason = a.get("reason")
+    # the referee's own words travel as typed, inside a sentence in each language
+    return _chombo(s, offender, "man 8.1", "chombo_recorded", reason,
+                   {"en": f"Chombo reported: {reason}", "ja": f"チョンボの報告:{reason}"},
                    reported_by=seat)
 
 
-def _chombo(s: ManState, offender: str, rule: str, code: str, reason: str,
+def _chombo(s: ManState, offender: str, rule: str, code: str, reason: str, text: dict,
             reported_by: str | None = None) -> Transition[ManState]:
     deltas = chombo_deltas(s.players, offender, f"{rule}: {reason}")
-    ev = Event("chombo", {"offender": offender, "rule": rule, "code": code,
-                          "reason": reason,
-                          **({"reported_by": reported_by} if reported_by else {})})
+    ev = Event("penalized", {"player": offender, "rule": rule, "code": code, "text": text,
+                             **({"reported_by": reported_by} if reported_by else {})})
     result = _result("chombo", offender=offender, rule=rule, code=code, reason=reason)
     return _finish(s, result, deltas, (ev,))
 
@@ -674,11 +677,12 @@ def _finish(s: ManState, result: ManResult, deltas: tuple[ScoreDelta, ...],
     new = replace(s, phase="finished", status="finished", result=result,
                   next_dealer=next_dealer, window=(),
                   match=ManMatch(totals, games, winner is not None, winner))
-    ended = Event("game_over", {"result": result.kind, "next_dealer": next_dealer,
+    ended = Event("deal_finished", {"result": result.kind, "next_dealer": next_dealer,
                                 "totals": dict(totals)})
     if winner is None:
         return Transition(new, deltas, (*events, ended))
-    won = Event("match_won", {"winner": winner, "totals": dict(totals), "games_played": games})
+    won = Event("match_finished", {"winner": winner, "winners": [winner], "totals": dict(totals),
+                                   "games_played": games})
     return Transition(new, deltas, (*events, ended, won))
 
 

@@ -28,12 +28,12 @@ EVENTS = (
         "calls": Field("int", "doubling calls so far"), "multiplier": _MULTIPLIER}),
     EventType("doubling_ended", "doubling is over; play starts", {
         "multiplier": _MULTIPLIER, "calls": Field("int", "doubling calls made")}),
-    EventType("card_played", "a card played to the trick", {
-        "player": _PLAYER, "card": Field("card", "the card")}),
+    EventType("played", "a card played to the trick", {
+        "player": _PLAYER, "cards": Field("cards", "the card played (always one)")}),
     EventType("trick_won", "a trick was won", {
         "player": Field("player", "who won it"), "trick": Field("int", "the trick's number"),
         "cards": Field("cards", "the trick's cards"), "points": Field("int", "its card points")}),
-    EventType("deal_scored", "the deal was scored", {
+    EventType("deal_finished", "the deal ended and was scored", {
         "sides": Field("object_list", "each side: id, members, card_points, tricks, points, score"),
         "multiplier": Field("int", "the deal's multiplier", nullable=True),
         "factors": Field("object", "what made the multiplier", nullable=True),
@@ -41,10 +41,11 @@ EVENTS = (
         "tie": Field("bool", "a 30–30 tie (its multiplier carries)"),
         "scores": Field("int_map", "running scores by score holder"),
         "next_carry": Field("int", "the multiplier carried to the next deal")}),
-    EventType("boom", "a score holder passed the boom total", {
+    EventType("boom_reached", "a score holder passed the boom total", {
         "winner": Field("str", "the score holder"),
         "scores": Field("int_map", "scores after the boom")}),
-    EventType("match_won", "the match ended", {
+    EventType("match_finished", "the match ended", {
         "winner": Field("str", "the score holder who won"),
+        "winners": Field("str_list", "the players who won the match (the holder's members)"),
         "booms": Field("int_map", "booms won by score holder")}),
 )

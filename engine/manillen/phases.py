@@ -386,7 +386,7 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
         table = {**table, player: tuple(p[1:] if p and p[0] == card else p
                                         for p in table[player])}
     cards = trick.cards + (card,)
-    events = [Event("card_played", {"player": player, "card": card})]
+    events = [Event("played", {"player": player, "cards": [card]})]
     if len(cards) < n:
         return Transition(replace(state, hands=hands, table=table,
                                   trick=ManillenTrick(trick.leader, cards)), events=tuple(events))
@@ -414,15 +414,16 @@ def _finish(state: State, events: list[Event]) -> Transition[State]:
             for h in seats["holders"]:
                 deltas.append(ScoreDelta(h, "points", side.score, reason(side, res)))
     js = encode_state(res)
-    events.append(Event("deal_scored", {
+    events.append(Event("deal_finished", {
         "sides": js["sides"], "multiplier": res.multiplier, "factors": js["factors"],
         "capped": res.capped, "tie": res.tie, "scores": js["scores"],
         "next_carry": state.next_match.carry}))
     if res.boom:
-        events.append(Event("boom", js["boom"]))
+        events.append(Event("boom_reached", js["boom"]))
     if res.match_over:
-        events.append(Event("match_won", {"winner": res.match_winner,
-                                          "booms": dict(state.next_match.booms)}))
+        events.append(Event("match_finished", {
+            "winner": res.match_winner, "winners": sd.holder_members(state.players, res.match_winner),
+            "booms": dict(state.next_match.booms)}))
     return Transition(state, score_deltas=tuple(deltas), events=tuple(events))
 
 

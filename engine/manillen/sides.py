@@ -30,6 +30,14 @@ def holders(players: Sequence[str]) -> list[str]:
     return list(TEAMS[n]) if n in TEAMS else list(players)
 
 
+def holder_members(players: Sequence[str], holder: str) -> list[str]:
+    """The players a score holder stands for: a team's seats, else the player itself."""
+    teams = TEAMS.get(len(players), ())
+    if holder in teams:
+        return [p for i, p in enumerate(players) if i % 2 == teams.index(holder)]
+    return [holder]
+
+
 def partners(n: int, dealer: int, seat: int) -> tuple[int, ...]:
     """The seats on `seat`'s side besides itself (A3, A34, A35; none with 2 players)."""
     if n in TEAMS:

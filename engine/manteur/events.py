@@ -6,30 +6,32 @@ from engine.fields import EventType, Field
 
 _PLAYER = Field("player", "the seat it concerns")
 _DECLARATION = Field("object", "the declaration: {type, ranks, kickers}")
-_WORDS = Field("object", "the declaration in words: {en, ja}")
+_WORDS = Field("text", "the declaration in words: {en, ja}")
 
 EVENTS = (
     EventType("declared", "a player declared a hand (B5)", {
-        "player": _PLAYER, "declaration": _DECLARATION, "words": _WORDS,
+        "player": _PLAYER, "declaration": _DECLARATION, "text": _WORDS,
         "exchanged": Field("int", "cards exchanged before declaring"),
         "next": Field("player", "who responds")}),
     EventType("accepted", "a player accepted the declaration and holds the hand", {
         "player": _PLAYER, "from": Field("player", "the declarer")}),
-    EventType("reshuffle", "the discards became the stock", {
+    EventType("reshuffled", "the discards became the stock", {
         "number": Field("int", "the reshuffle's number"),
-        "cards": Field("int", "cards in the new stock")}),
+        "count": Field("int", "cards in the new stock")}),
     EventType("exchanged", "a player exchanged cards with the stock", {
         "player": _PLAYER, "count": Field("int", "cards exchanged")}),
     EventType("challenged", "a declaration was challenged and the hand shown (B10)", {
         "player": _PLAYER, "declarer": Field("player", "who declared"),
-        "declaration": _DECLARATION, "words": _WORDS, "hand": Field("cards", "the hand shown"),
+        "declaration": _DECLARATION, "text": _WORDS, "hand": Field("cards", "the hand shown"),
         "truthful": Field("bool", "the hand holds the declaration"),
         "proof": Field("object", "the cards that make the declaration", nullable=True),
         "loser": Field("player", "who takes the penalty"),
         "penalties": Field("int", "the loser's penalty points now")}),
     EventType("eliminated", "a player reached the limit (elimination mode)",
               {"player": _PLAYER}),
-    EventType("game_over", "the game ended (B17)", {
+    EventType("match_finished", "the game (the whole match of rounds) ended (B17)", {
+        "winners": Field("str_list", "who won: the last player left (elimination mode), else "
+                         "everyone but the loser"),
         "loser": Field("player", "who reached the limit"),
         "winner": Field("player", "who is left (elimination mode)", nullable=True),
         "penalties": Field("int_map", "penalty points by player id")}),

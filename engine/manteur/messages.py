@@ -35,7 +35,7 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "cards_duplicate": (
         "B15", "{card} is listed twice.", "{card}が2回指定されています。"),
     "card_not_in_hand": (
-        "B15", "{card} is not in the hand.", "{card}は手札にありません。"),
+        "B15", "{player} does not hold {card}.", "{player}は{card}を持っていません。"),
     "stock_cards_required": (
         "B15", "The stock's order is unknown (a physical deal): name the cards received "
                "(`drawn` of an exchange, `cards` of a deal).",

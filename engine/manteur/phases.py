@@ -174,6 +174,12 @@ def _words(d: Declaration) -> dict:
     return {"en": describe(d), "ja": describe(d, "ja")}
 
 
+def _winners(players: tuple[str, ...], done: ManteurResult) -> list[str]:
+    """B17, B-g: who won the match: the last player left (elimination mode), else everyone
+    but the one who reached the limit."""
+    return [done.winner] if done.winner is not None else [p for p in players if p != done.loser]
+
+
 def _declare(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
     if s.phase == "respond":
         raise refuse("respond_first", declarer=s.holder)
@@ -191,7 +197,7 @@ def _declare(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
     call = ManteurCall(seat, ManteurDeclaration(d.type, d.ranks, d.kickers), exchanged)
     new = replace(s, calls=s.calls + (call,), phase="respond", exchanged=None)
     return Transition(new, (), (Event("declared", {
-        "player": seat, "declaration": to_json(d), "words": _words(d),
+        "player": seat, "declaration": to_json(d), "text": _words(d),
         "exchanged": exchanged, "next": step(s, seat)}),))
 
 
@@ -219,7 +225,7 @@ def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]
         if c in cards[:i]:
             raise refuse("cards_duplicate", card=c)
         if c not in s.hand:
-            raise refuse("card_not_in_hand", card=c)
+            raise refuse("card_not_in_hand", player=seat, card=c)
     named = a.get("drawn")
     if s.stock_known and named is not None:
         raise refuse("stock_cards_not_allowed")
@@ -232,7 +238,7 @@ def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]
             # B18: the discards (never the hand, nor the cards being given back now) are
             # shuffled into a new stock.
             stock = shuffled(discard, s.seed, f"reshuffle/{reshuffles}")
-            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            events.append(Event("reshuffled", {"number": reshuffles, "count": len(stock)}))
             discard, reshuffles = [], reshuffles + 1
         drawn.append(stock.pop(0))
     hand = tuple(c for c in s.hand if c not in cards) + tuple(drawn)
@@ -260,7 +266,7 @@ def _exchange_named(s: ManteurState, seat: str, cards: list, named
     for i, card in enumerate(named):
         if not stock:
             stock = sorted(discard, key=order.__getitem__)
-            events.append(Event("reshuffle", {"number": reshuffles, "cards": len(stock)}))
+            events.append(Event("reshuffled", {"number": reshuffles, "count": len(stock)}))
             discard, reshuffles = [], reshuffles + 1
         _unseen(s, stock, card, named[:i], cards)
     hand = tuple(c for c in s.hand if c not in cards) + tuple(named)
@@ -288,7 +294,7 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
         f"B14: {seat} challenged {s.holder}'s {describe(d)}, which was "
         f"{'true' if truthful else 'a lie'}"), {"total": total})
     events = [Event("challenged", {
-        "player": seat, "declarer": s.holder, "declaration": to_json(d), "words": _words(d),
+        "player": seat, "declarer": s.holder, "declaration": to_json(d), "text": _words(d),
         "hand": list(s.hand), "truthful": truthful,
         "proof": None if proof is None else proof.to_json(), "loser": loser,
         "penalties": total})]
@@ -307,7 +313,8 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
     if done is not None:
         new = replace(s, phase="finished", status="finished", match=match, last_round=reveal,
                       result=done, eliminated=eliminated, exchanged=None)
-        events.append(Event("game_over", {"loser": done.loser, "winner": done.winner,
+        events.append(Event("match_finished", {"loser": done.loser, "winner": done.winner,
+                                               "winners": _winners(s.players, done),
                                           "penalties": penalties}))
         return Transition(new, (delta,), tuple(events))
     # B16, B-e: a new round, all cards shuffled, dealt to the next starter.

@@ -169,7 +169,7 @@ def test_d9_pass_heavy_deals_end_by_play_or_by_the_pass_limit(n, preset, seed):
         a = passes[0] if passes and rng.random() < 0.9 else rng.choice(acts)
         before = list(state.finished)
         tr = GAME.apply(state, a)
-        limit = [e for e in tr.events if e.type == "pass_limit"]
+        limit = [e for e in tr.events if e.type == "pass_limit_reached"]
         state, j = tr.state, GAME.encode(tr.state)
         step += 1
         assert step < MAX_STEPS

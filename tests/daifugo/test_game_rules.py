@@ -408,7 +408,7 @@ def test_d9_leader_may_pass_under_uecda():
     s = build({"A": ["H9", "C4"], "B": ["D4", "S5"], "C": ["C3", "C6"]}, preset="uecda")
     assert any(a.type == "pass" for a in GAME.legal_actions(GAME.decode(s), "A"))
     res = ok(s, "pass", "A")
-    assert events(res) == ["pass"]
+    assert events(res) == ["passed"]
     s = res.state
     assert s["top"] is None and s["turn"] == "B" and s["passes_in_a_row"] == 1
     # the pass lasts until the field clears (U5): B leads, C follows, A is skipped
@@ -433,7 +433,7 @@ def test_d9_everyone_passing_a_clear_field_gives_the_leader_the_lead_again():
               turn="B")
     s = pass_(pass_(s, "B"), "C")
     res = ok(s, "pass", "A")
-    assert events(res) == ["pass", "field_cleared"]
+    assert events(res) == ["passed", "field_cleared"]
     assert res.events[1]["reason"] == "passes" and res.events[1]["by"] == "B"
     s = res.state
     assert s["turn"] == "B" and s["passed"] == [] and s["passes_in_a_row"] == 3
@@ -450,10 +450,10 @@ def test_d9_twenty_passes_in_a_row_rank_the_rest_in_the_seeded_order():
     s = pass_(s, "B")
     assert s["status"] == "in_progress" and s["turn"] == "C"
     res = ok(s, "pass", "C")
-    assert events(res) == ["pass", "pass_limit", "deal_over"]
+    assert events(res) == ["passed", "pass_limit_reached", "deal_finished"]
     rest = shuffled(["B", "C", "D", "E"], "test", "pass_limit")
-    assert res.events[1] == {"type": "pass_limit", "game": "daifugo", "passes": PASS_LIMIT,
-                             "ranked": rest}
+    assert res.events[1] == {"type": "pass_limit_reached", "game": "daifugo",
+                             "passes": PASS_LIMIT, "ranked": rest}
     assert res.state["result"]["finish_order"] == ["A", *rest]
     assert ok(s, "pass", "C").state == res.state        # a replay ranks them the same
     other = build(hands, preset="uecda", turn="B", finished=["A"],
@@ -475,10 +475,10 @@ def test_d9_the_last_move_clears_the_field_like_any_other():
     s = build({"A": ["H9"], "B": ["D4", "S5"], "C": []}, top=["H7"], by="A", turn="A",
               preset="uecda", finished=["C"], passed=["B"], passed_field=["B"])
     res = ok(s, "play", "A", cards=["H9"])
-    assert events(res) == ["play", "finished", "field_cleared", "deal_over"]
+    assert events(res) == ["played", "went_out", "field_cleared", "deal_finished"]
     assert res.events[2]["reason"] == "passes"
     assert res.state["top"] is None and {"H7", "H9"} <= set(res.state["discards"])
     # B has not passed: no clear, at the last move as at any other
     s = build({"A": ["H9"], "B": ["D4", "S5"], "C": []}, top=["H7"], by="B", turn="A",
               preset="uecda", finished=["C"])
-    assert events(ok(s, "play", "A", cards=["H9"])) == ["play", "finished", "deal_over"]
+    assert events(ok(s, "play", "A", cards=["H9"])) == ["played", "went_out", "deal_finished"]

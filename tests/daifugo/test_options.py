@@ -381,7 +381,7 @@ def test_Ds_rank_points_per_title(points):
     assert r["titles"] == dict(zip("ABCDE", ["daifugo", "fugo", "heimin", "hinmin",
                                               "daihinmin"]))
     assert r["points"] == dict(zip("ABCDE", table))
-    assert [(d["target"], d["delta"], d["title"], d["position"]) for d in res.score_deltas] == [
+    assert [(d["target"], d["delta"], d["title"], d["place"]) for d in res.score_deltas] == [
         (p, table[i], r["titles"][p], i + 1) for i, p in enumerate("ABCDE")]
     assert res.state["next_match"]["points"] == {p: 10 + table[i] for i, p in enumerate("ABCDE")}
     # every extra 平民 of a bigger table scores the 平民 points
@@ -403,7 +403,7 @@ def test_D24_two_foul_finishes_rank_in_reverse_order_below_everyone():
     o = {"forbidden_finish": ["joker", "eight"]}
     s = build({"A": ["BJ"], "B": ["H8"], "C": ["H5"], "D": ["S6"], "E": ["C4", "C7"]}, opts=o)
     res = ok(s, "play", "A", cards=["BJ"])            # foul: the joker
-    assert "foul_finish" in events(res) and res.state["fallen"] == ["A"]
+    assert "penalized" in events(res) and res.state["fallen"] == ["A"]
     s = res.state
     assert s["top"] is None and s["turn"] == "B"      # the lone joker cleared (D9)
     refused_by(s, "player_out", "D10", "pass", "A")

@@ -70,7 +70,7 @@ def replay_recorded(rec: dict, table: dict | None = None, seed: str = "uecda"
             want = move["verdict"] == "accepted"
             assert step.valid == want, (k, move, None if step.valid else step.refusal.code)
             if step.valid:
-                seen.update(e for ev in step.events if ev["type"] == "play"
+                seen.update(e for ev in step.events if ev["type"] == "played"
                             for e in ev["effects"])
                 seen["accepted"] += 1
             else:
@@ -79,7 +79,7 @@ def replay_recorded(rec: dict, table: dict | None = None, seed: str = "uecda"
                 step = ok(s, "pass", player)             # U14: the server passes it
         s = step.state
         # D9: the server's 20 passes in a row end the game at this very submission
-        limit = [ev for ev in step.events if ev["type"] == "pass_limit"]
+        limit = [ev for ev in step.events if ev["type"] == "pass_limit_reached"]
         assert bool(limit) == ("ranked_by_passes" in rec and k == len(rec["moves"]) - 1), k
         seen["pass_limit"] += len(limit)
     return s, seen

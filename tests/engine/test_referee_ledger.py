@@ -61,7 +61,7 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, log: list | None = N
                 from_ledger[d["target"]] = from_ledger.get(d["target"], 0) + d["delta"]
             if action["type"] == "penalty":
                 assert [d["delta"] for d in out.score_deltas] == [sign * action["points"]]
-                assert out.events[-1]["type"] == "penalized"
+                assert out.events[-1]["type"] == "penalty_given"
             elif action["type"] == "warning":
                 assert out.score_deltas == [] and out.events[-1]["type"] == "warned"
             else:

@@ -68,7 +68,7 @@ def test_S_3_declarer_at_A_wins_the_match_with_1_2_or_1_3(preset, kind):
     out = finish(kind, levels={"team1": "A"}, preset=preset)
     assert out.state["result"]["match_winner"] == "team1"
     assert out.state["next_match"] is None
-    assert any(e["type"] == "match_won" for e in out.events)
+    assert any(e["type"] == "match_finished" for e in out.events)
 
 
 @pytest.mark.parametrize("preset", ["seed", "official"])

@@ -232,7 +232,7 @@ def test_rule_3_10_with_3_9_the_discard_pile_becomes_an_unknown_stock_again():
     refusal = refused(s, "draw", "A", cards=["D10", "DQ", "H9"])  # the top card stays
     assert refusal.details["where"] == "on the discard pile"
     res = ok(s, "draw", "A", cards=["DQ", "D10", "H6"])
-    assert [e["type"] for e in res.events][:2] == ["reshuffle", "drew"]
+    assert [e["type"] for e in res.events][:2] == ["reshuffled", "drew"]
     assert res.state["stock"] == ["H4", "H5", "H7"] and res.state["discard"] == ["H9"]
     assert res.state["stock_known"] is False and res.state["reshuffles"] == 1
     # draw_game: the stock runs out and the game ends drawn, with nothing drawn.

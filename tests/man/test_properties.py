@@ -101,7 +101,7 @@ def check_illegal(rng: random.Random, state, j: dict, legal_keys: set) -> None:
             # A call given in automatic mode is checked: legal exactly when it is the right one.
             bare = GAME.apply(state, GAME.parse_action(
                 {k: v for k, v in a.items() if k != "call"}, j["players"]))
-            spoken = [e.data["code"] for e in bare.events if e.type == "call"]
+            spoken = [e.data["code"] for e in bare.events if e.type == "called"]
             if spoken == [a["call"]]:
                 continue
         parsed = GAME.parse_action(a, j["players"])

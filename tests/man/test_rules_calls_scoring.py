@@ -16,9 +16,9 @@ OTHERS = {"B": ["D9", "H9"], "C": ["C9", "HQ"], "D": ["C10", "DK"]}
 
 
 def call_of(res):
-    calls = [e for e in res.events if e["type"] == "call"]
+    calls = [e for e in res.events if e["type"] == "called"]
     assert len(calls) == 1
-    return calls[0]["code"], calls[0]["call"]
+    return calls[0]["code"], calls[0]["text"]["ja"]
 
 
 @pytest.mark.parametrize("hand,action,fields,code,words", [
@@ -111,8 +111,10 @@ def test_rule_8_1_chombo_every_other_player_plus_one():
     res = ok(s, "chombo", "D", offender="C", reason="showed a card")
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"A": 1, "B": 1, "C": -3,
                                                                    "D": 1}
-    assert res.events[0] == {"type": "chombo", "game": "man", "offender": "C", "rule": "man 8.1",
-                             "code": "chombo_recorded", "reason": "showed a card",
+    assert res.events[0] == {"type": "penalized", "game": "man", "player": "C", "rule": "man 8.1",
+                             "code": "chombo_recorded",
+                             "text": {"en": "Chombo reported: showed a card",
+                                      "ja": "チョンボの報告:showed a card"},
                              "reported_by": "D"}
     assert refused(s, "chombo", "D", offender="Z", reason="x").code == "chombo_offender_unknown"
 

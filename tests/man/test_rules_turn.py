@@ -197,7 +197,7 @@ def test_rule_3_9_empty_stock_reshuffles_the_discard_under_its_top_card():
     s["stock"] = []
     res = ok(s, "draw", "A")
     assert res.state["reshuffles"] == 1 and res.state["discard"] == ["S9"]
-    assert [e["type"] for e in res.events][:1] == ["reshuffle"]
+    assert [e["type"] for e in res.events][:1] == ["reshuffled"]
     assert len(res.state["stock"]) + 1 == len(s["discard"]) - 1
     again = ok(s, "draw", "A")
     assert again.state == res.state  # the reshuffle is seeded: same stock every time

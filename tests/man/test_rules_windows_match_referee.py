@@ -167,15 +167,15 @@ def test_rule_7_2_match_games_ends_the_match_and_names_the_winner():
     assert res.state["match"] == {"totals": {"A": 3, "B": -3}, "games_played": 3,
                                   "over": True, "winner": "A"}
     assert res.next_match["over"] is True and res.next_match["winner"] == "A"
-    assert res.events[-1] == {"type": "match_won", "game": "man", "winner": "A",
-                              "totals": {"A": 3, "B": -3}, "games_played": 3}
+    assert res.events[-1] == {"type": "match_finished", "game": "man", "winner": "A",
+                              "winners": ["A"], "totals": {"A": 3, "B": -3}, "games_played": 3}
     assert not _won({"A": 2, "B": -2}, 1, match_games=3).state["match"]["over"]
 
 
 def test_rule_7_2_a_tie_for_the_lead_plays_on():
     res = _won({"A": -1, "B": 1}, 5, match_games=3)  # 0 : 0 after six games
     assert res.state["match"]["over"] is False and res.state["match"]["winner"] is None
-    assert all(e["type"] != "match_won" for e in res.events)
+    assert all(e["type"] != "match_finished" for e in res.events)
 
 
 def test_rule_7_2_match_target():
@@ -230,8 +230,8 @@ def test_rule_2_2_declared_calls_the_reach_at_the_deal_is_checked():
     assert refused(st, "call", "A", call="reach_continue").code == "call_wrong"
     assert refused(st, "call", "B", call="reach").code == "call_wrong"  # 34 is not reach
     res = ok(st, "call", "A", call="reach")
-    assert res.events == [{"type": "call", "game": "man", "player": "A", "call": "リーチ", "code": "reach",
-                           "en": "Reach", "deal": True}]
+    assert res.events == [{"type": "called", "game": "man", "player": "A", "code": "reach",
+                           "text": {"en": "Reach", "ja": "リーチ"}, "deal": True}]
     assert res.state["reach"]["A"] is True and res.state["last_call"]["A"] == "reach"
     assert refused(res.state, "call", "A", call="reach").code == "call_not_due"
     ok(res.state, "play", "A", cards=["S4"], call="reach_continue")

@@ -66,11 +66,11 @@ def test_rule_5_6_worked_game_move_by_move():
     for index, (action, spoken) in enumerate(MOVES):
         res = adjudicate.validate(state, action)
         assert res.valid, (index, action, res.refusal.code, res.refusal.en)
-        calls = [e for e in res.events if e["type"] == "call"]
+        calls = [e for e in res.events if e["type"] == "called"]
         if spoken is None:
             assert calls == [] or action["type"] != "draw"
         else:
-            assert [c["call"] for c in calls] == [spoken], (index, action)
+            assert [c["text"]["ja"] for c in calls] == [spoken], (index, action)
         for d in res.score_deltas:
             totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
         state = res.state
@@ -82,7 +82,7 @@ def test_rule_5_6_worked_game_move_by_move():
             assert res.to_act == ["A", "D"]
         if index == 21:
             kaeshi = res.events[0]
-            assert kaeshi["type"] == "kaeshi" and kaeshi["multiplier"] == 2
+            assert kaeshi["type"] == "kaeshi_called" and kaeshi["multiplier"] == 2
             assert res.to_act == ["D"]  # C played the card, B already called
     assert res.status == "finished"
     assert totals == {"A": 2, "B": -2}
@@ -133,7 +133,7 @@ def test_worked_game_with_declared_calls_in_referee_mode():
         if spoken is not None:
             action = {**action, "call": CODES[spoken]}
         res = adjudicate.validate(state, action)
-        assert res.valid and not any(e["type"] == "chombo" for e in res.events), action
+        assert res.valid and not any(e["type"] == "penalized" for e in res.events), action
         state = res.state
     assert state["match"]["totals"] == {"A": 2, "B": -2, "C": 0, "D": 0}
 

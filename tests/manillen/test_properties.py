@@ -181,7 +181,7 @@ def play_boom(n: int, options: dict, rnd, seed: str) -> int:
         step = -1 if state["options"]["french_form"] != "none" else 1    # A37
         assert match["dealer"] == players[(players.index(state["dealer"]) + step) % n]
         assert state["next_dealer"] == match["dealer"]
-        if any(e["type"] == "boom" for e in events):
+        if any(e["type"] == "boom_reached" for e in events):
             assert res["boom"]["scores"][res["boom"]["winner"]] >= 101
             return deals
 

@@ -224,7 +224,7 @@ def test_deal_scored_event_and_score_delta_reason_end_to_end():
             break
     res = state["result"]
     assert [e["type"] for e in events].count("trick_won") == 8
-    assert events[-1]["type"] == "deal_scored"
+    assert events[-1]["type"] == "deal_finished"
     (delta,) = deltas
     winner = max(res["sides"], key=lambda s: s["card_points"])
     assert delta["target"] == winner["id"] and delta["kind"] == "points"

@@ -218,7 +218,7 @@ def test_b6_with_b18_the_discards_become_an_unknown_stock_again():
     assert refused(s, "exchange", "cho", cards=["CK", "S2"], drawn=["C9", "CK"]).details[
         "where"] == "being given back"
     res = ok(s, "exchange", "cho", cards=["CK", "S2"], drawn=["C9", "H3"])
-    assert [e["type"] for e in res.events] == ["reshuffle", "exchanged"]
+    assert [e["type"] for e in res.events] == ["reshuffled", "exchanged"]
     assert res.state["discard"] == ["CK", "S2"] and res.state["stock_known"] is False
     assert len(res.state["stock"]) == 54 - 5 - 2 and "H3" not in res.state["stock"]
     assert res.state["stock"] == sorted(res.state["stock"], key=deck_of(

@@ -201,7 +201,7 @@ def test_b18_long_rounds_reshuffle_the_discards():
             next((a for a in acts if a["type"] == "exchange" and len(a["cards"]) == 4), None) or \
             next(a for a in acts if a["type"] == "declare")
         tr = GAME.apply(s, GAME.parse_action(pick, ["a", "b"]))
-        reshuffled += sum(e.type == "reshuffle" for e in tr.events)
+        reshuffled += sum(e.type == "reshuffled" for e in tr.events)
         s = tr.state
         check_state(s)
     assert reshuffled >= 1 and s.reshuffles == reshuffled and s.round == 1

@@ -125,7 +125,7 @@ def test_b18_stock_runs_out_discards_reshuffled_not_the_hand_nor_the_cards_given
     GAME.decode(s)
     out = ok(s, "exchange", "B", cards=["CK", "D7", "S9"])
     t = out.state
-    assert [e["type"] for e in out.events] == ["reshuffle", "exchanged"]
+    assert [e["type"] for e in out.events] == ["reshuffled", "exchanged"]
     assert t["reshuffles"] == 1 and t["discard"] == ["CK", "D7", "S9"]
     assert len(t["stock"]) == len(old) - 2 and set(t["stock"]) < set(old)
     assert len(set(t["hand"] + t["stock"] + t["discard"])) == 54
@@ -178,7 +178,7 @@ def test_b17_the_game_ends_at_the_penalty_limit():
     out = ok(s, "challenge", "B")
     t = out.state
     assert t["status"] == "finished" and t["result"] == {"loser": "A", "winner": None}
-    assert out.to_act == [] and out.events[-1]["type"] == "game_over"
+    assert out.to_act == [] and out.events[-1]["type"] == "match_finished"
     assert refused(t, "declare", "A", declaration={"type": "pair"}).code == "game_finished"
 
 

@@ -41,7 +41,7 @@ def test_warning_penalty_and_withdrawal_recorded_with_the_referee_key(game_id, m
     sign = referee.penalty_sign(game.penalty_kind)
     acts = [({"type": "warning", "player": players[0], "reason": "slow play"}, [], "warned"),
             ({"type": "penalty", "player": players[-1], "points": 4, "reason": "card shown"},
-             [sign * 4], "penalized"),
+             [sign * 4], "penalty_given"),
             ({"type": "withdraw", "player": players[-1], "entry": 2}, [-sign * 4], "withdrawn")]
     for action, deltas, event in acts:
         seat = {"X-Seat-Token": dealt["seat_tokens"][action["player"]]} if mode == "sealed" \

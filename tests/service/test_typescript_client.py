@@ -113,5 +113,8 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
                                                 re.MULTILINE)}
     assert finished == set(PRODUCT_GAMES), output
     assert f"played: {' '.join(PRODUCT_GAMES)}" in output
+    # one vocabulary: the program reads every game's play as `played` with a `cards` list
+    for game in ("man", "manillen", "guandan", "daifugo"):
+        assert re.search(rf"^  first play: {game}: \S+ played ", output, re.MULTILINE), (game, output)
     for game in PRODUCT_GAMES:  # each refused a seat out of turn by its own game's refusal
         assert re.search(rf"^{game}: .*refused: {game} ", output, re.MULTILINE), output

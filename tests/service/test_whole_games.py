@@ -249,7 +249,7 @@ def test_every_answer_of_whole_games_fits_the_typed_spec(game_id, signed):
         following = {"players": players, "match": summary}
         assert not _errors(schema(f"{prefix}DealRequest"), following)
         again = client.post(f"/v1/games/{game_id}/deal", json=following)
-        if "match_won" in events:  # a match that is over deals no more
+        if "match_finished" in events:  # a match that is over deals no more
             assert again.status_code == 422 and again.get_json()["code"] == "deal_invalid"
         else:
             assert again.status_code == 201, (again.get_json(), summary)

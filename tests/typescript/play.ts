@@ -122,16 +122,18 @@ function refusal(error: Refusal): string {
 }
 
 function event(e: Event): string {
-  // the same type in two games: each read with its own game's fields
-  if (e.game === "man" && e.type === "played") return `man: ${e.player} played ${e.cards.join(" ")}`;
-  if (e.game === "man" && e.type === "drew") return `man: ${e.player} drew ${e.count}`;
-  if (e.game === "daifugo" && e.type === "play") return `daifugo: ${e.player} played ${e.form} ${e.cards.join(" ")}`;
-  if (e.game === "guandan" && e.type === "play") return `guandan: ${e.player} played ${e.cards.join(" ")}`;
-  if (e.game === "guandan" && e.type === "pass") return `guandan: ${e.player} passed`;
-  if (e.game === "daifugo" && e.type === "pass") return `daifugo: ${e.player} passed`;
-  if (e.game === "manillen" && e.type === "card_played") return `manillen: ${e.player} played ${e.card}`;
+  // one vocabulary: a play is `played` with a `cards` list in every game, read without asking
+  // which game it came from; game-specific fields after narrowing on the game
+  if (e.type === "played" && e.game === "daifugo") return `daifugo: ${e.player} played ${e.form} ${e.cards.join(" ")}`;
+  if (e.type === "played") return `${e.game}: ${e.player} played ${e.cards.join(" ")}`;
+  if (e.type === "passed") return `${e.game}: ${e.player} passed`;
+  if (e.type === "drew") return `${e.game}: ${e.player} drew ${e.count}`;
+  if (e.type === "went_out") return `${e.game}: ${e.player} went out ${e.place}`;
+  if (e.type === "penalized") return `${e.game}: ${e.player} penalized (${e.code}): ${e.text.en}`;
+  if (e.type === "match_finished") return `${e.game}: match won by ${e.winners.join(" ")}`;
+  if (e.type === "called") return `${e.game}: ${e.player} called ${e.text.en} / ${e.text.ja}`;
   if (e.game === "manillen" && e.type === "trick_won") return `manillen: ${e.player} won trick ${e.trick}`;
-  if (e.game === "manteur" && e.type === "declared") return `manteur: ${e.player} declared ${e.words.en}`;
+  if (e.game === "manteur" && e.type === "declared") return `manteur: ${e.player} declared ${e.text.en}`;
   if (e.game === "manteur" && e.type === "challenged") return `manteur: ${e.player} challenged, ${e.loser} lost`;
   return `${e.game}: ${e.type}`;
 }
@@ -211,6 +213,8 @@ async function play(game: GameId, seats: number): Promise<void> {
   if (refused.length < 2) throw new Error(`${game}: refusals ${refused.join("; ")}`);
   console.log(`${game}: finished in ${steps} actions; refused: ${refused.join("; ")}`);
   for (const line of told.slice(-6)) console.log(`  ${line}`);
+  const firstPlay = told.find((line) => line.startsWith(`${game}: `) && line.includes(" played "));
+  if (firstPlay !== undefined) console.log(`  first play: ${firstPlay}`);
 }
 
 const listed = await client.GET("/v1/games");
