@@ -4,9 +4,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine import adjudicate
+from engine import adjudicate, registry
 from engine.cards import SUITS, deck_52
-from engine.game import Refusal
+from engine.game import InvalidDeal, Refusal
 
 
 def act(state: dict, type_: str, player: str, **fields) -> Any:
@@ -45,3 +45,30 @@ def random_action(rnd: random.Random, game, players: list, seat: str | None = No
             "bool": lambda: rnd.random() < 0.5,
         }.get(field.kind, lambda: "seen at the table")()
     return action
+
+
+def random_deal_play_out(game_id: str, rnd: random.Random, seed: str, most_players: int = 6):
+    """A deal of `game_id` at a random table (a count it deals to, up to `most_players`) played
+    with random legal actions — mostly ones that take the deal on (a random walk of draws and
+    passes can take long) — to its end or 3,000 actions. Yields (players, state, applied) for
+    each action, the state it was taken in first, then (players, last state, None)."""
+    game = registry.get(game_id)
+    counts = [n for n in range(game.min_players, min(game.max_players, most_players) + 1)]
+    while True:
+        players = [f"p{i}" for i in range(rnd.choice(counts))]
+        try:
+            out = adjudicate.deal(game_id, players, None, seed)
+            break
+        except InvalidDeal:
+            counts.remove(len(players))  # a count the game is not played by (Manillen: 5)
+    state, to_act, status = out["state"], out["to_act"], out["status"]
+    for _ in range(3000):
+        if status == "finished":
+            break
+        legal = [a for p in to_act for a in adjudicate.legal_actions(state, p)]
+        moving = [a for a in legal if a["type"] not in ("draw", "pass", "chombo", "end_turn")]
+        applied = adjudicate.validate(state, rnd.choice(
+            moving if moving and rnd.random() < 0.8 else legal))
+        yield players, state, applied
+        state, to_act, status = applied.state, applied.to_act, applied.status
+    yield players, state, None

@@ -12,6 +12,7 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 
 from engine import adjudicate, registry
+from tests.adjudication import random_deal_play_out
 from tests.sizing import examples
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
@@ -51,22 +52,11 @@ def test_events_of_whole_games_fit_their_declarations(game_id):
     seen: set[str] = set()
     for seed in range(examples(8)):
         rnd = random.Random(f"events-{game_id}-{seed}")
-        players = [f"p{i}" for i in range(rnd.randint(game.min_players, min(game.max_players, 6)))]
-        out = adjudicate.deal(game_id, players, None, f"events-{seed}")
-        state, to_act, status = out["state"], out["to_act"], out["status"]
-        for _ in range(3000):
-            if status == "finished":
-                break
-            legal = [a for p in to_act for a in adjudicate.legal_actions(state, p)]
-            # mostly moves that take the deal on (a random walk of draws can take long)
-            moving = [a for a in legal if a["type"] not in ("draw", "pass", "chombo", "end_turn")]
-            action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
-            applied = adjudicate.validate(state, action)
-            for event in applied.events:
+        for _players, _state, applied in random_deal_play_out(game_id, rnd, f"events-{seed}"):
+            for event in applied.events if applied else ():
                 assert not event_errors(game_id, event), event_errors(game_id, event)
                 assert event["game"] == game_id
                 seen.add(event["type"])
-            state, to_act, status = applied.state, applied.to_act, applied.status
     assert seen, f"{game_id}: no event in {examples(8)} games"
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine import adjudicate, registry
-from engine.errors import InvalidDeal
+from tests.adjudication import random_deal_play_out
 from tests.sizing import examples
 
 PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
@@ -117,23 +117,11 @@ def test_no_english_answer_carries_japanese_outside_ja_fields(game_id):
     game = registry.get(game_id)
     for seed in range(examples(6)):
         rnd = random.Random(f"vocabulary-{game_id}-{seed}")
-        players = [f"p{i}" for i in range(rnd.randint(game.min_players, min(game.max_players, 6)))]
-        try:
-            out = adjudicate.deal(game_id, players, None, f"vocabulary-{seed}")
-        except InvalidDeal:
-            continue  # a player count the game is not played by (Manillen: not 5)
-        state, to_act, status = out["state"], out["to_act"], out["status"]
-        for _ in range(3000):
-            if status == "finished":
-                break
-            legal = [a for p in to_act for a in adjudicate.legal_actions(state, p)]
-            moving = [a for a in legal if a["type"] not in ("draw", "pass", "chombo", "end_turn")]
-            action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
-            applied = adjudicate.validate(state, action)
-            hits = _japanese_outside_ja({"events": applied.events,
-                                         "score_deltas": applied.score_deltas})
-            assert not hits, (game_id, seed, hits)
-            state, to_act, status = applied.state, applied.to_act, applied.status
+        for _players, _state, applied in random_deal_play_out(game_id, rnd, f"vocabulary-{seed}"):
+            if applied is not None:
+                hits = _japanese_outside_ja({"events": applied.events,
+                                             "score_deltas": applied.score_deltas})
+                assert not hits, (game_id, seed, hits)
 
 
 def test_a_refusal_shared_by_games_names_the_same_thing_the_same_way():
