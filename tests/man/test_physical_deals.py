@@ -21,6 +21,7 @@ from tests.state_schema import schema_errors
 
 from .helpers import build, ok, refused
 from .physical import complete, random_table
+from .test_properties import BASE_OPTIONS
 
 KEY = "physical-referee-key"
 REFEREE = {"Authorization": f"Bearer {KEY}"}
@@ -259,12 +260,7 @@ def test_rule_3_10_the_dealer_flips_named_cards_onto_an_effect_start_card():
 # ------------------------------------------------------------------------ properties
 
 OPTIONS = st.fixed_dictionaries({
-    "violations": st.sampled_from(["reject", "chombo"]),
-    "calls": st.sampled_from(["automatic", "declared"]),
-    "no_opening_match": st.sampled_from(["flip_again", "dealer_left_starts"]),
-    "multi_card_effects": st.sampled_from(["per_card", "once"]),
-    "penalty_draw_ends_turn": st.booleans(),
-    "stock_exhausted": st.sampled_from(["reshuffle", "draw_game"]),
+    **BASE_OPTIONS,
     "start_card": st.sampled_from(["in_deal", "by_dealer"]),
     "man_window": st.sampled_from(["next_action", "until_covered"]),
 })
