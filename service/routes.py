@@ -9,7 +9,7 @@ import orjson
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from engine import ENGINE_VERSION, adjudicate, registry
+from engine import ENGINE_VERSION, adjudicate, records, registry
 from engine.adjudicate import Applied
 from engine.referee import REFEREE
 
@@ -19,7 +19,7 @@ from engine.game import InvalidDeal
 from . import examples, pages
 from .errors import LimitExceeded, request_lang
 from .trust import Meta, Posted
-from .jsonio import OrjsonParser, json_response, load_body
+from .jsonio import OrjsonParser, invalid_json, json_response, load_body, raw_json_body
 
 
 class RefereeBlueprint(Blueprint):
@@ -447,6 +447,61 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         if out["stopped"] is not None:
             request.environ["cardref.refusal"] = out["stopped"]["error"].code
             out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
+        return json_response(out)
+
+    @api.route("/records/check", methods=["POST"])
+    @api.response(200, schemas.record_check_response, example=examples.response("checkRecord"))
+    @problems(400, 404, 413, 415, 422)
+    @api.doc(operationId="checkRecord",
+             summary="Replay a whole match record deal after deal; its totals, digest and "
+                     "first discrepancy",
+             requestBody={"required": True, "content": {"application/json": {
+                 "schema": {"$ref": "#/components/schemas/MatchRecord"},
+                 "example": examples.request("checkRecord")}}})
+    @called_directly
+    def check_record():
+        # The same in every trust mode: a record carries no state and the answer issues none
+        # (its next_match values are neither signed nor sealed), so there is nothing to guard.
+        req = request._get_current_object()
+        try:
+            record = raw_json_body(req, required=True)
+        except (orjson.JSONDecodeError, UnicodeDecodeError) as err:
+            invalid_json(err)
+        deals, actions = records.record_size(record)
+        settings = ext.settings
+        if deals > settings.max_record_deals:
+            raise LimitExceeded(f"a record checked here has at most {settings.max_record_deals} "
+                                f"deals (CARDREF_MAX_RECORD_DEALS), not {deals}", "deals")
+        if actions > settings.max_record_actions:
+            raise LimitExceeded(f"a record checked here has at most {settings.max_record_actions}"
+                                f" actions in all (CARDREF_MAX_RECORD_ACTIONS), not {actions}",
+                                "deals")
+        if isinstance(record, dict) and isinstance(record.get("players"), list):
+            _check_player_ids(ext, [p for p in record["players"] if isinstance(p, str)],
+                              "players")
+        report = records.check_record(record, lang=request_lang())
+        req.environ["cardref.game"] = report["game"]
+        if report["discrepancy"] is not None:
+            req.environ["cardref.refusal"] = report["discrepancy"]["code"]
+        return json_response(report)
+
+    @api.route("/verify-deal", methods=["POST"])
+    @api.arguments(schemas.verify_deal_request, example=examples.request("verifyDeal"))
+    @api.response(200, schemas.verify_deal_response, example=examples.response("verifyDeal"))
+    @problems(400, 404, 413, 415, 422)
+    @api.doc(operationId="verifyDeal",
+             summary="Whether a revealed seed and salt make a deal's published commitment, "
+                     "and the hands that seed deals")
+    def verify_deal(body: dict):
+        # The same in every trust mode: whoever holds the revealed seed can deal it offline
+        # (engine/rng.py is public), so the hands it answers are no secret.
+        request.environ["cardref.game"] = body["game"]
+        _check_player_ids(ext, body["players"], "players")
+        salt = body.get("seed_salt")
+        out = records.verify_deal(body["game"], body["players"], body.get("options"),
+                                  body["seed"], salt.lower() if salt else None,
+                                  body["seed_commitment"], body.get("match"),
+                                  body.get("dealer"))
         return json_response(out)
 
     # The unversioned alias of /v1/validate that front ends were promised.
