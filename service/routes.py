@@ -476,9 +476,12 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             raise LimitExceeded(f"a record checked here has at most {settings.max_record_actions}"
                                 f" actions in all (CARDREF_MAX_RECORD_ACTIONS), not {actions}",
                                 "deals")
-        if isinstance(record, dict) and isinstance(record.get("players"), list):
-            _check_player_ids(ext, [p for p in record["players"] if isinstance(p, str)],
-                              "players")
+        players = record.get("players") if isinstance(record, dict) else None
+        limit = settings.max_player_id_length
+        for i, pid in enumerate(players if isinstance(players, list) else ()):
+            if isinstance(pid, str) and len(pid) > limit:
+                raise records.InvalidRecord(f"a player id has at most {limit} characters "
+                                            "(CARDREF_MAX_PLAYER_ID_LENGTH)", f"players[{i}]")
         report = records.check_record(record, lang=request_lang())
         req.environ["cardref.game"] = report["game"]
         if report["discrepancy"] is not None:

@@ -87,6 +87,9 @@ def test_the_discrepancy_speaks_the_callers_language():
       "players": ["a", "b"], "options": {"preset": "nope"}, "deals": [{"deal": {"seed": "s"}}]},
      422, "options_invalid", None),
     (["not", "a", "record"], 422, "record_invalid", None),
+    ({"format": "card-referee/match-record", "format_version": 1, "game": "man",
+      "players": ["a" * 65, "b"], "deals": [{"deal": {"seed": "s"}}]},
+     422, "record_invalid", "players[0]"),
 ])
 def test_a_malformed_record_is_422_naming_what_is_wrong(body, status, code, path):
     resp = post_check(body)
