@@ -65,7 +65,7 @@ PLANS = [
          {"event": "まん秋季オープン 2026", "site": "京都", "date": "2026-11-21", "round": "2",
           "table": "5", "referee": "佐藤", "names": {"aoki": "青木", "baba": "馬場",
                                                      "chiba": "千葉", "doi": "土井"}},
-         deals=4, physical=3,
+         deals=4, physical=2,
          rulings={0: [Ruling(6, "warning", "baba", "slow play", comment="二度目の長考")],
                   1: [Ruling(9, "chombo", "chiba", "played out of turn (3.1)",
                              comment="手番外に出した: チョンボ")],
@@ -120,6 +120,19 @@ def _hand(state: dict, seat: str) -> list[str]:
     if "hands" in state:
         return list(state["hands"][seat])
     return list(state["hand"]) if state.get("holder") == seat else []  # Manteur: one hand
+
+
+def _gained(before: list[str], after: list[str]) -> list[str]:
+    """The cards `after` holds beyond `before`, in the order the hand took them (3.10: cards
+    off an unknown stock are named in the order drawn; a reshuffle may come between them)."""
+    left = Counter(before)
+    out = []
+    for card in after:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
 
 
 def _physical(plan: Plan, twin: dict) -> tuple[dict, dict]:
@@ -223,9 +236,9 @@ def _play_deal(plan: Plan, k: int, match: dict | None, rnd: random.Random) -> tu
         action = {k2: v for k2, v in choice.items() if k2 != "game"}
         filled = FILLED.get((plan.game, action["type"]))
         if state is not twin_state and filled:
-            gained = Counter(_hand(twin_after.state, choice["player"])) - Counter(before)
+            gained = _gained(before, _hand(twin_after.state, choice["player"]))
             if gained or action["type"] == "exchange":
-                action[filled] = sorted(gained.elements())
+                action[filled] = gained
         post(action, plan.comments.get((k, len(actions)), ""))
         twin_state = state if real is twin else twin_after.state
     deal_totals = _in_seat_order(plan, totals)
