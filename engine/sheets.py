@@ -416,8 +416,8 @@ def render_text(sheet: Sheet, lang: str = "en") -> str:
     widths = [max(_width(line[i]) for line in [header, total, *body])
               for i in range(len(header))]
 
-    def fmt(cells: list[str]) -> str:
-        return " | ".join(_pad(c, widths[i]) for i, c in enumerate(cells)).rstrip()
+    def fmt(cells: list[str]) -> str:  # the last cell unpadded: no trailing blanks to wrap
+        return " | ".join([_pad(c, widths[i]) for i, c in enumerate(cells[:-1])] + cells[-1:])
 
     rule = "-+-".join("-" * w for w in widths)
     lines += [fmt(header), rule, *[fmt(b) for b in body], rule, fmt(total), ""]
