@@ -523,12 +523,15 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                          f"(`{CONSISTENT_HEADER}: false`).",
              parameters=_SHEET_PARAMETERS,
              requestBody={"required": True, "content": {"application/json": {
-                 "schema": {"$ref": "#/components/schemas/MatchRecord"}}}},
+                 "schema": {"$ref": "#/components/schemas/MatchRecord"},
+                 "example": examples.request("recordSheet")}}},
              responses={"200": {
                  "description": "The score sheet",
                  "headers": _SHEET_HEADERS,
-                 "content": {media: {"schema": {"type": "string"}}
-                             for media in SHEET_MEDIA_TYPES}}})
+                 "content": {media: {"schema": {"type": "string"}} | (
+                     {"example": examples.response("recordSheet")}
+                     if media == "text/plain" else {})
+                     for media in SHEET_MEDIA_TYPES}}})
     @called_directly
     def record_sheet():
         req = request._get_current_object()
