@@ -236,6 +236,22 @@ Exit status: 0 consistent, 1 a discrepancy, 2 the file is unreadable or not a ma
 """
 
 
+SHEET_HELP = """\
+FILE is a match record (docs/records.md; examples/ has one per game); "-" reads it from stdin.
+The record is checked as `card-referee check` checks it, then printed as a score sheet: deals
+as rows (Manteur: its rounds), seats or teams as columns, the game's own scoring, the
+referee's warnings and penalties marked, the totals, the tags and the record's digest.
+
+  text  a table for a terminal (Japanese names and words aligned by display width)
+  csv   the heading as label,value rows, an empty row, then the table (RFC 4180)
+  html  a printable A4 page, self-contained (no script, no outside font)
+
+Exit status: 0 the record is consistent, 1 the check stopped at a discrepancy (the sheet is
+still printed, up to it, and says where it stopped), 2 the record itself is bad (missing
+file, not JSON, not a match record).
+"""
+
+
 def _read_json(path: str, what: str):
     try:
         if path == "-":
@@ -331,6 +347,31 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
             print(f"  {w[key]}: {json.dumps(found[key], ensure_ascii=False)}")
 
 
+def _sheet(args: argparse.Namespace) -> int:
+    """Check a match record and print its score sheet."""
+    from engine import records, sheets
+    from engine.game import InputError
+
+    record = _read_json(args.file, "a match record")
+    if not isinstance(record, dict):
+        raise BadInput(f"{args.file}: a match record is a JSON object")
+    try:
+        report = records.check_record(record, keep_steps=True, lang=args.lang)
+    except InputError as err:
+        where = f" at {err.path}" if err.path else ""
+        raise BadInput(f"{args.file}: {err.code}{where}: {err.message}") from None
+    text = sheets.render(record, report, args.format, args.lang)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as err:
+            raise BadInput(f"{args.output}: cannot write it ({err.strerror or err})") from None
+    return 0 if report["consistent"] else EXIT_REFUSED
+
+
 def _verify_seed(args: argparse.Namespace) -> int:
     """Exit 0 when the seed (and salt) match the commitment, 1 when not. With --salt the
     salted commitment every deal publishes now; without it the bare SHA-256 of the seed that
@@ -413,6 +454,14 @@ def main(argv: list[str] | None = None) -> int:
     chk.add_argument("--json", action="store_true",
                      help="print the check report as JSON (as POST /v1/records/check answers)")
     chk.set_defaults(func=_check)
+    sheet = sub.add_parser("sheet", help="check a match record and print its score sheet",
+                           description="Check a match record and print its score sheet.",
+                           epilog=SHEET_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sheet.add_argument("file", help="the match record (JSON; - for stdin)")
+    sheet.add_argument("--format", choices=["text", "csv", "html"], default="text")
+    sheet.add_argument("--lang", choices=["en", "ja"], default="en")
+    sheet.add_argument("-o", "--output", help="write the sheet to this file (default stdout)")
+    sheet.set_defaults(func=_sheet)
     ver = sub.add_parser("verify-seed", help="check a revealed seed and salt against the "
                          "deal's commitment")
     ver.add_argument("seed")
