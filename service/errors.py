@@ -41,6 +41,8 @@ TITLES: dict[str, tuple[str, str]] = {
     "options_invalid": ("Invalid options", "オプションが正しくありません"),
     "deal_invalid": ("Invalid deal request", "配札のリクエストが正しくありません"),
     "player_unknown": ("No such player at this table", "そのプレイヤーはこの卓にいません"),
+    "game_mismatch": ("The request names another game than its state's",
+                      "リクエストのゲームが状態のゲームと違います"),
     "game_unknown": ("Unknown game", "不明なゲームです"),
     "not_found": ("Not found", "見つかりません"),
     "method_not_allowed": ("Method not allowed", "このメソッドは使えません"),

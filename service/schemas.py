@@ -7,6 +7,7 @@ are built from what the registered games declare, so adding a game never touches
 """
 from __future__ import annotations
 
+import copy
 from typing import Iterable
 
 import marshmallow as ma
@@ -316,17 +317,32 @@ def state_components(games: Iterable[Game]) -> dict[str, dict]:
     return components
 
 
-class ScoreDeltaSchema(ma.Schema):
+class TextSchema(ma.Schema):
+    """Words for people in both languages, the one shape of every such text."""
+
     class Meta:
-        unknown = ma.INCLUDE
+        register = False
+
+    en = mf.String(required=True)
+    ja = mf.String(required=True)
+
+
+class ScoreDeltaSchema(ma.Schema):
+    """A change of score; a game may add the fields declared here (ScoreDelta.extra), no
+    others (documented only: answers are built by the engine, never loaded)."""
 
     target = mf.String(required=True, metadata={"description": "a player or a team"})
     kind = mf.String(required=True, validate=validate.OneOf(["points", "level", "penalty", "rank"]))
     delta = _int(required=True)
     reason = mf.String(required=True, metadata={"description": "why, in English"})
-    text = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+    text = mf.Nested(TextSchema, metadata={
         "description": "where a game words the reason for people: {en, ja}, as on events"})
     game = RefField("GameId", required=True, metadata={"description": "the answer's game"})
+    from_ = mf.String(data_key="from", metadata={"description": "a level change: the level "
+                                                  "before (Guandan)"})
+    to = mf.String(metadata={"description": "a level change: the level after (Guandan)"})
+    title = mf.String(metadata={"description": "a rank score: the title won (Daifugo)"})
+    place = _int(metadata={"description": "a rank score: the place finished, 1st … (Daifugo)"})
 
 
 class EventField(mf.Field):
@@ -401,7 +417,10 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
                             "Accept-Language: ja"},
                 "rule": {"type": "string", "description": "the rule broken, as numbered in "
                          "docs/rules/<game>.md" + (f" ({rules[code]})" if rules.get(code)
-                                                    else "")}}
+                                                    else "")},
+                "rule_url": {"type": "string", "description": "a link to the rule broken on "
+                             "the game's rules page, in the answer's language (its number is "
+                             "the heading's id): `/v1/games/<game>/rules.<lang>.html#<rule>`"}}
             required = ["code", "game", "message"]
             if fields:
                 components[prefix + "RefusalDetails"] = {
@@ -410,7 +429,7 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
                 if any(f.required for f in fields.values()):
                     required.append("details")
             if rules.get(code):
-                required.append("rule")
+                required += ["rule", "rule_url"]
             components[prefix + "Refusal"] = {
                 "type": "object", "properties": props, "required": required,
                 "additionalProperties": False,
@@ -488,6 +507,56 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
     components["Action"] = ({"anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in per_game],
                              "description": ACTION_DESCRIPTION}
                             if per_game else {"type": "object", "description": ACTION_DESCRIPTION})
+    return components
+
+
+REQUEST_GAME = ("the state's game, optional: a client that names it has its request typed "
+                "by it (a sealed state is opaque; an object state names its game too); "
+                "422 `game_mismatch` when it is not the state's game")
+
+
+def request_components(games: Iterable[Game]) -> dict[str, dict]:
+    """The requests that carry a state, typed by game, so a generated client refuses one
+    game's action (or action type) with another game's state: per game
+    `<Game>ValidateRequest` (its state, its `Action`), `<Game>LegalActionsRequest` (`types`
+    its action types) and `<Game>ViewRequest`, each with an optional `game` naming it; and
+    `ValidateRequest`, `LegalActionsRequest`, `ViewRequest`, anyOf them (anyOf: a sealed state
+    without `game` fits every game's request)."""
+    components: dict[str, dict] = {}
+    names: dict[str, list[str]] = {"ValidateRequest": [], "LegalActionsRequest": [],
+                                   "ViewRequest": []}
+    for game in games:
+        prefix, words = pascal(game.id), game.names.get("en", game.id)
+        state = {"oneOf": [_ref(prefix + "State" if game.state_schema else "LooseState"),
+                           _ref("SealedState")]}
+        common = {"game": {"type": "string", "enum": [game.id], "description": REQUEST_GAME},
+                  "state": state}
+        player = {"type": "string", "nullable": True,
+                  "description": "a seat's id; null: a spectator (`referee` with the referee "
+                                 "key: the table's referee)"}
+        shapes = {
+            "ValidateRequest": ({"action": _ref(prefix + "Action") if game.actions
+                                 else _ref("Action")}, ["state", "action"],
+                                f"An action of {words} on a state of {words}"),
+            "LegalActionsRequest": (
+                {"player": player,
+                 "types": {"type": "array", "description": "only these action types",
+                           "items": {"type": "string", "enum": [a.name for a in game.actions]}
+                           if game.actions else {"type": "string"}}},
+                ["state", "player"], f"The legal actions of a seat of {words}"),
+            "ViewRequest": ({"player": player}, ["state", "player"],
+                            f"A seat's (or a spectator's) view of a state of {words}"),
+        }
+        for kind, (props, required, description) in shapes.items():
+            # copies: a shared dict would be written as a YAML alias
+            components[prefix + kind] = {"type": "object",
+                                         "properties": copy.deepcopy({**common, **props}),
+                                         "required": required, "additionalProperties": False,
+                                         "description": description}
+            names[kind].append(prefix + kind)
+    for kind, members in names.items():
+        components[kind] = {"anyOf": [_ref(n) for n in members],
+                            "description": f"`<Game>{kind}`: the state's game types the rest"}
     return components
 
 
@@ -695,20 +764,29 @@ class Schemas:
                 "description": "sealing on: each seat's token, for the X-Seat-Token header; "
                                "the deal's caller hands each player their own"})
 
+        game_field = lambda: mf.String(  # noqa: E731
+            validate=validate.OneOf(game_ids) if game_ids else None,
+            metadata={"description": "the state's game (optional; 422 game_mismatch when "
+                                     "another): it types the request (`<Game>ValidateRequest`)"})
+
         class ValidateRequest(Strict):
+            game = game_field()
             state = StateField(required=True)
             action = ActionField(required=True)
 
             @staticmethod
             def quick_load(data):
                 """What `load` returns for a body already in shape (exactly these two keys,
-                the state an object or a sealed string, the action an object), without
-                marshmallow's per-field machinery (~10 µs of /v1/validate); None otherwise,
-                and `load` words what is wrong."""
-                if type(data) is dict and len(data) == 2:
+                the state an object or a sealed string, the action an object; or these and
+                a known `game`), without marshmallow's per-field machinery (~10 µs of
+                /v1/validate); None otherwise, and `load` words what is wrong."""
+                if type(data) is dict and 2 <= len(data) <= 3:
                     state, action = data.get("state"), data.get("action")
                     if type(action) is dict and type(state) in (dict, str):
-                        return {"state": state, "action": action}
+                        if len(data) == 2:
+                            return {"state": state, "action": action}
+                        if data.get("game") in game_ids:
+                            return {"game": data["game"], "state": state, "action": action}
                 return None
 
         # The two answers of /v1/validate, a `oneOf` told apart by `valid` (true: every field
@@ -738,11 +816,12 @@ class Schemas:
             state = StateField(required=True, metadata={"description": "the state as posted, "
                                                         "unchanged"})
 
-        class PlayerRequest(Strict):
+        class ViewRequest(Strict):
+            game = game_field()
             state = StateField(required=True)
             player = mf.String(required=True, allow_none=True)
 
-        class LegalActionsRequest(PlayerRequest):
+        class LegalActionsRequest(ViewRequest):
             types = mf.List(mf.String(), metadata={"description": "only these action types"})
 
         class LegalActionsResponse(ma.Schema):
@@ -770,7 +849,8 @@ class Schemas:
 
         class ReplayStop(ma.Schema):
             index = _int(required=True)
-            action = mf.Dict(required=True)
+            action = ActionField(required=True, metadata={"description": "the refused "
+                                 "action, as posted"})
             error = RefusalField(required=True)
 
         class ReplayResponse(ma.Schema):
@@ -813,7 +893,7 @@ class Schemas:
         self.validate_refused = ValidateRefused()
         self.legal_actions_request = LegalActionsRequest()
         self.legal_actions_response = LegalActionsResponse()
-        self.view_request = PlayerRequest()
+        self.view_request = ViewRequest()
         self.view_response = ViewResponse()
         self.replay_request = ReplayRequest()
         self.replay_response = ReplayResponse()
