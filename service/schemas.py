@@ -77,13 +77,16 @@ def to_marshmallow(field: Field) -> mf.Field:
             return mf.List(mf.String(validate=validate.OneOf(field.choices)), **common)
         return mf.List(mf.String(), **common)
     if kind == "object_list":
-        return mf.List(mf.Dict(), **common)
+        # a declared object schema (Field.schema) is what the spec publishes for each item
+        return mf.List(mf.Dict(metadata=copy.deepcopy(dict(field.schema or {}))), **common)
     if kind == "int_list":
         return mf.List(_int(), **common)
     if kind == "int_map":
         return mf.Dict(keys=mf.String(), values=_int(), **common)
     if kind == "str_list_map":
         return mf.Dict(keys=mf.String(), values=mf.List(mf.String()), **common)
+    if field.schema is not None:
+        common["metadata"] = {**copy.deepcopy(dict(field.schema)), **common["metadata"]}
     return mf.Dict(**common)
 
 
@@ -118,6 +121,14 @@ class MatchField(mf.Field):
 
 def state_field_ref(self, field, **kwargs) -> dict:
     """apispec attribute function: a StateField is a State or a SealedState."""
+    ret = kwargs.get("ret")
+    if isinstance(field, mf.Nested) and field.allow_none and ret is not None \
+            and len(ret.get("anyOf", ())) == 2 and ret["anyOf"][0].get("nullable"):
+        # apispec writes a nullable object as anyOf a free object or the schema (OpenAPI
+        # 3.0): a generated client then reads it as `{} | null | Schema`; it is the schema or
+        # null.
+        (ref,) = [x for x in ret.pop("anyOf") if "$ref" in x]
+        return {"allOf": [ref], "nullable": True}
     if isinstance(field, StateField):
         return {"oneOf": [{"$ref": "#/components/schemas/State"},
                           {"$ref": "#/components/schemas/SealedState"}]}
@@ -693,16 +704,50 @@ class Schemas:
     def __init__(self, games: list[Game]):
         game_ids = [g.id for g in games]
 
+        def value(**kw) -> mf.Raw:  # an option's value or an allowed one: JSON scalars, lists
+            return mf.Raw(metadata={"anyOf": [{"type": "string"}, {"type": "integer"},
+                                              {"type": "boolean"},
+                                              {"type": "array", "items": {"type": "string"}}],
+                                    "nullable": True}, **kw)
+
+        class FieldInfo(ma.Schema):
+            """A declared value, as GET /v1/games describes it (engine/fields.py Field)."""
+            type = mf.String(required=True, metadata={"description": "its kind: cards, card, "
+                             "suit, enum, int, bool, str, player, … (engine/fields.py)"})
+            description = mf.String()
+            allowed = mf.List(value())
+            minimum = _int()
+            maximum = _int()
+            nullable = _bool()
+            required = _bool(metadata={"description": "false: optional (absent: required)"})
+
+        class OptionInfo(FieldInfo):
+            name = mf.String(required=True)
+            default = value(required=True)
+            rule = mf.String()
+
+        class ActionInfo(ma.Schema):
+            type = mf.String(required=True)
+            description = mf.String(required=True)
+            fields = mf.Dict(keys=mf.String(), values=mf.Nested(FieldInfo), required=True)
+            rule = mf.String()
+            referee_only = _bool(required=True)
+
+        class LookupInfo(ma.Schema):
+            name = mf.String(required=True)
+            summary = mf.String(required=True)
+
         class GameInfo(ma.Schema):
             id = mf.String(required=True, validate=validate.OneOf(game_ids) if game_ids else None)
             names = mf.Dict(keys=mf.String(), values=mf.String(), required=True)
             players = mf.Dict(keys=mf.String(), values=_int(), required=True)
             state_version = _int(required=True)
             zero_sum = _bool(required=True)
-            presets = mf.Dict(required=True)
-            options = mf.List(mf.Dict(), required=True)
-            actions = mf.List(mf.Dict(), required=True)
-            lookups = mf.List(mf.Dict(), required=True)
+            presets = mf.Dict(keys=mf.String(), values=mf.Dict(keys=mf.String(), values=value()),
+                              required=True)
+            options = mf.List(mf.Nested(OptionInfo), required=True)
+            actions = mf.List(mf.Nested(ActionInfo), required=True)
+            lookups = mf.List(mf.Nested(LookupInfo), required=True)
             rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
             refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
                 "description": "every refusal code of the game -> the rule it cites"})

@@ -21,8 +21,8 @@ from .declarations import (TYPES, DeclarationError, DeclarationRules, parse_decl
 # kickers highest first, each a rank (T for 10), either list left out when empty.
 _RANK_INPUT = {"type": "string", "pattern": "^\\s*([2-9]|10|[TtJjQqKkAa])\\s*$"}
 DECLARATION_INPUT = obj({"type": {"type": "string", "enum": list(TYPES)},
-                         "ranks": {"type": "array", "items": _RANK_INPUT},
-                         "kickers": {"type": "array", "items": _RANK_INPUT}},
+                         "ranks": {"type": "array", "items": dict(_RANK_INPUT)},
+                         "kickers": {"type": "array", "items": dict(_RANK_INPUT)}},
                         optional=("ranks", "kickers"))
 
 # The most permissive rules: everything any option set allows parses under them.
