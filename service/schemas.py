@@ -521,18 +521,19 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
     return components
 
 
-REQUEST_GAME = ("the state's game, optional: a client that names it has its request typed "
-                "by it (a sealed state is opaque; an object state names its game too); "
-                "422 `game_mismatch` when it is not the state's game")
+REQUEST_GAME = ("the state's game: it types the request (a sealed state is opaque); 422 "
+                "`game_mismatch` when it is not the state's game. Required by this contract; "
+                "the service still answers a request without it (as 1.x clients send them), "
+                "reading the game from the state")
 
 
 def request_components(games: Iterable[Game]) -> dict[str, dict]:
     """The requests that carry a state, typed by game, so a generated client refuses one
     game's action (or action type) with another game's state: per game
     `<Game>ValidateRequest` (its state, its `Action`), `<Game>LegalActionsRequest` (`types`
-    its action types) and `<Game>ViewRequest`, each with an optional `game` naming it; and
-    `ValidateRequest`, `LegalActionsRequest`, `ViewRequest`, anyOf them (anyOf: a sealed state
-    without `game` fits every game's request)."""
+    its action types) and `<Game>ViewRequest`, each naming its `game`; and `ValidateRequest`,
+    `LegalActionsRequest`, `ViewRequest`, a oneOf of them by `game` (the discriminator a
+    generator narrows on; a sealed state is opaque, so only `game` can tell)."""
     components: dict[str, dict] = {}
     names: dict[str, list[str]] = {"ValidateRequest": [], "LegalActionsRequest": [],
                                    "ViewRequest": []}
@@ -547,15 +548,15 @@ def request_components(games: Iterable[Game]) -> dict[str, dict]:
                                  "key: the table's referee)"}
         shapes = {
             "ValidateRequest": ({"action": _ref(prefix + "Action") if game.actions
-                                 else _ref("Action")}, ["state", "action"],
+                                 else _ref("Action")}, ["game", "state", "action"],
                                 f"An action of {words} on a state of {words}"),
             "LegalActionsRequest": (
                 {"player": player,
                  "types": {"type": "array", "description": "only these action types",
                            "items": {"type": "string", "enum": [a.name for a in game.actions]}
                            if game.actions else {"type": "string"}}},
-                ["state", "player"], f"The legal actions of a seat of {words}"),
-            "ViewRequest": ({"player": player}, ["state", "player"],
+                ["game", "state", "player"], f"The legal actions of a seat of {words}"),
+            "ViewRequest": ({"player": player}, ["game", "state", "player"],
                             f"A seat's (or a spectator's) view of a state of {words}"),
         }
         for kind, (props, required, description) in shapes.items():
@@ -564,10 +565,13 @@ def request_components(games: Iterable[Game]) -> dict[str, dict]:
                                          "properties": copy.deepcopy({**common, **props}),
                                          "required": required, "additionalProperties": False,
                                          "description": description}
-            names[kind].append(prefix + kind)
+            names[kind].append((game.id, prefix + kind))
     for kind, members in names.items():
-        components[kind] = {"anyOf": [_ref(n) for n in members],
-                            "description": f"`<Game>{kind}`: the state's game types the rest"}
+        components[kind] = {
+            "oneOf": [_ref(n) for _g, n in members],
+            "discriminator": {"propertyName": "game", "mapping": {
+                g: f"#/components/schemas/{n}" for g, n in members}},
+            "description": f"`<Game>{kind}`, chosen by `game`: the game types the rest"}
     return components
 
 
