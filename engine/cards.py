@@ -98,6 +98,16 @@ def double_deck_108() -> list[str]:
     return deck_54() + deck_54()
 
 
+def first_repeated(cards: Sequence[str]) -> str | None:
+    """The first card listed a second time (a `cards_duplicate` refusal names it), else None."""
+    seen: set[str] = set()
+    for c in cards:
+        if c in seen:
+            return c
+        seen.add(c)
+    return None
+
+
 def same_multiset(a: Sequence[str], b: Sequence[str]) -> bool:
     return Counter(a) == Counter(b)
 

@@ -11,6 +11,7 @@ The OpenAPI spec stays English (`description`).
 """
 from __future__ import annotations
 
+import copy
 import string
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Mapping, Sequence
@@ -63,6 +64,10 @@ class Field:
     choices: tuple = ()
     minimum: int | None = None
     maximum: int | None = None
+    # "object" / "object_list": the object's JSON schema (OpenAPI 3.0), so the spec types it
+    # (a client reads an event's reading or a declaration without a cast); parsing stays the
+    # game's. Not part of equality (a dict is not hashable).
+    schema: Mapping[str, Any] | None = dc_field(default=None, compare=False)
 
     def parse(self, value: Any, path: str) -> Any:
         if value is None:
@@ -191,7 +196,8 @@ class Field:
         elif kind == "str_list_list":
             out = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
         elif kind == "object_list":
-            out = {"type": "array", "items": {"type": "object"}}
+            out = {"type": "array", "items": copy.deepcopy(dict(self.schema)) if self.schema
+                   else {"type": "object"}}
         elif kind == "text":
             words = {"type": "string", "minLength": 1}
             out = {"type": "object", "properties": {"en": dict(words), "ja": dict(words)},
@@ -200,6 +206,8 @@ class Field:
             out = {"type": "object", "additionalProperties": {"type": "integer"}}
         elif kind == "str_list_map":
             out = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+        elif self.schema is not None:
+            out = copy.deepcopy(dict(self.schema))
         else:
             out = {"type": "object"}
         if self.description:
@@ -296,6 +304,8 @@ def placeholders(*templates: str) -> tuple[str, ...]:
     names: list[str] = []
     for template in templates:
         for _text, name, _spec, _conversion in string.Formatter().parse(template):
+            # `{where_text[ja]}`: one language of a text detail ({en, ja}) named `where_text`
+            name = name.split("[")[0].split(".")[0] if name else name
             if name and name not in names:
                 names.append(name)
     return tuple(names)

@@ -99,7 +99,9 @@ class _Unfilled(dict):
         return "?"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return value  # a text {en, ja}: each template picks its language (`{x_text[ja]}`)
     if value is None:
         return "null"
     if isinstance(value, (list, tuple)):

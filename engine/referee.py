@@ -16,7 +16,8 @@ import msgspec
 
 from .errors import InvalidDeal, InvalidState
 from .fields import ActionType, EventType, Field
-from .state import LedgerEntry, replace
+from .schema import array, by_key, obj
+from .state import LedgerEntry, openapi_schema, replace
 
 if TYPE_CHECKING:  # engine/game.py imports this module
     from .game import Action, Game, Transition
@@ -76,7 +77,9 @@ MATCH_FIELD = Field("object", "the referee's ledger so far in the match: `entrie
                     "warning and penalty, withdrawn ones marked) and `totals` (each seat's "
                     "penalty points not withdrawn); give it back as it came",
                     "試合中の審判の記録: entries(警告と罰則、取り消し済みも含む)と totals"
-                    "(席ごとの取り消されていない罰則の合計)", required=False)
+                    "(席ごとの取り消されていない罰則の合計)", required=False,
+                    schema=obj({"entries": array(openapi_schema(LedgerEntry)),
+                                "totals": by_key({"type": "integer"})}))
 
 # Refusals of ledger actions, answered for every game (adjudicate.ENGINE_REFUSAL_DETAILS).
 REFUSAL_DETAILS: dict[str, dict[str, Field]] = {

@@ -21,7 +21,8 @@ from .errors import PROBLEM_MIME, request_lang
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
 from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
-                      record_components, refusal_components, state_components,
+                      record_components, refusal_components, request_components,
+                      state_components,
                       state_field_ref)
 from .sequence import Sequencer
 from .trust import Guard
@@ -165,6 +166,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.schema("ValidateRefused", schema=schemas.validate_refused)
     for blp in build_blueprints(schemas, app.extensions["card_referee"]):
         api.register_blueprint(blp)
+    # The requests that carry a state, as published: typed by game (schemas.request_
+    # components), in place of what the marshmallow schemas that load them would say.
+    for name, component in request_components(games).items():
+        api.spec.components.schemas[name] = component
     # The spec is written at registration; from here on the hot views run unwrapped.
     for endpoint, view in list(app.view_functions.items()):
         direct = getattr(view, "direct_view", None)

@@ -41,6 +41,8 @@ TITLES: dict[str, tuple[str, str]] = {
     "options_invalid": ("Invalid options", "オプションが正しくありません"),
     "deal_invalid": ("Invalid deal request", "配札のリクエストが正しくありません"),
     "player_unknown": ("No such player at this table", "そのプレイヤーはこの卓にいません"),
+    "game_mismatch": ("The request names another game than its state's",
+                      "リクエストのゲームが状態のゲームと違います"),
     "game_unknown": ("Unknown game", "不明なゲームです"),
     "record_invalid": ("The match record is malformed", "対局記録の形式が正しくありません"),
     "record_version_unsupported": ("Unsupported match record format_version",

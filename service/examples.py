@@ -70,15 +70,18 @@ def record(client) -> dict:
     dealt = call("deal", "POST", "/v1/games/manillen/deal",
                  {"players": PLAYERS, "seed": SEED, "seed_salt": SALT}, 201)
     state, player = dealt["state"], dealt["to_act"][0]
-    legal = call("legalActions", "POST", "/v1/legal-actions", {"state": state, "player": player})
+    game = state["game"]  # requests that carry a state name its game (they are typed by it)
+    legal = call("legalActions", "POST", "/v1/legal-actions",
+                 {"game": game, "state": state, "player": player})
     action = legal["actions"][0]
-    call("validateAction", "POST", "/v1/validate", {"state": state, "action": action})
-    call("validateActionAlias", "POST", "/validate", {"state": state, "action": action})
+    call("validateAction", "POST", "/v1/validate", {"game": game, "state": state, "action": action})
+    call("validateActionAlias", "POST", "/validate", {"game": game, "state": state,
+                                                      "action": action})
     # A refusal is an answer too (200, valid: false): the same action posted by another seat.
     other = next(p for p in PLAYERS if p != player)
     call("validateActionRefused", "POST", "/v1/validate",
-         {"state": state, "action": {**action, "player": other}})
-    call("view", "POST", "/v1/view", {"state": state, "player": player})
+         {"game": game, "state": state, "action": {**action, "player": other}})
+    call("view", "POST", "/v1/view", {"game": game, "state": state, "player": player})
     call("replay", "POST", "/v1/replay",
          {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED, "seed_salt": SALT},
           "actions": [{k: v for k, v in action.items() if k != "game"}]})

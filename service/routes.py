@@ -14,7 +14,8 @@ from engine.adjudicate import Applied
 from engine.referee import REFEREE
 
 from .cache import cache_key
-from engine.game import InputError, InvalidDeal
+from engine.errors import InputError, shown
+from engine.game import InvalidDeal
 
 from . import examples, pages
 from .errors import LimitExceeded, request_lang
@@ -36,7 +37,8 @@ PROBLEM_RESPONSES = {
     404: "Unknown game (`game_unknown`)",
     413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
-         "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`)",
+         "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`, "
+         "`game_mismatch`)",
 }
 
 
@@ -60,6 +62,26 @@ def _state_in(ext, posted, seat: str | None = None) -> Posted:
     if guard.sealed and seat is not None and seat in (got.state.get("players") or ()):
         guard.require_seat(got.meta, seat, request.headers.get(SEAT_TOKEN_HEADER))
     return got
+
+
+def _check_game(named, state) -> None:
+    """A request may name its state's game (`game`: a typed client's discriminator, the only
+    name a sealed state shows it): another game than the state's is 422 game_mismatch, before
+    the action or the player is read as that game's."""
+    if named is not None and isinstance(state, dict) and state.get("game") != named:
+        raise InputError(f"the request names the game {named!r}, but its state is a state of "
+                         f"{shown(state.get('game'))}", "game", "game_mismatch")
+
+
+def refusal_json(refusal, lang: str) -> dict:
+    """A refusal as answered: the engine's JSON in `lang`, and where it cites a rule
+    ("daifugo D9") `rule_url`, the link that lands on it in that language's rules page
+    (`/v1/games/daifugo/rules.en.html#D9`: every rule number is its heading's id)."""
+    out = refusal.to_json(lang)
+    game, _, number = out.get("rule", "").partition(" ")
+    if number:
+        out["rule_url"] = f"{request.script_root}/v1/games/{game}/rules.{lang}.html#{number}"
+    return out
 
 
 def _referee_seen(ext, player) -> bool:
@@ -309,6 +331,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         actor = action.get("player") if isinstance(action, dict) else None
         guard = ext.guard
         got = guard.incoming(body["state"])
+        if "game" in body:
+            _check_game(body["game"], got.state)
         # A referee-only action (a chombo recorded, a reported peek) is the referee's, not the
         # seat's it is posted as: the referee key, with or without that seat's token.
         referee_act = guard.enabled and adjudicate.is_referee_act(got.state, action)
@@ -346,7 +370,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         _check_latest(ext, got)
         environ["cardref.refusal"] = result.refusal.code
         # Refused: the state exactly as posted (signature included), unchanged.
-        return json_response({"valid": False, "error": result.refusal.to_json(request_lang()),
+        return json_response({"valid": False, "error": refusal_json(result.refusal, request_lang()),
                               "state": body["state"]})
 
     # The hot path: the body is checked by the same marshmallow schema, read by load_body
@@ -393,6 +417,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         player, types = body["player"], body.get("types")
         referee_seen = _referee_seen(ext, player)
         got = _state_in(ext, body["state"], None if referee_seen else player)
+        _check_game(body.get("game"), got.state)
         _check_latest(ext, got)
         state = got.state
         # The state is checked before anything else is made of it: a hand-edited one (say a
@@ -420,6 +445,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def view(body: dict):
         referee_seen = _referee_seen(ext, body["player"])
         got = _state_in(ext, body["state"], None if referee_seen else body["player"])
+        _check_game(body.get("game"), got.state)
         _check_latest(ext, got)
         out = {"view": adjudicate.view(got.state, body["player"], got.trusted, referee_seen)}
         if got.meta is not None:  # the view shows the match's totals: say whose match it is
@@ -467,7 +493,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             out["seat_tokens"] = tokens
         if out["stopped"] is not None:
             request.environ["cardref.refusal"] = out["stopped"]["error"].code
-            out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
+            out["stopped"]["error"] = refusal_json(out["stopped"]["error"], request_lang())
         return json_response(out)
 
     @api.route("/records/check", methods=["POST"])

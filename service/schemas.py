@@ -78,13 +78,16 @@ def to_marshmallow(field: Field) -> mf.Field:
             return mf.List(mf.String(validate=validate.OneOf(field.choices)), **common)
         return mf.List(mf.String(), **common)
     if kind == "object_list":
-        return mf.List(mf.Dict(), **common)
+        # a declared object schema (Field.schema) is what the spec publishes for each item
+        return mf.List(mf.Dict(metadata=copy.deepcopy(dict(field.schema or {}))), **common)
     if kind == "int_list":
         return mf.List(_int(), **common)
     if kind == "int_map":
         return mf.Dict(keys=mf.String(), values=_int(), **common)
     if kind == "str_list_map":
         return mf.Dict(keys=mf.String(), values=mf.List(mf.String()), **common)
+    if field.schema is not None:
+        common["metadata"] = {**copy.deepcopy(dict(field.schema)), **common["metadata"]}
     return mf.Dict(**common)
 
 
@@ -119,6 +122,14 @@ class MatchField(mf.Field):
 
 def state_field_ref(self, field, **kwargs) -> dict:
     """apispec attribute function: a StateField is a State or a SealedState."""
+    ret = kwargs.get("ret")
+    if isinstance(field, mf.Nested) and field.allow_none and ret is not None \
+            and len(ret.get("anyOf", ())) == 2 and ret["anyOf"][0].get("nullable"):
+        # apispec writes a nullable object as anyOf a free object or the schema (OpenAPI
+        # 3.0): a generated client then reads it as `{} | null | Schema`; it is the schema or
+        # null.
+        (ref,) = [x for x in ret.pop("anyOf") if "$ref" in x]
+        return {"allOf": [ref], "nullable": True}
     if isinstance(field, StateField):
         return {"oneOf": [{"$ref": "#/components/schemas/State"},
                           {"$ref": "#/components/schemas/SealedState"}]}
@@ -318,17 +329,32 @@ def state_components(games: Iterable[Game]) -> dict[str, dict]:
     return components
 
 
-class ScoreDeltaSchema(ma.Schema):
+class TextSchema(ma.Schema):
+    """Words for people in both languages, the one shape of every such text."""
+
     class Meta:
-        unknown = ma.INCLUDE
+        register = False
+
+    en = mf.String(required=True)
+    ja = mf.String(required=True)
+
+
+class ScoreDeltaSchema(ma.Schema):
+    """A change of score; a game may add the fields declared here (ScoreDelta.extra), no
+    others (documented only: answers are built by the engine, never loaded)."""
 
     target = mf.String(required=True, metadata={"description": "a player or a team"})
     kind = mf.String(required=True, validate=validate.OneOf(["points", "level", "penalty", "rank"]))
     delta = _int(required=True)
     reason = mf.String(required=True, metadata={"description": "why, in English"})
-    text = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+    text = mf.Nested(TextSchema, metadata={
         "description": "where a game words the reason for people: {en, ja}, as on events"})
     game = RefField("GameId", required=True, metadata={"description": "the answer's game"})
+    from_ = mf.String(data_key="from", metadata={"description": "a level change: the level "
+                                                  "before (Guandan)"})
+    to = mf.String(metadata={"description": "a level change: the level after (Guandan)"})
+    title = mf.String(metadata={"description": "a rank score: the title won (Daifugo)"})
+    place = _int(metadata={"description": "a rank score: the place finished, 1st … (Daifugo)"})
 
 
 class EventField(mf.Field):
@@ -403,7 +429,10 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
                             "Accept-Language: ja"},
                 "rule": {"type": "string", "description": "the rule broken, as numbered in "
                          "docs/rules/<game>.md" + (f" ({rules[code]})" if rules.get(code)
-                                                    else "")}}
+                                                    else "")},
+                "rule_url": {"type": "string", "description": "a link to the rule broken on "
+                             "the game's rules page, in the answer's language (its number is "
+                             "the heading's id): `/v1/games/<game>/rules.<lang>.html#<rule>`"}}
             required = ["code", "game", "message"]
             if fields:
                 components[prefix + "RefusalDetails"] = {
@@ -412,7 +441,7 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
                 if any(f.required for f in fields.values()):
                     required.append("details")
             if rules.get(code):
-                required.append("rule")
+                required += ["rule", "rule_url"]
             components[prefix + "Refusal"] = {
                 "type": "object", "properties": props, "required": required,
                 "additionalProperties": False,
@@ -490,6 +519,60 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
     components["Action"] = ({"anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in per_game],
                              "description": ACTION_DESCRIPTION}
                             if per_game else {"type": "object", "description": ACTION_DESCRIPTION})
+    return components
+
+
+REQUEST_GAME = ("the state's game: it types the request (a sealed state is opaque); 422 "
+                "`game_mismatch` when it is not the state's game. Required by this contract; "
+                "the service still answers a request without it (as 1.x clients send them), "
+                "reading the game from the state")
+
+
+def request_components(games: Iterable[Game]) -> dict[str, dict]:
+    """The requests that carry a state, typed by game, so a generated client refuses one
+    game's action (or action type) with another game's state: per game
+    `<Game>ValidateRequest` (its state, its `Action`), `<Game>LegalActionsRequest` (`types`
+    its action types) and `<Game>ViewRequest`, each naming its `game`; and `ValidateRequest`,
+    `LegalActionsRequest`, `ViewRequest`, a oneOf of them by `game` (the discriminator a
+    generator narrows on; a sealed state is opaque, so only `game` can tell)."""
+    components: dict[str, dict] = {}
+    names: dict[str, list[str]] = {"ValidateRequest": [], "LegalActionsRequest": [],
+                                   "ViewRequest": []}
+    for game in games:
+        prefix, words = pascal(game.id), game.names.get("en", game.id)
+        state = {"oneOf": [_ref(prefix + "State" if game.state_schema else "LooseState"),
+                           _ref("SealedState")]}
+        common = {"game": {"type": "string", "enum": [game.id], "description": REQUEST_GAME},
+                  "state": state}
+        player = {"type": "string", "nullable": True,
+                  "description": "a seat's id; null: a spectator (`referee` with the referee "
+                                 "key: the table's referee)"}
+        shapes = {
+            "ValidateRequest": ({"action": _ref(prefix + "Action") if game.actions
+                                 else _ref("Action")}, ["game", "state", "action"],
+                                f"An action of {words} on a state of {words}"),
+            "LegalActionsRequest": (
+                {"player": player,
+                 "types": {"type": "array", "description": "only these action types",
+                           "items": {"type": "string", "enum": [a.name for a in game.actions]}
+                           if game.actions else {"type": "string"}}},
+                ["game", "state", "player"], f"The legal actions of a seat of {words}"),
+            "ViewRequest": ({"player": player}, ["game", "state", "player"],
+                            f"A seat's (or a spectator's) view of a state of {words}"),
+        }
+        for kind, (props, required, description) in shapes.items():
+            # copies: a shared dict would be written as a YAML alias
+            components[prefix + kind] = {"type": "object",
+                                         "properties": copy.deepcopy({**common, **props}),
+                                         "required": required, "additionalProperties": False,
+                                         "description": description}
+            names[kind].append((game.id, prefix + kind))
+    for kind, members in names.items():
+        components[kind] = {
+            "oneOf": [_ref(n) for _g, n in members],
+            "discriminator": {"propertyName": "game", "mapping": {
+                g: f"#/components/schemas/{n}" for g, n in members}},
+            "description": f"`<Game>{kind}`, chosen by `game`: the game types the rest"}
     return components
 
 
@@ -677,16 +760,50 @@ class Schemas:
     def __init__(self, games: list[Game]):
         game_ids = [g.id for g in games]
 
+        def value(**kw) -> mf.Raw:  # an option's value or an allowed one: JSON scalars, lists
+            return mf.Raw(metadata={"anyOf": [{"type": "string"}, {"type": "integer"},
+                                              {"type": "boolean"},
+                                              {"type": "array", "items": {"type": "string"}}],
+                                    "nullable": True}, **kw)
+
+        class FieldInfo(ma.Schema):
+            """A declared value, as GET /v1/games describes it (engine/fields.py Field)."""
+            type = mf.String(required=True, metadata={"description": "its kind: cards, card, "
+                             "suit, enum, int, bool, str, player, … (engine/fields.py)"})
+            description = mf.String()
+            allowed = mf.List(value())
+            minimum = _int()
+            maximum = _int()
+            nullable = _bool()
+            required = _bool(metadata={"description": "false: optional (absent: required)"})
+
+        class OptionInfo(FieldInfo):
+            name = mf.String(required=True)
+            default = value(required=True)
+            rule = mf.String()
+
+        class ActionInfo(ma.Schema):
+            type = mf.String(required=True)
+            description = mf.String(required=True)
+            fields = mf.Dict(keys=mf.String(), values=mf.Nested(FieldInfo), required=True)
+            rule = mf.String()
+            referee_only = _bool(required=True)
+
+        class LookupInfo(ma.Schema):
+            name = mf.String(required=True)
+            summary = mf.String(required=True)
+
         class GameInfo(ma.Schema):
             id = mf.String(required=True, validate=validate.OneOf(game_ids) if game_ids else None)
             names = mf.Dict(keys=mf.String(), values=mf.String(), required=True)
             players = mf.Dict(keys=mf.String(), values=_int(), required=True)
             state_version = _int(required=True)
             zero_sum = _bool(required=True)
-            presets = mf.Dict(required=True)
-            options = mf.List(mf.Dict(), required=True)
-            actions = mf.List(mf.Dict(), required=True)
-            lookups = mf.List(mf.Dict(), required=True)
+            presets = mf.Dict(keys=mf.String(), values=mf.Dict(keys=mf.String(), values=value()),
+                              required=True)
+            options = mf.List(mf.Nested(OptionInfo), required=True)
+            actions = mf.List(mf.Nested(ActionInfo), required=True)
+            lookups = mf.List(mf.Nested(LookupInfo), required=True)
             rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
             refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
                 "description": "every refusal code of the game -> the rule it cites"})
@@ -748,20 +865,29 @@ class Schemas:
                 "description": "sealing on: each seat's token, for the X-Seat-Token header; "
                                "the deal's caller hands each player their own"})
 
+        game_field = lambda: mf.String(  # noqa: E731
+            validate=validate.OneOf(game_ids) if game_ids else None,
+            metadata={"description": "the state's game (optional; 422 game_mismatch when "
+                                     "another): it types the request (`<Game>ValidateRequest`)"})
+
         class ValidateRequest(Strict):
+            game = game_field()
             state = StateField(required=True)
             action = ActionField(required=True)
 
             @staticmethod
             def quick_load(data):
                 """What `load` returns for a body already in shape (exactly these two keys,
-                the state an object or a sealed string, the action an object), without
-                marshmallow's per-field machinery (~10 µs of /v1/validate); None otherwise,
-                and `load` words what is wrong."""
-                if type(data) is dict and len(data) == 2:
+                the state an object or a sealed string, the action an object; or these and
+                a known `game`), without marshmallow's per-field machinery (~10 µs of
+                /v1/validate); None otherwise, and `load` words what is wrong."""
+                if type(data) is dict and 2 <= len(data) <= 3:
                     state, action = data.get("state"), data.get("action")
                     if type(action) is dict and type(state) in (dict, str):
-                        return {"state": state, "action": action}
+                        if len(data) == 2:
+                            return {"state": state, "action": action}
+                        if data.get("game") in game_ids:
+                            return {"game": data["game"], "state": state, "action": action}
                 return None
 
         # The two answers of /v1/validate, a `oneOf` told apart by `valid` (true: every field
@@ -791,11 +917,12 @@ class Schemas:
             state = StateField(required=True, metadata={"description": "the state as posted, "
                                                         "unchanged"})
 
-        class PlayerRequest(Strict):
+        class ViewRequest(Strict):
+            game = game_field()
             state = StateField(required=True)
             player = mf.String(required=True, allow_none=True)
 
-        class LegalActionsRequest(PlayerRequest):
+        class LegalActionsRequest(ViewRequest):
             types = mf.List(mf.String(), metadata={"description": "only these action types"})
 
         class LegalActionsResponse(ma.Schema):
@@ -823,7 +950,8 @@ class Schemas:
 
         class ReplayStop(ma.Schema):
             index = _int(required=True)
-            action = mf.Dict(required=True)
+            action = ActionField(required=True, metadata={"description": "the refused "
+                                 "action, as posted"})
             error = RefusalField(required=True)
 
         class ReplayResponse(ma.Schema):
@@ -946,7 +1074,7 @@ class Schemas:
         self.validate_refused = ValidateRefused()
         self.legal_actions_request = LegalActionsRequest()
         self.legal_actions_response = LegalActionsResponse()
-        self.view_request = PlayerRequest()
+        self.view_request = ViewRequest()
         self.view_response = ViewResponse()
         self.replay_request = ReplayRequest()
         self.replay_response = ReplayResponse()

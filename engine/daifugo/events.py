@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.fields import EventType, Field
 
-from .state import FORMS
+from engine.schema import by_key
+
+from .state import FORMS, TITLES
 
 _PLAYER = Field("player", "the seat it concerns")
 # Outcome.effects (plays.py apply_play): what a play triggered.
@@ -49,5 +51,6 @@ EVENTS = (
         "count": Field("int", "cards given")}),
     EventType("deal_finished", "the deal ended", {
         "order": Field("str_list", "the finishing order"),
-        "titles": Field("object", "each player's title by id (daifugo … daihinmin)")}),
+        "titles": Field("object", "each player's title by id (daifugo … daihinmin)",
+                        schema=by_key({"type": "string", "enum": list(TITLES)}))}),
 )

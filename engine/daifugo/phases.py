@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from engine.cards import JOKERS, SUITS, deck_52, remove_cards
+from engine.cards import JOKERS, SUITS, deck_52, first_repeated, remove_cards
 from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
 from engine.errors import InvalidOptions, shown
 from engine.rng import shuffled
@@ -330,7 +330,7 @@ def _check_cards(s: DaifugoState, player: str, cards) -> None:
     if not cards:
         raise refuse("cards_empty")
     if len(set(cards)) != len(cards):
-        raise refuse("cards_duplicate")
+        raise refuse("cards_duplicate", card=first_repeated(cards))
     deck = set(deck_of(s.options))
     for c in cards:
         if c not in deck:

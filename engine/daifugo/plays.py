@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Iterator, Optional, Sequence
 
-from engine.cards import JOKERS, RANKS, SUITS, deck_52, parse_cards
+from engine.cards import JOKERS, RANKS, SUITS, deck_52, first_repeated, parse_cards
 
 from .rules import SEED, PlayRules
 
@@ -50,7 +50,7 @@ _MAXPOS = {"standard": 14, "seed": 15}
 
 REFUSALS: dict[str, tuple[str, str, str]] = {
     "cards_empty": ("D5", "A play needs at least one card.", "カードを1枚以上出してください。"),
-    "cards_duplicate": ("D5", "The same card is listed twice.", "同じカードが2回含まれています。"),
+    "cards_duplicate": ("D5", "{card} is listed twice.", "{card}が2回含まれています。"),
     "jokers_not_in_game": ("D1", "This game is played with fewer jokers.",
                            "このゲームのジョーカーの枚数を超えています。"),
     "not_a_combination": ("D5", "These cards are not a single, a set of one rank or stairs.",
@@ -93,6 +93,8 @@ class PlayError(ValueError):
         self.rule, self.en, self.ja = REFUSALS[code]
         self.readings = [list(r) for r in readings]
         self.details = dict(details or {})
+        if "{" in self.en:  # a message naming its details (cards_duplicate's {card})
+            self.en, self.ja = self.en.format_map(self.details), self.ja.format_map(self.details)
         if self.readings:
             self.details.setdefault("readings", self.readings)
         super().__init__(f"{code} ({self.rule}): {self.en}")
@@ -330,7 +332,7 @@ def _check_cards(cards: tuple[str, ...], rules: PlayRules) -> list[Play]:
     if not cards:
         raise PlayError("cards_empty")
     if len(set(cards)) != len(cards):
-        raise PlayError("cards_duplicate")
+        raise PlayError("cards_duplicate", details={"card": first_repeated(cards)})
     if sum(1 for c in cards if c in JOKERS) > rules.jokers:
         raise PlayError("jokers_not_in_game")
     all_ = _all_readings(cards, rules)

@@ -1,7 +1,19 @@
 """The actions a client posts (beyond `type` and `player`)."""
 from __future__ import annotations
 
+from engine.cards import RANKS
 from engine.fields import ActionType, Field
+from engine.schema import CARDS_INPUT, nullable, obj
+
+from .combos import TYPES
+
+# A reading as a client declares it (combos.reading_from_json): `length` only a bomb needs,
+# `wilds` informational; rank null for four jokers.
+READING_INPUT = obj({
+    "type": {"type": "string", "enum": list(TYPES)},
+    "rank": nullable({"type": "string", "enum": [*RANKS, "BJ", "RJ"]}),
+    "length": {"type": "integer", "minimum": 1, "maximum": 10},
+    "wilds": CARDS_INPUT}, optional=("length", "wilds"))
 
 ACTIONS = (
     ActionType("play", "Play a combination or a bomb (leading or following).",
@@ -13,7 +25,7 @@ ACTIONS = (
                                     "legal readings",
                                     "宣言する読み方 {type, rank, length?, wilds?}(W-11)。"
                                     "カードに正しい読み方が複数あるときは必須",
-                                    required=False)}, "P-2"),
+                                    required=False, schema=READING_INPUT)}, "P-2"),
     ActionType("pass", "Pass this turn (never when leading); a player who passed may play "
                "later in the same trick.",
                "この手番をパスする(リードのときはできない)。パスしたプレイヤーも、同じ場で"

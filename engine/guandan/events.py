@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.fields import EventType, Field
 
-from .state import FINISHES, LEVELS, TEAMS
+from engine.state import openapi_schema
+
+from .state import FINISHES, LEVELS, TEAMS, GuandanReading
 
 _PLAYER = Field("player", "the seat it concerns")
 _TEAM = Field("enum", "a team id (team1: seats 0 and 2, team2: seats 1 and 3)",
@@ -13,7 +15,8 @@ _TEAM = Field("enum", "a team id (team1: seats 0 and 2, team2: seats 1 and 3)",
 EVENTS = (
     EventType("played", "a combination played (P)", {
         "player": _PLAYER, "cards": Field("cards", "the cards played"),
-        "reading": Field("object", "the combination as read (type, rank, wild cards' stand-ins)")}),
+        "reading": Field("object", "the combination as read (type, rank, wild cards' stand-ins)",
+                         schema=openapi_schema(GuandanReading))}),
     EventType("went_out", "a player played their last card", {
         "player": _PLAYER, "place": Field("int", "their place (1st …)")}),
     EventType("count_announced", "a player's count announced (count_disclosure=announce)", {

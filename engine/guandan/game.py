@@ -5,14 +5,22 @@ from __future__ import annotations
 from engine.errors import InputError
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
+from engine.schema import by_key
+from engine.state import openapi_schema
 
 from .events import EVENTS
 from . import phases, sheet, views
-from .actions import ACTIONS
+from .actions import ACTIONS, READING_INPUT
 from .combos import classify, parse_level, reading_from_json
 from .messages import DETAILS, MESSAGES
 from .options import OPTIONS, PRESETS, combo_rules
-from .state import LEVELS, VERSION, GuandanState, invariants
+from .state import LEVELS, VERSION, GuandanReading, GuandanState, invariants
+
+
+# A reading the classify lookup answers: GuandanReading, with `beats` when a table was given.
+CLASSIFIED_READING = openapi_schema(GuandanReading)
+CLASSIFIED_READING["properties"]["beats"] = {
+    "type": "boolean", "description": "given a table: whether this reading beats it"}
 
 
 def lookup_classify(body: dict) -> dict:
@@ -43,9 +51,9 @@ CLASSIFY = Lookup(
              "preset": Field("enum", "the rules preset (combinations: D9–D13)", required=False,
                              choices=tuple(PRESETS)),
              "table": Field("object", "the reading on the table {type, rank, length?}",
-                            required=False)},
+                            required=False, schema=READING_INPUT)},
     response={"readings": Field("object_list", "a list of readings {type, rank, length, wilds, "
-                                "beats?}"),
+                                "beats?}", schema=CLASSIFIED_READING),
               "beats": Field("bool", "given a table: whether any reading beats it",
                              required=False)},
     handler=lookup_classify,
@@ -65,7 +73,8 @@ class GuandanGame(Game[GuandanState]):
     lookups = (CLASSIFY,)
     match_fields = {
         "levels": Field("object", "each team's level by team id (team1: seats 0 and 2, team2: "
-                        "seats 1 and 3), '2' … 'A'", required=False),
+                        "seats 1 and 3), '2' … 'A'", required=False,
+                        schema=by_key({"type": "string", "enum": list(LEVELS)})),
         "declarer": Field("str", "the team of the previous 1st player (L-2); checked",
                           required=False, nullable=True),
         "a_failures": Field("int_map", "failures as declarer at A by team id (S-5)",

@@ -6,6 +6,8 @@ from __future__ import annotations
 from engine.fields import Field, refusal_details
 from engine.game import Refusal
 
+from .actions import CALLS
+
 # code: (rule, violation, English, Japanese). Messages may use {placeholders} from details.
 MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "not_your_turn": (
@@ -20,7 +22,7 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "cards_empty": (
         "3.2", False, "Play at least one card.", "カードを1枚以上出してください。"),
     "cards_duplicate": (
-        "3.2", False, "The same card is listed twice.", "同じカードが2回指定されています。"),
+        "3.2", False, "{card} is listed twice.", "{card}が2回指定されています。"),
     "card_not_in_hand": (
         "3.1", False, "{player} does not hold {card}.", "{player}は{card}を持っていません。"),
     "ranks_differ": (
@@ -81,11 +83,11 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "already_declined": (
         "5.4", False, "{player} already declined.", "{player}はすでに見送っています。"),
     "call_missing": (
-        "6.2", True, "The end-of-turn call is missing (expected {expected}).",
-        "手番終了時のコールがありません(正しくは「{expected_ja}」)。"),
+        "6.2", True, "The end-of-turn call is missing (expected {expected_text[en]}).",
+        "手番終了時のコールがありません(正しくは「{expected_text[ja]}」)。"),
     "call_wrong": (
-        "6.2", True, "Wrong call {call}: expected {expected}.",
-        "コール「{call_ja}」は誤りです(正しくは「{expected_ja}」)。"),
+        "6.2", True, "Wrong call {call_text[en]}: expected {expected_text[en]}.",
+        "コール「{call_text[ja]}」は誤りです(正しくは「{expected_text[ja]}」)。"),
     "call_not_due": (
         "6.2", False, "No call is due now: the service makes the calls, or this one was made.",
         "今はコールの必要がありません(サービスがコールするか、すでにコール済みです)。"),
@@ -107,8 +109,8 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
         "3.10", False, "{given} card(s) named, but {count} are drawn here.",
         "{given}枚指定されていますが、ここで引くのは{count}枚です。"),
     "stock_card_seen": (
-        "3.10", False, "{card} cannot come from the stock: it is {where}.",
-        "{card}は山札から出てくることはありません: {where_ja}。"),
+        "3.10", False, "{card} cannot come from the stock: it is {where_text[en]}.",
+        "{card}は山札から出てくることはありません: {where_text[ja]}。"),
     "flip_stops_earlier": (
         "2.3", False, "Turning stops at {card} (2.3, 2.5): name the cards up to it only.",
         "めくるのは{card}で止まります(2.3、2.5)。そこまでのカードだけを指定してください。"),
@@ -145,20 +147,29 @@ DETAIL_KINDS: dict[str, Field] = {
     "pending": Field("int", "cards the pending draw makes the player take (3.8)"),
     "total": Field("int", "the hand's plain total, A=1 (4)"),
     "number": Field("int", "the man number called"),
-    "expected": Field("str", "the call due (its code), or why none is"),
-    "expected_ja": Field("str", "the call due, in Japanese"),
-    "call": Field("str", "the call made (its code)"),
-    "call_ja": Field("str", "the call made, in Japanese"),
+    "expected_text": Field("text", "the call due in words, or why none is: {en, ja}"),
+    "call_text": Field("text", "the call made in words: {en, ja}"),
     "given": Field("int", "how many cards the action named"),
     "count": Field("int", "how many cards are drawn (3.10)"),
     "where": Field("enum", "why the card cannot be drawn (3.10): seen in a hand, on the discard "
                    "pile, named twice, or not in the deck", choices=tuple(WHERE)),
-    "where_ja": Field("str", "the same, in Japanese"),
+    "where_text": Field("text", "the same in words: {en, ja}"),
+}
+_CALL_MADE = Field("enum", "the call made (its code, 6.1)", choices=tuple(CALLS))
+_CALL_DUE = Field("enum", "the call due (its code, 6.1); null: none is due",
+                  choices=(*CALLS, None))
+# Codes whose details carry a code beside its words (the words fill the messages).
+EXPLICIT_DETAILS: dict[str, dict[str, Field]] = {
+    "call_missing": {"expected": _CALL_DUE, "expected_text": DETAIL_KINDS["expected_text"]},
+    "call_wrong": {"call": _CALL_MADE, "call_text": DETAIL_KINDS["call_text"],
+                   "expected": _CALL_DUE, "expected_text": DETAIL_KINDS["expected_text"]},
+    "stock_card_seen": {"card": DETAIL_KINDS["card"], "where": DETAIL_KINDS["where"],
+                        "where_text": DETAIL_KINDS["where_text"]},
 }
 
 # Every code's details, derived from its messages' placeholders.
 DETAILS = refusal_details({code: (en, ja) for code, (_r, _v, en, ja) in MESSAGES.items()},
-                          DETAIL_KINDS)
+                          DETAIL_KINDS, explicit=EXPLICIT_DETAILS)
 
 VIOLATIONS = frozenset(code for code, (_, v, _, _) in MESSAGES.items() if v)
 

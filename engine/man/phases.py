@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.cards import deck_52, rank_of, remove_cards
+from engine.cards import deck_52, first_repeated, rank_of, remove_cards
 from engine.game import (Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta,
                          Transition)
 from engine.errors import shown
@@ -14,7 +14,7 @@ from engine.rng import shuffled
 from engine.state import replace
 
 from . import legality as L
-from .actions import CALLS, call_words
+from .actions import call_words
 from .messages import WHERE, is_violation, refuse
 from .numbers import hand_total, in_reach, man_numbers
 from .options import DEFAULTS
@@ -229,7 +229,8 @@ def _take_unseen(s: ManState, stock: list, card: str, before) -> None:
         why = "in a hand"
     else:
         why = "on the discard pile"
-    raise refuse("stock_card_seen", card=card, where=why, where_ja=WHERE[why])
+    raise refuse("stock_card_seen", card=card, where=why,
+                 where_text={"en": why, "ja": WHERE[why]})
 
 
 def _deal_call(s: ManState, seat: str, a: Action) -> Transition[ManState]:
@@ -241,8 +242,9 @@ def _deal_call(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if L.deal_call_owed(s, seat):
         _check_call(s, "reach", given, None)
     elif s.options.calls == "declared" and s.first_turn[seat] and s.last_call[seat] is None:
-        raise refuse("call_wrong", call=given, call_ja=CALLS[given][0],
-                     expected="none (the hand totals over 13)", expected_ja="なし(合計が13を超えています)")
+        raise refuse("call_wrong", call=given, call_text=_call_text(given), expected=None,
+                     expected_text={"en": "none (the hand totals over 13)",
+                                    "ja": "なし(合計が13を超えています)"})
     else:
         raise refuse("call_not_due")
     ja, en = call_words("reach")
@@ -260,7 +262,8 @@ def apply(state: ManState, action: Action) -> Transition[ManState]:
     try:
         if action.type in _NEED_DEAL_CALL and L.deal_call_owed(state, player) and \
                 (state.phase != "chain" or action.type == "man"):
-            raise refuse("call_missing", expected="reach", expected_ja="リーチ")  # 2.2 / 6.2
+            raise refuse("call_missing", expected="reach",  # 2.2 / 6.2
+                         expected_text=_call_text("reach"))
         return _HANDLERS[action.type](state, player, action)
     except Refusal as refusal:
         # 8.4: in referee mode a violation is not refused but penalised (8.1).
@@ -296,14 +299,19 @@ def _call_for(s: ManState, seat: str, hand, passed: bool) -> str:
 def _check_call(s: ManState, code: str, given: str | None, suit: str | None) -> None:
     """6.2: with declared calls the call must be given and right; a call given in
     automatic mode is checked too."""
-    ja, _ = call_words(code, suit)
     if given is None:
         if s.options.calls == "declared":
-            raise refuse("call_missing", expected=code, expected_ja=ja)
+            raise refuse("call_missing", expected=code, expected_text=_call_text(code, suit))
         return
     if given != code:
-        raise refuse("call_wrong", call=given, call_ja=CALLS[given][0], expected=code,
-                     expected_ja=ja)
+        raise refuse("call_wrong", call=given, call_text=_call_text(given), expected=code,
+                     expected_text=_call_text(code, suit))
+
+
+def _call_text(code: str, suit: str | None = None) -> dict:
+    """A call in words, {en, ja} (refusal details, like the `called` event's text)."""
+    ja, en = call_words(code, suit)
+    return {"en": en, "ja": ja}
 
 
 def _finish_turn(s: ManState, seat: str, ch: dict, next_seat: str, given: str | None,
@@ -390,7 +398,7 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if not cards:
         raise refuse("cards_empty")
     if len(set(cards)) != len(cards):
-        raise refuse("cards_duplicate")
+        raise refuse("cards_duplicate", card=first_repeated(cards))
     for c in cards:
         if c not in hand:
             raise refuse("card_not_in_hand", player=seat, card=c)
@@ -510,15 +518,17 @@ def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
         raise refuse("must_play_big_hand")  # 3.5
     ends = bool(s.pending_draw) and s.options.penalty_draw_ends_turn
     if not ends and a.get("call") is not None:
-        raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
-                     expected="none (the turn goes on)", expected_ja="なし(手番は続きます)")
+        raise refuse("call_wrong", call=a.get("call"), call_text=_call_text(a.get("call")),
+                     expected=None, expected_text={"en": "none (the turn goes on)",
+                                                   "ja": "なし(手番は続きます)"})
     if s.stock_known and a.get("cards") is not None:
         raise refuse("stock_cards_not_allowed")
     taken = _take(s, count, a.get("cards"))
     if taken is None:
         if a.get("call") is not None:  # 3.9: the game ends before any call is due
-            raise refuse("call_wrong", call=a.get("call"), call_ja=CALLS[a.get("call")][0],
-                         expected="none (the game is drawn)", expected_ja="なし(流局)")
+            raise refuse("call_wrong", call=a.get("call"), call_text=_call_text(a.get("call")),
+                         expected=None, expected_text={"en": "none (the game is drawn)",
+                                                       "ja": "なし(流局)"})
         return _finish(s, _result("draw"), (), (
             Event("deal_drawn", {"reason": "stock_exhausted"}),))
     drawn, stock, discard, reshuffles, events = taken

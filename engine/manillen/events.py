@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from engine.fields import EventType, Field
 
+from engine.state import openapi_schema
+
+from .result import ManillenFactors, ManillenSide
 from .state import TRUMPS
 
 _PLAYER = Field("player", "the seat it concerns")
@@ -34,9 +37,11 @@ EVENTS = (
         "player": Field("player", "who won it"), "trick": Field("int", "the trick's number"),
         "cards": Field("cards", "the trick's cards"), "points": Field("int", "its card points")}),
     EventType("deal_finished", "the deal ended and was scored", {
-        "sides": Field("object_list", "each side: id, members, card_points, tricks, points, score"),
+        "sides": Field("object_list", "each side: id, members, card_points, tricks, points, score",
+                       schema=openapi_schema(ManillenSide)),
         "multiplier": Field("int", "the deal's multiplier", nullable=True),
-        "factors": Field("object", "what made the multiplier", nullable=True),
+        "factors": Field("object", "what made the multiplier", nullable=True,
+                         schema=openapi_schema(ManillenFactors)),
         "capped": Field("bool", "the multiplier was capped"),
         "tie": Field("bool", "a 30–30 tie (its multiplier carries)"),
         "scores": Field("int_map", "running scores by score holder"),

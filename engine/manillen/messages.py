@@ -25,8 +25,8 @@ TEMPLATES: dict[str, tuple[str, str, str]] = {
         "A9", "{action} is not possible now: the deal is in the {phase} phase.",
         "今は{action}はできません（{phase_ja}の段階です）。"),
     "not_your_turn": (
-        "A20", "It is not {player}'s turn; waiting for {waiting}.",
-        "{player}の番ではありません。{waiting}の番です。"),
+        "A20", "It is {turn}'s turn, not {player}'s.",
+        "今は{turn}の番です({player}の番ではありません)。"),
     "card_not_playable": (
         "A21", "{player} cannot play {card}: it is not in their hand{table}.",
         "{player}は{card}を出せません。手札{table_ja}にありません。"),
@@ -95,7 +95,9 @@ _OBLIGATION = {"required": Field("cards", "the cards that would have been legal"
                "card": Field("card", "the card played")}
 EXPLICIT_DETAILS: dict[str, dict[str, Field]] = {
     "wrong_phase": {"phase": Field("enum", "the deal's phase", choices=PHASES)},
-    "not_your_turn": {"to_act": _TO_ACT},
+    # the same details as every game's not_your_turn (one seat acts at a time: to_act)
+    "not_your_turn": {"turn": Field("player", "whose turn it is"),
+                      "player": Field("player", "the seat concerned")},
     "speech_not_now": {"to_act": _TO_ACT},
     "wrong_doubling_call": {"due": Field("enum", "the call due (A15)",
                                          choices=("double", "redouble"))},

@@ -240,9 +240,9 @@ def _wrong_phase(state: State, action: Action):
 
 
 def _not_your_turn(state: State, action: Action):
-    waiting = to_act(state)
-    return refuse("not_your_turn", details={"to_act": waiting}, player=action.player,
-                  waiting=", ".join(waiting))
+    turn = to_act(state)[0]  # one seat at a time; a finished deal refused before (A31)
+    return refuse("not_your_turn", details={"turn": turn, "player": action.player},
+                  turn=turn, player=action.player)
 
 
 def apply(state: State, action: Action) -> Transition[State]:

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from engine.cards import CardError, deck_32, parse_card
 from engine.fields import Field
 from engine.game import DealSetup, InvalidDeal
+from engine.schema import CARD_INPUT, obj
 
 from . import sides as sd
 from .cut import cut_winner
@@ -57,7 +58,8 @@ TABLE_FIELDS: dict[str, Field] = {
         "(or name the dealer), refused otherwise",
         "first_dealer が cut(A5)でディーラーの指定がないとき: カットで見せたカードを順に、"
         "それぞれ {player, card}。同点の人は席順にカットし直す。そのとき必須(またはディーラーを"
-        "指定)、それ以外では指定できない", required=False),
+        "指定)、それ以外では指定できない", required=False,
+        schema=obj({"player": {"type": "string", "minLength": 1}, "card": CARD_INPUT})),
 }
 
 

@@ -12,7 +12,18 @@ from __future__ import annotations
 from engine.errors import InvalidAction
 from engine.fields import ActionType, Field
 
-from .declarations import DeclarationError, DeclarationRules, parse_declaration, to_json
+from engine.schema import obj
+
+from .declarations import (TYPES, DeclarationError, DeclarationRules, parse_declaration,
+                           to_json)
+
+# A declaration as a client writes it (B10; declarations.parse_declaration): ranks and
+# kickers highest first, each a rank (T for 10), either list left out when empty.
+_RANK_INPUT = {"type": "string", "pattern": "^\\s*([2-9]|10|[TtJjQqKkAa])\\s*$"}
+DECLARATION_INPUT = obj({"type": {"type": "string", "enum": list(TYPES)},
+                         "ranks": {"type": "array", "items": dict(_RANK_INPUT)},
+                         "kickers": {"type": "array", "items": dict(_RANK_INPUT)}},
+                        optional=("ranks", "kickers"))
 
 # The most permissive rules: everything any option set allows parses under them.
 SHAPE_RULES = DeclarationRules()
@@ -26,7 +37,8 @@ ACTIONS = (
                "(B8)。宣言するのは手札を持つ人: ラウンドを始めた人、または承認した人(交換の後、"
                "または交換の代わりに。交換せずに宣言すればカードは交換しない)。", {
                    "declaration": Field("object", "{type, ranks?, kickers?} (B5, B10)",
-                                        "宣言 {type, ranks?, kickers?}(B5、B10)")},
+                                        "宣言 {type, ranks?, kickers?}(B5、B10)",
+                                        schema=DECLARATION_INPUT)},
                "B8"),
     ActionType("accept", "Believe the last declaration and take the hand face down (B15).",
                "直前の宣言を信じて承認し、手札を裏向きのまま受け取る(B15)。",

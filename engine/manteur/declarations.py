@@ -334,7 +334,8 @@ def make_error(code: str, path: str, **fmt: Any) -> DeclarationError:
 
 def _refuse(code: str, **fmt: Any) -> Refusal:
     rule, en, ja = REFUSAL_MESSAGES[code]
-    details = {k: v for k, v in fmt.items() if k in ("new", "last")}
+    # the declarations in words, {en, ja}, like the events' `text`
+    details = {k: {"en": fmt[k], "ja": fmt[f"{k}_ja"]} for k in ("new", "last")}
     return Refusal(code, en.format(**fmt) + f" (rule {rule})", ja.format(**fmt) + f"(ルール{rule})",
                    rule=f"{GAME_ID} {rule}", details=details)
 

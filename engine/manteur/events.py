@@ -3,9 +3,13 @@ spec publishes one schema per type, and the tests check every emitted event agai
 from __future__ import annotations
 
 from engine.fields import EventType, Field
+from engine.state import openapi_schema
+
+from .state import ManteurDeclaration, ManteurProof
 
 _PLAYER = Field("player", "the seat it concerns")
-_DECLARATION = Field("object", "the declaration: {type, ranks, kickers}")
+_DECLARATION = Field("object", "the declaration: {type, ranks, kickers}",
+                     schema=openapi_schema(ManteurDeclaration))
 _WORDS = Field("text", "the declaration in words: {en, ja}")
 
 EVENTS = (
@@ -24,7 +28,8 @@ EVENTS = (
         "player": _PLAYER, "declarer": Field("player", "who declared"),
         "declaration": _DECLARATION, "text": _WORDS, "hand": Field("cards", "the hand shown"),
         "truthful": Field("bool", "the hand holds the declaration"),
-        "proof": Field("object", "the cards that make the declaration", nullable=True),
+        "proof": Field("object", "the cards that make the declaration", nullable=True,
+                       schema=openapi_schema(ManteurProof)),
         "loser": Field("player", "who takes the penalty"),
         "penalties": Field("int", "the loser's penalty points now")}),
     EventType("eliminated", "a player reached the limit (elimination mode)",

@@ -20,9 +20,9 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "B13", "There is no declaration to accept or challenge yet: {holder} must declare.",
         "承認や挑戦をする宣言がまだありません。{holder}が宣言する番です。"),
     "nothing_higher": (
-        "B8", "{last} is the highest declaration there is: nothing could be declared after "
-              "it, so it can only be challenged.",
-        "{last_ja}は最も強い宣言で、これより強い宣言はできません。挑戦するしかありません。"),
+        "B8", "{last[en]} is the highest declaration there is: nothing could be declared "
+              "after it, so it can only be challenged.",
+        "{last[ja]}は最も強い宣言で、これより強い宣言はできません。挑戦するしかありません。"),
     "opener_may_not_exchange": (
         "B-d", "The round's first player declares without exchanging (opener_may_exchange "
                "is off).",
@@ -49,8 +49,8 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "B15", "{given} card(s) named, but {count} are received here.",
         "{given}枚指定されていますが、ここで受け取るのは{count}枚です。"),
     "stock_card_seen": (
-        "B15", "{card} cannot come from the stock: it is {where}.",
-        "{card}は山札から出てくることはありません: {where_ja}。"),
+        "B15", "{card} cannot come from the stock: it is {where_text[en]}.",
+        "{card}は山札から出てくることはありません: {where_text[ja]}。"),
     "deal_first": (
         "B16", "The new round's cards are not entered yet: {holder} is dealt five cards first "
                "(`deal`).",
@@ -90,21 +90,24 @@ DETAIL_KINDS: dict[str, Field] = {
     "player": Field("player", "the seat concerned"),
     "declarer": Field("player", "who declared"),
     "holder": Field("player", "who must declare"),
-    "last": Field("str", "the last declaration, in words"),
+    "last": Field("text", "the last declaration in words: {en, ja}"),
     "count": Field("int", "how many cards"),
     "card": Field("card", "the card concerned"),
     "given": Field("int", "how many cards the action named"),
     "where": Field("enum", "why the card cannot come from the stock (B.6)",
                    choices=tuple(WHERE)),
+    "where_text": Field("text", "the same in words: {en, ja}"),
 }
-_DECLARATIONS = {"new": Field("str", "the declaration made, in words"),
-                 "last": Field("str", "the declaration it had to beat, in words")}
+_DECLARATIONS = {"new": Field("text", "the declaration made, in words: {en, ja}"),
+                 "last": Field("text", "the declaration it had to beat, in words: {en, ja}")}
 # The declaration refusals (declarations.is_higher: B5, B8, B9) carry both declarations; a
 # declaration the options rule out (DeclarationError.to_refusal) carries where it fails.
 EXPLICIT_DETAILS: dict[str, dict[str, Field]] = {
     **{code: _DECLARATIONS for code in REFUSAL_MESSAGES},
     **{code: {"path": Field("str", "where in the action, e.g. action.declaration.type")}
        for code in OPTION_ERRORS},
+    # the reason's code beside its words (the words fill the messages)
+    "stock_card_seen": {k: DETAIL_KINDS[k] for k in ("card", "where", "where_text")},
 }
 
 # Every code's details, derived from its messages' placeholders.

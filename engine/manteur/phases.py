@@ -130,7 +130,8 @@ def _unseen(s: ManteurState, stock: list, card: str, before, giving=()) -> None:
         why = "in the hand"
     else:
         why = "among the discards"
-    raise refuse("stock_card_seen", card=card, where=why, where_ja=WHERE[why])
+    raise refuse("stock_card_seen", card=card, where=why,
+                 where_text={"en": why, "ja": WHERE[why]})
 
 
 # ------------------------------------------------------------------------ apply
@@ -206,7 +207,7 @@ def _accept(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
         raise refuse("nothing_to_respond", holder=s.holder)
     last = _last(s)
     if ladder(rules_of(s.options)).top_reached(last):
-        raise refuse("nothing_higher", last=describe(last), last_ja=describe(last, "ja"))
+        raise refuse("nothing_higher", last=_words(last))
     new = replace(s, holder=seat, phase="exchange", exchanged=None)  # B15
     return Transition(new, (), (Event("accepted", {"player": seat, "from": s.holder}),))
 

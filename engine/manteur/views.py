@@ -11,17 +11,17 @@ from .declarations import Declaration, describe
 from .state import ManteurCall, ManteurReveal, ManteurState
 
 
-class ManteurWords(Struct, frozen=True, forbid_unknown_fields=True):
-    """A declaration in words, in both languages."""
+class ManteurText(Struct, frozen=True, forbid_unknown_fields=True):
+    """A declaration in words, in both languages (`text`, as on the events)."""
     en: str
     ja: str
 
 
 def _worded(kind: type[Struct], name: str) -> type[Struct]:
-    """`kind` with its declaration's `words` added."""
+    """`kind` with its declaration's `text` added (its words, {en, ja})."""
     from msgspec import defstruct, structs
     return defstruct(name, [(f.name, f.type) for f in structs.fields(kind)]
-                     + [("words", ManteurWords)], frozen=True, forbid_unknown_fields=True)
+                     + [("text", ManteurText)], frozen=True, forbid_unknown_fields=True)
 
 
 ManteurCallView = _worded(ManteurCall, "ManteurCallView")
@@ -65,8 +65,8 @@ def view(s: ManteurState, player: str | None) -> dict:
         v["hand"] = None
     v["hand_count"] = len(s.hand)
     for call in v["calls"]:
-        call["words"] = _words(call["declaration"])
+        call["text"] = _words(call["declaration"])
     if v["last_round"] is not None:
-        v["last_round"]["words"] = _words(v["last_round"]["declaration"])
+        v["last_round"]["text"] = _words(v["last_round"]["declaration"])
     v["viewer"] = player
     return v

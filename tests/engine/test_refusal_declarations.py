@@ -212,3 +212,25 @@ def test_details_derive_from_the_placeholders_of_both_languages():
         refusal_details({"a": ("{unknown}", "")}, kinds)
     with pytest.raises(KeyError):
         refusal_details({"a": ("", "")}, kinds, explicit={"b": {}})
+
+
+def test_what_a_refusal_says_for_people_is_a_text_in_both_languages_never_a_ja_twin():
+    """A detail a person reads is one `text` {en, ja} beside its code (`where` and
+    `where_text`), as on events: no game declares a `<name>_ja` detail."""
+    for game_id in PRODUCT_GAMES:
+        for code, fields in registry.get(game_id).refusal_details.items():
+            twins = [name for name in fields if name.endswith("_ja")]
+            assert not twins, (game_id, code, twins)
+
+
+@pytest.mark.parametrize("code, shape", [("cards_duplicate", {"card": "card"}),
+                                          ("not_your_turn", {"turn": "player",
+                                                             "player": "player"})])
+def test_a_code_shared_by_games_has_the_same_details_in_every_game(code, shape):
+    """One code, one details shape: a client reads `cards_duplicate` or `not_your_turn` the
+    same way whichever game answered it."""
+    declaring = [g for g in PRODUCT_GAMES if code in registry.get(g).refusal_details]
+    assert len(declaring) >= 3, declaring
+    for game_id in declaring:
+        fields = registry.get(game_id).refusal_details[code]
+        assert {k: f.kind for k, f in fields.items()} == shape, (game_id, code)

@@ -212,4 +212,4 @@ def test_out_of_turn_play_is_refused():
     state = start(BASE)
     err = refused(state, "play", "p2", card="D9")
     assert err.code == "not_your_turn"
-    assert err.details["to_act"] == ["p1"]
+    assert err.details == {"turn": "p1", "player": "p2"}

@@ -129,7 +129,7 @@ def test_views_show_declarations_in_words_and_exchanges():
     s = declare(ok(s, "exchange", "B", cards=["CK", "D7"]).state, "B", "pair", ["2"], ["9"])
     v = GAME.view(GAME.decode(s), "C")
     assert [(c["player"], c["exchanged"]) for c in v["calls"]] == [("A", 0), ("B", 2)]
-    assert v["calls"][1]["words"] == {"en": "pair of 2s with 9", "ja": "2のワンペアと9"}
+    assert v["calls"][1]["text"] == {"en": "pair of 2s with 9", "ja": "2のワンペアと9"}
     assert "seed" not in v
 
 
@@ -139,7 +139,7 @@ def test_b14_the_challenged_hand_is_revealed_to_everyone():
     for viewer in ("A", "B", "C", None):
         v = GAME.view(t, viewer)
         assert v["last_round"]["hand"] == HAND and v["last_round"]["truthful"]
-        assert v["last_round"]["words"]["en"] == "pair of 2s"
+        assert v["last_round"]["text"]["en"] == "pair of 2s"
         # the new round's hand is its starter's alone
         assert (v["hand"] is not None) == (viewer == t.holder)
     end = GAME.decode(ok(declare(deal(HAND, penalty_limit=1), "A", "flush"), "challenge",

@@ -60,7 +60,7 @@ def check_views(state, j: dict) -> None:
         # shuffled since, so naming them says nothing of where they are now.
         assert_no_leak({k: v for k, v in view.items() if k != "last_round"}, hidden, viewer)
         assert view["last_round"] == (None if j["last_round"] is None else
-                                      {**j["last_round"], "words": view["last_round"]["words"]})
+                                      {**j["last_round"], "text": view["last_round"]["text"]})
 
 
 def check_state(state) -> dict:

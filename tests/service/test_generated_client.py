@@ -111,6 +111,10 @@ def _typed_refusal(error, sent: dict, game_id: str) -> str:
     if "details" in sent["error"]:
         assert type(error.details).__name__ == type(error).__name__ + "Details", error.details
     assert error.to_dict() == sent["error"]
+    # a rule cited links to it: the rules page in the answer's language, at its number
+    if "rule" in sent["error"]:
+        number = sent["error"]["rule"].split(" ", 1)[1]
+        assert error.rule_url == f"/v1/games/{game_id}/rules.en.html#{number}", error.rule_url
     return code
 
 
@@ -125,8 +129,7 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
     from card_referee_client.api.ops import healthz, readyz
     from card_referee_client.api.v1 import (deal, legal_actions, list_games, validate_action,
                                             view)
-    from card_referee_client.models import (LegalActionsRequest, PlayerRequest, Status,
-                                            ValidateAccepted, ValidateRefused, ValidateRequest)
+    from card_referee_client.models import Status, ValidateAccepted, ValidateRefused
 
     client = Client(base_url=service, raise_on_unexpected_status=True,
                     headers={"Authorization": f"Bearer {REFEREE_KEY}"}, timeout=30)
@@ -153,12 +156,27 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
             assert dealt.state.game == game_id
             assert dealt.state.options.to_dict() == defaults
             state, status, to_act, steps = dealt.state, dealt.status, dealt.to_act, 0
+            # the requests that carry a state are the game's own models, naming it (`game`)
+            typed = {kind: getattr(models, f"{_pascal(game_id)}{kind}Request")
+                     for kind in ("Validate", "LegalActions", "View")}
+            named = {kind: getattr(models, f"{_pascal(game_id)}{kind}RequestGame")(game_id)
+                     for kind in typed}
+
+            def ask(kind, **fields):
+                return typed[kind](game=named[kind], **fields)
+
+            def post(action):
+                answer = validate_action.sync_detailed(client=client, body=ask(
+                    "Validate", state=state, action=action))
+                return answer, json.loads(answer.content)
+
+            stale = None  # an action listed earlier, posted again later: a refusal of the game's
             while status != "finished":
                 assert steps < MAX_STEPS, f"{game_id}: not finished after {MAX_STEPS} actions"
                 legal = []
                 for player in to_act:
-                    got = legal_actions.sync(client=client, body=LegalActionsRequest(
-                        state=state, player=player))
+                    got = legal_actions.sync(client=client, body=ask(
+                        "LegalActions", state=state, player=player))
                     assert got.count == len(got.actions)
                     # each parsed as its own game's model (`play` is in four games)
                     assert all(type(a).__name__ == _model_name(game_id, _type_of(a))
@@ -170,14 +188,23 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                 if others and len(refused.get(game_id, ())) < 3:  # a seat out of turn
                     wrong = type(chosen).from_dict({**chosen.to_dict(),
                                                     "player": others[steps % len(others)]})
-                    answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
-                        state=state, action=wrong))
-                    if not json.loads(answer.content)["valid"]:
+                    answer, sent = post(wrong)
+                    if not sent["valid"]:
                         refused.setdefault(game_id, []).append(_typed_refusal(
-                            answer.parsed.error, json.loads(answer.content), game_id))
-                answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
-                    state=state, action=chosen))
-                out, sent = answer.parsed, json.loads(answer.content)
+                            answer.parsed.error, sent, game_id))
+                if stale is not None and steps % 5 == 0:
+                    # an action of an earlier state, made by a seat whose turn it is now (a
+                    # card it never held, a declaration since beaten …): most often refused,
+                    # each refusal read as its game's model
+                    answer, sent = post(type(stale).from_dict({**stale.to_dict(),
+                                                               "player": to_act[0]}))
+                    if not sent["valid"]:
+                        refused.setdefault(game_id, []).append(_typed_refusal(
+                            answer.parsed.error, sent, game_id))
+                if steps % 7 == 0:
+                    stale = chosen
+                answer, sent = post(chosen)
+                out = answer.parsed
                 assert isinstance(out, ValidateAccepted), out
                 # every event read as its own game's model, nothing lost on the way (games
                 # share event types: `play` is in four)
@@ -188,8 +215,8 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                 if steps % 10 == 0 or out.status == Status.FINISHED:
                     # each seat's and the spectator's view: its game's declared view model
                     for seat in [*players, None]:
-                        seen = view.sync_detailed(client=client, body=PlayerRequest(
-                            state=out.state, player=seat))
+                        seen = view.sync_detailed(client=client, body=ask(
+                            "View", state=out.state, player=seat))
                         assert type(seen.parsed.view).__name__ == f"{_pascal(game_id)}View", \
                             seen.parsed
                         assert seen.parsed.view.to_dict() == json.loads(seen.content)["view"]
@@ -198,11 +225,10 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                 steps += 1
             assert out.seed == f"client-{game_id}"
             # the finished deal refuses any action: the engine-wide refusal, typed too
-            answer = validate_action.sync_detailed(client=client, body=ValidateRequest(
-                state=state, action=chosen))
+            answer, sent_after = post(chosen)
             assert isinstance(answer.parsed, ValidateRefused), answer.parsed
             refused.setdefault(game_id, []).append(
-                _typed_refusal(answer.parsed.error, json.loads(answer.content), game_id))
+                _typed_refusal(answer.parsed.error, sent_after, game_id))
             assert refused[game_id][-1] == "game_finished"
             if sent.get("next_match") is not None:
                 summary = out.next_match
@@ -213,6 +239,7 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
                 assert again.state.game == game_id and again.status == "in_progress"
             finished[game_id] = steps
         assert sorted(finished) == PRODUCT_GAMES
-        print("refusals read typed:", refused)
-        # beyond game_finished, every game refused a seat out of turn, details typed
-        assert all(len(codes) > 1 for codes in refused.values()), refused
+        print("refusals read typed:", {g: sorted(set(c)) for g, c in refused.items()})
+        # beyond game_finished, every game refused a seat out of turn and stale actions, each
+        # refusal its own game's model with typed details
+        assert all(len(set(codes)) > 2 for codes in refused.values()), refused

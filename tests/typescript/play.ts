@@ -2,9 +2,11 @@
 // openapi.yaml (./api.d.ts, written by the test): deal and play a whole deal of every game
 // against the running service, render each seat's and the spectator's view, read every
 // answer by narrowing on `valid`, every refusal on `game` and `code`, every event on `game`
-// and `type`. Compiled with tsc --strict, exactOptionalPropertyTypes and
-// noUncheckedIndexedAccess; no `as`, no `any`, no `!`: a wrong or loose type in the spec is a
-// compiler error here (tests/service/test_typescript_client.py).
+// and `type`; then a deal under signing and one under sealing (seat tokens), narrowed alike.
+// Requests that carry a state are typed by game (`<Game>ValidateRequest` …): the program
+// narrows its state and action to one game before it posts them. Compiled with tsc --strict,
+// exactOptionalPropertyTypes and noUncheckedIndexedAccess; no `as`, no `any`, no `!`: a wrong
+// or loose type in the spec is a compiler error here (tests/service/test_typescript_client.py).
 import createClient from "openapi-fetch";
 import type { components, paths } from "./api.js";
 
@@ -16,24 +18,48 @@ type Refusal = Schemas["Refusal"];
 type Status = Schemas["Status"];
 type View = Schemas["View"];
 type AnyState = Schemas["State"] | Schemas["SealedState"];
+type ValidateRequest = Schemas["ValidateRequest"];
+type LegalActionsRequest = Schemas["LegalActionsRequest"];
+type ViewRequest = Schemas["ViewRequest"];
 
-// What the contract must refuse to compile (an unused directive is itself an error).
-// @ts-expect-error a Man play takes no jokers (Daifugo's does): the game picks the fields
-export const notAManPlay: Action = { game: "man", type: "play", player: "p0", cards: ["S2"], jokers: [] };
-export function unread(answer: Schemas["ValidateAccepted"] | Schemas["ValidateRefused"]): string {
+// What the contract must refuse to compile (an unused directive is itself an error). Never
+// called: the compiler is the judge.
+export function refusedByTheCompiler(man: Schemas["ManState"], daifugo: Schemas["DaifugoState"],
+                                     answer: Schemas["ValidateAccepted"] | Schemas["ValidateRefused"]): string {
+  // @ts-expect-error a Man play takes no jokers (Daifugo's does): the game picks the fields
+  const notAManPlay: Action = { game: "man", type: "play", player: "p0", cards: ["S2"], jokers: [] };
+  // @ts-expect-error Daifugo's play fields in a request naming Man: the request's game types its action
+  const daifugoPlayOnMan: ValidateRequest = { game: "man", state: man, action: { type: "play", player: "p0", cards: ["S2"], jokers: [] } };
+  // @ts-expect-error an action type Man has not (Guandan's tribute), in a request naming Man
+  const tributeOnMan: ValidateRequest = { game: "man", state: man, action: { type: "tribute", player: "p0", card: "S2" } };
+  // @ts-expect-error a request names its game (the discriminator): never left to guess from the action
+  const daifugoPlayOnAManState: ValidateRequest = { state: man, action: { type: "play", player: "p0", cards: ["S2"], jokers: [] } };
+  // @ts-expect-error a request naming Man carries a Man state (or a sealed one), not a Daifugo state
+  const daifugoStateAsMan: ValidateRequest = { game: "man", state: daifugo, action: { type: "draw", player: "p0" } };
+  // @ts-expect-error legal actions of Man are asked by Man's action types only
+  const tributesOfMan: LegalActionsRequest = { game: "man", state: man, player: "p0", types: ["tribute"] };
+  // @ts-expect-error a view request naming Daifugo carries a Daifugo state
+  const manViewAsDaifugo: ViewRequest = { game: "daifugo", state: man, player: "p0" };
+  // @ts-expect-error a view names its game: a Man view is not a Daifugo one
+  const wrongView: Schemas["DaifugoView"] = { game: "man" };
+  void [notAManPlay, daifugoPlayOnMan, tributeOnMan, daifugoPlayOnAManState, daifugoStateAsMan,
+        tributesOfMan, manViewAsDaifugo, wrongView, daifugo];
   // @ts-expect-error an answer is narrowed on `valid` before its refusal is read
   return answer.error.code;
 }
-// @ts-expect-error a view names its game: a Man view is not a Daifugo one
-export const wrongView: Schemas["DaifugoView"] = { game: "man" };
 
-const base = process.argv[2];
-if (base === undefined) throw new Error("usage: node play.js <base url>");
+const [plainBase, signedBase, sealedBase] = process.argv.slice(2);
+if (plainBase === undefined || signedBase === undefined || sealedBase === undefined) {
+  throw new Error("usage: node play.js <base url> <signed base url> <sealed base url>");
+}
 // Each request has 30 s: a request that hangs fails the run, naming where it was.
-const client = createClient<paths>({
-  baseUrl: base,
-  fetch: (request: Request) => fetch(request, { signal: AbortSignal.timeout(30_000) }),
-});
+function clientOf(baseUrl: string) {
+  return createClient<paths>({
+    baseUrl,
+    fetch: (request: Request) => fetch(request, { signal: AbortSignal.timeout(30_000) }),
+  });
+}
+type Client = ReturnType<typeof clientOf>;
 
 // A deterministic choice (a seeded LCG, its high bits): the same deal plays the same way
 // every run.
@@ -83,7 +109,7 @@ function render(view: View): string {
     }
     case "manteur": {
       const who = view.viewer ?? "spectator";
-      const calls = view.calls.map((c) => `${c.player}: ${c.words.en}`).join("; ");
+      const calls = view.calls.map((c) => `${c.player}: ${c.text.en} (${c.declaration.type})`).join("; ");
       return `manteur ${who}: hand ${cards(view.hand)} (${view.hand_count}); round ${view.round}; ` +
         `holder ${view.holder}; stock ${view.stock_count}; calls ${calls || "-"}`;
     }
@@ -98,22 +124,30 @@ function refusal(error: Refusal): string {
   if (error.code === "game_finished" || error.code === "number_out_of_range") {
     return `${error.game}: ${error.code}`;
   }
+  // every refusal citing a rule links it: the rules page's anchor of that number
+  const cited = "rule_url" in error ? ` <${error.rule_url}>` : "";
   switch (error.game) {
     case "manillen":
-      if (error.code === "not_your_turn") return `manillen ${error.rule}: only ${error.details.to_act.join(",")} may act`;
-      return `manillen ${error.code}`;
+      if (error.code === "not_your_turn") return `manillen ${error.rule}: ${error.details.player} is not ${error.details.turn}${cited}`;
+      return `manillen ${error.code}${cited}`;
     case "guandan":
-      if (error.code === "not_your_turn") return `guandan ${error.rule}: ${error.details.player} is not ${error.details.turn}`;
-      return `guandan ${error.code}`;
+      if (error.code === "not_your_turn") return `guandan ${error.rule}: ${error.details.player} is not ${error.details.turn}${cited}`;
+      return `guandan ${error.code}${cited}`;
     case "daifugo":
-      if (error.code === "not_your_turn") return `daifugo ${error.rule}: ${error.details.player} is not ${error.details.turn}`;
-      return `daifugo ${error.code}`;
+      if (error.code === "not_your_turn") return `daifugo ${error.rule}: ${error.details.player} is not ${error.details.turn}${cited}`;
+      if (error.code === "cards_duplicate") return `daifugo: ${error.details.card} twice`;
+      return `daifugo ${error.code}${cited}`;
     case "man":
-      if (error.code === "not_your_turn") return `man ${error.rule}: ${error.details.player} is not ${error.details.turn}`;
-      return `man ${error.code}`;
+      if (error.code === "not_your_turn") return `man ${error.rule}: ${error.details.player} is not ${error.details.turn}${cited}`;
+      // words for people are {en, ja} texts beside their codes
+      if (error.code === "call_wrong") return `man: ${error.details.call_text.en}, not ${error.details.expected ?? "none"}: ${error.details.expected_text.ja}`;
+      if (error.code === "cards_duplicate") return `man: ${error.details.card} twice`;
+      return `man ${error.code}${cited}`;
     case "manteur":
-      if (error.code === "not_your_turn") return `manteur ${error.rule}: ${error.details.player} is not ${error.details.turn}`;
-      return `manteur ${error.code}`;
+      if (error.code === "not_your_turn") return `manteur ${error.rule}: ${error.details.player} is not ${error.details.turn}${cited}`;
+      if (error.code === "declaration_same") return `manteur: ${error.details.new.en} / ${error.details.last.ja}`;
+      if (error.code === "cards_duplicate") return `manteur: ${error.details.card} twice`;
+      return `manteur ${error.code}${cited}`;
     default: {
       const unknown: never = error;
       return unknown;
@@ -125,6 +159,7 @@ function event(e: Event): string {
   // one vocabulary: a play is `played` with a `cards` list in every game, read without asking
   // which game it came from; game-specific fields after narrowing on the game
   if (e.type === "played" && e.game === "daifugo") return `daifugo: ${e.player} played ${e.form} ${e.cards.join(" ")}`;
+  if (e.type === "played" && e.game === "guandan") return `guandan: ${e.player} played ${e.cards.join(" ")} as ${e.reading.type} ${e.reading.rank ?? "jokers"}`;
   if (e.type === "played") return `${e.game}: ${e.player} played ${e.cards.join(" ")}`;
   if (e.type === "passed") return `${e.game}: ${e.player} passed`;
   if (e.type === "drew") return `${e.game}: ${e.player} drew ${e.count}`;
@@ -132,9 +167,11 @@ function event(e: Event): string {
   if (e.type === "penalized") return `${e.game}: ${e.player} penalized (${e.code}): ${e.text.en}`;
   if (e.type === "match_finished") return `${e.game}: match won by ${e.winners.join(" ")}`;
   if (e.type === "called") return `${e.game}: ${e.player} called ${e.text.en} / ${e.text.ja}`;
+  if (e.game === "daifugo" && e.type === "deal_finished") return `daifugo: titles ${Object.entries(e.titles).map(([p, t]) => `${p}:${t}`).join(" ")}`;
+  if (e.game === "manillen" && e.type === "deal_finished") return `manillen: ${e.sides.map((side) => `${side.id} ${side.points}`).join(", ")}`;
   if (e.game === "manillen" && e.type === "trick_won") return `manillen: ${e.player} won trick ${e.trick}`;
-  if (e.game === "manteur" && e.type === "declared") return `manteur: ${e.player} declared ${e.text.en}`;
-  if (e.game === "manteur" && e.type === "challenged") return `manteur: ${e.player} challenged, ${e.loser} lost`;
+  if (e.game === "manteur" && e.type === "declared") return `manteur: ${e.player} declared ${e.text.en} (${e.declaration.type} ${e.declaration.ranks.join(",")})`;
+  if (e.game === "manteur" && e.type === "challenged") return `manteur: ${e.player} challenged, ${e.loser} lost${e.proof === null ? "" : ` (${e.proof.cards.join(" ")})`}`;
   return `${e.game}: ${e.type}`;
 }
 
@@ -144,13 +181,90 @@ function isRefereeView(v: Schemas["SeenView"]): v is Schemas["RefereeView"] {
   return "viewer" in v && v.viewer === "referee";
 }
 
-async function views(state: AnyState, players: readonly string[]): Promise<string[]> {
+function mismatch(game: GameId, state: AnyState): Error {
+  return new Error(`a ${game} request with a state of ${typeof state === "string" ? "a sealed game" : state.game}`);
+}
+
+// The requests a front end makes of one state, typed by its game: the state narrowed to that
+// game's (or left sealed: a sealed state is opaque, and `game` names it), an action only that
+// game's. `game` is the deal's.
+interface Requests {
+  validate(action: Action): ValidateRequest;
+  legal(player: string): LegalActionsRequest;
+  view(player: string | null): ViewRequest;
+}
+function requests(game: GameId, state: AnyState): Requests {
+  const notOf = (action: Action) => new Error(`a ${action.game ?? "game-less"} action posted to ${game}`);
+  switch (game) {
+    case "man": {
+      if (typeof state !== "string" && state.game !== game) throw mismatch(game, state);
+      return {
+        validate: (action) => { if (action.game !== game) throw notOf(action); return { game, state, action }; },
+        legal: (player) => ({ game, state, player }),
+        view: (player) => ({ game, state, player }),
+      };
+    }
+    case "daifugo": {
+      if (typeof state !== "string" && state.game !== game) throw mismatch(game, state);
+      return {
+        validate: (action) => { if (action.game !== game) throw notOf(action); return { game, state, action }; },
+        legal: (player) => ({ game, state, player }),
+        view: (player) => ({ game, state, player }),
+      };
+    }
+    case "guandan": {
+      if (typeof state !== "string" && state.game !== game) throw mismatch(game, state);
+      return {
+        validate: (action) => { if (action.game !== game) throw notOf(action); return { game, state, action }; },
+        legal: (player) => ({ game, state, player }),
+        view: (player) => ({ game, state, player }),
+      };
+    }
+    case "manillen": {
+      if (typeof state !== "string" && state.game !== game) throw mismatch(game, state);
+      return {
+        validate: (action) => { if (action.game !== game) throw notOf(action); return { game, state, action }; },
+        legal: (player) => ({ game, state, player }),
+        view: (player) => ({ game, state, player }),
+      };
+    }
+    case "manteur": {
+      if (typeof state !== "string" && state.game !== game) throw mismatch(game, state);
+      return {
+        validate: (action) => { if (action.game !== game) throw notOf(action); return { game, state, action }; },
+        legal: (player) => ({ game, state, player }),
+        view: (player) => ({ game, state, player }),
+      };
+    }
+    default: {
+      const unknown: never = game;
+      throw new Error(`no game ${String(unknown)}`);
+    }
+  }
+}
+
+// A table in one trust mode: its client, and under sealing each seat's token (X-Seat-Token)
+// for the requests made as that seat.
+interface Table {
+  mode: "plain" | "signed" | "sealed";
+  client: Client;
+  tokens: Record<string, string>;
+}
+function asSeat(table: Table, player: string | null): { headers: Record<string, string> } {
+  const token = player === null ? undefined : table.tokens[player];
+  return { headers: token === undefined ? {} : { "X-Seat-Token": token } };
+}
+
+async function views(table: Table, game: GameId, state: AnyState, players: readonly string[]): Promise<string[]> {
   const lines: string[] = [];
   for (const player of [...players, null]) {
-    const { data, error } = await client.POST("/v1/view", { body: { state, player } });
+    const { data, error } = await table.client.POST("/v1/view", {
+      body: requests(game, state).view(player), ...asSeat(table, player),
+    });
     if (data === undefined) throw new Error(`view: ${JSON.stringify(error)}`);
     const seen = data.view;
     if (isRefereeView(seen)) throw new Error(`the referee's view, asked for a seat: ${seen.game}`);
+    if (seen.game !== game) throw new Error(`a ${seen.game} view of a ${game} deal`);
     lines.push(render(seen));
   }
   return lines;
@@ -158,13 +272,20 @@ async function views(state: AnyState, players: readonly string[]): Promise<strin
 
 const MOVING = new Set(["draw", "pass", "chombo", "end_turn"]);
 
-async function play(game: GameId, seats: number): Promise<void> {
+async function play(table: Table, game: GameId, seats: number): Promise<void> {
+  const { client } = table;
+  const label = table.mode === "plain" ? game : `${game} (${table.mode})`;
   const players = Array.from({ length: seats }, (_, i) => `p${i}`);
-  console.error(`${game}: dealing for ${seats}`);
+  console.error(`${label}: dealing for ${seats}`);
   const dealt = await client.POST("/v1/games/{game}/deal", {
-    params: { path: { game } }, body: { players, seed: `typescript-${game}` },
+    // a chosen seed is a referee act under signing or sealing: the server draws one there
+    params: { path: { game } }, body: table.mode === "plain" ? { players, seed: `typescript-${game}` } : { players },
   });
   if (dealt.data === undefined) throw new Error(`deal ${game}: ${JSON.stringify(dealt.error)}`);
+  if ((table.mode === "sealed") !== (typeof dealt.data.state === "string")) {
+    throw new Error(`${label}: a ${typeof dealt.data.state} state`);
+  }
+  table.tokens = dealt.data.seat_tokens ?? {};
   let state: AnyState = dealt.data.state;
   let toAct: string[] = dealt.data.to_act;
   let status: Status = dealt.data.status;
@@ -172,12 +293,13 @@ async function play(game: GameId, seats: number): Promise<void> {
   const refused: string[] = [];
   const told: string[] = [];
   let last: Action | undefined;
-  for (const line of await views(state, players)) told.push(line);
+  for (const line of await views(table, game, state, players)) told.push(line);
   while (status === "in_progress") {
-    if (steps > 3000) throw new Error(`${game}: not finished after ${steps} actions`);
+    if (steps > 3000) throw new Error(`${label}: not finished after ${steps} actions`);
+    const asked = requests(game, state);
     const legal: Action[] = [];
     for (const player of toAct) {
-      const { data, error } = await client.POST("/v1/legal-actions", { body: { state, player } });
+      const { data, error } = await client.POST("/v1/legal-actions", { body: asked.legal(player), ...asSeat(table, player) });
       if (data === undefined) throw new Error(`legal actions: ${JSON.stringify(error)}`);
       legal.push(...data.actions);
     }
@@ -188,42 +310,54 @@ async function play(game: GameId, seats: number): Promise<void> {
     if (others.length > 0 && refused.length < 2) {
       // a seat out of turn: refused, with its own game's refusal
       const wrong: Action = { ...chosen, player: pick(others) };
-      const { data } = await client.POST("/v1/validate", { body: { state, action: wrong } });
+      const { data } = await client.POST("/v1/validate", { body: asked.validate(wrong), ...asSeat(table, wrong.player) });
       if (data === undefined) throw new Error("validate answered no body");
       if (!data.valid) refused.push(refusal(data.error));
     }
-    const { data, error } = await client.POST("/v1/validate", { body: { state, action: chosen } });
+    const { data, error } = await client.POST("/v1/validate", { body: asked.validate(chosen), ...asSeat(table, chosen.player) });
     if (data === undefined) throw new Error(`validate: ${JSON.stringify(error)}`);
     if (!data.valid) throw new Error(`a listed action was refused: ${refusal(data.error)}`);
     for (const e of data.events) told.push(event(e));
-    for (const d of data.score_deltas) told.push(`${d.game}: ${d.target} ${d.delta > 0 ? "+" : ""}${d.delta} ${d.kind}`);
+    for (const d of data.score_deltas) told.push(`${d.game}: ${d.target} ${d.delta > 0 ? "+" : ""}${d.delta} ${d.kind}${d.text === undefined ? "" : ` (${d.text.en})`}`);
+    // sealed: the acting seat's view of the next state comes with the answer
+    if (table.mode === "sealed") {
+      if (data.view === undefined) throw new Error(`${label}: a sealed answer without the seat's view`);
+      if (steps % 10 === 0) told.push(render(data.view));
+    }
     last = chosen;
     state = data.state;
     toAct = data.to_act;
     status = data.status;
     steps += 1;
-    if (steps % 10 === 0 || status === "finished") for (const line of await views(state, players)) told.push(line);
+    if (steps % 10 === 0 || status === "finished") for (const line of await views(table, game, state, players)) told.push(line);
   }
   // the finished deal refuses any further action: the engine-wide refusal, named by game
-  if (last === undefined) throw new Error(`${game}: no action taken`);
-  const after = await client.POST("/v1/validate", { body: { state, action: last } });
+  if (last === undefined) throw new Error(`${label}: no action taken`);
+  const after = await client.POST("/v1/validate", { body: requests(game, state).validate(last), ...asSeat(table, last.player) });
   if (after.data === undefined) throw new Error("validate answered no body");
-  if (after.data.valid) throw new Error(`${game}: a finished deal took an action`);
+  if (after.data.valid) throw new Error(`${label}: a finished deal took an action`);
   refused.push(refusal(after.data.error));
-  if (refused.length < 2) throw new Error(`${game}: refusals ${refused.join("; ")}`);
-  console.log(`${game}: finished in ${steps} actions; refused: ${refused.join("; ")}`);
+  if (refused.length < 2) throw new Error(`${label}: refusals ${refused.join("; ")}`);
+  console.log(`${label}: finished in ${steps} actions; refused: ${refused.join("; ")}`);
   for (const line of told.slice(-6)) console.log(`  ${line}`);
   const firstPlay = told.find((line) => line.startsWith(`${game}: `) && line.includes(" played "));
   if (firstPlay !== undefined) console.log(`  first play: ${firstPlay}`);
 }
 
-const listed = await client.GET("/v1/games");
+const plain: Table = { mode: "plain", client: clientOf(plainBase), tokens: {} };
+const listed = await plain.client.GET("/v1/games");
 if (listed.data === undefined) throw new Error("no games listed");
 const played: GameId[] = [];
 for (const info of listed.data.games) {
   const min = info.players["min"] ?? 2;
   const max = info.players["max"] ?? min;
-  await play(info.id, min <= 4 && 4 <= max ? 4 : min);
+  const declares = info.actions.map((a) => a.type).join(",");
+  console.error(`${info.id}: actions ${declares}; options ${info.options.map((o) => o.name).join(",")}`);
+  await play(plain, info.id, min <= 4 && 4 <= max ? 4 : min);
   played.push(info.id);
 }
 console.log(`played: ${played.join(" ")}`);
+// the same narrowing on signed answers (states carry their signature) and on sealed ones
+// (opaque states, typed by the request's `game`; each seat's requests with its token)
+await play({ mode: "signed", client: clientOf(signedBase), tokens: {} }, "daifugo", 4);
+await play({ mode: "sealed", client: clientOf(sealedBase), tokens: {} }, "daifugo", 4);
