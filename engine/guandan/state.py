@@ -97,6 +97,9 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     # D5 `random` in a physical deal: the payer whose tribute goes to the 1st player when the
     # double tributes are equal, drawn by the referee (None: the seeded draw)
     tribute_to_first: Optional[PlayerId]
+    # R-2 (referee mode): seats that lost the right to play for the rest of this round (an
+    # out-of-turn play or pass); they may only pass until the trick is won
+    barred: tuple[PlayerId, ...] = ()
 
 
 def team_of(players, player: str) -> str:
@@ -160,6 +163,9 @@ def invariants(s: GuandanState) -> None:
         if s.phase != "play" or not s.trick.plays or s.trick.plays[0].reading is None \
                 or not seated.issuperset(m.player for m in s.trick.plays):
             raise _bad("a trick in play starts with a play by a seated player", "trick")
+    if s.barred and (s.phase != "play" or len(set(s.barred)) != len(s.barred)
+                     or not seated.issuperset(s.barred)):
+        raise _bad("seated players, each once, during play only (R-2)", "barred")
     if s.tribute_to_first is not None and (s.tribute_to_first not in s.match.tribute_payers
                                            or len(s.match.tribute_payers) != 2):
         raise _bad("one of two tribute payers", "tribute_to_first")
