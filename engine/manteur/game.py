@@ -11,7 +11,7 @@ from .events import EVENTS
 from . import phases, views
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, DeclarationError
-from .messages import CATALOGUE, DETAILS
+from .messages import CATALOGUE, DETAILS, SANCTIONS
 from .options import OPTIONS, PRESETS
 from .state import VERSION, ManteurState, invariants
 from .truth import lookup_check, lookup_compare
@@ -71,6 +71,7 @@ class ManteurGame(Game[ManteurState]):
     state_type = ManteurState
     refusals = CATALOGUE
     refusal_details = DETAILS
+    sanctions = SANCTIONS  # referee mode (B17 … B19)
     # A malformed declaration (in an action or a lookup) answers 422 with its own code.
     input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS
