@@ -269,7 +269,7 @@ class Sanction:
 
 
 IRREGULARITY_EVENT = EventType(
-    "irregularity", "in referee mode (violations: referee) an act the rules refuse was "
+    "irregularity_sanctioned", "in referee mode (violations: referee) an act the rules refuse was "
     "recorded and sanctioned instead of refused", {
         "player": Field("player", "who acted (the offender)"),
         "code": Field("str", "the refusal code the act would have had"),
@@ -322,4 +322,4 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
             events = (Event("penalty_given", {"player": action.player, "entry": entry.id,
                                               "points": sanction.points, "reason": reason}),)
     return Transition(next_state, deltas,
-                      (Event("irregularity", fill),) + events + tuple(then.events))
+                      (Event("irregularity_sanctioned", fill),) + events + tuple(then.events))

@@ -16,7 +16,8 @@ from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
 from .combos import TYPES
 from .options import OPTIONS
 
-VERSION = 3  # 3: tribute_to_first (physical deals, D5 random)
+VERSION = 4  # 3: tribute_to_first (physical deals, D5 random); 4: options.violations and
+# barred (referee mode, R-1, R-2)
 PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
 TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
@@ -99,7 +100,7 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     tribute_to_first: Optional[PlayerId]
     # R-2 (referee mode): seats that lost the right to play for the rest of this round (an
     # out-of-turn play or pass); they may only pass until the trick is won
-    barred: tuple[PlayerId, ...] = ()
+    barred: tuple[PlayerId, ...]
 
 
 def team_of(players, player: str) -> str:

@@ -19,7 +19,7 @@ from .options import OPTIONS
 from .result import ManillenMatch, ManillenResult, Multiplier
 from .tricks import winner_offset
 
-VERSION = 3
+VERSION = 4  # 4: options.violations (referee mode, A38)
 PHASES = ("blind", "trump", "doubling", "play", "over")
 TRUMPS = ("S", "H", "D", "C", "no_trump")
 DECK = Counter(deck_32())
