@@ -71,7 +71,7 @@ class ManteurGame(Game[ManteurState]):
     state_type = ManteurState
     refusals = CATALOGUE
     refusal_details = DETAILS
-    sanctions = SANCTIONS  # referee mode (B17 … B19)
+    sanctions = SANCTIONS  # referee mode (B19 … B21)
     # A malformed declaration (in an action or a lookup) answers 422 with its own code.
     input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS

@@ -123,17 +123,17 @@ def refuse(code: str, **details) -> Refusal:
                                   {k: v for k, v in details.items() if not k.endswith("_ja")})
 
 
-# Referee mode (violations: referee, B17): the codes whose act is recorded and sanctioned
+# Referee mode (violations: referee, B19): the codes whose act is recorded and sanctioned
 # instead of refused (B.7 of the rules page). The seed knows one sanction, the penalty point
-# (B-g); a declaration that does not beat the last costs one (B18, a Decision). Cards the
+# (B-g); a declaration that does not beat the last costs one (B20, a Decision). Cards the
 # player does not hold and cards named from the stock are entry errors and stay refused.
 _NOT_HIGHER = Sanction(
-    "B18", "the declaration is taken back and the player declares again; the player takes "
+    "B20", "the declaration is taken back and the player declares again; the player takes "
     "one penalty point.",
     "宣言を取り消し、そのプレイヤーが宣言し直す。そのプレイヤーは1ポイントの失点をする。",
     ledger=PENALTY, points=1)
 _TAKEN_BACK = Sanction(
-    "B19", "the act is taken back and the turn stays; the referee warns the player.",
+    "B21", "the act is taken back and the turn stays; the referee warns the player.",
     "行為を取り消し、手番はそのまま。審判はそのプレイヤーに警告を与える。")
 SANCTIONS: dict[str, Sanction] = {
     **{code: _NOT_HIGHER for code in REFUSAL_MESSAGES},

@@ -60,7 +60,7 @@ OPTIONS = (
                               "the previous one",
                               "cw: 次のプレイヤーは席順で次のID。ccw: 席順で前のID",
                               choices=("cw", "ccw")), "cw", "B-h"),
-    violations_option("B17"),
+    violations_option("B19"),
 )
 
 PRESETS = {
