@@ -128,6 +128,7 @@ class ManillenGame(Game[State]):
                            // n for side in sides},
             "match": encode_state(state.match),
             "thrown_in": state.thrown_in,
+            "revoked_by": state.revoked_by,
             "result": None if state.result is None else encode_state(state.result),
             "next_match": None if state.next_match is None else encode_state(state.next_match),
             "next_dealer": state.next_dealer,

@@ -137,7 +137,8 @@ def _dealt(setup: DealSetup, opts: ManillenOptions, match: ManillenMatch,
         hands=hands, table=table,
         leftover=tuple(leftover), trump=None, blind=False, trump_passed=False, turned=None,
         doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
-        last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,
+        last_trick=None, won={p: () for p in players}, thrown_in=False, revoked_by=None,
+        result=None,
         next_match=None, next_dealer=None)
     if turned is not None:
         state = _after_trump(replace(state, phase="trump", trump=turned[0], turned=turned))
@@ -422,7 +423,7 @@ def lose_deal(state: State, offender: str) -> Transition[State]:
     over = settle(replace(state, hands={p: () for p in players}, won=won, trick=None,
                           table=None if state.table is None else
                           {p: tuple(() for _ in piles) for p, piles in state.table.items()},
-                          phase="over"))
+                          phase="over", revoked_by=offender))
     return _finish(over, [])
 
 
