@@ -136,7 +136,7 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, mode: str) -> dict:
                                       "player": action["player"], "points": sanction.points,
                                       "reason": ledger[-1]["reason"], "withdrawn": False}
                 assert ledger[-1]["reason"].startswith(f"{game_id} {sanction.rule}: ")
-            sanctioned.append((state, action, out))
+            sanctioned.append((state, action, out, len(log)))  # its index in the log
         # every card still exactly once, every invariant of the game (a full decode)
         adjudicate.load_state(out.state)
         ledger_deltas = 0
@@ -167,7 +167,7 @@ def test_referee_mode_play_outs_with_irregular_acts_end_and_replay_to_the_same_t
                    "options": {"violations": referee.REFEREE_MODE},
                    "seed": f"irregular-{seed}", "seed_salt": "0" * 32}
         run = play_out(game_id, rnd, adjudicate.deal(**request), referee.REFEREE_MODE)
-        seen |= {out.events[0]["code"] for _s, _a, out in run["sanctioned"]}
+        seen |= {out.events[0]["code"] for _s, _a, out, _i in run["sanctioned"]}
         first, second = adjudicate.replay(request, run["log"]), \
             adjudicate.replay(request, run["log"])
         assert first["stopped"] is None and first["status"] == "finished"
@@ -178,10 +178,10 @@ def test_referee_mode_play_outs_with_irregular_acts_end_and_replay_to_the_same_t
         # reject mode: the same log stops at the first sanctioned act, with its rule
         reject = {**request, "options": {"violations": referee.REJECT}}
         stopped = adjudicate.replay(reject, run["log"])["stopped"]
-        index = run["log"].index(run["sanctioned"][0][1])
+        _state, _action, out, index = run["sanctioned"][0]
         assert stopped["index"] == index
-        assert stopped["error"].code == run["sanctioned"][0][2].events[0]["code"]
-        assert stopped["error"].rule == run["sanctioned"][0][2].events[0]["rule"]
+        assert stopped["error"].code == out.events[0]["code"]
+        assert stopped["error"].rule == out.events[0]["rule"]
     assert seen, f"{game_id}: no act was sanctioned in {examples(4)} play-outs"
 
 
@@ -192,7 +192,7 @@ def test_in_reject_mode_every_sanctioned_act_is_refused_and_nothing_changes(game
         rnd = random.Random(f"reject-{game_id}-{seed}")
         dealt = adjudicate.deal(game_id, table(game, rnd), {"violations": "referee"},
                                 f"reject-{seed}")
-        for state, action, out in play_out(game_id, rnd, dealt, referee.REFEREE_MODE)[
+        for state, action, out, _index in play_out(game_id, rnd, dealt, referee.REFEREE_MODE)[
                 "sanctioned"]:
             rejecting = copy.deepcopy(state)
             rejecting["options"]["violations"] = referee.REJECT

@@ -28,8 +28,8 @@ def referee_log(game_id: str) -> tuple[dict, list, dict]:
         run = play_out(game_id, random.Random(f"http-{game_id}-{seed}"),
                        adjudicate.deal(**request), referee.REFEREE_MODE)
         if run["sanctioned"]:
-            _state, action, out = run["sanctioned"][0]
-            return deal, run["log"], {"index": run["log"].index(action), "event": out.events[0]}
+            _state, _action, out, index = run["sanctioned"][0]
+            return deal, run["log"], {"index": index, "event": out.events[0]}
     raise AssertionError(f"{game_id}: no sanctioned act in 50 play-outs")
 
 
