@@ -183,8 +183,14 @@ def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, di
             raise Refusal("game_finished", "This deal is finished; no more actions are taken.",
                           "この対局は終了しています。これ以上のアクションはできません。")
         # The referee's ledger is the engine's, the same in every game (engine/referee.py).
-        tr = referee.apply(game, state, action) if action.type in referee.LEDGER_ACTION_TYPES \
-            else game.apply(state, action)
+        if action.type in referee.LEDGER_ACTION_TYPES:
+            tr = referee.apply(game, state, action)
+        else:
+            try:
+                tr = game.apply(state, action)
+            except Refusal as refusal:
+                # referee mode: a sanctionable act is recorded and sanctioned, not refused
+                tr = referee.sanction_refused(game, state, action, refusal)
         encoded = game.encode(tr.state)
         _check_numbers(game, tr, encoded)
     except Refusal as refusal:
@@ -282,7 +288,8 @@ def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
 
 def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
            public: bool = False) -> dict:
-    """Deal, then apply each action in turn; stop at the first refused one and say which.
+    """Deal, then apply each action in turn; stop at the first refused one and say which (in
+    referee mode a sanctionable act is not refused: its sanction applies and the replay goes on).
     `public`: every `to_act` from public information only (Game.public_to_act)."""
     dealt = deal(**deal_request, public=public)
     who = (lambda g, s: g.public_to_act(s)) if public else (lambda g, s: g.to_act(s))

@@ -245,6 +245,10 @@ class Game(ABC, Generic[S]):
     # The unit a referee's penalty is counted in (engine/referee.py): the `kind` of its score
     # delta — points, level, penalty (counts against by growing) or rank.
     penalty_kind: ClassVar[str] = "points"
+    # Referee mode (option `violations`: `referee`, engine/referee.py): the refusal codes whose
+    # act is recorded and sanctioned instead of refused, each with its sanction (listed on the
+    # rules page with its source). Empty: every refusal stays a refusal.
+    sanctions: ClassVar[Mapping[str, referee.Sanction]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -255,9 +259,10 @@ class Game(ABC, Generic[S]):
                                 if a.name not in referee.LEDGER_ACTION_TYPES) + \
                 referee.LEDGER_ACTIONS
         if "events" in cls.__dict__:
-            names = {e.name for e in referee.LEDGER_EVENTS}
-            cls.events = tuple(e for e in cls.events if e.name not in names) + \
-                referee.LEDGER_EVENTS
+            extra = referee.LEDGER_EVENTS + \
+                ((referee.IRREGULARITY_EVENT,) if cls.__dict__.get("sanctions") else ())
+            names = {e.name for e in extra}
+            cls.events = tuple(e for e in cls.events if e.name not in names) + extra
         if cls.__dict__.get("match_fields"):
             cls.match_fields = {**cls.match_fields, referee.MATCH_KEY: referee.MATCH_FIELD}
         kind = cls.__dict__.get("state_type")
@@ -340,6 +345,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def apply(self, state: S, action: Action) -> Transition[S]:
         """The result of a legal action, or raise Refusal."""
+
+    def sanction_effect(self, state: S, action: Action, refusal: Refusal,
+                        sanction: "referee.Sanction") -> Transition[S]:
+        """The game's own consequence of a sanctioned act (a `sanctions` entry whose effect is
+        not taken_back): the engine then records the irregularity and the ledger entry."""
+        raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
+                                  "but does not carry it out")
 
     @abstractmethod
     def legal_actions(self, state: S, player: str) -> list[Action]:

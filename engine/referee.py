@@ -10,17 +10,18 @@ here knows a game's rules: a ledger entry never changes whose turn it is.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 import msgspec
 
 from .errors import InvalidDeal, InvalidState
-from .fields import ActionType, EventType, Field
+from .fields import ActionType, EventType, Field, Option
 from .schema import array, by_key, obj
 from .state import LedgerEntry, openapi_schema, replace
 
 if TYPE_CHECKING:  # engine/game.py imports this module
-    from .game import Action, Game, Transition
+    from .game import Action, Game, Refusal, Transition
 
 # The id a referee answers as in views and legal actions. No seat may take it (adjudicate.deal),
 # so a state never has two meanings for it.
@@ -223,3 +224,104 @@ def view(game: "Game", state: Any) -> dict:
         out.pop("seed_salt", None)
     out["viewer"] = REFEREE
     return out
+
+
+# ------------------------------------------------------------------ irregularities
+# Referee mode (a game's option `violations`: `referee`; Man's own is `chombo`, man 8.4): an act
+# the rules refuse is not refused but recorded and sanctioned as the game's sources say. Each
+# game declares which refusal codes are sanctionable and how (Game.sanctions, listed on its
+# rules page); the engine applies them (adjudicate.apply_parsed, `sanction_refused` below).
+# A malformed action (HTTP 422) never gets here: only a well-formed act the rules refuse.
+VIOLATIONS = "violations"
+REJECT, REFEREE_MODE = "reject", "referee"
+TAKEN_BACK = "taken_back"  # a sanction's effect: the act is undone, the turn stays
+
+
+def violations_option(rule: str) -> Option:
+    """The `violations` option, the same in every game that has sanctions (Man has its own)."""
+    return Option(VIOLATIONS, Field(
+        "enum", "reject: refuse an act the rules forbid, state unchanged (front ends); "
+        "referee: record it and apply the sanction the rules page gives (a referee entering a "
+        "real table, docs/referee.md)",
+        "reject: ルールが禁じる行為を拒否し、状態は変えない(フロントエンド向け)。referee: "
+        "それを記録し、ルールページが定める罰則を適用する(実際の卓を入力する審判向け、"
+        "docs/referee.md)", choices=(REJECT, REFEREE_MODE)), REJECT, rule)
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """What a game's rules page gives for one refused act in referee mode.
+
+    `effect`: TAKEN_BACK (the act is undone and the turn stays) or a consequence of the game's
+    own (Game.sanction_effect: Guandan's lost right to play, Manillen's lost deal); `ledger`:
+    the entry recorded against the offender — a warning, a penalty of `points` in the game's
+    own unit (Game.penalty_kind; it counts in the totals like any penalty), or None."""
+
+    rule: str            # the rules page's number of the sanction (cited as "<game> <rule>")
+    en: str              # the sanction in words
+    ja: str
+    effect: str = TAKEN_BACK
+    ledger: str | None = WARNING
+    points: int = 0
+
+    def __post_init__(self) -> None:
+        if self.ledger not in (None, WARNING, PENALTY) or \
+                (self.ledger == PENALTY) != (self.points > 0):
+            raise ValueError(f"sanction {self.rule}: a penalty has points, nothing else has")
+
+
+IRREGULARITY_EVENT = EventType(
+    "irregularity_sanctioned", "in referee mode (violations: referee) an act the rules refuse was "
+    "recorded and sanctioned instead of refused", {
+        "player": Field("player", "who acted (the offender)"),
+        "code": Field("str", "the refusal code the act would have had"),
+        "rule": Field("str", "the rule the act broke"),
+        "action": Field("object", "the act as posted"),
+        "sanction": Field("str", "the sanction's effect: taken_back, or the game's own"),
+        "sanction_rule": Field("str", "the rule that gives the sanction"),
+        "text": Field("text", "what happened and the sanction: {en, ja}"),
+        "entry": Field("int", "the ledger entry recorded (absent: none)", required=False)})
+
+
+def in_referee_mode(state: Any) -> bool:
+    return getattr(getattr(state, "options", None), VIOLATIONS, None) == REFEREE_MODE
+
+
+def sanction_refused(game: "Game", state: Any, action: "Action",
+                     refusal: "Refusal") -> "Transition":
+    """The transition of a refused act in referee mode: the game's consequence (the state
+    unchanged when the act is taken back), the ledger entry and the events. Re-raises the
+    refusal when the state is not in referee mode or the code is not sanctionable."""
+    from .game import Event, ScoreDelta, Transition
+
+    sanction = game.sanctions.get(refusal.code) if in_referee_mode(state) else None
+    if sanction is None:
+        raise refusal
+    if sanction.effect == TAKEN_BACK:
+        then = Transition(state, (), ())
+    else:
+        then = game.sanction_effect(state, action, refusal, sanction)
+    cited = f"{game.id} {sanction.rule}"
+    fill = {"player": action.player, "code": refusal.code, "rule": refusal.rule,
+            "action": action.to_json(), "sanction": sanction.effect, "sanction_rule": cited,
+            "text": {"en": f"{refusal.en} Sanction ({cited}): {sanction.en}",
+                     "ja": f"{refusal.ja}罰則({cited}): {sanction.ja}"}}
+    next_state, deltas, events = then.state, tuple(then.score_deltas), ()
+    if sanction.ledger is not None:
+        ledger = tuple(next_state.referee_ledger)
+        reason = f"{cited}: {refusal.code} ({refusal.rule})"
+        entry = LedgerEntry(id=len(ledger) + 1, kind=sanction.ledger, player=action.player,
+                            points=sanction.points, reason=reason)
+        next_state = replace(next_state, referee_ledger=ledger + (entry,))
+        fill["entry"] = entry.id
+        if sanction.ledger == WARNING:
+            events = (Event("warned", {"player": action.player, "entry": entry.id,
+                                       "reason": reason}),)
+        else:
+            deltas += (ScoreDelta(action.player, game.penalty_kind,
+                                  penalty_sign(game.penalty_kind) * sanction.points,
+                                  f"penalty: {reason}"),)
+            events = (Event("penalty_given", {"player": action.player, "entry": entry.id,
+                                              "points": sanction.points, "reason": reason}),)
+    return Transition(next_state, deltas,
+                      (Event("irregularity_sanctioned", fill),) + events + tuple(then.events))

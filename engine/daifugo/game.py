@@ -8,7 +8,7 @@ from engine.game import Action, DealSetup, Game, Lookup, Transition
 from .events import EVENTS
 from . import phases, sheet, views
 from .actions import ACTIONS
-from .messages import DETAILS, MESSAGES
+from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
 from .plays import PlayError, read_play
 from .rules import UECDA
@@ -137,6 +137,7 @@ class DaifugoGame(Game[DaifugoState]):
     refusals = {code: f"daifugo {rule}" for code, (rule, *_t) in MESSAGES.items()}
     refusal_details = DETAILS
     events = EVENTS
+    sanctions = SANCTIONS  # referee mode (D26, D27)
 
     def deal(self, setup: DealSetup) -> DaifugoState:
         return phases.deal(setup)

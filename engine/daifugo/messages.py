@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.fields import Field, refusal_details
 from engine.game import Refusal
+from engine.referee import Sanction
 
 from .plays import REFUSALS, PlayError
 
@@ -73,3 +74,18 @@ def refuse(code: str, **details) -> Refusal:
 
 def from_play_error(err: PlayError) -> Refusal:
     return Refusal(err.code, err.en, err.ja, rule=f"daifugo {err.rule}", details=err.details)
+
+
+# Referee mode (violations: referee, D26): the codes whose act is recorded and sanctioned
+# instead of refused (C.5 of the rules page). No tournament rule we found says more than
+# "taken back": D27 is a Decision. A card the player does not hold, a joker notation and a
+# player already out are entry errors, not acts at a table: they stay refused.
+_TAKEN_BACK = Sanction(
+    "D27", "the act is taken back and the turn stays; the referee warns the player.",
+    "行為を取り消し、手番はそのまま。審判はそのプレイヤーに警告を与える。")
+SANCTIONS: dict[str, Sanction] = {code: _TAKEN_BACK for code in (
+    "not_your_turn", "must_lead", "not_a_combination", "stairs_off", "form_mismatch",
+    "count_mismatch", "not_stronger", "suit_locked", "number_locked",
+    "spade3_return_after_pass", "jack_back_off", "jack_back_needs_jack",
+    "jack_back_limit_reached", "exchange_count", "give_count", "discard_count",
+    "seven_pass_pending", "ten_discard_pending", "exchange_in_progress")}

@@ -8,6 +8,7 @@ from itertools import permutations
 from typing import Any, Mapping
 
 from engine.fields import Field, Option
+from engine.referee import violations_option
 
 from .rules import (FIVE_SKIPS, FORBIDDEN_FINISHES, JACK_BACKS, LOCKS, SPADE3_RETURNS,
                     STAIRS_FORMS, PlayRules)
@@ -154,6 +155,7 @@ OPTIONS = (
     Option("rank_points", _enum("points per title, 大富豪/富豪/平民/貧民/大貧民",
                                 "順位ごとの点数(大富豪/富豪/平民/貧民/大貧民)",
                                 RANK_POINTS), "2/1/0/-1/-2", "D-s"),
+    violations_option("D26"),
 )
 
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}

@@ -16,7 +16,8 @@ from engine.state import Cards, Count, GameState, Int, PlayerId, options_struct
 from .options import OPTIONS
 from .rules import FORBIDDEN_FINISHES
 
-VERSION = 3  # 2: passes_in_a_row (D9, leader_may_pass); 3: pass_limit_order (physical deals)
+VERSION = 4  # 2: passes_in_a_row (D9, leader_may_pass); 3: pass_limit_order (physical deals);
+# 4: options.violations (referee mode, D26)
 PHASES = ("exchange", "play", "give", "discard", "finished")
 TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 FORMS = ("single", "set", "stairs")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.errors import InputError
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, Transition
+from engine.game import Action, DealSetup, Game, Lookup, Refusal, Transition
+from engine.referee import Sanction
 from engine.schema import by_key
 from engine.state import openapi_schema
 
@@ -12,7 +13,7 @@ from .events import EVENTS
 from . import phases, sheet, views
 from .actions import ACTIONS, READING_INPUT
 from .combos import classify, parse_level, reading_from_json
-from .messages import DETAILS, MESSAGES
+from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS, combo_rules
 from .state import LEVELS, VERSION, GuandanReading, GuandanState, invariants
 
@@ -115,6 +116,7 @@ class GuandanGame(Game[GuandanState]):
     refusals = {code: f"guandan {rule}" for code, (rule, *_texts) in MESSAGES.items()}
     refusal_details = DETAILS
     events = EVENTS
+    sanctions = SANCTIONS  # referee mode (R-1 … R-5)
 
     def deal(self, setup: DealSetup) -> GuandanState:
         return phases.deal(setup)
@@ -127,6 +129,10 @@ class GuandanGame(Game[GuandanState]):
 
     def legal_actions(self, state: GuandanState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def sanction_effect(self, state: GuandanState, action: Action, refusal: Refusal,
+                        sanction: Sanction) -> Transition[GuandanState]:
+        return Transition(phases.bar_for_round(state, action))  # R-2, the one effect of its own
 
     def to_act(self, state: GuandanState) -> list[str]:
         return phases.to_act(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.fields import Field, refusal_details
 from engine.game import Refusal
+from engine.referee import Sanction
 
 from .state import PHASES
 
@@ -11,6 +12,9 @@ from .state import PHASES
 MESSAGES: dict[str, tuple[str, str, str]] = {
     "not_your_turn": (
         "P-2", "It is {turn}'s turn, not {player}'s.", "今は{turn}の手番です({player}の手番ではありません)。"),
+    "barred_this_round": (
+        "R-2", "{player} played out of turn in this round and may only pass until it ends.",
+        "{player}はこのラウンドで越序したので、ラウンドが終わるまでパスしかできません。"),
     "tribute_first": (
         "T-11", "The tribute and return come before the first lead; {phase} is under way.",
         "最初のリードの前に進貢と返貢を済ませます(現在: {phase})。"),
@@ -107,3 +111,30 @@ def refuse(code: str, **details) -> Refusal:
     """The Refusal for `code`, rule cited as "guandan <n>"; details fill the messages."""
     rule, en, ja = MESSAGES[code]
     return Refusal.from_templates("guandan", code, rule, en, ja, details)
+
+
+# Referee mode (violations: referee, R-1): the codes whose act is recorded and sanctioned
+# instead of refused, with the sanction of §14 of the rules page (R-2 … R-5).
+_WRONG_TRIBUTE = Sanction(
+    "R-4", "the card is taken back and the right one given; the referee warns the player "
+    "(a wrong tribute or return caught before play begins).",
+    "カードを戻して正しいカードを渡し直す。審判はそのプレイヤーに口頭警告を与える(プレイ開始前に"
+    "見つかった貢错牌・还错牌)。")
+_TAKEN_BACK = Sanction(
+    "R-5", "the cards are taken back and the turn stays; the referee warns the player.",
+    "出したカードを戻し、手番はそのまま。審判はそのプレイヤーに警告を与える。")
+SANCTIONS: dict[str, Sanction] = {
+    "not_your_turn": Sanction(
+        "R-2", "the act is taken back; an out-of-turn play costs the player the right to play "
+        "in this round (only a pass until the next lead), an out-of-turn pass costs it the "
+        "player and the partner.",
+        "行為を取り消す。越序出牌ならそのプレイヤーはこのラウンドの出牌権を失い(次のリードまで"
+        "パスのみ)、越序表態ならそのプレイヤーとパートナーが失う。",
+        effect="barred_for_round", ledger=None),
+    **{code: _WRONG_TRIBUTE for code in (
+        "tribute_not_highest", "tribute_wild", "return_above_cap", "return_level_card",
+        "return_not_lowest", "return_received_card")},
+    **{code: _TAKEN_BACK for code in (
+        "does_not_beat", "does_not_beat_bomb", "not_a_combination", "lead_cannot_pass",
+        "barred_this_round")},
+}

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from engine.fields import Field, Option
+from engine.referee import violations_option
 
 from .combos import ComboRules
 
@@ -90,6 +91,7 @@ OPTIONS = (
                                      "返貢するカードと受け取ったカード(T-8): 同じカードは返せない、"
                                      "または同じカードの別の1枚なら返せる",
                                      choices=("never", "other_copy")), "never", "D6"),
+    violations_option("R-1"),
 )
 
 DEFAULTS = {o.name: o.default for o in OPTIONS}

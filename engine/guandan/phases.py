@@ -163,7 +163,7 @@ def deal(setup: DealSetup) -> GuandanState:
     base = dict(version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
                 match=match, level=level, hands=hands, cut_card=None, tributes=(),
                 anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
-                next_match=None, tribute_to_first=draw)
+                next_match=None, tribute_to_first=draw, barred=())
     order = match.previous_order
     if lead is not None:  # a physical first deal: the turned-up card's holder leads (G-4)
         return GuandanState(**{**base, "phase": "play", "turn": lead[0], "cut_card": lead[1]})
@@ -323,6 +323,8 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
         raise refuse("tribute_first", phase=s.phase)
     if s.turn != player:
         raise refuse("not_your_turn", turn=s.turn, player=player)
+    if player in s.barred and s.trick is not None:
+        raise refuse("barred_this_round", player=player)
     cards = tuple(action.get("cards"))
     hand = s.hands[player]
     if not multiset_contains(hand, cards):
@@ -359,7 +361,8 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
     out_set = _out_players(s2)
     teams_out = Counter(team_of(s.players, p) for p in out_set)
     if 2 in teams_out.values():  # P-8: one team's two players are out
-        done = replace(s2, phase="finished", status="finished", turn=None, trick=None)
+        done = replace(s2, phase="finished", status="finished", turn=None, trick=None,
+                       barred=())
         result, next_match, deltas, more = finish_deal(done)
         done = replace(done, result=result, next_match=next_match)
         return Transition(done, deltas, tuple(events) + more)
@@ -386,7 +389,8 @@ def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
             leader = partner(s.players, leader)
             events.append(Event("jiefeng", {"from": top.player, "leader": leader}))
         events.append(Event("trick_won", {"player": top.player, "leader": leader}))
-        return Transition(replace(s, trick=None, turn=leader), (), tuple(events))
+        # R-2: a right to play lost in this round comes back with the next lead
+        return Transition(replace(s, trick=None, turn=leader, barred=()), (), tuple(events))
     return Transition(replace(s, trick=GuandanTrick(plays), turn=_next_active(s, player, out)),
                       (), tuple(events))
 
@@ -572,8 +576,22 @@ def play_actions(s: GuandanState, player: str) -> list[Action]:
             fields["reading"] = combos.reading_to_json(r)
         out.append(Action("play", player, fields))
     if top is not None:
+        if player in s.barred:  # R-2: only a pass until the round ends
+            return [Action("pass", player, {})]
         out.append(Action("pass", player, {}))
     return out
+
+
+def bar_for_round(s: GuandanState, action: Action) -> GuandanState:
+    """R-2 (referee mode, 掼蛋竞赛规则 越序): an out-of-turn play is taken back and its player
+    may not play again in this round; after an out-of-turn pass neither the player nor the
+    partner may follow. The right comes back with the next lead (`_pass`)."""
+    seats = [action.player]
+    if action.type == "pass":
+        seats.append(partner(s.players, action.player))
+    if s.phase != "play":  # out of turn before play (tribute phases): only taken back
+        return s
+    return replace(s, barred=s.barred + tuple(p for p in seats if p not in s.barred))
 
 
 def legal_actions(s: GuandanState, player: str) -> list[Action]:

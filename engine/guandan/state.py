@@ -16,7 +16,8 @@ from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
 from .combos import TYPES
 from .options import OPTIONS
 
-VERSION = 3  # 3: tribute_to_first (physical deals, D5 random)
+VERSION = 4  # 3: tribute_to_first (physical deals, D5 random); 4: options.violations and
+# barred (referee mode, R-1, R-2)
 PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
 TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
@@ -97,6 +98,9 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     # D5 `random` in a physical deal: the payer whose tribute goes to the 1st player when the
     # double tributes are equal, drawn by the referee (None: the seeded draw)
     tribute_to_first: Optional[PlayerId]
+    # R-2 (referee mode): seats that lost the right to play for the rest of this round (an
+    # out-of-turn play or pass); they may only pass until the trick is won
+    barred: tuple[PlayerId, ...]
 
 
 def team_of(players, player: str) -> str:
@@ -160,6 +164,9 @@ def invariants(s: GuandanState) -> None:
         if s.phase != "play" or not s.trick.plays or s.trick.plays[0].reading is None \
                 or not seated.issuperset(m.player for m in s.trick.plays):
             raise _bad("a trick in play starts with a play by a seated player", "trick")
+    if s.barred and (s.phase != "play" or len(set(s.barred)) != len(s.barred)
+                     or not seated.issuperset(s.barred)):
+        raise _bad("seated players, each once, during play only (R-2)", "barred")
     if s.tribute_to_first is not None and (s.tribute_to_first not in s.match.tribute_payers
                                            or len(s.match.tribute_payers) != 2):
         raise _bad("one of two tribute payers", "tribute_to_first")

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Transition
+from engine.game import Action, DealSetup, Game, Refusal, Transition
+from engine.referee import Sanction
 from engine.state import encode_state
 
 from .events import EVENTS
 from . import phases, physical, sheet, sides as sd
 from .views import ManillenView
 from .actions import ACTIONS
-from .messages import DETAILS, TEMPLATES
+from .messages import DETAILS, SANCTIONS, TEMPLATES
 from .options import OPTIONS, PRESETS
 from .state import VERSION, ManillenState, invariants
 
@@ -46,6 +47,7 @@ class ManillenGame(Game[State]):
     refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
     refusal_details = DETAILS
     events = EVENTS
+    sanctions = SANCTIONS  # referee mode (A38 … A40)
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
@@ -58,6 +60,10 @@ class ManillenGame(Game[State]):
 
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def sanction_effect(self, state: State, action: Action, refusal: Refusal,
+                        sanction: Sanction) -> Transition[State]:
+        return phases.lose_deal(state, action.player)  # A39, the one effect of its own
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)
@@ -127,6 +133,7 @@ class ManillenGame(Game[State]):
                            // n for side in sides},
             "match": encode_state(state.match),
             "thrown_in": state.thrown_in,
+            "revoked_by": state.revoked_by,
             "result": None if state.result is None else encode_state(state.result),
             "next_match": None if state.next_match is None else encode_state(state.next_match),
             "next_dealer": state.next_dealer,

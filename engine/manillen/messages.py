@@ -10,6 +10,7 @@ from typing import Any, Sequence
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
 from engine.fields import Field, refusal_details
 from engine.game import Refusal
+from engine.referee import Sanction
 
 from .state import PHASES
 
@@ -139,3 +140,23 @@ def refuse(code: str, details: dict[str, Any] | None = None, **kw: Any) -> Refus
         kw.setdefault("table_ja", "やテーブルの表向きのカード" if kw["table"] else "")
     return Refusal(code, en.format(**kw), ja.format(**kw), rule=f"manillen {rule}",
                    details=details or {})
+
+
+# Referee mode (violations: referee, A38): the codes whose act is recorded and sanctioned
+# instead of refused ("Irregularities" on the rules page). A card the player cannot have
+# played (not in hand or on the table) is an entry error and stays refused.
+REVOKE = Sanction(
+    "A39", "a revoke (verzaken): the offending side loses the deal; every card not yet won "
+    "goes to the opponents, and the deal is scored as usual (A28–A30).",
+    "リボーク(verzaken): 違反したチームはこのディールを失う。まだ取られていないカードはすべて"
+    "相手チームのものとなり、ディールは通常どおり得点計算する(A28〜A30)。",
+    effect="deal_lost", ledger=None)
+_TAKEN_BACK = Sanction(
+    "A40", "the act is taken back and the turn stays; the referee warns the player.",
+    "行為を取り消し、手番はそのまま。審判はそのプレイヤーに警告を与える。")
+SANCTIONS: dict[str, Sanction] = {
+    **{code: REVOKE for code in ("must_follow_suit", "must_overtake", "must_trump",
+                                 "must_overtrump", "no_undertrump", "must_undertrump")},
+    **{code: _TAKEN_BACK for code in ("not_your_turn", "wrong_doubling_call",
+                                      "speech_not_allowed", "speech_not_now")},
+}

@@ -7,6 +7,7 @@ and a redouble by either member of the dealer's side (the seed: "ディーラー
 from __future__ import annotations
 
 from engine.fields import Field, Option
+from engine.referee import violations_option
 
 DEAL_PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-2-2-2": (2, 2, 2, 2), "4-4": (4, 4)}
 
@@ -120,6 +121,7 @@ OPTIONS: tuple[Option, ...] = (
         "次のディーラーに移る、または同じディーラーが配り直す。",
         choices=("redeal_next_dealer", "redeal_same_dealer")), "redeal_next_dealer",
         rule="M-m"),
+    violations_option("A38"),
 )
 
 PRESETS = {

@@ -137,7 +137,8 @@ def _dealt(setup: DealSetup, opts: ManillenOptions, match: ManillenMatch,
         hands=hands, table=table,
         leftover=tuple(leftover), trump=None, blind=False, trump_passed=False, turned=None,
         doubling=ManillenDoubling(calls=(), turn=None), multiplier=1, trick=None,
-        last_trick=None, won={p: () for p in players}, thrown_in=False, result=None,
+        last_trick=None, won={p: () for p in players}, thrown_in=False, revoked_by=None,
+        result=None,
         next_match=None, next_dealer=None)
     if turned is not None:
         state = _after_trump(replace(state, phase="trump", trump=turned[0], turned=turned))
@@ -402,6 +403,28 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
     if number < sd.TRICKS[n]:
         return Transition(new, events=tuple(events))
     return _finish(settle(replace(new, phase="over", trick=None)), events)
+
+
+def lose_deal(state: State, offender: str) -> Transition[State]:
+    """A39 (referee mode): a revoke loses the deal for the offender's side. Every card not yet
+    won (hands, face-up table piles, the trick on the table) goes to the other side, and the
+    deal is scored as if its tricks had been played (A28–A30)."""
+    players = state.players
+    dealer = players.index(state.dealer)
+    seat = players.index(offender)
+    other = next(side for side in sd.sides(players, dealer) if seat not in side["seats"])
+    taker = players[other["seats"][0]]
+    rest = [c for p in players for c in state.hands[p]]
+    if state.table:
+        rest += [c for p in players for pile in state.table[p] for c in pile]
+    if state.trick is not None:
+        rest += list(state.trick.cards)
+    won = {**state.won, taker: state.won[taker] + tuple(rest)}
+    over = settle(replace(state, hands={p: () for p in players}, won=won, trick=None,
+                          table=None if state.table is None else
+                          {p: tuple(() for _ in piles) for p, piles in state.table.items()},
+                          phase="over", revoked_by=offender))
+    return _finish(over, [])
 
 
 def _finish(state: State, events: list[Event]) -> Transition[State]:

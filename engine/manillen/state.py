@@ -19,7 +19,7 @@ from .options import OPTIONS
 from .result import ManillenMatch, ManillenResult, Multiplier
 from .tricks import winner_offset
 
-VERSION = 3
+VERSION = 4  # 4: options.violations and revoked_by (referee mode, A38, A39)
 PHASES = ("blind", "trump", "doubling", "play", "over")
 TRUMPS = ("S", "H", "D", "C", "no_trump")
 DECK = Counter(deck_32())
@@ -72,6 +72,7 @@ class ManillenState(GameState, tag="manillen"):
     last_trick: Optional[ManillenLastTrick]
     won: dict[str, Cards]             # captured cards (never in a view, A27 note)
     thrown_in: bool
+    revoked_by: Optional[PlayerId]    # A39 (referee mode): whose revoke lost the deal
     result: Optional[ManillenResult]  # derived: status, multiplier, result and the next two
     next_match: Optional[ManillenMatch]
     next_dealer: Optional[PlayerId]
@@ -136,7 +137,11 @@ def invariants(s: ManillenState) -> None:
               "trick", "trick.cards")
         _need(t.leader == (lt.winner if lt else ps[(dealer + d1) % n]),
               "led by the last trick's winner (the dealer's left at first)", "trick.leader")
-    _need((lt is None) == (done == 0), "shown once a trick is complete", "last_trick")
+    _need(s.revoked_by is None or (phase == "over" and s.revoked_by in seat),
+          "a seated player, once the deal is over (A39)", "revoked_by")
+    # A39: a revoke ends the deal, its cards won without tricks being played out
+    _need((lt is None) == (done == 0) or s.revoked_by is not None,
+          "shown once a trick is complete", "last_trick")
     if lt is not None:
         _need(lt.leader in seat, "must be a seated player", "last_trick.leader")
         _need(len(lt.cards) == n, "must be {} cards", "last_trick.cards", n)

@@ -72,6 +72,7 @@ ManillenView = view_struct("manillen", "ManillenView", [
     ("tricks_won", dict[str, Count]),
     ("match", ManillenMatch),
     ("thrown_in", bool),
+    ("revoked_by", Optional[PlayerId]),      # A39: whose revoke lost the deal (referee mode)
     ("result", Optional[ManillenResult]),
     ("next_match", Optional[ManillenMatch]),
     ("next_dealer", Optional[PlayerId]),

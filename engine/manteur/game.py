@@ -12,7 +12,7 @@ from .events import EVENTS
 from . import phases, sheet, views
 from .actions import ACTIONS, DECLARATION_INPUT, parse_shape
 from .declarations import ERRORS, DeclarationError, DeclarationRules
-from .messages import CATALOGUE, DETAILS
+from .messages import CATALOGUE, DETAILS, SANCTIONS
 from .options import OPTIONS, PRESETS
 from .state import VERSION, ManteurProof, ManteurState, invariants
 from .truth import lookup_check, lookup_compare
@@ -78,6 +78,7 @@ class ManteurGame(Game[ManteurState]):
     state_type = ManteurState
     refusals = CATALOGUE
     refusal_details = DETAILS
+    sanctions = SANCTIONS  # referee mode (B19 … B21)
     # A malformed declaration (in an action or a lookup) answers 422 with its own code.
     input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS

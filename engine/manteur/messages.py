@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.fields import Field, refusal_details
 from engine.game import Refusal
+from engine.referee import PENALTY, Sanction
 
 from .declarations import ERROR_MESSAGES, ERRORS, GAME_ID, REFUSAL_MESSAGES, REFUSALS
 
@@ -123,3 +124,24 @@ def refuse(code: str, **details) -> Refusal:
     rule, en, ja = MESSAGES[code]
     return Refusal.from_templates(GAME_ID, code, rule, en, ja, details,
                                   {k: v for k, v in details.items() if not k.endswith("_ja")})
+
+
+# Referee mode (violations: referee, B19): the codes whose act is recorded and sanctioned
+# instead of refused (B.7 of the rules page). The seed knows one sanction, the penalty point
+# (B-g); a declaration that does not beat the last costs one (B20, a Decision). Cards the
+# player does not hold and cards named from the stock are entry errors and stay refused.
+_NOT_HIGHER = Sanction(
+    "B20", "the declaration is taken back and the player declares again; the player takes "
+    "one penalty point.",
+    "宣言を取り消し、そのプレイヤーが宣言し直す。そのプレイヤーは1ポイントの失点をする。",
+    ledger=PENALTY, points=1)
+_TAKEN_BACK = Sanction(
+    "B21", "the act is taken back and the turn stays; the referee warns the player.",
+    "行為を取り消し、手番はそのまま。審判はそのプレイヤーに警告を与える。")
+SANCTIONS: dict[str, Sanction] = {
+    **{code: _NOT_HIGHER for code in REFUSAL_MESSAGES},
+    **{code: _TAKEN_BACK for code in ("not_your_turn", "respond_first", "nothing_to_respond",
+                                      "nothing_higher", "opener_may_not_exchange",
+                                      "already_exchanged", "exchange_too_many",
+                                      *OPTION_ERRORS)},
+}

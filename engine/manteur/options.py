@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from engine.fields import Field, Option
+from engine.referee import violations_option
 
 from .declarations import DECKS, MIN_DECLARATIONS, DeclarationRules
 
@@ -59,6 +60,7 @@ OPTIONS = (
                               "the previous one",
                               "cw: 次のプレイヤーは席順で次のID。ccw: 席順で前のID",
                               choices=("cw", "ccw")), "cw", "B-h"),
+    violations_option("B19"),
 )
 
 PRESETS = {

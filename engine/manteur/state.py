@@ -16,7 +16,7 @@ from .declarations import (STANDARD_RANKS, TYPES, Declaration, DeclarationError,
                            validate)
 from .options import OPTIONS, rules_of
 
-VERSION = 2  # 2: stock_known and the deal phase (physical deals, B.6)
+VERSION = 3  # 2: stock_known and the deal phase (physical deals, B.6); 3: options.violations (B19)
 # deal: a physical game with an unknown stock waits for the new round's five cards (B.6)
 PHASES = ("deal", "exchange", "declare", "respond", "finished")
 Rank = Literal[STANDARD_RANKS]

@@ -25,7 +25,7 @@ MUST_HAVE_JAPANESE = ("man", "manillen", "guandan", "manteur", "daifugo")
 NUMBERS = {
     "man": [r"^## (\d+)\.", r"^(\d+\.\d+)(?![\d.])"],
     "manillen": [r"(?<![A-Za-z0-9-])(A\d+|M-[a-m])(?![A-Za-z0-9])"],
-    "guandan": [r"^## (\d+)\. ", r"^- (?:\*\*)?([GLCBWPTS]-\d+)\.", r"^\| (D\d+) \|"],
+    "guandan": [r"^## (\d+)\. ", r"^- (?:\*\*)?([GLCBWPTSR]-\d+)\.", r"^\| (D\d+) \|"],
     "daifugo": [r"^- (D\d+|U\d+)\.", r"^#+ (C\.\d+) ", r"^\| (D-[a-s]) \|"],
     "manteur": [r"^## (B\.\d+) ", r"^- \*\*(B\d+)\.\*\*", r"^\| (B-[a-i]) \|"],
 }

@@ -105,7 +105,7 @@ def build(hands: dict, turn: str | None = "a", trick=None, out=(), level: str = 
         "trick": None if trick is None else {"plays": [
             {"player": p, "cards": list(c), "reading": r} for p, c, r in trick]},
         "played": played, "out": [{"player": p, "cards": list(c)} for p, c in out],
-        "result": None, "next_match": None,
+        "result": None, "next_match": None, "barred": [],
     }
     state.update(overrides)
     GAME.decode(state)

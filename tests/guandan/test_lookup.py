@@ -34,7 +34,8 @@ def test_declarations():
     assert {"level_up_1_2", "a_fail_limit", "equal_tribute", "return_max", "count_disclosure",
             "max_bomb", "anti_tribute"} <= names
     assert set(GAME.presets) >= {"seed", "official"}
-    assert {o.rule for o in GAME.options} == {f"D{i}" for i in range(1, 15)}
+    # D1 … D14, and R-1: referee mode (§14)
+    assert {o.rule for o in GAME.options} == {f"D{i}" for i in range(1, 15)} | {"R-1"}
 
 
 def test_malformed_reading_is_422():

@@ -86,7 +86,7 @@ def test_issue_15_GET_games_lists_the_new_options_and_six_players():
     resp = client.get("/v1/games")
     assert resp.status_code == 200
     entry = next(g for g in resp.get_json()["games"] if g["id"] == "manillen")
-    assert entry["players"] == {"min": 2, "max": 6} and entry["state_version"] == 3
+    assert entry["players"] == {"min": 2, "max": 6} and entry["state_version"] == 4
     options = {o["name"]: o for o in entry["options"]}
     assert options["first_dealer"]["allowed"] == ["first_player", "cut"]
     assert options["first_dealer"]["rule"] == "A5"

@@ -28,7 +28,7 @@ def test_lookups_are_declared_and_listed():
         "min_declaration", "opener_may_exchange", "next_round_starter", "ace_low_straight",
         "penalty_limit", "mode", "direction"}
     assert {o["rule"] for o in described["options"]} == {
-        "B-a", "B-b", "B-c", "B-d", "B-e", "B-f", "B-g", "B-h"}
+        "B-a", "B-b", "B-c", "B-d", "B-e", "B-f", "B-g", "B-h", "B19"}  # B19: referee mode
 
 
 def test_b11_check_lookup_truth_and_proof():
