@@ -312,6 +312,16 @@ class Game(ABC, Generic[S]):
         return {**summary, referee.MATCH_KEY: referee.summary(state.players,
                                                              state.referee_ledger)}
 
+    def count_penalty(self, state: S, player: str, delta: int, reason: str) -> Transition[S]:
+        """A referee's penalty against `player` (or its withdrawal: the opposite `delta`),
+        `delta` already signed in the game's unit (engine/referee.py penalty_sign), counted in
+        the game's own match standing: what `next_match` carries and what decides the match's
+        end. Returns the state so changed, the score deltas that say it (in penalty_kind, to
+        whoever holds the standing: a seat, or its team) and any events (a player reaching a
+        limit …). The default: a game with no standing of its own answers one delta against
+        the seat and leaves the state as it is."""
+        return Transition(state, (ScoreDelta(player, self.penalty_kind, delta, reason),))
+
     def referee_view(self, state: S) -> dict:
         """The state as the table's referee sees it: everything, but the seed and its salt
         until the deal is finished (engine/referee.py view)."""

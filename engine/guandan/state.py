@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal, Optional
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from engine.cards import RANKS, double_deck_108
 from engine.errors import InvalidState
-from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
+from engine.state import Card, Cards, Count, GameState, Int, PlayerId, options_struct
 
 from .combos import TYPES
 from .options import OPTIONS
@@ -97,6 +97,10 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     # D5 `random` in a physical deal: the payer whose tribute goes to the 1st player when the
     # double tributes are equal, drawn by the referee (None: the seeded draw)
     tribute_to_first: Optional[PlayerId]
+    # S-7: the levels the referee's ledger moved each team by during this deal (a penalty
+    # down, a withdrawal back up), applied when the deal ends; absent: none. A deal's level
+    # rank never changes while it is played (L-2).
+    ledger_levels: dict[Team, Int] = field(default_factory=dict)
 
 
 def team_of(players, player: str) -> str:

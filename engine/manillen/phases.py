@@ -34,8 +34,9 @@ def _match(setup: DealSetup, names: list[str]) -> dict:
             if k not in names:
                 raise InvalidDeal(f"{shown(k)} keeps no score here; score holders are {names}",
                                   f"match.{key}.{k}")
-            if not 0 <= v <= MAX_SAFE_INT:
-                raise InvalidDeal(f"must be an integer in [0, {MAX_SAFE_INT}]",
+            low = -MAX_SAFE_INT if key == "scores" else 0  # A38: a penalty may go below 0
+            if not low <= v <= MAX_SAFE_INT:
+                raise InvalidDeal(f"must be an integer in [{low}, {MAX_SAFE_INT}]",
                                   f"match.{key}.{k}")
         m[key] = {h: given.get(h, 0) for h in names}
     for h in names:
