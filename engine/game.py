@@ -177,12 +177,20 @@ class DealSetup:
     # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
     # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
     hands: Mapping[str, tuple[str, ...]] | None = None
-    # What else lies face up on a physical table when the hands are given (the game's
-    # `table_fields`: Man's start card, Manillen's turned trump …), parsed; None without hands.
+    # What else lies face up on a physical table, and what the rules decide at random there
+    # (the game's `table_fields`: Man's start card, Manillen's turned trump and cut, Daifugo's
+    # random first leader …), parsed; None when not given. With `deck` only the random
+    # decisions: the rest follows from the deck's order.
     table: Mapping[str, Any] | None = None
     # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries
     # it as `seed_salt` (the engine sets it); a game with a state of its own writes it there.
     seed_salt: str = ""
+
+    @property
+    def physical(self) -> bool:
+        """A deal of the cards on a real table (a deck's order or each seat's hand): what the
+        rules decide at random comes from `table` or follows from the cards, never the seed."""
+        return self.hands is not None or self.deck is not None
 
 
 # ---------------------------------------------------------------- the interface

@@ -64,7 +64,9 @@ def deal(setup: DealSetup) -> State:
     # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
     cut: list[tuple[str, str]] = []
     dealer_id = setup.dealer or m.get("dealer")
-    if setup.hands is not None:   # a physical deal: the cut as shown at the table, no seed
+    if setup.deck is not None:
+        physical.deck_table(setup)
+    if setup.physical:   # hands or a deck: the cut as shown at the table, no seed
         cut = physical.cut(setup, players, dealer_id, opts.first_dealer)
         dealer_id = cut_winner(cut, players) if cut else dealer_id
     elif dealer_id is None and opts.first_dealer == "cut":
