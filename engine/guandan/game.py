@@ -116,7 +116,7 @@ class GuandanGame(Game[GuandanState]):
 
     def count_penalty(self, state: GuandanState, player: str, delta: int,
                       reason: str) -> Transition[GuandanState]:
-        """S-7: a referee's level penalty counts against the seat's team: its delta is the
+        """S-9: a referee's level penalty counts against the seat's team: its delta is the
         team's at once, and the team's level moves when the deal ends (scoring.finish_deal),
         never below 2 nor past A; the deal's own level rank stays (L-2)."""
         team = team_of(state.players, player)

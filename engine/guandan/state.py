@@ -97,7 +97,7 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     # D5 `random` in a physical deal: the payer whose tribute goes to the 1st player when the
     # double tributes are equal, drawn by the referee (None: the seeded draw)
     tribute_to_first: Optional[PlayerId]
-    # S-7: the levels the referee's ledger moved each team by during this deal (a penalty
+    # S-9: the levels the referee's ledger moved each team by during this deal (a penalty
     # down, a withdrawal back up), applied when the deal ends; absent: none. A deal's level
     # rank never changes while it is played (L-2).
     ledger_levels: dict[Team, Int] = field(default_factory=dict)

@@ -50,7 +50,7 @@ def ledger_act(rnd: random.Random, state: dict) -> dict:
 
 
 def holder_of(game_id: str, players, player: str) -> str:
-    """Whose standing a seat's penalty moves: its team in Guandan (S-7) and in Manillen with 4
+    """Whose standing a seat's penalty moves: its team in Guandan (S-9) and in Manillen with 4
     or 6 players (A38), else the seat."""
     if game_id == "guandan":
         return ("team1", "team2")[players.index(player) % 2]

@@ -1,5 +1,5 @@
 """The referee's penalties count in each game's own match standing (Game.count_penalty): Man's
-totals (7.4), Manillen's scores (A38), Guandan's levels (S-7), Daifugo's points (D26) and
+totals (7.4), Manillen's scores (A38), Guandan's levels (S-9), Daifugo's points (D26) and
 Manteur's penalty points and their limit (B19); a withdrawal gives them back. And deals from an
 explicit deck take what the rules decide at random from `table`, so they replay without a seed.
 
@@ -127,8 +127,8 @@ def test_rule_S_7_guandan_a_level_penalty_lowers_the_team_when_the_deal_ends_nev
     assert LEVELS.index(levels["team1"]) == deltas["team1"] - 3
     assert LEVELS.index(levels["team2"]) == deltas["team2"]
     if last.state["result"]["winner"] == "team2":
-        assert levels["team1"] == "2"  # 2 − 3 stops at 2 (S-7)
-        bound = [d for d in last.score_deltas if d["reason"].startswith("S-7")]
+        assert levels["team1"] == "2"  # 2 − 3 stops at 2 (S-9)
+        bound = [d for d in last.score_deltas if d["reason"].startswith("S-9")]
         assert [(d["target"], d["delta"]) for d in bound] == [("team1", 3)]
     # a withdrawal in the next deal gives the points back at that deal's end, never past A
     second = adjudicate.deal("guandan", players, seed="standing-2",

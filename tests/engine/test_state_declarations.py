@@ -87,7 +87,7 @@ def _set(state: dict, chain: tuple, value: Any) -> dict:
 # (engine/state.py).
 # Fields added after a state version with a default, so states written before still decode.
 MAY_BE_MISSING = frozenset({"state.seed_salt", "state.referee_ledger",
-                            "state.ledger_levels"})  # Guandan S-7
+                            "state.ledger_levels"})  # Guandan S-9
 
 
 def mutations(game, state: dict) -> Iterator[tuple[str, str, dict]]:
