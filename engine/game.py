@@ -214,6 +214,8 @@ class Game(ABC, Generic[S]):
     events: ClassVar[Sequence[EventType]] = ()
     lookups: ClassVar[Sequence[Lookup]] = ()
     match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
+    # The game's own score deltas of one action sum to 0. The referee's penalties never do
+    # (engine/referee.py: paid to nobody), whatever the game.
     zero_sum: ClassVar[bool] = True
     # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
     # thousands of plays); the service then caches enumerations. Cheap games recompute.

@@ -113,7 +113,7 @@ def test_rule_A38_manillen_a_penalty_counts_in_the_team_score_even_below_zero():
     assert [(d["target"], d["delta"]) for d in back.score_deltas] == [("team_0_2", 7)]
 
 
-def test_rule_S_7_guandan_a_level_penalty_lowers_the_team_when_the_deal_ends_never_below_2():
+def test_rule_S_9_guandan_a_level_penalty_lowers_the_team_when_the_deal_ends_never_below_2():
     players = ["p0", "p1", "p2", "p3"]
     dealt = adjudicate.deal("guandan", players, seed="standing")
     given = penalty(dealt["state"], "p0", 3, "out of turn")
@@ -142,7 +142,26 @@ def test_rule_S_7_guandan_a_level_penalty_lowers_the_team_when_the_deal_ends_nev
     assert after["team1"] <= len(LEVELS) - 1
 
 
-def test_rule_S_7_guandan_a_team_penalized_during_the_deal_does_not_win_the_match_with_it():
+def test_rule_S_9_guandan_a_bound_answers_the_delta_the_penalty_overstated():
+    players = ["p0", "p1", "p2", "p3"]
+    dealt = adjudicate.deal("guandan", players, seed="bound")
+    given = penalty(dealt["state"], "p2", 20)
+    last, deltas = finish(given.state, random.Random(8))
+    assert last.state["result"]["levels"]["team1"] == "2"
+    bound = [d for d in last.score_deltas if d["reason"].startswith("S-9")]
+    assert len(bound) == 1 and bound[0]["target"] == "team1"
+    assert deltas["team1"] - 20 == 0, "the team's deltas sum to its level change"
+    # a withdrawal in a later deal gives back all 20 levels, never past A (not owed: S-9)
+    second = adjudicate.deal("guandan", players, seed="bound-2",
+                             match=json.loads(json.dumps(last.next_match)))
+    back = withdraw(second["state"], "p2", 1)
+    last2, deltas2 = finish(back.state, random.Random(9))
+    assert last2.state["result"]["levels"]["team1"] == "A"
+    assert deltas2["team1"] + 20 == len(LEVELS) - 1 - LEVELS.index(
+        last.next_match["levels"]["team1"])
+
+
+def test_rule_S_9_guandan_a_team_penalized_during_the_deal_does_not_win_the_match_with_it():
     players = ["p0", "p1", "p2", "p3"]
     match = {"levels": {"team1": "A", "team2": "A"}, "declarer": "team1",
              "a_failures": {"team1": 0, "team2": 0}, "previous_order": ["p0", "p2"],
@@ -360,10 +379,12 @@ def play_deal(game_id: str, request: dict, rnd: random.Random):
         if not out.valid:
             assert out.refusal.code in ("ledger_entry_unknown", "ledger_entry_withdrawn")
             continue
+        ledger = action["type"] in ("warning", "penalty", "withdraw")
         for d in out.score_deltas:
-            assert d["kind"] == game.penalty_kind or action["type"] not in ("penalty",
-                                                                            "withdraw")
+            assert d["kind"] == game.penalty_kind or not ledger
             deltas[d["target"]] += d["delta"]
+        if game.zero_sum and not ledger:  # the game's own deltas; a penalty is paid to nobody
+            assert sum(d["delta"] for d in out.score_deltas) == 0
         log.append(action)
         state, to_act, status, last = out.state, out.to_act, out.status, out
     assert status == "finished"
