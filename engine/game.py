@@ -221,8 +221,9 @@ class Game(ABC, Generic[S]):
     # thousands of plays); the service then caches enumerations. Cheap games recompute.
     legal_actions_cacheable: ClassVar[bool] = False
     accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
-    # With hands, what else a physical deal puts face up that the game must be told (a deal
-    # request's `table`; the spec publishes `<Game>Table`). Empty: hands alone say it all.
+    # With hands, what else a physical deal puts face up that the game must be told, and what
+    # its rules decide at random (a deal request's `table`; the spec publishes `<Game>Table`);
+    # with a deck, only the latter. Empty: the cards alone say it all.
     table_fields: ClassVar[Mapping[str, Field]] = {}
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
