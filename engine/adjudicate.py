@@ -148,18 +148,19 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
                 raise InvalidDeal("a hand is a list of cards", f"hands.{p}") from None
     parsed_table = None
     if table is not None:
-        if parsed_hands is None:
-            raise InvalidDeal("a table is what lies face up beside the hands: give the hands too",
-                              "table")
+        if parsed_hands is None and parsed_deck is None:
+            raise InvalidDeal("a table is what lies face up beside the cards dealt and what the "
+                              "rules decided at random: give the hands or the deck too", "table")
         if not game.table_fields:
-            raise InvalidDeal(f"{game.id} has nothing face up beside the hands; it takes no table",
-                              "table")
+            raise InvalidDeal(f"{game.id} has nothing face up beside the cards dealt and "
+                              "nothing decided at random; it takes no table", "table")
         try:
             parsed_table = parse_fields(game.table_fields, table, "table")
         except FieldError as err:
             raise InvalidDeal(err.message, err.path) from None
     if seed is None:
-        seed = rng.new_seed()
+        # a deck deal replays the same without a seed: its later shuffles follow from the deck
+        seed = rng.new_seed() if parsed_deck is None else rng.deck_seed(parsed_deck)
     state = game.deal(DealSetup(players, resolved, seed, dealer, parsed_match, parsed_deck,
                                 parsed_hands, table=parsed_table, seed_salt=seed_salt))
     if isinstance(state, GameState):

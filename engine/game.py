@@ -182,12 +182,20 @@ class DealSetup:
     # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
     # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
     hands: Mapping[str, tuple[str, ...]] | None = None
-    # What else lies face up on a physical table when the hands are given (the game's
-    # `table_fields`: Man's start card, Manillen's turned trump …), parsed; None without hands.
+    # What else lies face up on a physical table, and what the rules decide at random there
+    # (the game's `table_fields`: Man's start card, Manillen's turned trump and cut, Daifugo's
+    # random first leader …), parsed; None when not given. With `deck` only the random
+    # decisions: the rest follows from the deck's order.
     table: Mapping[str, Any] | None = None
     # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries
     # it as `seed_salt` (the engine sets it); a game with a state of its own writes it there.
     seed_salt: str = ""
+
+    @property
+    def physical(self) -> bool:
+        """A deal of the cards on a real table (a deck's order or each seat's hand): what the
+        rules decide at random comes from `table` or follows from the cards, never the seed."""
+        return self.hands is not None or self.deck is not None
 
 
 # ---------------------------------------------------------------- the interface
@@ -211,13 +219,16 @@ class Game(ABC, Generic[S]):
     events: ClassVar[Sequence[EventType]] = ()
     lookups: ClassVar[Sequence[Lookup]] = ()
     match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
+    # The game's own score deltas of one action sum to 0. The referee's penalties never do
+    # (engine/referee.py: paid to nobody), whatever the game.
     zero_sum: ClassVar[bool] = True
     # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
     # thousands of plays); the service then caches enumerations. Cheap games recompute.
     legal_actions_cacheable: ClassVar[bool] = False
     accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
-    # With hands, what else a physical deal puts face up that the game must be told (a deal
-    # request's `table`; the spec publishes `<Game>Table`). Empty: hands alone say it all.
+    # With hands, what else a physical deal puts face up that the game must be told, and what
+    # its rules decide at random (a deal request's `table`; the spec publishes `<Game>Table`);
+    # with a deck, only the latter. Empty: the cards alone say it all.
     table_fields: ClassVar[Mapping[str, Field]] = {}
     rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
@@ -336,6 +347,16 @@ class Game(ABC, Generic[S]):
         per column and the outcome. The sheet adds the score deltas, the referee's marks and
         the totals itself. The default: one row, the deltas alone."""
         return []
+
+    def count_penalty(self, state: S, player: str, delta: int, reason: str) -> Transition[S]:
+        """A referee's penalty against `player` (or its withdrawal: the opposite `delta`),
+        `delta` already signed in the game's unit (engine/referee.py penalty_sign), counted in
+        the game's own match standing: what `next_match` carries and what decides the match's
+        end. Returns the state so changed, the score deltas that say it (in penalty_kind, to
+        whoever holds the standing: a seat, or its team) and any events (a player reaching a
+        limit …). The default: a game with no standing of its own answers one delta against
+        the seat and leaves the state as it is."""
+        return Transition(state, (ScoreDelta(player, self.penalty_kind, delta, reason),))
 
     def referee_view(self, state: S) -> dict:
         """The state as the table's referee sees it: everything, but the seed and its salt

@@ -5,8 +5,9 @@ A referee may record, at any moment of a deal and whoever is on turn, a warning 
 a number of points in the game's own unit (Game.penalty_kind) against a seat, and withdraw it.
 The ledger lives in the common part of every state (engine/state.py GameState.referee_ledger),
 travels to the next deal in the match summary (`next_match.referee_ledger`) and counts in the
-totals: a penalty answers a score delta of its points, a withdrawal the opposite one. Nothing
-here knows a game's rules: a ledger entry never changes whose turn it is.
+game's own match standing (Game.count_penalty: Man's totals, Guandan's levels, Manteur's
+penalty points …): a penalty answers score deltas of its points, a withdrawal the opposite ones.
+Nothing here knows a game's rules; what a penalty does to a standing is the game's.
 """
 from __future__ import annotations
 
@@ -146,7 +147,7 @@ def check(ledger: Any, players: Any) -> None:
 
 def apply(game: "Game", state: Any, action: "Action") -> "Transition":
     """Record or withdraw a ledger entry; the rest of the state (whose turn it is) unchanged."""
-    from .game import Event, Refusal, ScoreDelta, Transition
+    from .game import Event, Refusal, Transition
 
     ledger = tuple(state.referee_ledger)
     player = action.player
@@ -163,14 +164,16 @@ def apply(game: "Game", state: Any, action: "Action") -> "Transition":
                           f"Ledger entry {entry_id} of {player} is already withdrawn.",
                           f"{player} の記録 {entry_id} は取り消し済みです。", details=fill)
         ledger = ledger[:entry_id - 1] + (replace(entry, withdrawn=True),) + ledger[entry_id:]
-        deltas: tuple = ()
-        if entry.kind == PENALTY:
-            deltas = (ScoreDelta(player, game.penalty_kind,
-                                 -penalty_sign(game.penalty_kind) * entry.points,
-                                 f"penalty {entry_id} withdrawn"),)
-        return Transition(replace(state, referee_ledger=ledger), deltas, (Event(
-            "withdrawn", {"player": player, "entry": entry_id, "kind": entry.kind,
-                          "points": entry.points}),))
+        withdrawn = Event("withdrawn", {"player": player, "entry": entry_id, "kind": entry.kind,
+                                        "points": entry.points})
+        next_state = replace(state, referee_ledger=ledger)
+        if entry.kind != PENALTY:
+            return Transition(next_state, (), (withdrawn,))
+        # the points given back to the game's own standing (Game.count_penalty)
+        counted = game.count_penalty(next_state, player,
+                                     -penalty_sign(game.penalty_kind) * entry.points,
+                                     f"penalty {entry_id} withdrawn")
+        return Transition(counted.state, counted.score_deltas, (withdrawn, *counted.events))
     reason = action.get("reason", "")
     points = action.get("points", 0) if action.type == PENALTY else 0
     entry = LedgerEntry(id=len(ledger) + 1, kind=action.type, player=player, points=points,
@@ -180,10 +183,13 @@ def apply(game: "Game", state: Any, action: "Action") -> "Transition":
     if action.type == WARNING:
         return Transition(next_state, (), (Event(
             "warned", {"player": player, "entry": entry.id, **said}),))
-    return Transition(next_state, (ScoreDelta(
-        player, game.penalty_kind, penalty_sign(game.penalty_kind) * points,
-        f"penalty: {reason}" if reason else "penalty"),), (Event(
-            "penalty_given", {"player": player, "entry": entry.id, "points": points, **said}),))
+    # the points count in the game's own standing at once (Game.count_penalty: Man's totals,
+    # Manteur's penalty points and its limit, Guandan's levels …)
+    counted = game.count_penalty(next_state, player, penalty_sign(game.penalty_kind) * points,
+                                 f"penalty: {reason}" if reason else "penalty")
+    return Transition(counted.state, counted.score_deltas, (Event(
+        "penalty_given", {"player": player, "entry": entry.id, "points": points, **said}),
+        *counted.events))
 
 
 def legal_actions(game: "Game", state: Any) -> list["Action"]:

@@ -61,6 +61,13 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
+def deck_seed(deck: Sequence[str]) -> str:
+    """The seed of a deal from an explicit deck given none: derived from the deck's order, so
+    the deal's later shuffles (Man's 3.9, Manteur's B16 and B18) replay the same without a
+    seed. Such a deal's random decisions come from its `table`, never from this seed."""
+    return "deck:" + hashlib.sha256(" ".join(deck).encode()).hexdigest()[:32]
+
+
 def new_salt() -> str:
     """A fresh commitment salt (128 bits, hex), made at every deal."""
     return secrets.token_hex(16)

@@ -53,7 +53,8 @@ The log is one JSON object (UTF-8), as POST /v1/replay takes it:
 
   {
     "deal":    {"game": "man", "players": ["ann", "bob", "cho"], "seed": "table-7",
-                "options": {...}, "dealer": "ann", "deck": [...], "hands": {...}},
+                "options": {...}, "dealer": "ann", "deck": [...], "hands": {...},
+                "table": {...}},
     "actions": [{"type": "play", "player": "ann", "cards": ["SA"]}, ...]
   }
 

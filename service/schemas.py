@@ -669,7 +669,9 @@ def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
                                for k, f in game.table_fields.items()},
                 **({"required": required} if (required := [
                     k for k, f in game.table_fields.items() if f.required]) else {}),
-                "description": f"{name}: what lies face up on a physical table beside the hands"}
+                "description": f"{name}: what lies face up on a physical table beside the "
+                               "hands, and what the rules decided there at random (with a "
+                               "deck: only that)"}
             props["table"] = {**_ref(prefix + "Table"), "nullable": True}
         else:
             del props["table"]  # the engine refuses one (deal_invalid): hands say it all
@@ -824,13 +826,17 @@ class Schemas:
             dealer = mf.String(allow_none=True)
             match = MatchField(allow_none=True)
             deck = mf.List(_card(), allow_none=True,
-                           metadata={"description": "an explicit deck, top card first (physical deals); replaces the shuffle"})
+                           metadata={"description": "an explicit deck, top card first (physical "
+                                     "deals); replaces the shuffle. What the rules decide at "
+                                     "random comes from `table`; without a seed, later "
+                                     "shuffles follow from the deck's order"})
             hands = mf.Dict(keys=mf.String(), values=mf.List(_card()), allow_none=True,
                             metadata={"description": "each seat's cards, exactly (games that "
                                       "accept hands: a physical table or a recorded game)"})
             table = mf.Dict(keys=mf.String(), allow_none=True,
-                            metadata={"description": "with hands: what else lies face up "
-                                      "(the game's `<Game>Table`)"})
+                            metadata={"description": "with hands or a deck: what else lies "
+                                      "face up and what the rules decided at random (the "
+                                      "game's `<Game>Table`)"})
 
         class ReplayDeal(DealRequest):
             game = mf.String(required=True)

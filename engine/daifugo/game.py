@@ -3,7 +3,8 @@ docs/rules/daifugo.md)."""
 from __future__ import annotations
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, Transition
+from engine.game import Action, DealSetup, Game, Lookup, ScoreDelta, Transition
+from engine.state import replace
 
 from .events import EVENTS
 from . import phases, sheet, views
@@ -144,6 +145,14 @@ class DaifugoGame(Game[DaifugoState]):
 
     def invariants(self, state: DaifugoState) -> None:
         invariants(state)
+
+    def count_penalty(self, state: DaifugoState, player: str, delta: int,
+                      reason: str) -> Transition[DaifugoState]:
+        """D28: a referee's penalty counts in the seat's running points at once (the titles
+        of D10 follow the finishing order alone)."""
+        points = {**state.match.points, player: state.match.points[player] + delta}
+        return Transition(replace(state, match=replace(state.match, points=points)),
+                          (ScoreDelta(player, "rank", delta, reason),))
 
     def apply(self, state: DaifugoState, action: Action) -> Transition[DaifugoState]:
         return phases.apply(state, action)

@@ -175,13 +175,14 @@ def _hands(setup: DealSetup, options: Any, match: DaifugoMatch) -> dict[str, tup
 
 def _physical(setup: DealSetup, options: Any, match: DaifugoMatch,
               hands: dict[str, tuple[str, ...]]) -> tuple[str | None, tuple[str, ...] | None]:
-    """A deal from the cards on the table (hands given) takes nothing from the seed, which the
+    """A deal from the cards on the table (hands or a deck given) takes nothing from the seed, which the
     referee never sees: what the rules draw at random is the referee's, in the deal's `table`.
     The first leader (D4, D-b `random_then_daihinmin` on a match's first deal): `table.leader`,
     refused where it follows from the cards or the match. D9's pass limit (`leader_may_pass`):
     `table.pass_limit_order`, every seated player once, refused without the option.
+    A deal from an explicit deck is physical too: the same `table`, the hands from the deck.
     Returns (the given leader, the pass-limit order); (None, None) for a seeded deal."""
-    if setup.hands is None:
+    if not setup.physical:
         return None, None
     table = setup.table or {}
     players = setup.players

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.errors import InputError
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, Refusal, Transition
+from engine.game import Action, DealSetup, Game, Lookup, Refusal, ScoreDelta, Transition
 from engine.referee import Sanction
 from engine.schema import by_key
-from engine.state import openapi_schema
+from engine.state import openapi_schema, replace
 
 from .events import EVENTS
 from . import phases, sheet, views
@@ -15,7 +15,7 @@ from .actions import ACTIONS, READING_INPUT
 from .combos import classify, parse_level, reading_from_json
 from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS, combo_rules
-from .state import LEVELS, VERSION, GuandanReading, GuandanState, invariants
+from .state import LEVELS, VERSION, GuandanReading, GuandanState, invariants, team_of
 
 
 # A reading the classify lookup answers: GuandanReading, with `beats` when a table was given.
@@ -123,6 +123,16 @@ class GuandanGame(Game[GuandanState]):
 
     def invariants(self, state: GuandanState) -> None:
         invariants(state)
+
+    def count_penalty(self, state: GuandanState, player: str, delta: int,
+                      reason: str) -> Transition[GuandanState]:
+        """S-9: a referee's level penalty counts against the seat's team: its delta is the
+        team's at once, and the team's level moves when the deal ends (scoring.finish_deal),
+        never below 2 nor past A; the deal's own level rank stays (L-2)."""
+        team = team_of(state.players, player)
+        moved = {**state.ledger_levels, team: state.ledger_levels.get(team, 0) + delta}
+        return Transition(replace(state, ledger_levels={t: v for t, v in moved.items() if v}),
+                          (ScoreDelta(team, "level", delta, reason),))
 
     def apply(self, state: GuandanState, action: Action) -> Transition[GuandanState]:
         return phases.apply(state, action)

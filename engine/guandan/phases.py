@@ -97,14 +97,15 @@ def _hands(setup: DealSetup, match: GuandanMatch) -> tuple[dict[str, tuple[str, 
 
 def _physical(setup: DealSetup, options: GuandanOptions, match: GuandanMatch, level: str,
               hands: dict[str, tuple[str, ...]]) -> tuple[tuple[str, str] | None, str | None]:
-    """A deal from the cards on the table (hands given) takes nothing from the seed, which the
+    """A deal from the cards on the table (hands or a deck given) takes nothing from the seed, which the
     referee never sees. The first deal's lead (G-4): `table.cut_card`, the card turned up in
     the cut, whose holder leads; `table.leader` names the holder when both copies are in
     different hands (required then; else it must be the holder). D5 `random`: with a double
     tribute, `table.tribute_to_first` is the payer whose tribute goes to the 1st player if the
     two are equal (required when the hands make them equal). Returns ((leader, cut card) on a
-    first deal, the tribute draw); (None, None) for a seeded deal."""
-    if setup.hands is None:
+    first deal, the tribute draw); (None, None) for a seeded deal. A deal from an explicit
+    deck is physical too: the same `table`, the hands from the deck (G-3)."""
+    if not setup.physical:
         return None, None
     table = setup.table or {}
     players = setup.players

@@ -57,8 +57,11 @@ def finish_deal(s: GuandanState) -> tuple[GuandanResult, GuandanMatch | None,
     at_a_declaring = declarer is not None and m.levels[declarer] == "A"
     # S-3, D2: the match is won at A with a 1-2 or 1-3 finish (as declarer unless D2 is off).
     match_winner = None
+    # S-9: a team the referee's ledger moved down during this deal is no longer at A: it does
+    # not win the match with this deal.
     if m.levels[winner] == "A" and finish in ("1-2", "1-3") and \
-            (declarer == winner or not o.a_win_requires_declarer):
+            (declarer == winner or not o.a_win_requires_declarer) and \
+            s.ledger_levels.get(winner, 0) >= 0:
         match_winner = winner
     up = o.level_up_1_2 if finish == "1-2" else UP[finish]
     before = levels[winner]
@@ -88,6 +91,17 @@ def finish_deal(s: GuandanState) -> tuple[GuandanResult, GuandanMatch | None,
             failures[declarer] = 0
             deltas.append(_delta(declarer, before_d, dropped, reason))
             events.append(Event("demoted", {"team": declarer, "reason": reason, "to": dropped}))
+    for team in TEAMS:
+        # S-9: the referee's level penalties of this deal, after its own result, within 2 … A;
+        # where a bound cuts, a delta gives back what the penalty's own delta overstated.
+        moved = s.ledger_levels.get(team, 0)
+        if moved:
+            before_l = LEVELS.index(levels[team])
+            after_l = min(len(LEVELS) - 1, max(0, before_l + moved))
+            levels[team] = LEVELS[after_l]
+            if after_l - before_l != moved:
+                deltas.append(ScoreDelta(team, "level", after_l - before_l - moved,
+                                         "S-9: a level stays within 2 … A"))
     for team in TEAMS:  # a team that is not at A has no running count
         if levels[team] != "A":
             failures[team] = 0

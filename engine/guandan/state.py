@@ -7,17 +7,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal, Optional
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from engine.cards import RANKS, double_deck_108
 from engine.errors import InvalidState
-from engine.state import Card, Cards, Count, GameState, PlayerId, options_struct
+from engine.state import Card, Cards, Count, GameState, Int, PlayerId, options_struct
 
 from .combos import TYPES
 from .options import OPTIONS
 
 VERSION = 4  # 3: tribute_to_first (physical deals, D5 random); 4: options.violations and
-# barred (referee mode, R-1, R-2)
+# barred (referee mode, R-1, R-2), ledger_levels (the referee's penalties, S-9)
 PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
 TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
@@ -101,6 +101,10 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     # R-2 (referee mode): seats that lost the right to play for the rest of this round (an
     # out-of-turn play or pass); they may only pass until the trick is won
     barred: tuple[PlayerId, ...]
+    # S-9: the levels the referee's ledger moved each team by during this deal (a penalty
+    # down, a withdrawal back up), applied when the deal ends; absent: none. A deal's level
+    # rank never changes while it is played (L-2).
+    ledger_levels: dict[Team, Int] = field(default_factory=dict)
 
 
 def team_of(players, player: str) -> str:

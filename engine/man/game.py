@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, Transition
+from engine.game import Action, DealSetup, Game, Lookup, ScoreDelta, Transition
+from engine.state import replace
 
 from .events import EVENTS
 from . import phases, sheet, views
@@ -80,6 +81,14 @@ class ManGame(Game[ManState]):
         m = state.match
         return {"totals": dict(m.totals), "games_played": m.games_played,
                 "next_dealer": state.next_dealer, "over": m.over, "winner": m.winner}
+
+    def count_penalty(self, state: ManState, player: str, delta: int,
+                      reason: str) -> Transition[ManState]:
+        """7.4: a referee's penalty counts in the seat's running match total at once, so the
+        match's end and winner (7.2) and the next deal's `match` see it; paid to nobody."""
+        totals = {**state.match.totals, player: state.match.totals[player] + delta}
+        return Transition(replace(state, match=replace(state.match, totals=totals)),
+                          (ScoreDelta(player, "points", delta, reason),))
 
     def apply(self, state: ManState, action: Action) -> Transition[ManState]:
         return phases.apply(state, action)

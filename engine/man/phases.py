@@ -33,6 +33,9 @@ def deal(setup: DealSetup) -> ManState:
     n = len(players)
     options = {**DEFAULTS, **dict(setup.options)}
     physical = setup.hands is not None
+    if setup.deck is not None and setup.table is not None:
+        raise InvalidDeal("2.3: a deal from a deck turns its start cards from the deck, and "
+                          "nothing of it is drawn at random: it takes no table", "table")
     if physical:
         hands, discard, stock = _from_table(setup, options)
     elif setup.deck is not None:

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Refusal, Transition
+from engine.game import Action, DealSetup, Game, Refusal, ScoreDelta, Transition
 from engine.referee import Sanction
-from engine.state import encode_state
+from engine.state import encode_state, replace
 
 from .events import EVENTS
 from . import phases, physical, sheet, sides as sd
@@ -54,6 +54,18 @@ class ManillenGame(Game[State]):
 
     def invariants(self, state: State) -> None:
         invariants(state)
+
+    def count_penalty(self, state: State, player: str, delta: int,
+                      reason: str) -> Transition[State]:
+        """A41: a referee's penalty counts at once in the running score of the seat's score
+        holder (its team with 4 or 6 players, else the seat), so the boom and the match (A31,
+        A32) and the next deal's `match` see it; a score may go below 0."""
+        holder = next(h for h in sd.holders(state.players)
+                      if player in sd.holder_members(state.players, h))
+        m = state.match
+        scores = {**m.scores, holder: m.scores[holder] + delta}
+        return Transition(replace(state, match=replace(m, scores=scores)),
+                          (ScoreDelta(holder, "points", delta, reason),))
 
     def apply(self, state: State, action: Action) -> Transition[State]:
         return phases.apply(state, action)

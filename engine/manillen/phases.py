@@ -34,8 +34,9 @@ def _match(setup: DealSetup, names: list[str]) -> dict:
             if k not in names:
                 raise InvalidDeal(f"{shown(k)} keeps no score here; score holders are {names}",
                                   f"match.{key}.{k}")
-            if not 0 <= v <= MAX_SAFE_INT:
-                raise InvalidDeal(f"must be an integer in [0, {MAX_SAFE_INT}]",
+            low = -MAX_SAFE_INT if key == "scores" else 0  # A41: a penalty may go below 0
+            if not low <= v <= MAX_SAFE_INT:
+                raise InvalidDeal(f"must be an integer in [{low}, {MAX_SAFE_INT}]",
                                   f"match.{key}.{k}")
         m[key] = {h: given.get(h, 0) for h in names}
     for h in names:
@@ -63,7 +64,9 @@ def deal(setup: DealSetup) -> State:
     # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
     cut: list[tuple[str, str]] = []
     dealer_id = setup.dealer or m.get("dealer")
-    if setup.hands is not None:   # a physical deal: the cut as shown at the table, no seed
+    if setup.deck is not None:
+        physical.deck_table(setup)
+    if setup.physical:   # hands or a deck: the cut as shown at the table, no seed
         cut = physical.cut(setup, players, dealer_id, opts.first_dealer)
         dealer_id = cut_winner(cut, players) if cut else dealer_id
     elif dealer_id is None and opts.first_dealer == "cut":

@@ -82,6 +82,15 @@ def _only_when(table: Mapping[str, Any], name: str, needed: bool, why: str) -> N
                           f"table.{name}")
 
 
+def deck_table(setup: DealSetup) -> None:
+    """A deal from an explicit deck lays every card out from the deck (A7, A34–A37): its
+    `table` says only what the rules decide at random, the cut (A5)."""
+    for name in sorted(set(setup.table or {}) - {"cut"}):
+        raise InvalidDeal(f"a deal from a deck lays out table.{name} from the deck (A7, "
+                          "A34–A37); with a deck the table gives only the cut (A5)",
+                          f"table.{name}")
+
+
 def cut(setup: DealSetup, players: Sequence[str], named: str | None,
         first_dealer: str) -> list[tuple[str, str]]:
     """A5 in a physical deal: the cut as shown at the table (no seed), when it decides."""

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 from msgspec import Meta, Struct
 
-from engine.state import MAX_SAFE_INT, Count, PlayerId
+from engine.state import MAX_SAFE_INT, Count, Int, PlayerId
 
 Multiplier = Annotated[int, Meta(ge=1, le=MAX_SAFE_INT)]
 _PART = {"frozen": True, "forbid_unknown_fields": True}
@@ -14,7 +14,9 @@ _PART = {"frozen": True, "forbid_unknown_fields": True}
 
 class ManillenMatch(Struct, **_PART):
     """The running match as this deal began (`match`), or as the next one begins."""
-    scores: dict[str, Count]          # per score holder: the teams (4 players), else the players
+    # per score holder: the teams (4, 6 players), else the players; below 0 only by a
+    # referee's penalties (A41)
+    scores: dict[str, Int]
     booms: dict[str, Count]
     carry: Multiplier                 # from 30–30 ties (A29, M-j)
     deal_number: Count                # picks the shuffle stream
@@ -38,7 +40,7 @@ class ManillenFactors(Struct, **_PART):
 
 class ManillenBoom(Struct, **_PART):
     winner: str
-    scores: dict[str, Count]
+    scores: dict[str, Int]
 
 
 class ManillenResult(Struct, **_PART):
@@ -51,7 +53,7 @@ class ManillenResult(Struct, **_PART):
     threshold: Count                  # what a side must pass to score (A28, M-k)
     tie: bool
     deltas: dict[str, Count]
-    scores: dict[str, Count]
+    scores: dict[str, Int]
     boom: Optional[ManillenBoom]
     match_over: bool
     match_winner: Optional[str]

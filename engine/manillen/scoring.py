@@ -13,7 +13,8 @@ from .tricks import total_points
 
 
 def _cap(value: int) -> int:
-    """Integers in a state stay in JSON's safe range: a total past it is capped there."""
+    """Integers in a state stay in JSON's safe range: a total past it is capped there (a score
+    below 0, from a referee's penalties, A41, is bounded by MAX_PENALTY_POINTS a penalty)."""
     return value if value <= MAX_SAFE_INT else MAX_SAFE_INT
 
 

@@ -34,6 +34,9 @@ EVENTS = (
         "penalties": Field("int", "the loser's penalty points now")}),
     EventType("eliminated", "a player reached the limit (elimination mode)",
               {"player": _PLAYER}),
+    EventType("reinstated", "a withdrawn referee's penalty took an eliminated player back "
+              "below the limit: in again from the next turn (B22)",
+              {"player": _PLAYER, "penalties": Field("int", "the player's penalty points now")}),
     EventType("match_finished", "the game (the whole match of rounds) ended (B17)", {
         "winners": Field("str_list", "who won: the last player left (elimination mode), else "
                          "everyone but the loser"),

@@ -96,6 +96,10 @@ class ManteurGame(Game[ManteurState]):
     def invariants(self, state: ManteurState) -> None:
         invariants(state)
 
+    def count_penalty(self, state: ManteurState, player: str, delta: int,
+                      reason: str) -> Transition[ManteurState]:
+        return phases.count_penalty(state, player, delta, reason)  # B22
+
     def apply(self, state: ManteurState, action: Action) -> Transition[ManteurState]:
         return phases.apply(state, action)
 

@@ -323,6 +323,14 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
         starter = loser if loser not in eliminated else step(s, loser, eliminated)
     else:
         starter = step(s, s.starter, eliminated)
+    new, started = _new_round(s, match, eliminated, starter, reveal)
+    events.append(started)
+    return Transition(new, (delta,), tuple(events))
+
+
+def _new_round(s: ManteurState, match: ManteurMatch, eliminated: tuple[str, ...], starter: str,
+               reveal: ManteurReveal | None) -> tuple[ManteurState, Event]:
+    """B16: all cards gathered and dealt to `starter` for the next round."""
     number = s.round + 1
     if s.stock_known:
         hand, stock, phase = *_round_cards(s.options, s.seed, number), _opening_phase(s.options)
@@ -333,8 +341,50 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
     new = replace(s, phase=phase, match=match, round=number,
                   starter=starter, holder=starter, hand=hand, stock=stock, discard=(),
                   exchanged=None, calls=(), eliminated=eliminated, last_round=reveal)
-    events.append(Event("round_started", {"round": number, "starter": starter}))
-    return Transition(new, (delta,), tuple(events))
+    return new, Event("round_started", {"round": number, "starter": starter})
+
+
+def count_penalty(s: ManteurState, player: str, delta: int,
+                  reason: str) -> Transition[ManteurState]:
+    """B22: a referee's penalty points count with the challenges' (B17) at once. Reaching the
+    limit ends the game (penalty mode) or eliminates the player (elimination mode: the last
+    one left wins; a player holding or dealt this round's hand takes it out of play, so the
+    round is void and a new one is dealt, B16). A withdrawal gives the points back; an
+    eliminated player back below the limit is in again from the next turn."""
+    total = s.match.penalties[player] + delta
+    match = ManteurMatch({**s.match.penalties, player: total}, s.match.rounds)
+    scored = (ScoreDelta(player, "penalty", delta, reason, {"total": total}),)
+    limit, eliminated = s.options.penalty_limit, s.eliminated
+    if total < limit:
+        if player not in eliminated:
+            return Transition(replace(s, match=match), scored)
+        back = tuple(p for p in eliminated if p != player)
+        return Transition(replace(s, match=match, eliminated=back), scored,
+                          (Event("reinstated", {"player": player, "penalties": total}),))
+    if player in eliminated:  # already out: the points only count
+        return Transition(replace(s, match=match), scored)
+    events: list[Event] = []
+    done = None
+    if s.options.mode == "penalty":
+        done = ManteurResult(player, None)
+    else:
+        eliminated = eliminated + (player,)
+        events.append(Event("eliminated", {"player": player}))
+        left = [p for p in s.players if p not in eliminated]
+        if len(left) == 1:
+            done = ManteurResult(player, left[0])
+    if done is not None:
+        new = replace(s, phase="finished", status="finished", match=match, result=done,
+                      eliminated=eliminated, exchanged=None)
+        events.append(Event("match_finished", {"loser": done.loser, "winner": done.winner,
+                                               "winners": _winners(s.players, done),
+                                               "penalties": match.penalties}))
+        return Transition(new, scored, tuple(events))
+    if player in (s.holder, s.starter):
+        starter = s.starter if s.starter not in eliminated else step(s, s.starter, eliminated)
+        new, started = _new_round(s, match, eliminated, starter, s.last_round)
+        return Transition(new, scored, (*events, started))
+    return Transition(replace(s, match=match, eliminated=eliminated), scored, tuple(events))
 
 
 _HANDLERS = {"declare": _declare, "accept": _accept, "exchange": _exchange,

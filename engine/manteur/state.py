@@ -165,5 +165,7 @@ def invariants(s: ManteurState) -> None:
     r = s.last_round
     if r is not None and not seated >= {r.declarer, r.challenger, r.loser}:
         raise _bad("seated players only", "last_round")
-    if s.phase == "finished" and r is None:
-        raise _bad("a game ends with a challenge", "last_round")
+    if s.phase == "finished" and r is None and not any(
+            e.kind == "penalty" and not e.withdrawn and e.player == s.result.loser
+            for e in s.referee_ledger):
+        raise _bad("a game ends with a challenge or a referee's penalty (B22)", "last_round")

@@ -85,7 +85,9 @@ def _set(state: dict, chain: tuple, value: Any) -> dict:
 # Fields every state writes but one may lack: states dealt before commitments were salted
 # carry no seed_salt, states written before the referee's ledger no referee_ledger
 # (engine/state.py).
-MAY_BE_MISSING = frozenset({"state.seed_salt", "state.referee_ledger"})
+# Fields added after a state version with a default, so states written before still decode.
+MAY_BE_MISSING = frozenset({"state.seed_salt", "state.referee_ledger",
+                            "state.ledger_levels"})  # Guandan S-9
 
 
 def mutations(game, state: dict) -> Iterator[tuple[str, str, dict]]:

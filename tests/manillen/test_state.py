@@ -75,8 +75,9 @@ def test_decode_refuses_ids_not_seated_and_wrong_types():
     broken(state, "state.hands", lambda s: s["hands"].__setitem__("p9", []))
     broken(state, "state.won.p1", lambda s: s["won"].__setitem__("p1", {"a": 1}))
     broken(state, "state.match.scores", lambda s: s["match"]["scores"].pop("team_1_3"))
+    # (a score below 0 is a referee's penalties, A41: a score that is no integer is refused)
     broken(state, "state.match.scores.team_0_2",
-           lambda s: s["match"]["scores"].__setitem__("team_0_2", -1))
+           lambda s: s["match"]["scores"].__setitem__("team_0_2", 1.5))
     broken(state, "state.match.carry", lambda s: s["match"].__setitem__("carry", 0))
     broken(state, "state.match.deal_number",
            lambda s: s["match"].__setitem__("deal_number", 2 ** 53))
