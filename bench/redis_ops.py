@@ -44,6 +44,9 @@ class Counted:
     def __init__(self, url: str):
         self._redis = redis.Redis.from_url(url)
         self._marks = 0
+        # How many keys each script call named: one, so that on a Redis Cluster every script
+        # runs on the one slot of its key (docs/operations.md, "Redis Cluster").
+        self.script_keys: Counter = Counter()
 
     def __call__(self, send) -> tuple[object, Counter]:
         self._marks += 1
@@ -57,6 +60,8 @@ class Counted:
                 if command == f"ECHO {mark}":
                     break
                 name = command.split()[0].upper()
+                if name in ("EVAL", "EVALSHA") and seen["client_type"] != "lua":
+                    self.script_keys[int(command.split()[2])] += 1
                 ran[f"({name})" if seen["client_type"] == "lua" else name] += 1
         return answer, ran
 
@@ -129,8 +134,9 @@ def _actions_of_a_seeded_deal(count: int) -> list[dict]:
     return actions
 
 
-def count_operations() -> dict[str, dict[str, Counter]]:
-    """{mode: {request: Counter(command: calls)}}, each mode on a Redis of its own."""
+def count_operations(script_keys: Counter | None = None) -> dict[str, dict[str, Counter]]:
+    """{mode: {request: Counter(command: calls)}}, each mode on a Redis of its own;
+    `script_keys` counts the scripts called by how many keys each named."""
     table = {}
     for i, (name, mode) in enumerate(MODES.items()):
         server = RedisProcess().start()
@@ -142,6 +148,8 @@ def count_operations() -> dict[str, dict[str, Counter]]:
             # steady state is what is counted, in a second game.
             _play(client, counted, ["S3"])
             table[name] = _play(client, counted, ["S5", "H5", "D5", f"C{i + 6}"])
+            if script_keys is not None:
+                script_keys.update(counted.script_keys)
         finally:
             server.close()
     return table

@@ -1,7 +1,8 @@
 """The Redis commands each request costs, in every mode, as docs/scaling.md states them
 (bench/redis_ops.py counts them from MONITOR on a Redis of its own): stateless modes touch
 Redis only for cached work, strict sequencing adds one round trip — one script — per request
-on a game's state, and no request ever costs more than three."""
+on a game's state (a script naming one key: one slot on a cluster), and no request ever costs
+more than three."""
 from collections import Counter
 
 from bench.redis_ops import REQUESTS, count_operations
@@ -27,7 +28,10 @@ STRICT = {
 
 
 def test_each_request_costs_the_redis_commands_docs_scaling_states():
-    table = count_operations()
+    script_keys = Counter()
+    table = count_operations(script_keys)
+    # every script names exactly one key: on a Redis Cluster it runs on that key's slot
+    assert set(script_keys) == {1} and script_keys[1] >= 8
     for mode, ran in table.items():
         expected = STRICT if "strict" in mode else STATELESS
         assert set(ran) == set(REQUESTS)
