@@ -27,8 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from validate_vs_floor import _first_legal, mid_game_state, request_body  # noqa: E402
-from validate_vs_floor import start_gunicorn  # noqa: E402
+from validate_vs_floor import (  # noqa: E402
+    _first_legal,
+    mid_game_state,
+    request_body,
+    start_gunicorn,
+)
 
 from tests.redis_server import free_port  # noqa: E402
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
-
-import socket
 
 import redis
 
@@ -126,7 +125,7 @@ class RedisCluster:
         """CARDREF_REDIS_URL naming the cluster by all its nodes (any one would do)."""
         return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
 
-    def start(self) -> "RedisCluster":
+    def start(self) -> RedisCluster:
         for node in self.nodes:
             node.start()
         for node in self.nodes:
