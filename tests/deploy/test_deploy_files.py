@@ -74,8 +74,11 @@ def test_the_compose_file_parses_under_docker_compose_where_installed():
 def test_the_compose_file_sets_only_settings_the_service_reads():
     known = service_settings()
     assert "CARDREF_REDIS_URL" in known and "CARDREF_WORKERS" in known  # the scan works
-    env = _compose()["services"]["referee"]["environment"]
+    referee = _compose()["services"]["referee"]
+    env = referee["environment"]
     assert set(env) <= known, set(env) - known
+    # one gunicorn worker per CPU of the container's quota
+    assert float(referee["deploy"]["resources"]["limits"]["cpus"]) == int(env["CARDREF_WORKERS"])
 
 
 def test_the_compose_file_builds_the_service_from_the_dockerfile_and_pins_every_image():
