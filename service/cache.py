@@ -12,9 +12,9 @@ import threading
 import time
 from collections import OrderedDict
 
-import redis
-
 from engine import ENGINE_VERSION
+
+from . import redis_store
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +54,10 @@ class Cache:
         self.redis_url = redis_url
         self._retry_seconds = retry_seconds
         self._down_until = 0.0
-        self._client: redis.Redis | None = None
-        if redis_url:
-            # A pool per process: gunicorn forks workers after the app is created only with
-            # --preload, which we do not use, so each worker builds its own pool.
-            pool = redis.ConnectionPool.from_url(
-                redis_url, socket_timeout=timeout_seconds,
-                socket_connect_timeout=timeout_seconds, health_check_interval=30)
-            self._client = redis.Redis(connection_pool=pool)
+        self.cluster = redis_store.is_cluster(redis_url)
+        # A client (its pools) per process: gunicorn forks workers after the app is created
+        # only with --preload, which we do not use, so each worker builds its own.
+        self._client = redis_store.connect(redis_url, timeout_seconds) if redis_url else None
 
     @property
     def backend(self) -> str:
@@ -81,7 +77,7 @@ class Cache:
                 value = self._client.get(key)
                 self._down_until = 0.0
                 return value
-            except redis.RedisError as err:
+            except redis_store.ERRORS as err:
                 self._mark_down(err)
         return self.local.get(key)
 
@@ -91,7 +87,7 @@ class Cache:
                 self._client.set(key, value, ex=self.ttl)
                 self._down_until = 0.0
                 return
-            except redis.RedisError as err:
+            except redis_store.ERRORS as err:
                 self._mark_down(err)
         self.local.set(key, value)
 
@@ -100,9 +96,18 @@ class Cache:
         if self._client is None:
             return {"backend": "memory", "redis": "not_configured", "ready": True}
         try:
-            self._client.ping()
-            self._down_until = 0.0
-            return {"backend": "redis", "redis": "ok", "ready": True}
-        except redis.RedisError as err:
+            if not self.cluster:
+                self._client.ping()
+                self._down_until = 0.0
+                return {"backend": "redis", "redis": "ok", "ready": True}
+            # A cluster: every master answers and the cluster says each slot is served.
+            self._client.ping(target_nodes=self._client.PRIMARIES)
+            cluster = redis_store.cluster_status(self._client)
+            up = cluster["state"] == "ok"
+            if up:
+                self._down_until = 0.0
+            return {"backend": "redis", "redis": "ok" if up else "down", "ready": up,
+                    "cluster": cluster}
+        except redis_store.ERRORS as err:
             self._mark_down(err)
             return {"backend": "redis", "redis": "down", "ready": False}

@@ -128,6 +128,14 @@ class Settings:
                                 "tokens exist only with CARDREF_SEAL_KEYS")
         if self.log_format not in ("json", "text"):
             raise SettingsError("CARDREF_LOG_FORMAT is 'json' or 'text'")
+        if self.redis_url:
+            from .redis_store import cluster_startup, is_cluster
+
+            if is_cluster(self.redis_url):
+                try:
+                    cluster_startup(self.redis_url)
+                except ValueError as err:
+                    raise SettingsError(f"CARDREF_REDIS_URL: {err}") from None
         if self.sequence == "strict" and not self.redis_url:
             raise SettingsError("CARDREF_SEQUENCE=strict keeps move numbers in Redis: set "
                                 "CARDREF_REDIS_URL")

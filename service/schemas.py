@@ -1059,7 +1059,11 @@ class Schemas:
         class Ready(ma.Schema):
             status = mf.String(required=True, validate=validate.OneOf(["ready", "degraded"]))
             engine_version = mf.String(required=True)
-            cache = mf.Dict(required=True)
+            cache = mf.Dict(required=True, metadata={
+                "description": "the cache: `backend` (`redis` or `memory`), `redis` (`ok`, "
+                "`down`, `not_configured`), `ready`; on a Redis Cluster also `cluster`: "
+                "`state` (`ok`, or `fail` while a slot has no reachable master), `masters` "
+                "serving slots and `replicas` (docs/operations.md)"})
             signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))

@@ -25,9 +25,10 @@ from __future__ import annotations
 import logging
 import time
 
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+from redis.commands.core import Script
+
+from . import redis_store
+from .redis_store import ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -122,14 +123,16 @@ _ROLLED_BACK_MESSAGE = ("strict sequencing's store holds an older move of this g
 class Sequencer:
     def __init__(self, redis_url: str, ttl_seconds: int, timeout_seconds: float,
                  retry_seconds: float = 2.0):
-        # No retries inside redis-py: advance() retries itself, knowing the script is
-        # idempotent, and reads fail fast.
-        self._client = redis.Redis.from_url(redis_url, socket_timeout=timeout_seconds,
-                                            socket_connect_timeout=timeout_seconds,
-                                            retry=Retry(NoBackoff(), 0))
-        self._advance = self._client.register_script(_ADVANCE)
-        self._check = self._client.register_script(_CHECK)
-        self._use_match = self._client.register_script(_USE_MATCH)
+        # No retries inside redis-py on one server: advance() retries itself, knowing the
+        # script is idempotent, and reads fail fast. (A cluster client retries a few times
+        # anyway, reading the layout again: how it finds a promoted replica.)
+        self.cluster = redis_store.is_cluster(redis_url)
+        self._client = redis_store.connect(redis_url, timeout_seconds, retry=False)
+        # Scripts as bytes: a Script made from text asks its client for an encoder, which
+        # would connect a cluster client at start-up. Each names one key (one slot).
+        self._advance = Script(self._client, _ADVANCE.encode())
+        self._check = Script(self._client, _CHECK.encode())
+        self._use_match = Script(self._client, _USE_MATCH.encode())
         self._ttl = ttl_seconds
         self._retry_seconds = retry_seconds
 
@@ -138,27 +141,45 @@ class Sequencer:
         return f"cardref:seq:{game_id}"
 
     def ping(self) -> bool:
-        """Readiness: the store answers."""
+        """Readiness: the store answers (a cluster: every master, and every slot served)."""
         try:
-            return bool(self._client.ping())
-        except redis.RedisError:
+            if not self.cluster:
+                return bool(self._client.ping())
+            return bool(self._client.ping(target_nodes=self._client.PRIMARIES)) and \
+                redis_store.cluster_status(self._client)["state"] == "ok"
+        except ERRORS:
             return False
 
     def durability(self) -> str:
         """What the store keeps across a restart: "aof" (append-only file on), "rdb_only"
         (snapshots only: a restart rolls back to the last one), "none", or "unknown" (CONFIG
         and INFO disabled or renamed, or the store not answering)."""
+        if not self.cluster:
+            return self._node_durability({})
+        # A cluster keeps what its weakest node keeps: a replica promoted in a failed
+        # master's place must keep an append-only file too.
         try:
-            config = self._client.config_get("appendonly")
+            found = {self._node_durability({"target_nodes": node})
+                     for node in redis_store.nodes(self._client)}
+        except ERRORS:
+            return "unknown"
+        for weakest in ("unknown", "none", "rdb_only", "aof"):
+            if weakest in found:
+                return weakest
+        return "unknown"
+
+    def _node_durability(self, target: dict) -> str:
+        try:
+            config = self._client.config_get("appendonly", **target)
             if config.get("appendonly") == "yes":
                 return "aof"
-            save = self._client.config_get("save").get("save", "")
+            save = self._client.config_get("save", **target).get("save", "")
             return "rdb_only" if save.strip() else "none"
-        except redis.RedisError:
+        except ERRORS:
             pass
         try:
-            info = self._client.info("persistence")
-        except redis.RedisError:
+            info = self._client.info("persistence", **target)
+        except ERRORS:
             return "unknown"
         if info.get("aof_enabled") in (1, "1"):
             return "aof"
@@ -168,14 +189,14 @@ class Sequencer:
         """A new game id (made at the deal, never reused) starts at `move`."""
         try:
             self._client.set(self._key(game_id), move, ex=self._ttl, nx=True)
-        except redis.RedisError as err:
+        except ERRORS as err:
             raise SequenceUnavailable(str(err)) from None
 
     def check(self, game_id: str, move: int) -> None:
         """The posted state is the latest of its game (reads: view, legal actions, refusals)."""
         try:
             current = int(self._check(keys=[self._key(game_id)], args=[move]))
-        except redis.RedisError as err:
+        except ERRORS as err:
             raise SequenceUnavailable(str(err)) from None
         if current == -1:
             raise Superseded("this game id is unknown here (never dealt, or expired)", None)
@@ -193,7 +214,7 @@ class Sequencer:
                 result = int(self._advance(keys=[self._key(game_id)],
                                            args=[move, move + 1, self._ttl, digest]))
                 break
-            except redis.RedisError as err:
+            except ERRORS as err:
                 # The script may have run (Redis answering late) or not: sending it again is
                 # safe (a retry of this very action), and its answer settles it.
                 if time.monotonic() >= deadline:
@@ -215,7 +236,7 @@ class Sequencer:
         try:
             first = int(self._use_match(keys=[f"cardref:match:{match_id}:{deal}"],
                                         args=[request_digest, self._ttl]))
-        except redis.RedisError as err:
+        except ERRORS as err:
             raise SequenceUnavailable(str(err)) from None
         if not first:
             raise MatchSuperseded(f"this next_match already started deal {deal} of its match; "

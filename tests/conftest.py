@@ -35,3 +35,11 @@ def own_redis():
         yield server
     finally:
         server.close()
+
+
+def pytest_configure(config):
+    """Under xdist, tests marked with one xdist_group run on one worker (--dist loadgroup, which
+    spreads every other test as --dist load does): a file whose tests share an expensive
+    module fixture (a Redis Cluster, two services) builds it once."""
+    if getattr(config.option, "dist", None) == "load":
+        config.option.dist = "loadgroup"

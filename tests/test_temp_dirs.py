@@ -42,3 +42,17 @@ def test_throwaway_redis_directory_is_removed_when_closed():
     assert made.is_dir()  # kept across a stop, for a restart at the same place
     server.close()
     assert not made.exists()
+
+
+def test_a_test_cluster_stops_every_node_and_removes_its_directory_even_half_formed():
+    from tests.redis_cluster import RedisCluster
+
+    cluster = RedisCluster()
+    made = cluster._root
+    for node in cluster.nodes:  # started, never joined: as if forming it had failed
+        node.start()
+    procs = [node.proc for node in cluster.nodes]
+    assert made.is_dir() and all(proc.poll() is None for proc in procs)
+    cluster.close()
+    assert all(proc.poll() is not None for proc in procs)
+    assert not made.exists()
