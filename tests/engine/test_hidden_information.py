@@ -241,7 +241,10 @@ def test_answers_depend_only_on_the_seats_view(game_id):
             actions = rnd.sample(actions, min(len(actions), 6))
             actions += [random_action(rnd, game, players, seat) for _ in range(4)]
             for action in actions:
-                if action["type"] in REVEALING.get(game_id, ()):
+                # A referee-only act (a ledger penalty, a chombo) is answered to the referee,
+                # who sees every hand, never to a seat: it may end a round and show its cards.
+                if action["type"] in REVEALING.get(game_id, ()) or \
+                        action["type"] in game.referee_actions:
                     continue
                 a, b = (sealed_answer(game, s, action, seat) for s in (j, other))
                 assert a == b, (f"{game_id}: {seat} learns hidden cards from the answer to "
