@@ -142,6 +142,7 @@ class Sheet:
     game: str
     game_names: Text
     players: tuple[str, ...]
+    names: Mapping[str, str]       # seat -> the name shown (the record's tags.names)
     tags: Mapping[str, Any]
     columns: tuple[SheetColumn, ...]
     rows: tuple[Row, ...]
@@ -192,8 +193,8 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
         rows += _rows(game, checked, record, known)
         match = deal.get("next_match")
     totals = {c.id: report["totals"].get(c.id, 0) for c in columns}
-    return Sheet(game.id, dict(game.names), players, tags, tuple(columns), tuple(rows), totals,
-                 report["digest"], report.get("digest_matches"), bool(report["consistent"]),
+    return Sheet(game.id, dict(game.names), players, names, tags, tuple(columns), tuple(rows),
+                 totals, report["digest"], report.get("digest_matches"), bool(report["consistent"]),
                  report.get("discrepancy"), len(record.get("deals") or ()),
                  bool(report.get("match_finished")))
 
@@ -365,7 +366,7 @@ def rulings(sheet: Sheet, lang: str) -> list[str]:
     out = []
     for row in sheet.rows:
         for m in row.marks:
-            who = next((_say(c.label, lang) for c in sheet.columns if c.id == m.seat), m.seat)
+            who = _seat_label(m.seat, sheet.names)
             what = _ui(m.kind, lang)
             if m.kind == "penalty":
                 what += f" {m.points}"
