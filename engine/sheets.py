@@ -261,6 +261,7 @@ _UI = {
                         "記録に付いたダイジェストが異なります(作成後に変更されています)"),
     "stopped": ("NOT consistent: the check stopped at {where}: {code} — {message}",
                 "不整合: 検証は {where} で停止しました: {code} — {message}"),
+    "not_consistent": ("NOT consistent: {code} — {message}", "不整合: {code} — {message}"),
     "where_step": ("deal {deal}, action {step}", "第{deal}局 {step}手目"),
     "where_deal": ("deal {deal}", "第{deal}局"),
     "where_record": ("the record's totals", "記録の合計"),
@@ -341,8 +342,8 @@ def verdict(sheet: Sheet, lang: str) -> str:
             text += ("。" if lang == "ja" else ". ") + _ui("match_finished", lang)
         return text
     d = sheet.discrepancy or {}
-    if d.get("code") == "digest_mismatch":
-        return _ui("stopped", lang, where=_ui("digest", lang), code=d.get("code"),
+    if d.get("code") == "digest_mismatch":  # every deal checked; the record was changed
+        return _ui("not_consistent", lang, code=d.get("code"),
                    message=_ui("digest_mismatch", lang))
     if d.get("deal") is None:
         where = _ui("where_record", lang)
@@ -351,7 +352,7 @@ def verdict(sheet: Sheet, lang: str) -> str:
     else:
         where = _ui("where_step", lang, deal=d["deal"] + 1, step=d["step"] + 1)
     text = _ui("stopped", lang, where=where, code=d.get("code", ""),
-               message=d.get("message", ""))
+               message=str(d.get("message", "")).rstrip("。."))
     if d.get("rule"):
         text += f" ({_ui('rule', lang)} {d['rule']})"
     if d.get("deal") is not None:
