@@ -275,3 +275,14 @@ def test_a_random_match_changed_anywhere_renders_up_to_where_the_check_stopped(g
     assert report["discrepancy"]["deal"] == k
     sheet = sheet_holds(record, report, rnd.choice(sheets.LANGS))
     assert not sheet.consistent and max(r.deal for r in sheet.rows) == k
+
+
+def test_a_record_changed_after_its_digest_was_made_is_shown_whole_and_says_so():
+    record = example("manteur")
+    record["tags"]["site"] = "Paris"  # the carried digest is now another record's
+    report = checked(record)
+    assert report["discrepancy"]["code"] == "digest_mismatch"
+    sheet = sheet_holds(record, report, "en")
+    assert len(sheet.rows) == len(sheets.build(example("manteur"),
+                                               checked(example("manteur"))).rows)
+    assert "NOT consistent: digest_mismatch" in sheets.render_text(sheet, "en")
