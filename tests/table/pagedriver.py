@@ -1,0 +1,180 @@
+"""Driving the table page as a referee does: by what is on the screen (data-testid marks)."""
+from __future__ import annotations
+
+import time
+
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+def find(driver, name: str):
+    return driver.find_element(By.CSS_SELECTOR, tid(name))
+
+
+def finds(driver, css: str):
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def wait_for(driver, predicate, timeout: float = 15, what: str = "the page"):
+    def check(d):
+        try:
+            return predicate(d)
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+    return WebDriverWait(driver, timeout, poll_frequency=0.03).until(check, f"waiting for {what}")
+
+
+def wait_present(driver, name: str, timeout: float = 15):
+    return wait_for(driver, lambda d: find(d, name), timeout, name)
+
+
+def open_page(driver, base: str, *, fresh: bool = True) -> None:
+    """The table page, with nothing saved from an earlier test when `fresh`."""
+    driver.get(base + "/table")
+    if fresh:
+        driver.execute_script("localStorage.clear()")
+        driver.get(base + "/table")
+    wait_for(driver, lambda d: finds(d, tid("start")) or finds(d, tid("title")), what="the page to load")
+
+
+def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "", key: str = "",
+           physical: bool = False, options: dict | None = None) -> None:
+    Select(find(driver, "game")).select_by_value(game)
+    if preset:
+        Select(find(driver, "preset")).select_by_value(preset)
+    for name, value in (options or {}).items():
+        driver.execute_script("arguments[0].closest('details').open = true", find(driver, f"option-{name}"))
+        Select(find(driver, f"option-{name}")).select_by_value(value)
+    if seats:
+        count = find(driver, "seat-count")
+        count.clear()
+        count.send_keys(str(len(seats)))
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", count)
+        for i, seat in enumerate(seats):
+            box = wait_present(driver, f"seat-{i}")
+            box.clear()
+            box.send_keys(seat)
+    if physical:
+        find(driver, "mode-physical").click()
+    if key:
+        find(driver, "key").send_keys(key)
+    find(driver, "start").click()
+
+
+def entries(driver) -> int:
+    return len(finds(driver, f'{tid("entries")} > li'))
+
+
+def legal_buttons(driver):
+    return finds(driver, f'{tid("legal-actions")} button.legal')
+
+
+def wait_settled(driver, timeout: float = 15) -> None:
+    """Until the screen offers something to do: legal actions, a card question, or the result."""
+    wait_for(driver, lambda d: legal_buttons(d) or finds(d, tid("ask-cards")) or finds(d, tid("result"))
+             or finds(d, tid("refusal")) or finds(d, tid("queue")), timeout, "the page to settle")
+
+
+def click_action(driver, button) -> None:
+    before = entries(driver)
+    button.click()
+    wait_for(driver, lambda d: entries(d) > before or finds(d, tid("ask-cards")) or finds(d, tid("refusal")),
+             what="the action to be entered")
+    wait_settled(driver)
+
+
+def pick(driver, prefer) -> object:
+    """The legal action button `prefer` ranks highest (ties: the first listed)."""
+    buttons = legal_buttons(driver)
+    return max(buttons, key=lambda b: prefer(b.get_attribute("data-type"), int(b.get_attribute("data-cards") or 0)))
+
+
+def play_deal(driver, prefer, *, max_steps: int = 800, on_step=None) -> None:
+    """Enter legal actions (the one `prefer` ranks highest) until the deal's result shows; a
+    question about unknown cards is answered with the first card offered."""
+    wait_settled(driver)
+    for _ in range(max_steps):
+        if finds(driver, tid("result")):
+            return
+        if on_step is not None and on_step():
+            continue
+        if finds(driver, tid("ask-cards")):
+            offered = [b for b in finds(driver, f'{tid("draw-picker")} button') if b.is_enabled()]
+            offered[0].click()
+            before = entries(driver)
+            find(driver, "ask-send").click()
+            wait_for(driver, lambda d: entries(d) > before or finds(d, tid("refusal")), what="the drawn card")
+            assert not finds(driver, tid("refusal")), find(driver, "refusal").text
+            wait_settled(driver)
+            continue
+        click_action(driver, pick(driver, prefer))
+        assert not finds(driver, tid("refusal")), find(driver, "refusal").text
+    raise AssertionError(f"no result after {max_steps} actions")
+
+
+def most_cards(kind: str, cards: int) -> tuple:
+    """Play as many cards as possible (a deal ends soonest), never pass when something else is legal."""
+    return (kind != "pass", cards)
+
+
+# One round trip to the browser per action: the script picks the button as `pick` would, clicks
+# it, and waits in the page until the entry is made (or a question or refusal shows).
+_CLICK_BEST = """
+const [order, done] = [arguments[0], arguments[arguments.length - 1]];
+const q = (s) => document.querySelector(s);
+const count = () => document.querySelectorAll('[data-testid="entries"] > li').length;
+const settled = () => q('[data-testid="result"]') || q('[data-testid="ask-cards"]') || q('[data-testid="refusal"]')
+  || q('[data-testid="queue"]') || document.querySelector('[data-testid="legal-actions"] button.legal');
+const started = Date.now();
+function wait(pred, then) {
+  const tick = () => { const v = pred(); if (v) return then(v); if (Date.now() - started > 20000) return done("timeout"); setTimeout(tick, 5); };
+  tick();
+}
+wait(settled, () => {
+  if (q('[data-testid="result"]')) return done("result");
+  if (q('[data-testid="refusal"]')) return done("refusal: " + q('[data-testid="refusal"]').textContent);
+  if (q('[data-testid="ask-cards"]')) return done("ask");
+  const buttons = [...document.querySelectorAll('[data-testid="legal-actions"] button.legal')];
+  const rank = (b) => order === "most_cards" ? [b.dataset.type !== "pass" ? 1 : 0, Number(b.dataset.cards)]
+                                              : [(order.indexOf(b.dataset.type) + 1) || 99 * -1, Number(b.dataset.cards)];
+  let best = buttons[0];
+  for (const b of buttons) { const [a1, a2] = rank(b), [b1, b2] = rank(best); if (a1 > b1 || (a1 === b1 && a2 > b2)) best = b; }
+  const before = count();
+  best.click();
+  wait(() => count() > before || q('[data-testid="ask-cards"]') || q('[data-testid="refusal"]'),
+       () => wait(settled, () => done("entered")));
+});
+"""
+
+
+def play_deal_fast(driver, order="most_cards", *, max_steps: int = 800, on_step=None) -> int:
+    """play_deal in one browser round trip per action. `order`: "most_cards", or a list of
+    action types, the first listed preferred (then the most cards)."""
+    for step in range(max_steps):
+        if on_step is not None and on_step():
+            continue
+        outcome = driver.execute_async_script(_CLICK_BEST, order)
+        if outcome == "result":
+            return step
+        if outcome == "ask":
+            offered = [b for b in finds(driver, f'{tid("draw-picker")} button') if b.is_enabled()]
+            offered[0].click()
+            before = entries(driver)
+            find(driver, "ask-send").click()
+            wait_for(driver, lambda d: entries(d) > before or finds(d, tid("refusal")), what="the drawn card")
+            continue
+        assert outcome == "entered", outcome
+    raise AssertionError(f"no result after {max_steps} actions")
+
+
+def next_deal(driver) -> None:
+    """The next deal of the match, carried by the last deal's next_match."""
+    title = find(driver, "title").text
+    find(driver, "next-deal").click()
+    wait_for(driver, lambda d: find(d, "title").text != title and not finds(d, tid("result")),
+             what="the next deal")
