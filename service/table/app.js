@@ -93,6 +93,10 @@ function record(action, answer) {
 
 // Enter an action: sent now, or queued when the service is out of reach (or others wait).
 async function enter(action) {
+  busy(true);
+  try { await enterNow(action); } finally { busy(false); }
+}
+async function enterNow(action) {
   ui.refusal = null; ui.notice = null;
   if (M.pending.length) { M.pending.push(action); save(); setOnline(false); render(); return; }
   let answer;
@@ -147,7 +151,17 @@ function showProblem(e) {
 }
 
 // ---- what the screen needs from the service ---------------------------------------------------
+// `data-busy` on <main> while the page waits for the service (tests and assistive tech wait on it).
+let inFlight = 0;
+function busy(on) {
+  inFlight += on ? 1 : -1;
+  if (inFlight > 0) app.dataset.busy = "1"; else delete app.dataset.busy;
+}
 async function refresh() {
+  busy(true);
+  try { await refreshNow(); } finally { busy(false); }
+}
+async function refreshNow() {
   const d = currentDeal();
   ui.legal = null; ui.view = null; ui.refView = null; ui.refLegal = [];
   if (!d || !d.answer) { render(); return; }

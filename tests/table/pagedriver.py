@@ -29,8 +29,22 @@ def wait_for(driver, predicate, timeout: float = 15, what: str = "the page"):
     return WebDriverWait(driver, timeout, poll_frequency=0.03).until(check, f"waiting for {what}")
 
 
+def idle(driver) -> bool:
+    return driver.execute_script("return !document.getElementById('app').dataset.busy")
+
+
 def wait_present(driver, name: str, timeout: float = 15):
-    return wait_for(driver, lambda d: find(d, name), timeout, name)
+    return wait_for(driver, lambda d: idle(d) and find(d, name), timeout, name)
+
+
+def click(driver, name: str, timeout: float = 15) -> None:
+    """Click `name` once the page is idle (it re-renders after every answer)."""
+    def clicked(d):
+        if not idle(d):
+            return False
+        find(d, name).click()
+        return True
+    wait_for(driver, clicked, timeout, f"to click {name}")
 
 
 def open_page(driver, base: str, *, fresh: bool = True) -> None:
@@ -48,13 +62,17 @@ def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "
     if preset:
         Select(find(driver, "preset")).select_by_value(preset)
     for name, value in (options or {}).items():
-        driver.execute_script("arguments[0].closest('details').open = true", find(driver, f"option-{name}"))
-        Select(find(driver, f"option-{name}")).select_by_value(value)
+        field = find(driver, f"option-{name}")
+        driver.execute_script("arguments[0].closest('details').open = true", field)
+        if field.tag_name == "select":
+            Select(field).select_by_value(value)
+        else:
+            field.send_keys(value)
+            driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
     if seats:
-        count = find(driver, "seat-count")
-        count.clear()
-        count.send_keys(str(len(seats)))
-        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", count)
+        driver.execute_script("arguments[0].value = arguments[1];"
+                              "arguments[0].dispatchEvent(new Event('change'))",
+                              find(driver, "seat-count"), str(len(seats)))
         for i, seat in enumerate(seats):
             box = wait_present(driver, f"seat-{i}")
             box.clear()
@@ -140,8 +158,11 @@ wait(settled, () => {
   if (q('[data-testid="refusal"]')) return done("refusal: " + q('[data-testid="refusal"]').textContent);
   if (q('[data-testid="ask-cards"]')) return done("ask");
   const buttons = [...document.querySelectorAll('[data-testid="legal-actions"] button.legal')];
-  const rank = (b) => order === "most_cards" ? [b.dataset.type !== "pass" ? 1 : 0, Number(b.dataset.cards)]
-                                              : [(order.indexOf(b.dataset.type) + 1) || 99 * -1, Number(b.dataset.cards)];
+  const rank = (b) => {
+    if (order === "most_cards") return [b.dataset.type !== "pass" ? 1 : 0, Number(b.dataset.cards)];
+    const i = order.indexOf(b.dataset.type);
+    return [i < 0 ? -99 : -i, Number(b.dataset.cards)];
+  };
   let best = buttons[0];
   for (const b of buttons) { const [a1, a2] = rank(b), [b1, b2] = rank(best); if (a1 > b1 || (a1 === b1 && a2 > b2)) best = b; }
   const before = count();
