@@ -81,6 +81,20 @@ def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
     return player
 
 
+def check_players(game: Game, players: Sequence[str]) -> None:
+    """The seats a deal of `game` may be dealt to, or an InvalidDeal naming what is wrong."""
+    players = tuple(players)
+    if not (game.min_players <= len(players) <= game.max_players):
+        raise InvalidDeal(f"{game.id} takes {game.min_players}–{game.max_players} players, "
+                          f"not {len(players)}", "players")
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise InvalidDeal("player ids must be distinct non-empty strings", "players")
+    if referee.REFEREE in players:
+        raise InvalidDeal(f"the player id {referee.REFEREE!r} is reserved for the table's "
+                          "referee (views and legal actions)",
+                          f"players[{players.index(referee.REFEREE)}]")
+
+
 def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
          seed: str | None = None, dealer: str | None = None,
          match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
@@ -96,15 +110,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
     elif not rng.valid_salt(seed_salt):
         raise InvalidDeal("a seed salt is 32 lowercase hex digits (128 bits)", "seed_salt")
     players = tuple(players)
-    if not (game.min_players <= len(players) <= game.max_players):
-        raise InvalidDeal(f"{game.id} takes {game.min_players}–{game.max_players} players, "
-                          f"not {len(players)}", "players")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise InvalidDeal("player ids must be distinct non-empty strings", "players")
-    if referee.REFEREE in players:
-        raise InvalidDeal(f"the player id {referee.REFEREE!r} is reserved for the table's "
-                          "referee (views and legal actions)",
-                          f"players[{players.index(referee.REFEREE)}]")
+    check_players(game, players)
     if dealer is not None and dealer not in players:
         raise InvalidDeal(f"dealer {shown(dealer)} is not one of the players", "dealer")
     resolved = game.resolve_options(options)

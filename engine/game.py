@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 
 import msgspec
 from dataclasses import dataclass, field as dc_field
-from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # noqa: F401
                      InvalidState, shown)  # (the error classes are re-exported)
@@ -20,6 +20,9 @@ from .fields import ActionType, EventType, Field, FieldError, Option, in_languag
 from .state import (GameState, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
 from . import referee
+
+if TYPE_CHECKING:  # engine/sheets.py reads games through the registry
+    from .sheets import CheckedDeal, SheetColumn, SheetLine
 
 S = TypeVar("S")
 
@@ -311,6 +314,21 @@ class Game(ABC, Generic[S]):
             return summary
         return {**summary, referee.MATCH_KEY: referee.summary(state.players,
                                                              state.referee_ledger)}
+
+    def sheet_columns(self, players: Sequence[str],
+                      names: Mapping[str, str]) -> list["SheetColumn"]:
+        """A score sheet's columns (engine/sheets.py): the targets of the game's score deltas,
+        headed for people (`names`: seat -> the name a record's tags give). The default: one
+        per seat; a game whose teams or score holders take the deltas lists those."""
+        from .sheets import seat_columns
+        return seat_columns(players, names)
+
+    def sheet_lines(self, deal: "CheckedDeal") -> list["SheetLine"]:
+        """What a score sheet shows of one checked deal in the game's own scoring: the rows
+        (one, or several for a game whose deal is played in rounds), each with the game's words
+        per column and the outcome. The sheet adds the score deltas, the referee's marks and
+        the totals itself. The default: one row, the deltas alone."""
+        return []
 
     def referee_view(self, state: S) -> dict:
         """The state as the table's referee sees it: everything, but the seed and its salt

@@ -43,7 +43,8 @@ CACHE_CONTROL = "public, max-age=300"
 _LANGUAGE_FREE = ("/metrics", "/docs/assets/")
 CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "X-Seat-Token", "X-Request-ID",
                       "Accept-Language", "If-None-Match"]
-CORS_EXPOSE_HEADERS = ["X-Request-ID", "ETag", "Content-Language", "Retry-After", "Allow"]
+CORS_EXPOSE_HEADERS = ["X-Request-ID", "ETag", "Content-Language", "Retry-After", "Allow",
+                       "Card-Referee-Consistent", "Card-Referee-Digest"]  # a score sheet's
 log_access = logging.getLogger("card_referee.access")
 STARTED_ENV = metrics.STARTED_ENV
 

@@ -9,17 +9,17 @@ import orjson
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from engine import ENGINE_VERSION, adjudicate, registry
+from engine import ENGINE_VERSION, adjudicate, records, registry, sheets
 from engine.adjudicate import Applied
 from engine.referee import REFEREE
 
 from .cache import cache_key
-from engine.game import InvalidDeal
+from engine.game import InputError, InvalidDeal
 
 from . import examples, pages
 from .errors import LimitExceeded, request_lang
 from .trust import Meta, Posted
-from .jsonio import OrjsonParser, json_response, load_body
+from .jsonio import OrjsonParser, invalid_json, json_response, load_body, raw_json_body
 
 
 class RefereeBlueprint(Blueprint):
@@ -184,6 +184,27 @@ _RULES_LANGUAGE_DOC = (
 _RULES_LANG_PARAMETER = [{"name": "lang", "in": "query", "required": False,
                           "schema": {"type": "string", "enum": list(pages.LANGUAGES)},
                           "description": "The page's language, over Accept-Language"}]
+
+
+# A score sheet's formats by media type (POST /v1/records/sheet): `?format=` names one, else
+# Accept chooses; text/plain when neither does.
+SHEET_MEDIA_TYPES = {media: fmt for fmt, media in sheets.MEDIA_TYPES.items()}
+CONSISTENT_HEADER = "Card-Referee-Consistent"
+DIGEST_HEADER = "Card-Referee-Digest"
+_SHEET_PARAMETERS = [
+    {"name": "format", "in": "query", "required": False,
+     "schema": {"type": "string", "enum": list(sheets.FORMATS)},
+     "description": "text, csv or html; without it the Accept header chooses among text/plain, "
+                    "text/csv and text/html (default text/plain)"},
+    {"name": "lang", "in": "query", "required": False,
+     "schema": {"type": "string", "enum": list(pages.LANGUAGES)},
+     "description": "The sheet's language, over Accept-Language"}]
+_SHEET_HEADERS = {
+    CONSISTENT_HEADER: {"description": "`true` when the check found no discrepancy; `false`: "
+                                       "the sheet stops where the check stopped",
+                        "schema": {"type": "string", "enum": ["true", "false"]}},
+    DIGEST_HEADER: {"description": "the record's digest (`sha256:` and 64 hex digits)",
+                    "schema": {"type": "string"}}}
 
 
 def called_directly(view):
@@ -449,6 +470,54 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
         return json_response(out)
 
+    @api.route("/records/sheet", methods=["POST"])
+    @problems(400, 404, 413, 415, 422)
+    @api.doc(operationId="recordSheet",
+             summary="A match record's score sheet: text, CSV or a printable HTML page (A4), "
+                     "English or Japanese",
+             description="The record is checked as `POST /v1/records/check` checks it, then "
+                         "written as a score sheet (docs/score-sheets.md): deals as rows, seats "
+                         "or teams as columns, the game's own scoring, the referee's warnings "
+                         "and penalties marked, the totals, the tags and the digest. A record "
+                         "with a discrepancy still answers 200: the sheet shows it up to the "
+                         "discrepancy and says where the check stopped "
+                         f"(`{CONSISTENT_HEADER}: false`).",
+             parameters=_SHEET_PARAMETERS,
+             requestBody={"required": True, "content": {"application/json": {
+                 "schema": {"$ref": "#/components/schemas/MatchRecord"}}}},
+             responses={"200": {
+                 "description": "The score sheet",
+                 "headers": _SHEET_HEADERS,
+                 "content": {media: {"schema": {"type": "string"}}
+                             for media in SHEET_MEDIA_TYPES}}})
+    @called_directly
+    def record_sheet():
+        req = request._get_current_object()
+        asked = req.args.get("format")
+        if asked is None:
+            best = req.accept_mimetypes.best_match(list(SHEET_MEDIA_TYPES), "text/plain")
+            fmt = SHEET_MEDIA_TYPES[best]
+        elif asked in sheets.FORMATS:
+            fmt = asked
+        else:
+            raise InputError(f"format must be one of {', '.join(sheets.FORMATS)}", "format",
+                             code="request_invalid", errors={"format": [
+                                 f"Must be one of: {', '.join(sheets.FORMATS)}."]})
+        lang = pages.chosen_language(req.args.get("lang"), request_lang(req))
+        record = _record_in(ext, req)
+        report = records.check_record(record, keep_steps=True, lang=lang)
+        req.environ["cardref.game"] = report["game"]
+        if report["discrepancy"] is not None:
+            req.environ["cardref.refusal"] = report["discrepancy"]["code"]
+        response = Response(sheets.render(record, report, fmt, lang),
+                            mimetype=sheets.MEDIA_TYPES[fmt],
+                            headers={"Content-Language": lang,
+                                     CONSISTENT_HEADER: str(report["consistent"]).lower(),
+                                     DIGEST_HEADER: report["digest"]})
+        if asked is None:  # the format came from Accept: caches must key on it
+            response.vary.add("Accept")
+        return response
+
     # The unversioned alias of /v1/validate that front ends were promised.
     alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
@@ -500,6 +569,27 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         return json_response(body, 200 if ready else 503)
 
     return [api, alias, ops, lookup_blueprint(schemas, ext)]
+
+
+def _record_in(ext, req) -> object:
+    """The posted match record (raw JSON: the engine checks its shape and names the path of a
+    fault), within the service's bounds (413 limit_exceeded beyond them) and player ids."""
+    try:
+        record = raw_json_body(req, required=True)
+    except (orjson.JSONDecodeError, UnicodeDecodeError) as err:
+        invalid_json(err)
+    deals, actions = records.record_size(record)
+    settings = ext.settings
+    if deals > settings.max_record_deals:
+        raise LimitExceeded(f"a record checked here has at most {settings.max_record_deals} "
+                            f"deals (CARDREF_MAX_RECORD_DEALS), not {deals}", "deals")
+    if actions > settings.max_record_actions:
+        raise LimitExceeded(f"a record checked here has at most {settings.max_record_actions}"
+                            f" actions in all (CARDREF_MAX_RECORD_ACTIONS), not {actions}",
+                            "deals")
+    if isinstance(record, dict) and isinstance(record.get("players"), list):
+        _check_player_ids(ext, [p for p in record["players"] if isinstance(p, str)], "players")
+    return record
 
 
 def rules_page(ext, game_id: str, html: bool, lang: str | None = None) -> Response:

@@ -6,7 +6,7 @@ from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
 from .events import EVENTS
-from . import phases, views
+from . import phases, sheet, views
 from .actions import ACTIONS
 from .messages import DETAILS, MESSAGES
 from .options import OPTIONS, PRESETS
@@ -154,6 +154,9 @@ class DaifugoGame(Game[DaifugoState]):
         return phases.to_act(state)
 
     view_type = views.DaifugoView
+
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
 
     def view(self, state: DaifugoState, player: str | None) -> dict:
         return views.view(state, player)

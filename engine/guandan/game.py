@@ -7,7 +7,7 @@ from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
 from .events import EVENTS
-from . import phases, views
+from . import phases, sheet, views
 from .actions import ACTIONS
 from .combos import classify, parse_level, reading_from_json
 from .messages import DETAILS, MESSAGES
@@ -123,6 +123,11 @@ class GuandanGame(Game[GuandanState]):
         return phases.to_act(state)
 
     view_type = views.GuandanView
+
+    def sheet_columns(self, players, names):  # the score holders (engine/sheets.py)
+        return sheet.columns(players, names)
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
 
     def view(self, state: GuandanState, player: str | None) -> dict:
         return views.view(state, player)

@@ -5,7 +5,7 @@ from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
 from .events import EVENTS
-from . import phases, views
+from . import phases, sheet, views
 from .actions import ACTIONS
 from .messages import DETAILS, MESSAGES
 from .numbers import lookup_man_numbers
@@ -96,6 +96,9 @@ class ManGame(Game[ManState]):
         return phases.public_to_act(state)
 
     view_type = views.ManView
+
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
 
     def view(self, state: ManState, player: str | None) -> dict:
         return views.view(state, player)

@@ -6,7 +6,7 @@ from engine.game import Action, DealSetup, Game, Transition
 from engine.state import encode_state
 
 from .events import EVENTS
-from . import phases, physical, sides as sd
+from . import phases, physical, sheet, sides as sd
 from .views import ManillenView
 from .actions import ACTIONS
 from .messages import DETAILS, TEMPLATES
@@ -63,6 +63,11 @@ class ManillenGame(Game[State]):
         return phases.to_act(state)
 
     view_type = ManillenView
+
+    def sheet_columns(self, players, names):  # the score holders (engine/sheets.py)
+        return sheet.columns(players, names)
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
 
     def view(self, state: State, player: str | None) -> dict:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are

@@ -8,7 +8,7 @@ from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, Transition
 
 from .events import EVENTS
-from . import phases, views
+from . import phases, sheet, views
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, DeclarationError
 from .messages import CATALOGUE, DETAILS
@@ -98,6 +98,9 @@ class ManteurGame(Game[ManteurState]):
         return phases.to_act(state)
 
     view_type = views.ManteurView
+
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
 
     def view(self, state: ManteurState, player: str | None) -> dict:
         return views.view(state, player)

@@ -1,0 +1,494 @@
+"""Match records: one whole match of any game, written down so anyone can check it (docs/records.md).
+
+A record is a small header (format, version, game, seats, options, optional tags), then each deal
+— how it was dealt (a server seed with its salted commitment, or the physical cards), every action
+with an optional comment and the score deltas written at the table, the deal's result — and the
+match totals. `check_record` replays it deal after deal, the match carried between deals as a
+client carries it (deal k+1 is dealt with deal k's `next_match`, never with anything written in
+the record), and answers each deal's result, the totals, the record's digest and the first
+discrepancy with its deal, step and rule.
+
+The digest is "sha256:" + the hex SHA-256 of the record's canonical serialization without its
+`digest` key: RFC 8785 (JCS). A record's numbers are integers within ±(2^53 − 1) (fractions
+are refused), so JCS is: UTF-8, object keys sorted by their UTF-16 code units, no insignificant
+whitespace, strings escaped as orjson writes them (only `"`, `\\` and control characters).
+"""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+from collections import Counter
+from typing import Any, Literal, Mapping, Sequence
+
+import msgspec
+import orjson
+
+from . import adjudicate, registry, rng
+from .errors import InputError, InvalidDeal, InvalidOptions, shown
+from .fields import MAX_SAFE_INT, FieldError, parse_fields
+from .game import FINISHED, Game, InvalidAction, Refusal
+
+FORMAT = "card-referee/match-record"
+FORMAT_VERSION = 1  # the version this checker reads; a higher one is refused, never half-read
+DIGEST_PREFIX = "sha256:"
+# Deals dealt from cards (deck or hands) without a seed are replayed with this seed, so a check
+# answers the same every time (a seed still decides e.g. a cut for the first leader).
+PHYSICAL_SEED = ""
+
+# The event every game answers when the last deal of its match ends (its next_match, if any,
+# deals nothing more).
+MATCH_FINISHED = "match_finished"
+
+# What the record's known tags hold; any other tag is kept as it is (any JSON).
+KNOWN_TAGS = ("event", "site", "date", "round", "table", "referee", "names", "engine")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class InvalidRecord(InputError):
+    """A record that is not well formed (HTTP 422): its path names what is wrong."""
+
+    code = "record_invalid"
+
+
+# ---------------------------------------------------------------- the declared shape (format 1)
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class RecordedDelta(msgspec.Struct, omit_defaults=True):
+    """A score delta as written in the record; compared on target, kind and delta. Other keys
+    (`reason`, `from`, `to`, `game` of a delta copied from an answer) are kept, not compared."""
+
+    target: str
+    kind: str
+    delta: int
+
+
+class RecordedAction(_Strict):
+    action: dict[str, Any]  # exactly what POST /v1/validate takes as `action` (`game` optional)
+    comment: str | None = None
+    score_deltas: list[RecordedDelta] | None = None
+
+
+class RecordedDeal(_Strict):
+    """How a deal was dealt: a deal request without game, players, options and match."""
+
+    seed: str | None = None
+    seed_salt: str | None = None
+    seed_commitment: str | None = None  # published before play; checked against seed + salt
+    deck: list[str] | None = None
+    hands: dict[str, list[str]] | None = None
+    table: dict[str, Any] | None = None
+    dealer: str | None = None
+
+
+class DealResult(_Strict):
+    status: Literal["in_progress", "finished"] | None = None
+    totals: dict[str, int] | None = None  # the deal's score deltas summed per target
+
+
+class DealEntry(_Strict):
+    deal: RecordedDeal
+    actions: list[RecordedAction] = []
+    result: DealResult | None = None
+
+
+class MatchRecord(_Strict):
+    format: Literal["card-referee/match-record"]
+    format_version: int
+    game: str
+    players: list[str]
+    deals: list[DealEntry]
+    options: dict[str, Any] = {}
+    tags: dict[str, Any] = {}
+    match: dict[str, Any] | None = None  # the match summary the record starts from
+    totals: dict[str, int] | None = None  # summed over all deals
+    digest: str | None = None
+
+
+# ---------------------------------------------------------------- canonical form and digest
+
+MAX_DEPTH = 32  # nesting of objects and lists (a tag's value may nest; nothing else goes deep)
+
+
+def _canonical(value: Any, path: str, depth: int = 0) -> Any:
+    """A copy of `value` in JCS order (object keys sorted by UTF-16 code units), refusing what
+    JCS cannot write the same in every language: fractions, integers past ±(2^53 − 1), text
+    that is not Unicode."""
+    if depth > MAX_DEPTH:
+        raise InvalidRecord(f"a record nests at most {MAX_DEPTH} levels deep", path)
+    if isinstance(value, dict):
+        out = {}
+        for key in sorted(value, key=lambda k: k.encode("utf-16-be", "surrogatepass")
+                          if isinstance(k, str) else b""):
+            if not isinstance(key, str):
+                raise InvalidRecord("object keys are strings", path)
+            _check_text(key, path)
+            out[key] = _canonical(value[key], f"{path}.{key}" if path else key, depth + 1)
+        return out
+    if isinstance(value, list):
+        return [_canonical(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            raise InvalidRecord("a record's integers are within ±(2^53 − 1), what every JSON "
+                                "reader holds exactly", path)
+        return value
+    if isinstance(value, float):
+        raise InvalidRecord("a record's numbers are integers (its digest's canonical form "
+                            "writes no fractions)", path)
+    if isinstance(value, str):
+        _check_text(value, path)
+        return value
+    raise InvalidRecord(f"not a JSON value: {shown(value)}", path)
+
+
+def _check_text(text: str, path: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidRecord("text must be Unicode (a lone surrogate is not)", path) from None
+
+
+def canonical_bytes(record: Mapping[str, Any]) -> bytes:
+    """The record's canonical serialization, without its `digest` key (what the digest hashes)."""
+    if not isinstance(record, Mapping):
+        raise InvalidRecord("a record is a JSON object", "")
+    body = {k: v for k, v in record.items() if k != "digest"}
+    return orjson.dumps(_canonical(body, ""))
+
+
+def digest(record: Mapping[str, Any]) -> str:
+    """"sha256:" + hex SHA-256 of the record's canonical serialization without `digest`."""
+    return DIGEST_PREFIX + hashlib.sha256(canonical_bytes(record)).hexdigest()
+
+
+# ---------------------------------------------------------------- reading a record
+
+_MSGSPEC_PATH = re.compile(r" - at `\$(.*)`$")
+
+
+def parse_record(data: Any) -> MatchRecord:
+    """The record, declared types checked; any fault an InvalidRecord naming its path. A
+    format_version this checker does not read is refused as such before anything else, so a
+    newer record's new fields are not mistaken for mistakes."""
+    if not isinstance(data, Mapping):
+        raise InvalidRecord("a record is a JSON object", "")
+    if data.get("format") != FORMAT:
+        raise InvalidRecord(f"a match record says \"format\": \"{FORMAT}\", not "
+                            f"{shown(data.get('format'))}", "format")
+    version = data.get("format_version")
+    if type(version) is not int or version < 1:
+        raise InvalidRecord("format_version is a positive integer", "format_version")
+    if version > FORMAT_VERSION:
+        raise InvalidRecord(f"this checker reads match records up to format_version "
+                            f"{FORMAT_VERSION}, not {version}: check it with a newer Card Referee",
+                            "format_version", code="record_version_unsupported")
+    try:
+        record = msgspec.convert(data, MatchRecord)
+    except msgspec.ValidationError as err:
+        text = str(err)
+        found = _MSGSPEC_PATH.search(text)
+        path = found.group(1).lstrip(".") if found else ""
+        raise InvalidRecord(text[:found.start()] if found else text, path) from None
+    if not record.deals:
+        raise InvalidRecord("a record has at least one deal", "deals")
+    _check_tags(record)
+    for k, entry in enumerate(record.deals):
+        d = entry.deal
+        if d.seed_commitment is not None and d.seed is None:
+            raise InvalidRecord("a commitment is checked against its revealed seed: give the "
+                                "seed (and seed_salt)", f"deals[{k}].deal.seed")
+        if d.seed is None and d.deck is None and d.hands is None:
+            raise InvalidRecord("a recorded deal says how it was dealt: seed, deck or hands",
+                                f"deals[{k}].deal")
+    return record
+
+
+def _check_tags(record: MatchRecord) -> None:
+    tags = record.tags
+    for name in ("event", "site", "referee", "engine"):
+        if name in tags and not isinstance(tags[name], str):
+            raise InvalidRecord(f"the tag {name} is text", f"tags.{name}")
+    for name in ("round", "table"):
+        if name in tags and (isinstance(tags[name], bool) or
+                             not isinstance(tags[name], (str, int))):
+            raise InvalidRecord(f"the tag {name} is text or a number", f"tags.{name}")
+    if "date" in tags:
+        date = tags["date"]
+        try:
+            if not (isinstance(date, str) and _DATE.match(date)):
+                raise ValueError
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise InvalidRecord("the tag date is a date, YYYY-MM-DD", "tags.date") from None
+    if "names" in tags:
+        names = tags["names"]
+        if not isinstance(names, dict):
+            raise InvalidRecord("the tag names maps seats to names", "tags.names")
+        for seat, name in names.items():
+            if seat not in record.players:
+                raise InvalidRecord(f"{shown(seat)} is not one of the record's players",
+                                    f"tags.names.{seat}")
+            if not isinstance(name, str):
+                raise InvalidRecord("a name is text", f"tags.names.{seat}")
+
+
+def record_size(data: Any) -> tuple[int, int]:
+    """(deals, actions) of a record as posted, counted before anything is checked (the
+    service's bounds); what is not a list counts as empty."""
+    deals = data.get("deals") if isinstance(data, Mapping) else None
+    if not isinstance(deals, list):
+        return 0, 0
+    actions = sum(len(d["actions"]) for d in deals
+                  if isinstance(d, Mapping) and isinstance(d.get("actions"), list))
+    return len(deals), actions
+
+
+# ---------------------------------------------------------------- checking
+
+_MESSAGES = {
+    "commitment_mismatch": ("The revealed seed and salt do not make the commitment published "
+                            "before play.",
+                            "公開されたシードとソルトが、対局前に公開されたコミットメントと一致しません。"),
+    "deal_invalid": ("The engine refuses this deal: {detail}",
+                     "この配札はエンジンに受け付けられません: {detail}"),
+    "action_invalid": ("This action is not well formed for the game: {detail}",
+                       "このアクションはゲームの形式に合いません: {detail}"),
+    "score_differs": ("The score deltas written for this action differ from the engine's.",
+                      "このアクションに記録された得点の増減がエンジンの計算と異なります。"),
+    "result_differs": ("The deal's recorded result differs from the engine's.",
+                       "この局の記録された結果がエンジンの結果と異なります。"),
+    "totals_differ": ("The record's totals differ from the sum of its deals.",
+                      "記録の合計が各局の合計と異なります。"),
+    "match_over": ("The match was over after the previous deal; the record goes on.",
+                   "前の局で試合は終わっていますが、記録が続いています。"),
+    "deal_unfinished": ("This deal is not finished, yet the record goes on to another deal.",
+                        "この局は終わっていないのに、記録が次の局に進んでいます。"),
+    "digest_mismatch": ("The digest the record carries is not its digest: the record was "
+                        "changed after it was made.",
+                        "記録が持つダイジェストが記録のダイジェストと一致しません(作成後に変更されています)。"),
+}
+
+
+def _discrepancy(code: str, lang: str, deal: int | None, step: int | None,
+                 recorded: Any = None, engine: Any = None, detail: str = "",
+                 refusal: Refusal | None = None) -> dict:
+    if refusal is not None:
+        message = refusal.message(lang)
+    else:
+        en, ja = _MESSAGES[code]
+        message = (ja if lang == "ja" else en).format(detail=detail)
+    out: dict[str, Any] = {"deal": deal, "step": step, "code": code, "message": message}
+    if refusal is not None:
+        if refusal.rule:
+            out["rule"] = refusal.rule
+        out["refusal"] = refusal.to_json(lang)
+    out["recorded"] = recorded
+    out["engine"] = engine
+    return out
+
+
+def _nonzero(totals: Mapping[str, int]) -> dict[str, int]:
+    """Totals as compared: a target whose deltas sum to zero may be written or left out."""
+    return {k: v for k, v in totals.items() if v != 0}
+
+
+def _delta_key(d: Mapping[str, Any]) -> tuple:
+    return d["target"], d["kind"], d["delta"]
+
+
+def _compared(deltas: Sequence[Mapping[str, Any]]) -> list[dict]:
+    return [{"target": d["target"], "kind": d["kind"], "delta": d["delta"]} for d in deltas]
+
+
+def _deal_request(record: MatchRecord, entry: DealEntry, match: Any) -> dict:
+    d = entry.deal
+    return {"game_id": record.game, "players": record.players, "options": record.options,
+            "seed": PHYSICAL_SEED if d.seed is None else d.seed, "seed_salt": d.seed_salt,
+            "dealer": d.dealer, "match": match, "deck": d.deck, "hands": d.hands,
+            "table": d.table}
+
+
+def _check_header(record: MatchRecord) -> Game:
+    """The header's faults are the record's (422), not a deal's: game, seats, options, match."""
+    game = registry.get(record.game)
+    if game is None:
+        raise InvalidRecord(f"unknown game {shown(record.game)}", "game", code="game_unknown")
+    try:
+        adjudicate.check_players(game, record.players)
+    except InvalidDeal as err:
+        raise InvalidRecord(err.message, err.path) from None
+    game.resolve_options(record.options)  # InvalidOptions names the option (422)
+    if record.match is not None:
+        try:
+            parse_fields(game.match_fields, record.match, "match")
+        except FieldError as err:
+            raise InvalidRecord(err.message, err.path) from None
+    return game
+
+
+def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> dict:
+    """Replay a whole record and answer its report (docs/records.md "Checking"): every deal's
+    status, action count, totals and next_match, the match totals, the digest and the first
+    discrepancy (None when the record is consistent). `keep_steps`: each deal also lists its
+    steps as /v1/replay answers them (plus the action's recorded `comment`). A record that is not
+    well formed raises InvalidRecord (or the engine's InvalidOptions) naming its path."""
+    record_digest = digest(data)  # also refuses what has no canonical form
+    record = parse_record(data)
+    game = _check_header(record)
+    gid = game.id
+    deals: list[dict] = []
+    totals: dict[str, int] = {}
+    match: Any = record.match
+    discrepancy: dict | None = None
+    match_finished = False
+
+    for k, entry in enumerate(record.deals):
+        if k > 0:
+            previous = deals[-1]
+            if previous["status"] != FINISHED:
+                discrepancy = _discrepancy("deal_unfinished", lang, k - 1, None,
+                                           recorded={"deals": len(record.deals)},
+                                           engine={"status": previous["status"]})
+                break
+            if previous["match_over"]:
+                discrepancy = _discrepancy("match_over", lang, k, None,
+                                           recorded={"deals": len(record.deals)},
+                                           engine={"deals": k})
+                break
+            match = previous["next_match"]
+        found, summary = _check_deal(game, record, entry, k, match, keep_steps, lang)
+        if summary is not None:
+            deals.append(summary)
+            for target, value in summary["totals"].items():
+                totals[target] = totals.get(target, 0) + value
+        if found is not None:
+            discrepancy = found
+            break
+    else:
+        match_finished = deals[-1]["match_over"]
+        if record.totals is not None and _nonzero(record.totals) != _nonzero(totals):
+            discrepancy = _discrepancy("totals_differ", lang, None, None,
+                                       recorded=record.totals, engine=totals)
+
+    carried = record.digest
+    digest_matches = None if carried is None else carried.strip().lower() == record_digest
+    if discrepancy is None and digest_matches is False:
+        discrepancy = _discrepancy("digest_mismatch", lang, None, None, recorded=carried,
+                                   engine=record_digest)
+    return {"consistent": discrepancy is None, "digest": record_digest,
+            "digest_matches": digest_matches, "game": gid, "format_version": record.format_version,
+            "deals": deals, "totals": totals, "match_finished": match_finished,
+            "discrepancy": discrepancy}
+
+
+def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match: Any,
+                keep_steps: bool, lang: str) -> tuple[dict | None, dict | None]:
+    """(the deal's discrepancy or None, its summary or None when it could not be dealt)."""
+    d = entry.deal
+    commitment = None if d.seed is None else rng.commitment(d.seed, d.seed_salt or None)
+    if d.seed_commitment is not None and d.seed_commitment.strip().lower() != commitment:
+        return _discrepancy("commitment_mismatch", lang, k, None, recorded=d.seed_commitment,
+                            engine=commitment), None
+    try:
+        dealt = adjudicate.deal(**_deal_request(record, entry, match))
+    except InvalidOptions:
+        raise  # the record's options: checked in its header, refused there
+    except InvalidDeal as err:
+        where = f" ({err.path})" if err.path else ""
+        return _discrepancy("deal_invalid", lang, k, None, recorded=msgspec.to_builtins(d),
+                            detail=err.message + where), None
+    state_json = dealt["state"]
+    _, state = adjudicate.load_state(state_json)
+    players = state_json["players"]
+    deal_totals: dict[str, int] = {}
+    steps: list[dict] = []
+    summary: dict[str, Any] = {
+        "index": k, "seed_commitment": commitment,
+        "commitment_checked": d.seed_commitment is not None,
+        "status": dealt["status"], "actions": 0, "totals": deal_totals, "next_match": None,
+        "match_over": False}
+    if keep_steps:
+        summary["steps"] = steps
+    gid = game.id
+    for i, recorded in enumerate(entry.actions):
+        try:
+            action = game.parse_action(recorded.action, players)
+        except InvalidAction as err:
+            path = f"action{err.path[len('action'):]}" if err.path.startswith("action") else err.path
+            return _discrepancy("action_invalid", lang, k, i, recorded=recorded.action,
+                                detail=f"{err.message} ({path})"), summary
+        try:
+            tr, _ = adjudicate.apply_parsed(game, state, action)
+        except Refusal as refusal:
+            return _discrepancy("action_refused", lang, k, i, recorded=recorded.action,
+                                refusal=refusal), summary
+        state = tr.state
+        deltas = [dl.to_json(gid) for dl in tr.score_deltas]
+        if any(e.type == MATCH_FINISHED for e in tr.events):
+            summary["match_over"] = True
+        if recorded.score_deltas is not None:
+            written = [msgspec.to_builtins(dl) for dl in recorded.score_deltas]
+            if Counter(map(_delta_key, written)) != Counter(map(_delta_key, deltas)):
+                return _discrepancy("score_differs", lang, k, i, recorded=_compared(written),
+                                    engine=_compared(deltas)), summary
+        for dl in deltas:
+            deal_totals[dl["target"]] = deal_totals.get(dl["target"], 0) + dl["delta"]
+        summary["actions"] = i + 1
+        summary["status"] = game.status(state)
+        if keep_steps:
+            step = {"index": i, "game": gid, "action": action.to_json(gid),
+                    "score_deltas": deltas, "events": [e.to_json(gid) for e in tr.events],
+                    "to_act": game.to_act(state), "status": summary["status"]}
+            if recorded.comment is not None:
+                step["comment"] = recorded.comment
+            steps.append(step)
+    if summary["status"] == FINISHED:
+        # as a client holds it: JSON (a game's summary may hold tuples the deal reads as lists)
+        summary["next_match"] = orjson.loads(orjson.dumps(game.match_summary(state)))
+        if summary["next_match"] is None:
+            summary["match_over"] = True
+    result = entry.result
+    if result is not None:
+        differs = (result.status is not None and result.status != summary["status"]) or \
+                  (result.totals is not None and _nonzero(result.totals) != _nonzero(deal_totals))
+        if differs:
+            return _discrepancy("result_differs", lang, k, None,
+                                recorded=msgspec.to_builtins(result),
+                                engine={"status": summary["status"], "totals": deal_totals}
+                                ), summary
+    return None, summary
+
+
+# ---------------------------------------------------------------- verifying a deal
+
+def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None,
+                seed: str, seed_salt: str | None, seed_commitment: str,
+                match: Mapping[str, Any] | None = None, dealer: str | None = None) -> dict:
+    """Whether a revealed seed (and salt) make the commitment published before play, and the
+    deal that seed makes: each seat's hand and what the deal shows face up (the state's public
+    part as a spectator sees it). Salt None or "": a deal made before commitments were salted
+    (the bare SHA-256 of the seed)."""
+    if seed_salt and not rng.valid_salt(seed_salt):
+        raise InvalidDeal("a seed salt is 32 lowercase hex digits (128 bits)", "seed_salt")
+    made = rng.commitment(seed, seed_salt or None)
+    dealt = adjudicate.deal(game_id, players, options, seed=seed, dealer=dealer, match=match,
+                            seed_salt=seed_salt or None)
+    game = adjudicate.game_by_id(game_id)
+    state = game.decode(dealt["state"])
+    return {"matches": made == seed_commitment.strip().lower(), "seed_commitment": made,
+            "hands": {p: _own_hand(game.view(state, p), p) for p in dealt["state"]["players"]},
+            "face_up": game.view(state, None), "to_act": dealt["to_act"]}
+
+
+def _own_hand(view: Mapping[str, Any], seat: str) -> list[str]:
+    """The seat's own cards in its view: `hand` (a game that shows a viewer only their own) or
+    the viewer's entry of `hands`; a seat dealt nothing (yet) holds []."""
+    if "hand" in view:
+        return list(view["hand"] or [])
+    hands = view.get("hands")
+    return list((hands or {}).get(seat) or []) if isinstance(hands, Mapping) else []

@@ -1,0 +1,277 @@
+"""Score sheets (engine/sheets.py, docs/records.md "Score sheets"): a checked match record as text,
+CSV and a printable HTML page, in English and Japanese. Every example and random matches of every
+game: the totals row is the check's totals, no deal, step or ruling is lost, the CSV parses, the
+HTML is well formed (parsed as XML) and self-contained, the text columns line up by display
+width; a record the check stopped in is shown up to the discrepancy and says where."""
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from wcwidth import wcswidth
+
+from engine import records, registry, sheets
+from engine.referee import LEDGER_ACTION_TYPES
+from tests.records import random_record
+from tests.sizing import examples
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+GAMES = [g.id for g in registry.all_games()]
+XHTML = "{http://www.w3.org/1999/xhtml}"
+PROPERTY = settings(max_examples=examples(8), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def example(game_id: str) -> dict:
+    return json.loads((EXAMPLES / f"{game_id}.json").read_text(encoding="utf-8"))
+
+
+def checked(record: dict) -> dict:
+    return records.check_record(copy.deepcopy(record), keep_steps=True)
+
+
+def parse_html(text: str) -> ET.Element:
+    """The page as XML: well formed, or ParseError."""
+    assert text.startswith("<!DOCTYPE html>\n")
+    return ET.fromstring(text[len("<!DOCTYPE html>\n"):])
+
+
+def table_part(text: str, lang: str) -> list[str]:
+    """The lines of the text sheet's table: its heading, rules, rows and the totals row."""
+    lines = text.split("\n")
+    head = sheets._ui("deal", lang)
+    start = next(i for i, line in enumerate(lines) if line.startswith(head + " "))
+    end = next(i for i in range(start, len(lines)) if lines[i] == "")
+    return lines[start:end]
+
+
+def sheet_holds(record: dict, report: dict, lang: str) -> sheets.Sheet:
+    """Every property a sheet of this record and report must have, in every format."""
+    sheet = sheets.build(record, report)
+    columns = [c.id for c in sheet.columns]
+    # the totals row is the check's totals: every target a column, nothing else counted
+    assert set(report["totals"]) <= set(columns)
+    assert sheet.totals == {c: report["totals"].get(c, 0) for c in columns}
+    # no deal, step or ruling lost: each deal's steps are split among its rows, in order
+    assert sorted({r.deal for r in sheet.rows}) == [d["index"] for d in report["deals"]]
+    for deal in report["deals"]:
+        rows = [r for r in sheet.rows if r.deal == deal["index"]]
+        covered = [s["index"] for s in deal["steps"]
+                   if any(r.first_step <= s["index"] and r.last_step is not None and
+                          s["index"] <= r.last_step for r in rows)]
+        assert covered == [s["index"] for s in deal["steps"]]
+        assert [m.step for r in rows for m in r.marks] == \
+            [s["index"] for s in deal["steps"] if s["action"]["type"] in LEDGER_ACTION_TYPES]
+        summed: dict[str, int] = {}
+        for r in rows:
+            for target, value in r.deltas.items():
+                summed[target] = summed.get(target, 0) + value
+        assert {t: v for t, v in summed.items() if v} == \
+            {t: v for t, v in deal["totals"].items() if v}
+    summed = {c: sum(r.deltas.get(c, 0) for r in sheet.rows) for c in columns}
+    assert summed == sheet.totals
+
+    text = sheets.render_text(sheet, lang)
+    table = table_part(text, lang)
+    assert len(table) == len(sheet.rows) + 4  # heading, rule, rows, rule, totals
+    total_cells = [c.strip() for c in table[-1].split(" | ")]
+    assert total_cells[1:] == [sheets.signed(sheet.totals[c]) for c in columns]
+    # the columns line up on a terminal: every " | " at the same display offset
+    offsets = None
+    for line in table:
+        if "-+-" in line:
+            continue
+        found, pos = [], 0
+        for part in line.split(" | ")[:-1]:
+            pos += wcswidth(part)
+            found.append(pos)
+            pos += 3
+        assert offsets is None or found == offsets, (line, found, offsets)
+        offsets = found
+    assert report["digest"] in text
+
+    rows = list(csv.reader(io.StringIO(sheets.render_csv(sheet, lang), newline="")))
+    blank = rows.index([])
+    heading = dict(rows[:blank])
+    assert heading[sheets._ui("digest", lang)] == report["digest"]
+    table_rows = rows[blank + 1:]
+    assert len(table_rows) == 1 + len(sheet.rows) + 1
+    width = 1 + 2 * len(columns) + 1
+    assert all(len(r) == width for r in table_rows)
+    for n, row in enumerate(table_rows[1:-1]):
+        assert [int(row[1 + 2 * i]) for i in range(len(columns))] == \
+            [sheet.rows[n].deltas.get(c, 0) for c in columns]
+    assert [int(table_rows[-1][1 + 2 * i]) for i in range(len(columns))] == \
+        [sheet.totals[c] for c in columns]
+
+    html = sheets.render_html(sheet, lang)
+    page = parse_html(html)
+    assert page.get("lang") == lang
+    assert page.find(f".//{XHTML}script") is None
+    assert not re.search(r"""(src|href)\s*=|@import|url\(""", html)  # nothing from outside
+    assert "@page" in html and "A4" in html
+    body_rows = page.findall(f".//{XHTML}tbody/{XHTML}tr")
+    assert len(body_rows) == len(sheet.rows)
+    foot = page.findall(f".//{XHTML}tfoot/{XHTML}tr/{XHTML}td")
+    assert ["".join(td.itertext()) for td in foot[:len(columns)]] == \
+        [sheets.signed(sheet.totals[c]) for c in columns]
+    assert report["digest"] in "".join(page.itertext())
+    return sheet
+
+
+# ---------------------------------------------------------------- the examples
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_example_renders_in_every_format_with_the_checks_totals(game_id, lang):
+    record = example(game_id)
+    report = checked(record)
+    assert report["consistent"], report["discrepancy"]
+    sheet = sheet_holds(record, report, lang)
+    assert sheet.consistent and sheet.digest == record["digest"]
+    assert sheet.totals == {c.id: record["totals"].get(c.id, 0) for c in sheet.columns}
+
+
+# What each game's own scoring shows on its sheet (Game.sheet_lines), in each language.
+OWN_WORDS = {
+    "man": {"en": ["man ×", "stake ×", "pays ×", "chombo"], "ja": ["まん ×", "賭け ×", "チョンボ"]},
+    "manillen": {"en": ["pts", "tricks", "BOOM", "doubling ×"],
+                 "ja": ["点", "トリック", "ブーム", "ダブル ×"]},
+    "guandan": {"en": ["finish: team1 up", "→"], "ja": ["昇級", "→"]},
+    "daifugo": {"en": ["grand millionaire", "extreme poor", "order "],
+                "ja": ["大富豪", "大貧民", "順位 "]},
+    "manteur": {"en": ["round 1", "challenged", "takes a point"],
+                "ja": ["第1ラウンド", "に挑戦", "失点"]},
+}
+
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_games_sheet_shows_its_own_scoring_and_the_referees_rulings(game_id, lang):
+    record = example(game_id)
+    text = sheets.render(record, checked(record), "text", lang)
+    for said in OWN_WORDS[game_id][lang]:
+        assert said in text, said
+    assert sheets._ui("referee_log", lang) in text
+    for action in (a for d in record["deals"] for a in d["actions"]):
+        if action["action"]["type"] in LEDGER_ACTION_TYPES and action.get("comment"):
+            assert action["comment"] in text
+    for name in record["tags"]["names"].values():
+        assert name in text
+    for tag in ("event", "date", "referee"):
+        assert str(record["tags"][tag]) in text
+
+
+def test_manteurs_rows_are_its_rounds_each_ended_by_a_challenge():
+    record = example("manteur")
+    report = checked(record)
+    sheet = sheets.build(record, report)
+    challenges = [s for s in report["deals"][0]["steps"] if s["action"]["type"] == "challenge"]
+    assert len(sheet.rows) == len(challenges) > 1
+    assert [r.last_step for r in sheet.rows] == [s["index"] for s in challenges]
+
+
+def test_a_team_games_columns_are_its_teams_and_a_penalized_seat_gets_its_own():
+    record = example("guandan")
+    sheet = sheets.build(record, checked(record))
+    assert [c.id for c in sheet.columns][:2] == ["team1", "team2"]
+    penalized = {a["action"]["player"] for d in record["deals"] for a in d["actions"]
+                 if a["action"]["type"] == "penalty"}
+    assert penalized and penalized <= {c.id for c in sheet.columns}
+
+
+# ---------------------------------------------------------------- a record with a discrepancy
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_changed_score_is_shown_up_to_the_discrepancy_which_the_sheet_names(game_id, lang):
+    record = example(game_id)
+    k = len(record["deals"]) - 1
+    i = next(i for i, a in enumerate(record["deals"][k]["actions"]) if a.get("score_deltas"))
+    record["deals"][k]["actions"][i]["score_deltas"][0]["delta"] += 1
+    report = checked(record)
+    assert (report["discrepancy"]["deal"], report["discrepancy"]["step"]) == (k, i)
+    sheet = sheet_holds(record, report, lang)
+    assert not sheet.consistent
+    assert max(r.deal for r in sheet.rows) == k
+    assert max(r.last_step for r in sheet.rows if r.deal == k) == i - 1
+    where = sheets._ui("where_step", lang, deal=k + 1, step=i + 1)
+    for fmt in sheets.FORMATS:
+        out = sheets.render(record, report, fmt, lang)
+        assert where in out and "score_differs" in out
+        assert sheets._ui("total_partial", lang) in out
+    assert 'class="verdict stopped"' in sheets.render(record, report, "html", lang)
+
+
+def test_a_record_stopped_before_its_last_deal_says_how_many_deals_were_not_checked():
+    record = example("daifugo")
+    record["deals"][1]["result"]["totals"] = {"ken": 99}
+    report = checked(record)
+    assert report["discrepancy"]["code"] == "result_differs"
+    text = sheets.render(record, report, "text", "en")
+    assert "check stopped at deal 2:" in text
+    assert f"{len(record['deals']) - 2} recorded deal(s) after it not checked" in text
+
+
+def test_a_sheet_needs_the_checks_steps():
+    record = example("man")
+    with pytest.raises(ValueError, match="keep_steps"):
+        sheets.build(record, records.check_record(copy.deepcopy(record)))
+
+
+def test_an_unknown_format_or_language_is_refused():
+    record = example("man")
+    report = checked(record)
+    with pytest.raises(ValueError):
+        sheets.render(record, report, "pdf", "en")
+    with pytest.raises(ValueError):
+        sheets.render(record, report, "text", "fr")
+
+
+def test_text_from_the_record_is_escaped_in_html():
+    record = example("man")
+    record["tags"]["event"] = "<script>alert(1)</script> & Co"
+    record["tags"]["names"]["aoki"] = "<b>青木</b>"
+    record.pop("digest")
+    html = sheets.render(record, checked(record), "html", "ja")
+    page = parse_html(html)
+    assert page.find(f".//{XHTML}script") is None and page.find(f".//{XHTML}b") is None
+    assert "<script>alert(1)</script> & Co" in "".join(page.itertext())
+
+
+# ---------------------------------------------------------------- random matches of every game
+
+@pytest.mark.parametrize("game_id", GAMES)
+@PROPERTY
+@given(seed=st.integers(min_value=0, max_value=2 ** 32), lang=st.sampled_from(sheets.LANGS))
+def test_a_random_match_renders_with_the_checks_totals_and_every_step(game_id, seed, lang):
+    record = random_record(game_id, random.Random(seed), deals=2, ledger=0.05)
+    report = checked(record)
+    assert report["consistent"]
+    sheet_holds(record, report, lang)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@PROPERTY
+@given(seed=st.integers(min_value=0, max_value=2 ** 32))
+def test_a_random_match_changed_anywhere_renders_up_to_where_the_check_stopped(game_id, seed):
+    rnd = random.Random(seed)
+    record = random_record(game_id, rnd, deals=2, ledger=0.05)
+    places = [(k, i) for k, d in enumerate(record["deals"])
+              for i, a in enumerate(d["actions"]) if a.get("score_deltas")]
+    if not places:
+        return
+    k, i = rnd.choice(places)
+    record["deals"][k]["actions"][i]["score_deltas"][0]["delta"] ^= 1
+    report = checked(record)
+    assert report["discrepancy"]["deal"] == k
+    sheet = sheet_holds(record, report, rnd.choice(sheets.LANGS))
+    assert not sheet.consistent and max(r.deal for r in sheet.rows) == k

@@ -1,0 +1,143 @@
+"""Whole-match records for tests: random legal matches of any game written down as match records
+(docs/records.md), with several deals and the match carried between them, some deals dealt from
+the physical cards, some referee ledger entries, comments and the score deltas of every step."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+
+from engine import adjudicate, records, registry
+from engine.fields import MAX_SAFE_INT
+from engine.game import InvalidDeal
+from tests.man import physical as man_physical
+
+# Action types a random walk takes less often: they rarely take a deal on.
+_IDLE = ("draw", "pass", "chombo", "end_turn")
+
+
+def physical_deal(game_id: str, players: list[str], state: dict) -> dict:
+    """The deal fields that deal `state`'s cards again from the table: each seat's hand, what
+    lay face up (the game's table fields the state has) and the dealer."""
+    game = registry.get(game_id)
+    if "hands" in state:
+        hands = {p: list(state["hands"][p]) for p in players}
+    else:  # one hand travels (Manteur, B3): the starter's, every other seat's empty
+        hands = {p: list(state["hand"]) if p == state.get("starter", players[0]) else []
+                 for p in players}
+    out: dict[str, Any] = {"hands": hands}
+    table = {n: state[n] for n in game.table_fields if state.get(n) not in (None, [], {})}
+    if table:
+        out["table"] = table
+    if isinstance(state.get("dealer"), str):
+        out["dealer"] = state["dealer"]
+    return out
+
+
+def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: float = 0.3,
+                  ledger: float = 0.02, comments: float = 0.05, most_players: int = 5
+                  ) -> dict:
+    """A consistent record of a random match of `game_id`: up to `deals` deals, each played by
+    random legal actions to its end (the record stops early when the match ends or a deal
+    does not finish within 3,000 actions), a share of deals dealt from the physical cards
+    (where the game takes hands), a share of steps preceded by a referee's warning or penalty
+    to a random seat, a share of actions with a comment. Carries its digest."""
+    game = registry.get(game_id)
+    counts = list(range(game.min_players, min(game.max_players, most_players) + 1))
+    while True:
+        players = [f"p{i}" for i in range(rnd.choice(counts))]
+        try:
+            adjudicate.check_players(game, players)
+            adjudicate.deal(game_id, players, None, "probe")
+            break
+        except InvalidDeal:
+            counts.remove(len(players))  # a count the game is not played by (Manillen: 5)
+    record: dict[str, Any] = {
+        "format": records.FORMAT, "format_version": records.FORMAT_VERSION, "game": game_id,
+        "players": players, "options": {},
+        "tags": {"event": "Property Open", "date": "2026-11-25", "round": rnd.randint(1, 9),
+                 "names": {p: f"Player {p}" for p in players}, "engine": "test",
+                 "x-club": {"rated": True, "ids": [rnd.randint(1, 99), "年"]}},
+        "deals": []}
+    match = None
+    match_totals: dict[str, int] = {}
+    for _ in range(deals):
+        seed = f"{rnd.getrandbits(64):016x}"
+        salt = f"{rnd.getrandbits(128):032x}"
+        dealt = adjudicate.deal(game_id, players, None, seed, match=match, seed_salt=salt)
+        fields: dict[str, Any] = {"seed": seed, "seed_salt": salt,
+                                  "seed_commitment": dealt["seed_commitment"]}
+        if game.accepts_hands and rnd.random() < physical:
+            table_fields = physical_deal(game_id, players, dealt["state"])
+            try:
+                dealt = adjudicate.deal(game_id, players, None, records.PHYSICAL_SEED,
+                                        match=match, **table_fields)
+                fields = table_fields
+            except InvalidDeal:
+                pass  # a deal this game does not take from the table (the seeded one stands)
+        try:
+            entries, state, status, next_match, over = _play(game_id, players, dealt, rnd,
+                                                             ledger, comments)
+        except _UnknownStock:  # a physical deal whose draws name cards (Manteur): seeded
+            dealt = adjudicate.deal(game_id, players, None, seed, match=match, seed_salt=salt)
+            fields = {"seed": seed, "seed_salt": salt, "seed_commitment": dealt["seed_commitment"]}
+            entries, state, status, next_match, over = _play(game_id, players, dealt, rnd,
+                                                             ledger, comments)
+        totals: dict[str, int] = {}
+        for e in entries:
+            for d in e.get("score_deltas", ()):
+                totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
+        running = {t: match_totals.get(t, 0) + totals.get(t, 0) for t in {*match_totals, *totals}}
+        if any(abs(v) > MAX_SAFE_INT for v in running.values()):
+            break  # doubled past what JSON holds exactly (random Manillen booms): no record has it
+        match_totals = running
+        record["deals"].append({"deal": fields, "actions": entries,
+                                "result": {"status": status, "totals": totals}})
+        if status != "finished" or next_match is None or over:
+            break
+        match = orjson.loads(orjson.dumps(next_match))  # as a client holds it: JSON
+    record["totals"] = match_totals
+    record["digest"] = records.digest(record)
+    return record
+
+
+class _UnknownStock(Exception):
+    """A physical deal's draw must name the cards drawn, which a random walk does not know."""
+
+
+def _play(game_id: str, players: list[str], dealt: dict, rnd: random.Random, ledger: float,
+          comments: float) -> tuple[list[dict], dict, str, Any, bool]:
+    """The entries of one deal played out, its last state, status and next_match, and
+    whether its match ended with it."""
+    state, to_act, status = dealt["state"], dealt["to_act"], dealt["status"]
+    entries: list[dict] = []
+    next_match, over = None, False
+    for _ in range(3000):
+        if status == "finished":
+            break
+        if rnd.random() < ledger:
+            action = rnd.choice([
+                {"type": "warning", "player": rnd.choice(players), "reason": "slow play"},
+                {"type": "penalty", "player": rnd.choice(players), "points": rnd.randint(1, 3),
+                 "reason": "card exposed"}])
+        else:
+            legal = [a for p in to_act for a in adjudicate.legal_actions(state, p)]
+            moving = [a for a in legal if a["type"] not in _IDLE]
+            action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
+            if game_id == "man":  # a draw from a physical deal's unknown stock names its cards
+                action = man_physical.complete(rnd, state, action)
+        applied = adjudicate.validate(state, action)
+        if not applied.valid and applied.refusal.code == "stock_cards_required":
+            raise _UnknownStock
+        assert applied.valid, (action, applied.refusal.code)
+        entry: dict[str, Any] = {"action": action}
+        if applied.score_deltas:
+            entry["score_deltas"] = applied.score_deltas
+        if rnd.random() < comments:
+            entry["comment"] = rnd.choice(["fast", "考慮中", "table talk"])
+        entries.append(entry)
+        state, to_act, status = applied.state, applied.to_act, applied.status
+        next_match = applied.next_match
+        over = over or any(e["type"] == records.MATCH_FINISHED for e in applied.events)
+    return entries, state, status, next_match, over
