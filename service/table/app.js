@@ -389,7 +389,7 @@ function renderPlay(d) {
   app.append(cols);
   if (status === "finished") main.append(resultSection(d));
   else main.append(actingSection(d, toAct));
-  side.append(refereeSection(d), entriesSection(d), matchSection());
+  appendTo(side, refereeSection(d), entriesSection(d), matchSection(), sheetFrame());
 }
 
 function actingSection(d, toAct) {
@@ -490,8 +490,9 @@ function otherActionForm(referee) {
   const seatField = h("select", { ...tid(referee ? "ref-player" : "other-player"), onchange: (e) => { form.values.player = e.target.value; } },
     M.players.map((p) => h("option", { value: p, selected: (form.values.player || (referee ? M.players[0] : ui.seat)) === p }, p)));
   if (!form.values.player && referee) form.values.player = M.players[0];
-  return h("details", { class: "card-box", open: referee ? undefined : (ui.otherOpen || undefined), ...tid(referee ? "referee-form" : "other-form"),
-      ontoggle: (e) => { if (!referee) ui.otherOpen = e.target.open; } },
+  const openKey = referee ? "refOpen" : "otherOpen";  // stays open across re-renders
+  return h("details", { class: "card-box", open: ui[openKey] || undefined, ...tid(referee ? "referee-form" : "other-form"),
+      ontoggle: (e) => { ui[openKey] = e.target.open; } },
     h("summary", { text: referee ? `${t("warning")} / ${t("penalty")} / ${t("ruling")}` : t("other_action") }),
     h("label", { text: t("action_type") }),
     h("select", { ...tid(referee ? "ref-type" : "other-type"), onchange: (e) => { form.type = e.target.value; form.values = { player: form.values.player }; render(); } },
@@ -660,22 +661,32 @@ async function exportRecord() {
   const a = h("a", { href: URL.createObjectURL(blob), download: `${M.game}-match-${(M.created || "").slice(0, 10)}.json`, ...tid("export-link") });
   document.body.append(a); a.click(); a.remove();
   window.__lastRecord = record;  // what was downloaded, for the page's own tests and the console
+}
+
+// The record's score sheet as the service writes it (POST /v1/records/sheet, HTML): the record is
+// checked there first, and the sheet says whether it is consistent.
+async function serviceSheet() {
+  const record = await buildRecord(M, gameInfo());
+  let resp;
   try {
-    const check = await call("POST", "/v1/records/check", record);
-    ui.notice = `${t("check")}: ${check.consistent ? "✓" : "✗"} ${check.discrepancy ? check.discrepancy.message : ""}`;
-  } catch (e) {
-    ui.notice = null;  // a service without records/check: the download is the record
-  }
+    resp = await fetch(`${BASE}/v1/records/sheet?format=html&lang=${language()}`, { method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": language() }, body: JSON.stringify(record) });
+  } catch (e) { return showProblem(new Unreachable(String(e))); }
+  if (!resp.ok) return showProblem(new Problem(resp.status, await resp.json().catch(() => ({ detail: `HTTP ${resp.status}` }))));
+  ui.sheet = { html: await resp.text(), consistent: resp.headers.get("Card-Referee-Consistent") };
   render();
 }
 
-async function serviceSheet() {
-  const record = await buildRecord(M, gameInfo());
-  try {
-    const html = await call("POST", "/v1/records/sheet", record);
-    const w = window.open("", "_blank");
-    if (w) { w.document.write(typeof html === "string" ? html : JSON.stringify(html)); w.document.close(); }
-  } catch (e) { showProblem(e); }
+function sheetFrame() {
+  if (!ui.sheet) return null;
+  const frame = h("iframe", { title: t("sheet"), ...tid("sheet-frame"), sandbox: "allow-same-origin allow-modals",
+                              style: "width:100%;min-height:60vh;border:1px solid #bbb;background:#fff" });
+  frame.srcdoc = ui.sheet.html;
+  return h("section", { ...tid("service-sheet"), "data-consistent": ui.sheet.consistent || "" },
+    h("div", { class: "row noprint" },
+      h("button", { onclick: () => frame.contentWindow.print() }, t("print")),
+      h("button", { class: "small", onclick: () => { ui.sheet = null; render(); } }, "×")),
+    frame);
 }
 
 function importControl() {

@@ -1,4 +1,3 @@
-import os
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,9 @@ def table_service(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+def browser(tmp_path_factory, table_service):
+    """One Chromium for the session (a tablet-sized window), closed before the service stops:
+    its kept-alive connections would hold gunicorn's graceful stop."""
     downloads = tmp_path_factory.mktemp("downloads")
     driver = start_browser(downloads=downloads)
     driver.downloads = downloads

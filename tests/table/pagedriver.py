@@ -199,3 +199,33 @@ def next_deal(driver) -> None:
     find(driver, "next-deal").click()
     wait_for(driver, lambda d: find(d, "title").text != title and not finds(d, tid("result")),
              what="the next deal")
+
+
+def play_steps(driver, count: int, order="most_cards") -> None:
+    """Enter `count` legal actions (as play_deal_fast chooses them)."""
+    for _ in range(count):
+        outcome = driver.execute_async_script(_CLICK_BEST, order)
+        assert outcome == "entered", outcome
+
+
+def enter_other(driver, action_type: str, seat: str, **fields: str) -> None:
+    """What a player did, entered in the page's form whether the rules allow it or not."""
+    from selenium.webdriver.support.ui import Select
+
+    form = wait_present(driver, "other-form")
+    if form.get_attribute("open") is None:
+        driver.find_element(By.CSS_SELECTOR, f'{tid("other-form")} > summary').click()
+    Select(find(driver, "other-type")).select_by_value(action_type)
+    Select(find(driver, "other-player")).select_by_value(seat)
+    for name, value in fields.items():
+        box = find(driver, f"field-{name}")
+        box.send_keys(value)
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", box)
+    click(driver, "other-send")
+    wait_for(driver, lambda d: idle(d), what="the entry")
+
+
+def no_sideways_scroll(driver) -> tuple[int, int]:
+    """(the page's scroll width, the viewport's width): equal when nothing sticks out."""
+    return tuple(driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"))
