@@ -19,7 +19,7 @@ import datetime
 import hashlib
 import re
 from collections import Counter
-from typing import Any, Literal, Mapping, Sequence
+from typing import Annotated, Any, Literal, Mapping, Sequence
 
 import msgspec
 import orjson
@@ -57,9 +57,14 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     pass
 
 
+def _about(text: str) -> msgspec.Meta:
+    return msgspec.Meta(description=text)
+
+
 class RecordedDelta(msgspec.Struct, omit_defaults=True):
-    """A score delta as written in the record; compared on target, kind and delta. Other keys
-    (`reason`, `from`, `to`, `game` of a delta copied from an answer) are kept, not compared."""
+    """A score delta as written in the record; compared with the engine's on target, kind and
+    delta. Other keys (`reason`, `from`, `to`, `game` of a delta copied from an answer) are
+    kept, not compared."""
 
     target: str
     kind: str
@@ -67,45 +72,89 @@ class RecordedDelta(msgspec.Struct, omit_defaults=True):
 
 
 class RecordedAction(_Strict):
-    action: dict[str, Any]  # exactly what POST /v1/validate takes as `action` (`game` optional)
-    comment: str | None = None
-    score_deltas: list[RecordedDelta] | None = None
+    """One action of a deal as the table took it."""
+
+    action: Annotated[dict[str, Any], _about(
+        "exactly what POST /v1/validate takes as `action` (`game` optional)")]
+    comment: Annotated[str | None, _about("free text, any language")] = None
+    score_deltas: Annotated[list[RecordedDelta] | None, _about(
+        "the score deltas written for this action: compared with the engine's")] = None
 
 
 class RecordedDeal(_Strict):
-    """How a deal was dealt: a deal request without game, players, options and match."""
+    """How a deal was dealt: a deal request without game, players, options and match (the
+    match is carried from the previous deal by the checker). A `seed` (with the `seed_salt` and
+    the `seed_commitment` published before play: checked), or the cards: `deck`, or `hands`
+    (+ `table`). A deal from the cards without a seed is replayed with the empty seed."""
 
     seed: str | None = None
-    seed_salt: str | None = None
-    seed_commitment: str | None = None  # published before play; checked against seed + salt
-    deck: list[str] | None = None
-    hands: dict[str, list[str]] | None = None
-    table: dict[str, Any] | None = None
+    seed_salt: Annotated[str | None, _about(
+        "the salt of the seed's commitment, revealed with the seed")] = None
+    seed_commitment: Annotated[str | None, _about(
+        "the commitment published before play: SHA-256 over the salt and the seed "
+        "(engine/rng.py), checked against them")] = None
+    deck: Annotated[list[str] | None, _about("an explicit deck, top card first")] = None
+    hands: Annotated[dict[str, list[str]] | None, _about("each seat's cards, exactly")] = None
+    table: Annotated[dict[str, Any] | None, _about(
+        "with hands: what else lay face up (the game's `<Game>Table`)")] = None
     dealer: str | None = None
 
 
 class DealResult(_Strict):
+    """A deal's result as written: compared with the engine's when present."""
+
     status: Literal["in_progress", "finished"] | None = None
-    totals: dict[str, int] | None = None  # the deal's score deltas summed per target
+    totals: Annotated[dict[str, int] | None, _about(
+        "the deal's score deltas summed per target (targets at zero may be left out)")] = None
 
 
 class DealEntry(_Strict):
+    """One deal of the match: how it was dealt, its actions in order, its result."""
+
     deal: RecordedDeal
     actions: list[RecordedAction] = []
     result: DealResult | None = None
 
 
 class MatchRecord(_Strict):
+    """A whole match, checkable move by move (docs/records.md)."""
+
     format: Literal["card-referee/match-record"]
-    format_version: int
+    format_version: Annotated[int, _about(
+        "1; a checker refuses a higher one (record_version_unsupported) rather than half-read it")]
     game: str
-    players: list[str]
-    deals: list[DealEntry]
-    options: dict[str, Any] = {}
-    tags: dict[str, Any] = {}
-    match: dict[str, Any] | None = None  # the match summary the record starts from
-    totals: dict[str, int] | None = None  # summed over all deals
-    digest: str | None = None
+    players: Annotated[list[str], _about("player ids in seat order")]
+    deals: Annotated[list[DealEntry], _about("at least one, in the order played")]
+    options: Annotated[dict[str, Any], _about(
+        "as a deal request's: `preset` and named options")] = {}
+    tags: Annotated[dict[str, Any], _about(
+        "event, site, date (YYYY-MM-DD), round, table, referee, names ({seat: name}), engine; "
+        "any other tag is kept as it is")] = {}
+    match: Annotated[dict[str, Any] | None, _about(
+        "the match values the first deal starts from (a match entered part-way)")] = None
+    totals: Annotated[dict[str, int] | None, _about(
+        "summed over all deals; compared when present")] = None
+    digest: Annotated[str | None, _about(
+        "\"sha256:\" + hex SHA-256 of the record's canonical form without `digest`")] = None
+
+
+# The known tags as the spec publishes them (checked by _check_tags); others pass as they are.
+TAGS_SCHEMA: dict = {
+    "type": "object",
+    "properties": {
+        "event": {"type": "string"}, "site": {"type": "string"},
+        "date": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$",
+                 "description": "YYYY-MM-DD"},
+        "round": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        "table": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        "referee": {"type": "string"},
+        "names": {"type": "object", "additionalProperties": {"type": "string"},
+                  "description": "seat id -> the player's name"},
+        "engine": {"type": "string", "description": "the engine version the record was made with"},
+    },
+    "additionalProperties": True,
+    "description": "optional tags: the known ones typed, any other kept as it is (any JSON but "
+                   "fractions)"}
 
 
 # ---------------------------------------------------------------- canonical form and digest
@@ -272,6 +321,10 @@ _MESSAGES = {
                         "changed after it was made.",
                         "記録が持つダイジェストが記録のダイジェストと一致しません(作成後に変更されています)。"),
 }
+
+
+# Every discrepancy's code (the spec publishes them): the rules refuse an action, and the others.
+DISCREPANCY_CODES = ("action_refused", *_MESSAGES)
 
 
 def _discrepancy(code: str, lang: str, deal: int | None, step: int | None,

@@ -21,7 +21,8 @@ from .errors import PROBLEM_MIME, request_lang
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
 from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
-                      refusal_components, state_components, state_field_ref)
+                      record_components, refusal_components, state_components,
+                      state_field_ref)
 from .sequence import Sequencer
 from .trust import Guard
 
@@ -157,7 +158,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     for name, component in {**state_components(games),
                              **deal_components(games, base_deal),
                              **event_components(games),
-                             **refusal_components(games)}.items():
+                             **refusal_components(games),
+                             **record_components(games)}.items():
         api.spec.components.schema(name, component=component)
     api.spec.components.schema("ValidateAccepted", schema=schemas.validate_accepted)
     api.spec.components.schema("ValidateRefused", schema=schemas.validate_refused)

@@ -97,6 +97,8 @@ class Settings:
     log_level: str = "INFO"
     # Bounds on the work one request may ask for (413 limit_exceeded / 422 beyond them).
     max_replay_actions: int = 2000
+    max_record_deals: int = 100       # deals in one /v1/records/check
+    max_record_actions: int = 10000   # actions of all its deals together (≈ 75 µs each)
     max_lookup_items: int = 108       # cards (or other list items) in one lookup request
     max_player_id_length: int = 64
     seal_keys: tuple[bytes, ...] = ()      # AES-256 keys: first seals, all open (rotation)
@@ -145,6 +147,8 @@ class Settings:
             metrics=(env.get("CARDREF_METRICS", "on").lower() not in ("0", "off", "false", "no")),
             log_level=env.get("CARDREF_LOG_LEVEL", "INFO").upper(),
             max_replay_actions=_int(env, "CARDREF_MAX_REPLAY_ACTIONS", 2000),
+            max_record_deals=_int(env, "CARDREF_MAX_RECORD_DEALS", 100),
+            max_record_actions=_int(env, "CARDREF_MAX_RECORD_ACTIONS", 10000),
             max_lookup_items=_int(env, "CARDREF_MAX_LOOKUP_ITEMS", 108),
             max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
             seal_keys=_seal_keys(env),

@@ -82,9 +82,56 @@ def record(client) -> dict:
     call("replay", "POST", "/v1/replay",
          {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED, "seed_salt": SALT},
           "actions": [{k: v for k, v in action.items() if k != "game"}]})
+    match_record = _played_record(client)
+    call("checkRecord", "POST", "/v1/records/check", match_record)
+    call("verifyDeal", "POST", "/v1/verify-deal",
+         {"game": "man", "players": RECORD_PLAYERS, "options": {"preset": "referee"},
+          "seed": SEED, "seed_salt": SALT,
+          "seed_commitment": match_record["deals"][0]["deal"]["seed_commitment"]})
     for op, path, body in LOOKUPS:
         call(op, "POST", path, body)
     return out
+
+
+RECORD_PLAYERS = ["ann", "bob", "cho"]
+
+
+def _played_record(client) -> dict:
+    """A match record of one deal of Man, dealt from SEED and SALT and played to its end by
+    each turn's first legal action (deterministic), as a table would write it down."""
+    from engine import records
+
+    dealt = client.post("/v1/games/man/deal", json={
+        "players": RECORD_PLAYERS, "options": {"preset": "referee"}, "seed": SEED,
+        "seed_salt": SALT}).get_json()
+    state, to_act, status = dealt["state"], dealt["to_act"], dealt["status"]
+    entries, totals = [], {}
+    while status != "finished":
+        action = client.post("/v1/legal-actions", json={
+            "state": state, "player": to_act[0]}).get_json()["actions"][0]
+        action = {k: v for k, v in action.items() if k != "game"}
+        done = client.post("/v1/validate", json={"state": state, "action": action}).get_json()
+        entry = {"action": action}
+        if done["score_deltas"]:
+            entry["score_deltas"] = [{k: d[k] for k in ("target", "kind", "delta")}
+                                     for d in done["score_deltas"]]
+            for d in done["score_deltas"]:
+                totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
+        entries.append(entry)
+        state, to_act, status = done["state"], done["to_act"], done["status"]
+    entries[0]["comment"] = "先手"
+    record = {"format": records.FORMAT, "format_version": records.FORMAT_VERSION,
+              "game": "man", "players": RECORD_PLAYERS, "options": {"preset": "referee"},
+              "tags": {"event": "Autumn Open", "site": "Kyoto", "date": "2026-11-25",
+                       "round": "3", "table": "7", "referee": "Sato",
+                       "names": {"ann": "Aoki", "bob": "Baba", "cho": "Chiba"}},
+              "deals": [{"deal": {"seed": SEED, "seed_salt": SALT,
+                                  "seed_commitment": dealt["seed_commitment"]},
+                         "actions": entries,
+                         "result": {"status": "finished", "totals": totals}}],
+              "totals": totals}
+    record["digest"] = records.digest(record)
+    return record
 
 
 def fresh() -> dict:

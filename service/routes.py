@@ -470,6 +470,45 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             out["stopped"]["error"] = out["stopped"]["error"].to_json(request_lang())
         return json_response(out)
 
+    @api.route("/records/check", methods=["POST"])
+    @api.response(200, schemas.record_check_response, example=examples.response("checkRecord"))
+    @problems(400, 404, 413, 415, 422)
+    @api.doc(operationId="checkRecord",
+             summary="Replay a whole match record deal after deal; its totals, digest and "
+                     "first discrepancy",
+             requestBody={"required": True, "content": {"application/json": {
+                 "schema": {"$ref": "#/components/schemas/MatchRecord"},
+                 "example": examples.request("checkRecord")}}})
+    @called_directly
+    def check_record():
+        # The same in every trust mode: a record carries no state and the answer issues none
+        # (its next_match values are neither signed nor sealed), so there is nothing to guard.
+        req = request._get_current_object()
+        report = records.check_record(_record_in(ext, req), lang=request_lang(req))
+        req.environ["cardref.game"] = report["game"]
+        if report["discrepancy"] is not None:
+            req.environ["cardref.refusal"] = report["discrepancy"]["code"]
+        return json_response(report)
+
+    @api.route("/verify-deal", methods=["POST"])
+    @api.arguments(schemas.verify_deal_request, example=examples.request("verifyDeal"))
+    @api.response(200, schemas.verify_deal_response, example=examples.response("verifyDeal"))
+    @problems(400, 404, 413, 415, 422)
+    @api.doc(operationId="verifyDeal",
+             summary="Whether a revealed seed and salt make a deal's published commitment, "
+                     "and the hands that seed deals")
+    def verify_deal(body: dict):
+        # The same in every trust mode: whoever holds the revealed seed can deal it offline
+        # (engine/rng.py is public), so the hands it answers are no secret.
+        request.environ["cardref.game"] = body["game"]
+        _check_player_ids(ext, body["players"], "players")
+        salt = body.get("seed_salt")
+        out = records.verify_deal(body["game"], body["players"], body.get("options"),
+                                  body["seed"], salt.lower() if salt else None,
+                                  body["seed_commitment"], body.get("match"),
+                                  body.get("dealer"))
+        return json_response(out)
+
     @api.route("/records/sheet", methods=["POST"])
     @problems(400, 404, 413, 415, 422)
     @api.doc(operationId="recordSheet",

@@ -7,6 +7,7 @@ are built from what the registered games declare, so adding a game never touches
 """
 from __future__ import annotations
 
+import copy
 from typing import Iterable
 
 import marshmallow as ma
@@ -18,6 +19,7 @@ from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
 from engine.referee import REFEREE
+from engine.records import DISCREPANCY_CODES
 
 
 def _int(**kw) -> mf.Integer:
@@ -607,6 +609,57 @@ def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
     return components
 
 
+def _without_empty_required(node):
+    """OpenAPI 3.0 wants `required` non-empty: an object whose fields are all optional says
+    nothing instead."""
+    if isinstance(node, list):
+        return [_without_empty_required(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    return {k: _without_empty_required(v) for k, v in node.items()
+            if not (k == "required" and v == [])}
+
+
+RECORD_DESCRIPTION = (
+    "A whole match, written so anyone can re-check it move by move (docs/records.md): "
+    "`<Game>MatchRecord`, chosen by `game`. A record carries no state, so it is the same in "
+    "every trust mode: nothing in it is signed or sealed.")
+
+
+def record_components(games: Iterable[Game]) -> dict[str, dict]:
+    """`<Game>MatchRecord` per game (engine/records.py MatchRecord, with that game's options,
+    match values, actions and table) and `MatchRecord`, oneOf them by `game`."""
+    from engine.records import TAGS_SCHEMA, MatchRecord
+    from engine.state import openapi_schema
+
+    base = _without_empty_required(openapi_schema(MatchRecord))
+    components: dict[str, dict] = {}
+    mapping: dict[str, str] = {}
+    for game in games:
+        prefix = pascal(game.id)
+        record = copy.deepcopy(base)
+        props = record["properties"]
+        props["game"] = {"type": "string", "enum": [game.id], "description": "the game"}
+        props["options"] = {**_ref(prefix + "Options")}
+        props["tags"] = copy.deepcopy(TAGS_SCHEMA)
+        props["match"] = {"type": "object", "nullable": True, "additionalProperties": False,
+                          "properties": {k: f.json_schema() for k, f in game.match_fields.items()},
+                          "description": props["match"].get("description", "")}
+        entry = props["deals"]["items"]["properties"]
+        if game.actions:
+            entry["actions"]["items"]["properties"]["action"] = _ref(prefix + "Action")
+        dealt = entry["deal"]["properties"]
+        if game.table_fields:
+            dealt["table"] = {**_ref(prefix + "Table"), "nullable": True}
+        record["description"] = f"A match record of {game.names.get('en', game.id)}"
+        components[prefix + "MatchRecord"] = record
+        mapping[game.id] = f"#/components/schemas/{prefix}MatchRecord"
+    components["MatchRecord"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
+                                 "discriminator": {"propertyName": "game", "mapping": mapping},
+                                 "description": RECORD_DESCRIPTION}
+    return components
+
+
 class ActionField(mf.Field):
     """An action: loaded as the raw object (the engine parses it against the game's declared
     fields, exactly and fast); documented as the `Action` component."""
@@ -786,6 +839,86 @@ class Schemas:
             next_match = MatchField(allow_none=True)
             seat_tokens = mf.Dict(keys=mf.String(), values=mf.String())
 
+        class RecordDeal(ma.Schema):
+            index = _int(required=True, metadata={"description": "the deal's index in the record (0: first)"})
+            seed_commitment = mf.String(required=True, allow_none=True, metadata={
+                "description": "the commitment the deal's seed and salt make (null: dealt "
+                               "from the cards without a seed)"})
+            commitment_checked = _bool(required=True, metadata={
+                "description": "the record gave a seed_commitment and it matches"})
+            status = RefField("Status", required=True)
+            actions = _int(required=True, metadata={"description": "actions taken (up to a "
+                           "discrepancy in this deal: those before it)"})
+            totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
+                "description": "the deal's score deltas summed per target"})
+            next_match = MatchField(required=True, allow_none=True, metadata={
+                "description": "once finished: the match summary the next deal is dealt with "
+                               "(values, never signed or sealed)"})
+            match_over = _bool(required=True, metadata={
+                "description": "the match ended with this deal"})
+
+        class Discrepancy(ma.Schema):
+            deal = _int(required=True, allow_none=True, metadata={
+                "description": "the deal's index (null: the record as a whole)"})
+            step = _int(required=True, allow_none=True, metadata={
+                "description": "the action's index in its deal (null: the deal itself)"})
+            code = mf.String(required=True, validate=validate.OneOf(DISCREPANCY_CODES))
+            message = mf.String(required=True, metadata={"description": "in the negotiated language"})
+            rule = mf.String(metadata={"description": "the rule broken, as a refusal cites it"})
+            refusal = RefusalField(metadata={"description": "action_refused: the engine's refusal"})
+            recorded = mf.Raw(required=True, allow_none=True, metadata={
+                "description": "what the record says"})
+            engine = mf.Raw(required=True, allow_none=True, metadata={
+                "description": "what the engine makes of it"})
+
+        class RecordCheckResponse(ma.Schema):
+            consistent = _bool(required=True, metadata={"description": "no discrepancy"})
+            digest = mf.String(required=True, metadata={
+                "description": "\"sha256:\" + hex SHA-256 of the record's canonical form "
+                               "without `digest` (docs/records.md)"})
+            digest_matches = _bool(required=True, allow_none=True, metadata={
+                "description": "whether the digest the record carries is its digest (null: it "
+                               "carries none)"})
+            game = RefField("GameId", required=True)
+            format_version = _int(required=True)
+            deals = mf.List(mf.Nested(RecordDeal), required=True, metadata={
+                "description": "every deal checked, up to the discrepancy's"})
+            totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
+                "description": "the deals' totals summed"})
+            match_finished = _bool(required=True)
+            discrepancy = mf.Nested(Discrepancy, required=True, allow_none=True, metadata={
+                "description": "the first one found (null: the record is consistent)"})
+
+        class VerifyDealRequest(Strict):
+            game = mf.String(required=True, metadata={"description": "a game's id"})
+            players = mf.List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
+                              metadata={"description": "player ids in seat order"})
+            options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
+            seed = mf.String(required=True, validate=validate.Length(min=1, max=256),
+                             metadata={"description": "the seed revealed when the deal ended"})
+            seed_salt = mf.String(allow_none=True, validate=validate.Regexp("^[0-9a-fA-F]{32}$"),
+                                  metadata={"description": "the salt revealed with it; omit "
+                                            "(or null) for a deal made before commitments were "
+                                            "salted"})
+            seed_commitment = mf.String(required=True, validate=validate.Length(max=128),
+                                        metadata={"description": "the commitment published "
+                                                  "before play (hex)"})
+            match = mf.Dict(allow_none=True, metadata={
+                "description": "the deal's match values (a later deal of a match: who deals "
+                               "decides who gets which cards)"})
+            dealer = mf.String(allow_none=True)
+
+        class VerifyDealResponse(ma.Schema):
+            matches = _bool(required=True, metadata={
+                "description": "the seed and salt make the commitment"})
+            seed_commitment = mf.String(required=True, metadata={
+                "description": "the commitment they make"})
+            hands = mf.Dict(keys=mf.String(), values=mf.List(mf.String()), required=True,
+                            metadata={"description": "each seat's cards as that seed deals them"})
+            face_up = RefField("View", required=True, metadata={
+                "description": "the deal as a spectator sees it: whatever lies face up"})
+            to_act = mf.List(mf.String(), required=True)
+
         class Health(ma.Schema):
             status = mf.String(required=True)
 
@@ -817,6 +950,9 @@ class Schemas:
         self.view_response = ViewResponse()
         self.replay_request = ReplayRequest()
         self.replay_response = ReplayResponse()
+        self.record_check_response = RecordCheckResponse()
+        self.verify_deal_request = VerifyDealRequest()
+        self.verify_deal_response = VerifyDealResponse()
         self.health = Health()
         self.ready = Ready()
         self.problem = ProblemSchema()
