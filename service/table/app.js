@@ -661,6 +661,13 @@ async function exportRecord() {
   const a = h("a", { href: URL.createObjectURL(blob), download: `${M.game}-match-${(M.created || "").slice(0, 10)}.json`, ...tid("export-link") });
   document.body.append(a); a.click(); a.remove();
   window.__lastRecord = record;  // what was downloaded, for the page's own tests and the console
+  try {
+    const check = await call("POST", "/v1/records/check", record);
+    ui.notice = `${t("check")}: ${check.consistent ? "✓" : `✗ ${check.discrepancy ? check.discrepancy.message : ""}`}`;
+  } catch (e) {
+    ui.notice = null;  // out of reach: the download is the record all the same
+  }
+  render();
 }
 
 // The record's score sheet as the service writes it (POST /v1/records/sheet, HTML): the record is
