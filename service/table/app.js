@@ -170,22 +170,22 @@ async function refreshNow() {
   if (M.pending.length) { render(); return; }
   const state = dealState(d);
   try {
-    if (dealStatus(d) !== "finished" && ui.seat) {
-      const seat = ui.seat;
-      const [legal, view] = await Promise.all([
-        call("POST", "/v1/legal-actions", { state, player: seat }, auth(seat)),
-        call("POST", "/v1/view", { state, player: seat }, auth(seat))]);
-      ui.legal = legal.actions; ui.legalFor = seat; ui.view = view.view;
-    }
+    // With the key, the referee's view shows every hand (the seat's among them): one request
+    // fewer per entry; the referee's own legal actions only where the game has rulings.
+    const asks = [];
+    const playing = dealStatus(d) !== "finished" && ui.seat;
+    if (playing) asks.push(call("POST", "/v1/legal-actions", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.legal = r.actions; }));
     if (M.key) {
-      try {
-        const [rl, rv] = await Promise.all([
-          call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key }),
-          call("POST", "/v1/view", { state, player: "referee" }, { key: M.key })]);
-        ui.refLegal = rl.actions; ui.refView = rv.view;
-      } catch (e) {
-        if (!(e instanceof Problem)) throw e;  // a key the service does not know: no referee seat
-      }
+      asks.push(call("POST", "/v1/view", { state, player: "referee" }, { key: M.key })
+        .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
+      if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
+        .then((r) => { ui.refLegal = r.actions; }, refereeUnknown));
+    } else if (playing) {
+      asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.view = r.view; }));
+    }
+    await Promise.all(asks);
+    if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view
+      ui.view = (await call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))).view;
     }
     setOnline(true);
   } catch (e) {
@@ -193,6 +193,12 @@ async function refreshNow() {
     else return showProblem(e);
   }
   render();
+}
+
+// A key the service does not take (422 player_unknown for "referee"): no referee seat, not an error.
+function refereeUnknown(e) { if (!(e instanceof Problem)) throw e; }
+function hasRulings() {
+  return gameInfo().actions.some((a) => a.referee_only && !["warning", "penalty", "withdraw"].includes(a.type));
 }
 
 // ---- screens -----------------------------------------------------------------------------------
@@ -235,7 +241,10 @@ function renderSetup() {
     h("section", {}, h("label", { for: "game", text: t("game") }), gameSel,
       h("p", {}, h("a", { href: rulesLink(`${g.id} `).replace(/#$/, ""), target: "_blank", rel: "noopener" }, `${t("rule")}: ${gameName(g.id)}`)),
       h("label", { for: "preset", text: t("preset") }), presetSel),
-    h("details", { class: "card-box" }, h("summary", { text: t("options") }), optionInputs),
+    h("details", { class: "card-box" }, h("summary", { text: t("options") }), optionInputs,
+      h("label", {}, t("match_so_far"), h("span", { class: "desc", text: t("match_so_far_hint") })),
+      h("textarea", { rows: 3, ...tid("match-values"), placeholder: "{\"levels\": {\"team1\": \"5\", \"team2\": \"3\"}}",
+        onchange: (e) => { s.match = e.target.value.trim(); } }, s.match || "")),
     h("section", {}, h("h2", { text: t("seats") }), h("label", { text: t("seat_count") }), count, seatInputs),
     h("section", {}, h("h2", { text: t("deal_mode") }), mode("server", t("deal_server")), mode("physical", t("deal_physical")),
       h("label", { text: t("key") }, h("span", { class: "desc", text: t("key_hint") })), key),
@@ -266,9 +275,15 @@ async function startMatch() {
   const s = ui.setup;
   const options = { ...s.options };
   if (s.preset) options.preset = s.preset;
+  let match = null;
+  if (s.match) {
+    try { match = JSON.parse(s.match); } catch (e) {
+      ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${e.message}` } }; render(); return;
+    }
+  }
   M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
         deals: [], pending: [], created: new Date().toISOString() };
-  await newDeal(null);
+  await newDeal(match);
 }
 
 // A deal of the match: dealt at once by the server, or from the cards on the table (entered first).
@@ -604,21 +619,30 @@ function refusalBox() {
 }
 function noticeBox() { return ui.notice ? h("section", { class: "notice", ...tid("notice"), text: ui.notice }) : null; }
 
+// A value of an action or event as a referee reads it: cards as cards, a reading as its words.
+function formatValue(v) {
+  if (typeof v === "string") return /^([SHDC]([2-9]|10|[JQKA])|BJ|RJ)$/.test(v) ? cardLabel(v) : v;
+  if (Array.isArray(v)) return v.map(formatValue).join(" ");
+  if (v && typeof v === "object") return Object.entries(v).filter(([, x]) => x !== null && !(Array.isArray(x) && !x.length))
+    .map(([k, x]) => (k === "type" ? formatValue(x) : `${k} ${formatValue(x)}`)).join(" ");
+  return String(v);
+}
+
 function actionLabel(a, withSeat = true) {
   if (!a) return "";
   const parts = [a.type];
   if (a.player && withSeat) parts.push(`(${a.player})`);
   for (const [k, v] of Object.entries(a)) {
     if (["type", "player", "game"].includes(k)) continue;
-    if (k === "cards" || k === "card") parts.push([].concat(v).map(cardLabel).join(" "));
-    else parts.push(`${k}: ${Array.isArray(v) ? v.map((x) => (typeof x === "string" && /^[SHDC]/.test(x) ? cardLabel(x) : JSON.stringify(x))).join(" ") : typeof v === "object" ? JSON.stringify(v) : v}`);
+    if (k === "cards" || k === "card") parts.push(formatValue(v));
+    else parts.push(`${k}: ${formatValue(v)}`);
   }
   return parts.join(" ");
 }
 function eventLabel(e) {
   if (e.text && typeof e.text === "object") return `${e.type}${e.player ? ` ${e.player}` : ""}: ${e.text[language()] || e.text.en}`;
   const rest = Object.entries(e).filter(([k]) => !["type", "game"].includes(k))
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
+    .map(([k, v]) => `${k} ${formatValue(v)}`);
   return `${e.type}${rest.length ? ` (${rest.join(", ")})` : ""}`;
 }
 

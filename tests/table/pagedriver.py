@@ -1,6 +1,7 @@
 """Driving the table page as a referee does: by what is on the screen (data-testid marks)."""
 from __future__ import annotations
 
+import json
 import time
 
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
@@ -57,7 +58,7 @@ def open_page(driver, base: str, *, fresh: bool = True) -> None:
 
 
 def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "", key: str = "",
-           physical: bool = False, options: dict | None = None) -> None:
+           physical: bool = False, options: dict | None = None, match: dict | None = None) -> None:
     Select(find(driver, "game")).select_by_value(game)
     if preset:
         Select(find(driver, "preset")).select_by_value(preset)
@@ -69,6 +70,11 @@ def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "
         else:
             field.send_keys(value)
             driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
+    if match is not None:
+        field = find(driver, "match-values")
+        driver.execute_script("arguments[0].closest('details').open = true", field)
+        field.send_keys(json.dumps(match))
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
     if seats:
         driver.execute_script("arguments[0].value = arguments[1];"
                               "arguments[0].dispatchEvent(new Event('change'))",

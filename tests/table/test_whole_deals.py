@@ -21,31 +21,34 @@ def saved_match(driver) -> dict:
     return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
 
 
-def test_guandan_second_deal_opens_with_its_tribute(browser, table_service):
+def test_guandan_deal_opens_with_its_tribute(browser, table_service):
+    # a match entered part-way: team1 (p1, p3) finished 1-2 last deal, so p2 and p4 pay tribute
     open_page(browser, table_service)
-    set_up(browser, "guandan", key=REFEREE_KEY)
+    set_up(browser, "guandan", key=REFEREE_KEY, match={
+        "levels": {"team1": "3", "team2": "2"}, "declarer": "team1",
+        "previous_order": ["p1", "p3"], "deal_number": 1})
     wait_present(browser, "commitment")
     play_deal_fast(browser)
+    types = entered_types(browser)
+    assert types[:2] == ["tribute", "tribute"], types[:5]  # T-3: a double tribute
+    assert "return" in types
     assert find(browser, "deal-deltas").text
-    next_deal(browser)
-    play_deal_fast(browser)
-    types = entered_types(browser)
-    # the deal's first entries are the tribute (or, holding both big jokers, its refusal: G-T)
-    assert types[0] in ("tribute", "anti_tribute"), types[:5]
-    match = saved_match(browser)
-    assert len(match["deals"]) == 2 and match["deals"][1]["request"]["match"]
 
 
-def test_daifugo_second_deal_opens_with_its_exchange(browser, table_service):
+def test_daifugo_deal_opens_with_its_exchange_and_the_match_carries_on(browser, table_service):
     open_page(browser, table_service)
-    set_up(browser, "daifugo", preset="seed_full", key=REFEREE_KEY)  # exchange 2_1 from deal 2
-    play_deal_fast(browser)
-    next_deal(browser)
+    set_up(browser, "daifugo", preset="seed_full", key=REFEREE_KEY, match={  # exchange 2_1
+        "deal": 2, "points": {"p1": 2, "p2": 1, "p3": -1, "p4": -2},
+        "finish_order": ["p1", "p2", "p3", "p4"]})
     play_deal_fast(browser)
     types = entered_types(browser)
-    assert types[0] == "exchange", types[:6]
-    # the running totals are the two deals' deltas summed
+    assert types[:2] == ["exchange", "exchange"], types[:6]  # 大富豪 and 富豪 give back (D11)
+    # the next deal is dealt with this one's next_match
+    next_deal(browser)
+    assert "2" in find(browser, "title").text
     match = saved_match(browser)
+    assert match["deals"][1]["request"]["match"] == match["deals"][0]["steps"][-1]["next_match"]
+    # the running totals are the deal's deltas summed
     for seat in match["players"]:
         summed = sum(s["delta"] for d in match["deals"] for step in d["steps"]
                      for s in step["score_deltas"] if s["target"] == seat)
