@@ -334,7 +334,7 @@ function renderDealEntry() {
     h("button", { class: `card ${isRed(c) ? "red" : "black"}`, title: "×", onclick: () => { dr.hands[seat].splice(i, 1); save(); render(); } }, cardLabel(c), " ×")));
   appendTo(app, h("h1", { text: `${gameName(M.game)} · ${t("enter_hands")} (${t("deal_n")} ${M.deals.length + 1})` }),
     refusalBox(),
-    h("section", {}, tabs, h("h2", { text: `${t("hand_of")} ${seat}` }), hand, h("h2", { text: t("cards_left") }), grid),
+    h("section", {}, tabs, h("h2", { text: `${t("hand_of")} ${seat}` }), hand, h("h2", { text: t("deck_left") }), grid),
     tableFieldsSection(dr),
     h("section", {}, h("label", { text: t("dealer") }),
       h("select", { ...tid("dealer"), onchange: (e) => { dr.dealer = e.target.value; save(); } },

@@ -14,7 +14,7 @@ PACKAGES = ("chromium", "chromium-driver")
 
 # Chrome's device emulation: a headless window cannot be narrower than 500 px, an emulated
 # phone can. 390 × 844 is a current phone held upright.
-PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "mobile": True, "touch": True},
+PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "mobile": True, "touch": True},
          "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                       "Chrome/120.0 Mobile Safari/537.36"}
 TABLET = (1024, 768)     # a tablet in landscape

@@ -163,3 +163,43 @@ def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(br
     wait_present(browser, "result")
     assert entries(browser) == len(record["deals"][0]["actions"])
     assert {p: find(browser, f"total-{p}").text for p in shown_totals} == shown_totals
+
+
+def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
+    """Sealed and signed: the page deals from the table once given the key it is asked for,
+    plays each seat with its seat token, and finishes the deal."""
+    from service.sealing import new_key
+    from tests.service.serving import gunicorn_service
+    from tests.table.test_whole_deals import pick_hand
+
+    with gunicorn_service(tmp_path, CARDREF_REFEREE_KEYS=REFEREE_KEY,
+                          CARDREF_STATE_SECRET="table-test-secret-" + "x" * 20,
+                          CARDREF_SEAL_KEYS=new_key(),
+                          CARDREF_SEAT_TOKEN_KEYS="table-test-token-key-" + "z" * 20) as base:
+        driver = start_browser()
+        try:
+            open_page(driver, base)
+            set_up(driver, "man", seats=["ann", "bob"], preset="referee", physical=True)  # no key
+            wait_present(driver, "deck-picker")
+            pick_hand(driver, "ann", ["H9", "C4", "SK"])
+            pick_hand(driver, "bob", ["H5", "C6", "S9"])
+            field = find(driver, "table-start_cards")
+            field.send_keys("H7")
+            driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
+            Select(find(driver, "dealer")).select_by_value("bob")
+            click(driver, "deal-physical")
+            # the service refuses the referee act without the key: the page asks for it
+            wait_present(driver, "key-prompt").find_element(By.CSS_SELECTOR, "input").send_keys(REFEREE_KEY)
+            find(driver, "key-prompt-ok").click()
+            wait_present(driver, "legal-actions")
+            assert saved_match(driver)["deals"][0]["answer"]["state"].startswith("sealed.")
+            assert saved_match(driver)["deals"][0]["answer"]["seat_tokens"]
+            # ann plays with her seat's token; bob's C6 on H9 is a chombo, which ends the deal
+            click(driver, "act-seat-ann")
+            wait_for(driver, lambda d: idle(d) and "ann" in find(d, "to-act").text)
+            click(driver, "legal-0")
+            wait_for(driver, lambda d: idle(d) and entries(d) == 1, what="ann's play")
+            enter_other(driver, "play", "bob", cards="C6")
+            assert "chombo" in wait_present(driver, "result").text
+        finally:
+            driver.quit()
