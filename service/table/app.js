@@ -209,7 +209,7 @@ function render() {
   if (!games.length) { app.append(h("p", { text: "…" })); return; }
   if (!M) return renderSetup();
   const d = currentDeal();
-  if (!d || !d.answer) return renderDealEntry();
+  if (M.draft || !d) return renderDealEntry();
   renderPlay(d);
 }
 
@@ -346,6 +346,7 @@ function renderDealEntry() {
       if (dr.dealer) request.dealer = dr.dealer;
       dealWith(request);
     } }, t("deal_button")),
+    M.deals.length ? h("button", { ...tid("draft-cancel"), onclick: () => { delete M.draft; save(); refresh(); } }, t("back")) : null,
     h("button", { class: "danger", onclick: abandonMatch }, t("new_match")));
 }
 
@@ -550,7 +551,7 @@ function refereeSection(d) {
     if (rulings.length) box.append(h("div", { class: "actions" }, rulings.map((a, i) => h("button", { class: "danger", ...tid(`ruling-${i}`), onclick: () => enter(a) }, actionLabel(a)))));
     appendTo(box, otherActionForm(true));
   }
-  box.append(h("button", { class: "danger", ...tid("undo"), disabled: !d.steps.length && !M.pending.length && M.deals.length < 1, onclick: undo }, t("undo")));
+  box.append(h("button", { class: "danger", ...tid("undo"), disabled: !d.steps.length && !M.pending.length && M.deals.length < 2, onclick: undo }, t("undo")));
   return box;
 }
 
@@ -658,8 +659,6 @@ async function undo() {
     if (d.steps.length && !lastStep(d).state) await restoreStates(d);
   } else if (d && M.deals.length > 1) {
     M.deals.pop();   // the deal just dealt goes back: the previous one ends as it did
-  } else if (d) {
-    M.deals.pop();
   }
   save();
   await refresh();

@@ -176,6 +176,8 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
                           CARDREF_STATE_SECRET="table-test-secret-" + "x" * 20,
                           CARDREF_SEAL_KEYS=new_key(),
                           CARDREF_SEAT_TOKEN_KEYS="table-test-token-key-" + "z" * 20) as base:
+        # its own browser, closed before the service stops (its kept-alive connections would
+        # hold gunicorn's graceful stop)
         driver = start_browser()
         try:
             open_page(driver, base)
@@ -203,3 +205,19 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
             assert "chombo" in wait_present(driver, "result").text
         finally:
             driver.quit()
+
+
+def test_the_page_files_are_package_data():
+    """An installed service (a wheel, the Docker image) serves the page too: every file of
+    service/table is matched by the package's package-data patterns."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["service"]
+    files = [p.relative_to(root / "service").as_posix() for p in (root / "service" / "table").iterdir()]
+    assert {"table/index.html", "table/app.js", "table/table.css"} <= set(files)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name

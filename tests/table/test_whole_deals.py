@@ -103,6 +103,12 @@ def test_man_from_the_table_a_draw_names_its_card_and_a_chombo_ends_the_deal(bro
     events = find(browser, "result").text
     assert "chombo" in events
     assert "bob" in find(browser, "deal-deltas").text
+    # the next deal is entered from the table too, dealt with this deal's next_match
+    click(browser, "next-deal")
+    wait_present(browser, "deck-picker")
+    match = saved_match(browser)
+    assert match["draft"]["request"]["match"] == match["deals"][0]["steps"][-1]["next_match"]
+    assert all(not cards for cards in match["draft"]["hands"].values())
 
 
 def test_manteur_deal_ends_at_a_challenge(browser, table_service):
