@@ -20,9 +20,16 @@ from .config import Settings
 from .errors import PROBLEM_MIME, request_lang
 from .jsonio import OrjsonProvider
 from .routes import build_blueprints
-from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
-                      record_components, refusal_components, state_components,
-                      state_field_ref)
+from .schemas import (
+    ProblemSchema,
+    Schemas,
+    deal_components,
+    event_components,
+    record_components,
+    refusal_components,
+    state_components,
+    state_field_ref,
+)
 from .sequence import Sequencer
 from .trust import Guard
 

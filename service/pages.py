@@ -11,12 +11,10 @@ from __future__ import annotations
 import html as html_mod
 import os
 import re
-import xml.etree.ElementTree as etree
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 
 from flask import Response
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from engine import registry
 from engine.errors import InputError

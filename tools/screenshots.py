@@ -13,9 +13,18 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 
-from tests.table.browser import PHONE, TABLET, TABLET_PORTRAIT, start_browser
-from tests.table.pagedriver import (click, find, idle, open_page, play_deal_fast, play_steps,
-                                    set_up, wait_for, wait_present, no_sideways_scroll)
+from tests.table.browser import TABLET, TABLET_PORTRAIT, start_browser
+from tests.table.pagedriver import (
+    click,
+    idle,
+    no_sideways_scroll,
+    open_page,
+    play_deal,
+    play_steps,
+    set_up,
+    wait_for,
+    wait_present,
+)
 
 SCREENSHOT_KEY = "screenshots-referee-key"
 DEVICES = {"phone": {"phone": True}, "tablet": {"size": TABLET},
@@ -44,7 +53,7 @@ def _scenes(driver, base: str):
         open_page(driver, base)
         set_up(driver, "manteur", seats=["ann", "bob", "cy"], key=SCREENSHOT_KEY,
                options={"penalty_limit": "1"})
-        play_deal_fast(driver, ["challenge", "declare"])
+        play_deal(driver, ["challenge", "declare"])
 
     return [("setup", setup), ("play", guandan), ("physical", physical), ("result", finished)]
 

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
-import time
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -94,58 +96,6 @@ def entries(driver) -> int:
     return len(finds(driver, f'{tid("entries")} > li'))
 
 
-def legal_buttons(driver):
-    return finds(driver, f'{tid("legal-actions")} button.legal')
-
-
-def wait_settled(driver, timeout: float = 15) -> None:
-    """Until the screen offers something to do: legal actions, a card question, or the result."""
-    wait_for(driver, lambda d: legal_buttons(d) or finds(d, tid("ask-cards")) or finds(d, tid("result"))
-             or finds(d, tid("refusal")) or finds(d, tid("queue")), timeout, "the page to settle")
-
-
-def click_action(driver, button) -> None:
-    before = entries(driver)
-    button.click()
-    wait_for(driver, lambda d: entries(d) > before or finds(d, tid("ask-cards")) or finds(d, tid("refusal")),
-             what="the action to be entered")
-    wait_settled(driver)
-
-
-def pick(driver, prefer) -> object:
-    """The legal action button `prefer` ranks highest (ties: the first listed)."""
-    buttons = legal_buttons(driver)
-    return max(buttons, key=lambda b: prefer(b.get_attribute("data-type"), int(b.get_attribute("data-cards") or 0)))
-
-
-def play_deal(driver, prefer, *, max_steps: int = 800, on_step=None) -> None:
-    """Enter legal actions (the one `prefer` ranks highest) until the deal's result shows; a
-    question about unknown cards is answered with the first card offered."""
-    wait_settled(driver)
-    for _ in range(max_steps):
-        if finds(driver, tid("result")):
-            return
-        if on_step is not None and on_step():
-            continue
-        if finds(driver, tid("ask-cards")):
-            offered = [b for b in finds(driver, f'{tid("draw-picker")} button') if b.is_enabled()]
-            offered[0].click()
-            before = entries(driver)
-            find(driver, "ask-send").click()
-            wait_for(driver, lambda d: entries(d) > before or finds(d, tid("refusal")), what="the drawn card")
-            assert not finds(driver, tid("refusal")), find(driver, "refusal").text
-            wait_settled(driver)
-            continue
-        click_action(driver, pick(driver, prefer))
-        assert not finds(driver, tid("refusal")), find(driver, "refusal").text
-    raise AssertionError(f"no result after {max_steps} actions")
-
-
-def most_cards(kind: str, cards: int) -> tuple:
-    """Play as many cards as possible (a deal ends soonest), never pass when something else is legal."""
-    return (kind != "pass", cards)
-
-
 # One round trip to the browser per action: the script picks the button as `pick` would, clicks
 # it, and waits in the page until the entry is made (or a question or refusal shows).
 _CLICK_BEST = """
@@ -179,8 +129,9 @@ wait(settled, () => {
 """
 
 
-def play_deal_fast(driver, order="most_cards", *, max_steps: int = 800, on_step=None) -> int:
-    """play_deal in one browser round trip per action. `order`: "most_cards", or a list of
+def play_deal(driver, order="most_cards", *, max_steps: int = 800, on_step=None) -> int:
+    """Enter legal actions until the deal's result shows, one browser round trip per action;
+    a question about unknown cards is answered with the first card offered. `order`: "most_cards", or a list of
     action types, the first listed preferred (then the most cards)."""
     for step in range(max_steps):
         if on_step is not None and on_step():
@@ -193,7 +144,8 @@ def play_deal_fast(driver, order="most_cards", *, max_steps: int = 800, on_step=
             offered[0].click()
             before = entries(driver)
             find(driver, "ask-send").click()
-            wait_for(driver, lambda d: entries(d) > before or finds(d, tid("refusal")), what="the drawn card")
+            wait_for(driver, lambda d, before=before: entries(d) > before or finds(d, tid("refusal")),
+                     what="the drawn card")
             continue
         assert outcome == "entered", outcome
     raise AssertionError(f"no result after {max_steps} actions")
@@ -208,7 +160,7 @@ def next_deal(driver) -> None:
 
 
 def play_steps(driver, count: int, order="most_cards") -> None:
-    """Enter `count` legal actions (as play_deal_fast chooses them)."""
+    """Enter `count` legal actions (as play_deal chooses them)."""
     for _ in range(count):
         outcome = driver.execute_async_script(_CLICK_BEST, order)
         assert outcome == "entered", outcome

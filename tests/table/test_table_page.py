@@ -14,9 +14,21 @@ from selenium.webdriver.support.ui import Select
 from engine import records
 from tests.table.browser import start_browser
 from tests.table.conftest import REFEREE_KEY
-from tests.table.pagedriver import (click, enter_other, entries, find, finds, idle, open_page,
-                                    play_deal_fast, play_steps, set_up, tid, wait_for,
-                                    wait_present)
+from tests.table.pagedriver import (
+    click,
+    enter_other,
+    entries,
+    find,
+    finds,
+    idle,
+    open_page,
+    play_deal,
+    play_steps,
+    set_up,
+    tid,
+    wait_for,
+    wait_present,
+)
 
 
 def saved_match(driver) -> dict:
@@ -46,7 +58,7 @@ def test_a_reload_mid_deal_resumes_where_it_was(browser, table_service):
     assert entries(browser) == 6
     assert find(browser, "commitment").text == commitment
     assert saved_match(browser)["deals"] == before["deals"]
-    play_deal_fast(browser)
+    play_deal(browser)
     assert finds(browser, tid("result"))
 
 
@@ -134,7 +146,7 @@ def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(br
     open_page(browser, table_service)
     set_up(browser, "manteur", seats=["ann", "bob", "cy"], key=REFEREE_KEY,
            options={"penalty_limit": "1"})
-    play_deal_fast(browser, ["challenge", "declare"])
+    play_deal(browser, ["challenge", "declare"])
     shown_totals = {p: find(browser, f"total-{p}").text for p in ("ann", "bob", "cy")}
     for old in browser.downloads.glob("*.json"):
         old.unlink()

@@ -8,8 +8,20 @@ import json
 from selenium.webdriver.support.ui import Select
 
 from tests.table.conftest import REFEREE_KEY
-from tests.table.pagedriver import (click, idle, entries, find, finds, next_deal, open_page, play_deal_fast,
-                                    set_up, tid, wait_for, wait_present)
+from tests.table.pagedriver import (
+    click,
+    entries,
+    find,
+    finds,
+    idle,
+    next_deal,
+    open_page,
+    play_deal,
+    set_up,
+    tid,
+    wait_for,
+    wait_present,
+)
 
 
 def entered_types(driver) -> list[str]:
@@ -28,7 +40,7 @@ def test_guandan_deal_opens_with_its_tribute(browser, table_service):
         "levels": {"team1": "3", "team2": "2"}, "declarer": "team1",
         "previous_order": ["p1", "p3"], "deal_number": 1})
     wait_present(browser, "commitment")
-    play_deal_fast(browser)
+    play_deal(browser)
     types = entered_types(browser)
     assert types[:2] == ["tribute", "tribute"], types[:5]  # T-3: a double tribute
     assert "return" in types
@@ -40,7 +52,7 @@ def test_daifugo_deal_opens_with_its_exchange_and_the_match_carries_on(browser, 
     set_up(browser, "daifugo", preset="seed_full", key=REFEREE_KEY, match={  # exchange 2_1
         "deal": 2, "points": {"p1": 2, "p2": 1, "p3": -1, "p4": -2},
         "finish_order": ["p1", "p2", "p3", "p4"]})
-    play_deal_fast(browser)
+    play_deal(browser)
     types = entered_types(browser)
     assert types[:2] == ["exchange", "exchange"], types[:6]  # 大富豪 and 富豪 give back (D11)
     # the next deal is dealt with this one's next_match
@@ -115,7 +127,7 @@ def test_manteur_deal_ends_at_a_challenge(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "manteur", seats=["ann", "bob", "cy"], key=REFEREE_KEY,
            options={"penalty_limit": "1"})
-    play_deal_fast(browser, ["challenge", "declare"])
+    play_deal(browser, ["challenge", "declare"])
     assert entered_types(browser)[-1] == "challenge"
     assert "challenged" in find(browser, "entries").text
 
@@ -123,7 +135,7 @@ def test_manteur_deal_ends_at_a_challenge(browser, table_service):
 def test_manillen_deal_with_its_trump_choice(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "manillen", key=REFEREE_KEY)
-    play_deal_fast(browser, ["choose_trump", "look_at_hand", "play", "pass"])
+    play_deal(browser, ["choose_trump", "look_at_hand", "play", "pass"])
     types = entered_types(browser)
     assert "choose_trump" in types
     assert types.count("play") >= 8
