@@ -92,11 +92,11 @@ function record(action, answer) {
 }
 
 // Enter an action: sent now, or queued when the service is out of reach (or others wait).
-async function enter(action) {
+async function enter(action, { askOnRefusal = false } = {}) {
   busy(true);
-  try { await enterNow(action); } finally { busy(false); }
+  try { await enterNow(action, askOnRefusal); } finally { busy(false); }
 }
-async function enterNow(action) {
+async function enterNow(action, askOnRefusal) {
   ui.refusal = null; ui.notice = null;
   if (M.pending.length) { M.pending.push(action); save(); setOnline(false); render(); return; }
   let answer;
@@ -110,7 +110,11 @@ async function enterNow(action) {
   }
   if (answer === undefined) return;
   setOnline(true);
-  if (!answer.valid) { ui.refusal = { action, error: answer.error }; render(); return; }
+  if (!answer.valid) {
+    ui.refusal = { action, error: answer.error };
+    if (askOnRefusal) { ui.asking = action; ui.picked = []; }  // e.g. which card came off an unseen stock
+    render(); return;
+  }
   record(action, answer);
   ui.selected = []; ui.asking = null; ui.picked = [];
   save();
@@ -447,19 +451,16 @@ function coversSelection(a) {
   return true;
 }
 
-// A listed action that leaves cards for the table to fill in (a draw from an unknown stock, a
-// round's cards dealt): its type declares `cards` but the listed action carries none.
-function needsCards(a) {
+// A listed action that may leave cards for the table to fill in (a draw from a stock nobody has
+// seen, a round's cards dealt by hand): its type declares `cards` but the listed action has none.
+function mayNeedCards(a) {
   const type = (gameInfo().actions || []).find((x) => x.type === a.type);
-  return type && type.fields && type.fields.cards && type.fields.cards.type === "cards" && !Array.isArray(a.cards) && !a.auto;
+  return Boolean(type && type.fields && type.fields.cards && type.fields.cards.type === "cards" && !Array.isArray(a.cards));
 }
 async function choose(a) {
-  const action = { ...a };
-  if (needsCards(action)) {
-    // Try it as listed first: where the stock is known the service refuses named cards.
-    ui.asking = action; ui.picked = []; render(); return;
-  }
-  await enter(action);
+  // Sent as listed first: where the service knows the cards it takes them itself (and refuses
+  // named ones); where it does not, its refusal says so and the page asks which cards.
+  await enter({ ...a }, { askOnRefusal: mayNeedCards(a) });
 }
 
 function askCards() {

@@ -111,8 +111,8 @@ function wait(pred, then) {
 }
 wait(settled, () => {
   if (q('[data-testid="result"]')) return done("result");
-  if (q('[data-testid="refusal"]')) return done("refusal: " + q('[data-testid="refusal"]').textContent);
   if (q('[data-testid="ask-cards"]')) return done("ask");
+  if (q('[data-testid="refusal"]')) return done("refusal: " + q('[data-testid="refusal"]').textContent);
   const buttons = [...document.querySelectorAll('[data-testid="legal-actions"] button.legal')];
   const rank = (b) => {
     if (order === "most_cards") return [b.dataset.type !== "pass" ? 1 : 0, Number(b.dataset.cards)];
@@ -123,8 +123,9 @@ wait(settled, () => {
   for (const b of buttons) { const [a1, a2] = rank(b), [b1, b2] = rank(best); if (a1 > b1 || (a1 === b1 && a2 > b2)) best = b; }
   const before = count();
   best.click();
-  wait(() => count() > before || q('[data-testid="ask-cards"]') || q('[data-testid="refusal"]'),
-       () => wait(settled, () => done("entered")));
+  const idle = () => !document.getElementById("app").dataset.busy;
+  wait(() => idle() && (count() > before || q('[data-testid="ask-cards"]') || q('[data-testid="refusal"]')),
+       () => wait(settled, () => done(q('[data-testid="ask-cards"]') ? "ask" : "entered")));
 });
 """
 
@@ -144,8 +145,9 @@ def play_deal(driver, order="most_cards", *, max_steps: int = 800, on_step=None)
             offered[0].click()
             before = entries(driver)
             find(driver, "ask-send").click()
-            wait_for(driver, lambda d, before=before: entries(d) > before or finds(d, tid("refusal")),
-                     what="the drawn card")
+            wait_for(driver, lambda d, before=before: idle(d) and (
+                entries(d) > before or finds(d, tid("refusal"))), what="the drawn card")
+            assert entries(driver) > before, find(driver, "refusal").text
             continue
         assert outcome == "entered", outcome
     raise AssertionError(f"no result after {max_steps} actions")

@@ -98,6 +98,8 @@ def test_man_from_the_table_a_draw_names_its_card_and_a_chombo_ends_the_deal(bro
              what="bob's turn")
     finds(browser, '[data-type="draw"]')[0].click()
     picker = wait_present(browser, "draw-picker")
+    # the service asked for the card (3.10): its refusal shows with the question
+    assert "3.10" in find(browser, "refusal-rule").text
     offered = [b.get_attribute("aria-label") for b in picker.find_elements("css selector", "button")]
     # the cards offered are the stock's: none of those on the table or in a hand
     assert offered and not {"H9", "C4", "SK", "H5", "C6", "S9", "H7"} & set(offered)
