@@ -27,7 +27,7 @@ import orjson
 from . import adjudicate, registry, rng
 from .errors import InputError, InvalidDeal, InvalidOptions, shown
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
-from .game import FINISHED, Game, InvalidAction, Refusal
+from .game import FINISHED, Game, Refusal
 
 FORMAT = "card-referee/match-record"
 FORMAT_VERSION = 1  # the version this checker reads; a higher one is refused, never half-read
@@ -451,7 +451,7 @@ def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match
         dealt = adjudicate.deal(**_deal_request(record, entry, match))
     except InvalidOptions:
         raise  # the record's options: checked in its header, refused there
-    except InvalidDeal as err:
+    except InputError as err:  # InvalidDeal, or a game's own code for what it cannot deal
         where = f" ({err.path})" if err.path else ""
         return _discrepancy("deal_invalid", lang, k, None, recorded=msgspec.to_builtins(d),
                             detail=err.message + where), None
@@ -471,7 +471,7 @@ def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match
     for i, recorded in enumerate(entry.actions):
         try:
             action = game.parse_action(recorded.action, players)
-        except InvalidAction as err:
+        except InputError as err:  # InvalidAction, or a game's own code (Manteur's declarations)
             path = f"action{err.path[len('action'):]}" if err.path.startswith("action") else err.path
             return _discrepancy("action_invalid", lang, k, i, recorded=recorded.action,
                                 detail=f"{err.message} ({path})"), summary

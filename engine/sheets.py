@@ -142,6 +142,7 @@ class Sheet:
     game: str
     game_names: Text
     players: tuple[str, ...]
+    names: Mapping[str, str]       # seat -> the name shown (the record's tags.names)
     tags: Mapping[str, Any]
     columns: tuple[SheetColumn, ...]
     rows: tuple[Row, ...]
@@ -192,8 +193,8 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
         rows += _rows(game, checked, record, known)
         match = deal.get("next_match")
     totals = {c.id: report["totals"].get(c.id, 0) for c in columns}
-    return Sheet(game.id, dict(game.names), players, tags, tuple(columns), tuple(rows), totals,
-                 report["digest"], report.get("digest_matches"), bool(report["consistent"]),
+    return Sheet(game.id, dict(game.names), players, names, tags, tuple(columns), tuple(rows),
+                 totals, report["digest"], report.get("digest_matches"), bool(report["consistent"]),
                  report.get("discrepancy"), len(record.get("deals") or ()),
                  bool(report.get("match_finished")))
 
@@ -248,18 +249,18 @@ _UI = {
     "deal": ("Deal", "局"),
     "note": ("Result", "結果"),
     "total": ("Total", "合計"),
-    "total_partial": ("Total (to the discrepancy)", "合計(不一致の手前まで)"),
+    "total_partial": ("Total (to the discrepancy)", "合計(不整合の手前まで)"),
     "event": ("Event", "大会"), "site": ("Site", "会場"), "date": ("Date", "日付"),
     "round": ("Round", "回戦"), "table": ("Table", "卓"), "referee": ("Referee", "審判"),
     "game": ("Game", "ゲーム"), "engine": ("Engine", "エンジン"),
     "digest": ("Digest", "ダイジェスト"),
     "check": ("Check", "検証"),
     "consistent": ("consistent: every action, score and total re-checked by the engine",
-                   "一致: すべての行動・得点・合計をエンジンで再検証済み"),
+                   "整合: すべてのアクション・得点・合計をエンジンで再検証済み"),
     "digest_mismatch": ("the digest the record carries differs: it was changed after it was made",
                         "記録に付いたダイジェストが異なります(作成後に変更されています)"),
     "stopped": ("NOT consistent: the check stopped at {where}: {code} — {message}",
-                "不一致: 検証は {where} で停止しました: {code} — {message}"),
+                "不整合: 検証は {where} で停止しました: {code} — {message}"),
     "where_step": ("deal {deal}, action {step}", "第{deal}局 {step}手目"),
     "where_deal": ("deal {deal}", "第{deal}局"),
     "where_record": ("the record's totals", "記録の合計"),
@@ -365,7 +366,7 @@ def rulings(sheet: Sheet, lang: str) -> list[str]:
     out = []
     for row in sheet.rows:
         for m in row.marks:
-            who = next((_say(c.label, lang) for c in sheet.columns if c.id == m.seat), m.seat)
+            who = _seat_label(m.seat, sheet.names)
             what = _ui(m.kind, lang)
             if m.kind == "penalty":
                 what += f" {m.points}"

@@ -61,7 +61,8 @@ deal.game and deal.players are required; the other deal fields are optional, as 
 POST /v1/games/{game}/deal. Each action is exactly what POST /v1/validate takes
 (GET /v1/games lists each game's action types and fields). "-" reads the log from stdin.
 
-Prints every step, the final state and totals as JSON. Exit status: 0 every action valid,
+Prints a table of the steps (--json: every step, the final state and totals as JSON).
+Exit status: 0 every action valid,
 1 an action was refused (the replay stops there; its code and rule are printed),
 2 the log itself is bad (missing file, not JSON, no deal, a malformed action).
 """
@@ -72,24 +73,7 @@ class BadInput(Exception):
 
 
 def _read_log(path: str) -> dict:
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInput(f"{path}: is a directory, not a game log") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput(f"{path}: cannot read it ({err.__class__.__name__}: "
-                       f"{getattr(err, 'strerror', None) or err})") from None
-    try:
-        log = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadInput(f"{path}: not JSON: {err.msg} at line {err.lineno}, "
-                       f"column {err.colno}") from None
+    log = _read_json(path, "a game log")
     if not isinstance(log, dict):
         raise BadInput(f"{path}: a game log is a JSON object with deal and actions "
                        "(see replay --help)")
@@ -123,8 +107,11 @@ def _replay(args: argparse.Namespace) -> int:
         raise BadInput(f"{args.file}: the log does not fit the game ({err})") from None
     if out["stopped"] is not None:
         out["stopped"]["error"] = out["stopped"]["error"].to_json(args.lang)
-    json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    if args.json:
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_replay(out, deal, args.lang)
     return 0 if out["stopped"] is None else EXIT_REFUSED
 
 
@@ -144,8 +131,128 @@ file, not JSON, not a match record).
 """
 
 
-def _read_json_object(path: str, what: str) -> dict:
-    """A JSON object from a file (or stdin for "-"); anything else is a BadInput."""
+# ---------------------------------------------------------------- for a person to read
+
+_WORDS = {
+    "en": {"step": "#", "player": "player", "action": "action", "score": "score",
+           "to_act": "to act", "status": "status", "totals": "Totals", "none": "none",
+           "stopped": "STOPPED at step {n}: {code}", "rule": "rule", "finished": "finished",
+           "in_progress": "in progress", "deal": "Deal {n}", "seed": "seed {seed!r}",
+           "commitment": "commitment {c}", "checked": "checked against the seed",
+           "unchecked": "not given in the record", "physical": "dealt from the cards",
+           "deal_totals": "deal totals", "match_totals": "Match totals",
+           "digest": "Digest", "digest_ok": "the record carries it", "digest_bad":
+           "the record carries another: {d}", "digest_none": "the record carries none",
+           "consistent": "CONSISTENT: every action, score and total agrees with the rules.",
+           "discrepancy": "DISCREPANCY", "where": "deal {deal}, step {step}",
+           "where_deal": "deal {deal}", "where_record": "the record's totals or digest",
+           "recorded": "recorded", "engine": "engine", "match_over": "the match is over",
+           "game": "Game", "players": "Players", "actions": "{n} actions"},
+    "ja": {"step": "#", "player": "プレイヤー", "action": "アクション", "score": "得点",
+           "to_act": "手番", "status": "状態", "totals": "合計", "none": "なし",
+           "stopped": "手 {n} で停止: {code}", "rule": "ルール", "finished": "終了",
+           "in_progress": "進行中", "deal": "第{n}局", "seed": "シード {seed!r}",
+           "commitment": "コミットメント {c}", "checked": "シードと照合済み",
+           "unchecked": "記録になし", "physical": "実際のカードから配札",
+           "deal_totals": "局の合計", "match_totals": "試合の合計",
+           "digest": "ダイジェスト", "digest_ok": "記録のものと一致", "digest_bad":
+           "記録のものと不一致: {d}", "digest_none": "記録になし",
+           "consistent": "整合: すべてのアクション・得点・合計がルールどおりです。",
+           "discrepancy": "不整合", "where": "第{deal}局 手 {step}",
+           "where_deal": "第{deal}局", "where_record": "記録の合計またはダイジェスト",
+           "recorded": "記録", "engine": "エンジン", "match_over": "試合終了",
+           "game": "ゲーム", "players": "プレイヤー", "actions": "{n} 手"},
+}
+
+
+def _shown_value(value) -> str:
+    if isinstance(value, list):
+        return " ".join(_shown_value(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _action_text(action: dict) -> str:
+    """`play H7 S7`, `penalty points=2 reason=slow`: the type, then its fields (cards bare)."""
+    parts = [str(action.get("type"))]
+    for key, value in action.items():
+        if key in ("type", "player", "game"):
+            continue
+        parts.append(_shown_value(value) if key in ("cards", "card") else
+                     f"{key}={_shown_value(value)}")
+    return " ".join(parts)
+
+
+def _deltas_text(deltas: list) -> str:
+    return ", ".join(f"{d['target']} {d['delta']:+d}" for d in deltas)
+
+
+def _totals_text(totals: dict, none: str) -> str:
+    return ", ".join(f"{t} {v:+d}" for t, v in totals.items()) or none
+
+
+def _table(rows: list[list[str]]) -> str:
+    """Rows as columns padded to their widest cell (East Asian wide characters count two)."""
+    import unicodedata
+
+    def width(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+    widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c + " " * (w - width(c)) for c, w in zip(r, widths)).rstrip()
+                     for r in rows)
+
+
+def _step_rows(steps: list, w: dict, comments: bool = False) -> list[list[str]]:
+    head = [w["step"], w["player"], w["action"], w["score"], w["to_act"], w["status"]]
+    rows = [head + (["comment"] if comments else [])]
+    for step in steps:
+        a = step["action"]
+        row = [str(step["index"] + 1), str(a.get("player")), _action_text(a),
+               _deltas_text(step["score_deltas"]), " ".join(step["to_act"]),
+               w.get(step["status"], step["status"])]
+        if comments:
+            row.append(step.get("comment", ""))
+        rows.append(row)
+    return rows
+
+
+def _print_replay(out: dict, deal: dict, lang: str) -> None:
+    w = _WORDS[lang]
+    print(f"{w['game']}: {deal['game_id']}   {w['players']}: {' '.join(deal['players'])}")
+    print(f"{w['commitment'].format(c=out['seed_commitment'])}")
+    print(_table(_step_rows(out["steps"], w)))
+    stopped = out["stopped"]
+    if stopped is not None:
+        error = stopped["error"]
+        rule = f" ({w['rule']} {error['rule']})" if error.get("rule") else ""
+        print(f"{w['stopped'].format(n=stopped['index'] + 1, code=error['code'])}{rule}: "
+              f"{_action_text(stopped['action']) if isinstance(stopped['action'], dict) else ''}")
+        print(f"  {error['message']}")
+    print(f"{w['totals']}: {_totals_text(out['totals'], w['none'])}   "
+          f"{w['status']}: {w.get(out['status'], out['status'])}")
+
+
+CHECK_FORMAT = """\
+The file is one match record (JSON, UTF-8; docs/records.md), as POST /v1/records/check takes it:
+
+  {"format": "card-referee/match-record", "format_version": 1, "game": "man",
+   "players": ["ann", "bob", "cho"], "options": {"preset": "referee"}, "tags": {...},
+   "deals": [{"deal": {"seed": "...", "seed_salt": "...", "seed_commitment": "..."},
+              "actions": [{"action": {...}, "comment": "...", "score_deltas": [...]}, ...],
+              "result": {"status": "finished", "totals": {...}}}, ...],
+   "totals": {...}, "digest": "sha256:..."}
+
+Replays every deal with the match carried between them and prints, for a person, each deal
+(how it was dealt, whether its commitment was checked, its actions, its totals), the match
+totals, the digest and the first discrepancy with its deal, step and rule (counted from 1;
+--json prints the report as the API answers it, indices from 0). "-" reads stdin.
+Exit status: 0 consistent, 1 a discrepancy, 2 the file is unreadable or not a match record.
+"""
+
+
+def _read_json(path: str, what: str):
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -160,13 +267,84 @@ def _read_json_object(path: str, what: str) -> dict:
         raise BadInput(f"{path}: cannot read it ({err.__class__.__name__}: "
                        f"{getattr(err, 'strerror', None) or err})") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise BadInput(f"{path}: not JSON: {err.msg} at line {err.lineno}, "
                        f"column {err.colno}") from None
-    if not isinstance(data, dict):
-        raise BadInput(f"{path}: {what} is a JSON object")
-    return data
+    except RecursionError:
+        raise BadInput(f"{path}: nested too deep to be {what}") from None
+
+
+def _check(args: argparse.Namespace) -> int:
+    """Check a match record offline: every deal, the totals, the digest, the first discrepancy."""
+    from engine import records
+    from engine.game import InputError
+
+    data = _read_json(args.file, "a match record")
+    try:
+        report = records.check_record(data, keep_steps=not args.json, lang=args.lang)
+    except InputError as err:
+        where = f" at {err.path}" if err.path else ""
+        raise BadInput(f"{args.file}: {err.code}{where}: {err.message}") from None
+    if args.json:
+        json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_check(data, report, args.lang)
+    return 0 if report["consistent"] else EXIT_REFUSED
+
+
+def _print_check(record: dict, report: dict, lang: str) -> None:
+    w = _WORDS[lang]
+    tags = record.get("tags") or {}
+    names = tags.get("names") if isinstance(tags.get("names"), dict) else {}
+    seats = " ".join(f"{p} ({names[p]})" if p in names else p for p in record["players"])
+    print(f"{w['game']}: {report['game']}   {w['players']}: {seats}")
+    about = [str(tags[k]) for k in ("event", "site", "date", "round", "table", "referee")
+             if k in tags]
+    if about:
+        print(" / ".join(about))
+    for summary in report["deals"]:
+        k = summary["index"]
+        dealt = record["deals"][k]["deal"]
+        if "seed" in dealt:
+            how = w["seed"].format(seed=dealt["seed"])
+            if summary["seed_commitment"]:
+                how += ", " + w["commitment"].format(c=summary["seed_commitment"]) + " " + (
+                    w["checked"] if summary["commitment_checked"] else w["unchecked"])
+        else:
+            how = w["physical"]
+        print()
+        print(f"{w['deal'].format(n=k + 1)}: {how}")
+        if summary.get("steps"):
+            print(_table(_step_rows(summary["steps"], w, comments=any(
+                "comment" in s for s in summary["steps"]))))
+        state = w.get(summary["status"], summary["status"])
+        if summary["match_over"]:
+            state += f", {w['match_over']}"
+        print(f"{w['actions'].format(n=summary['actions'])}, {state}; {w['deal_totals']}: "
+              f"{_totals_text(summary['totals'], w['none'])}")
+    print()
+    print(f"{w['match_totals']}: {_totals_text(report['totals'], w['none'])}")
+    carried = {True: w["digest_ok"], None: w["digest_none"],
+               False: w["digest_bad"].format(d=record.get("digest"))}[report["digest_matches"]]
+    print(f"{w['digest']}: {report['digest']} ({carried})")
+    found = report["discrepancy"]
+    if found is None:
+        print(w["consistent"])
+        return
+    if found["deal"] is None:
+        where = w["where_record"]
+    elif found["step"] is None:
+        where = w["where_deal"].format(deal=found["deal"] + 1)
+    else:
+        where = w["where"].format(deal=found["deal"] + 1, step=found["step"] + 1)
+    rule = f" ({w['rule']} {found['rule']})" if found.get("rule") else ""
+    print(f"{w['discrepancy']}: {where}: {found['code']}{rule}")
+    print(f"  {found['message']}")
+    for key in ("recorded", "engine"):
+        if found.get(key) is not None:
+            print(f"  {w[key]}: {json.dumps(found[key], ensure_ascii=False)}")
 
 
 def _sheet(args: argparse.Namespace) -> int:
@@ -174,7 +352,9 @@ def _sheet(args: argparse.Namespace) -> int:
     from engine import records, sheets
     from engine.game import InputError
 
-    record = _read_json_object(args.file, "a match record")
+    record = _read_json(args.file, "a match record")
+    if not isinstance(record, dict):
+        raise BadInput(f"{args.file}: a match record is a JSON object")
     try:
         report = records.check_record(record, keep_steps=True, lang=args.lang)
     except InputError as err:
@@ -261,7 +441,19 @@ def main(argv: list[str] | None = None) -> int:
                          epilog=REPLAY_FORMAT, formatter_class=argparse.RawDescriptionHelpFormatter)
     rep.add_argument("file", help="the game log (JSON; - for stdin)")
     rep.add_argument("--lang", choices=["en", "ja"], default="en")
+    rep.add_argument("--json", action="store_true",
+                     help="print every step, the final state and totals as JSON (the machine's "
+                          "output) instead of a table")
     rep.set_defaults(func=_replay)
+    chk = sub.add_parser("check", help="check a match record: every deal, the totals, the "
+                         "digest and the first discrepancy",
+                         description="Check a match record offline.", epilog=CHECK_FORMAT,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    chk.add_argument("file", help="the match record (JSON; - for stdin)")
+    chk.add_argument("--lang", choices=["en", "ja"], default="en")
+    chk.add_argument("--json", action="store_true",
+                     help="print the check report as JSON (as POST /v1/records/check answers)")
+    chk.set_defaults(func=_check)
     sheet = sub.add_parser("sheet", help="check a match record and print its score sheet",
                            description="Check a match record and print its score sheet.",
                            epilog=SHEET_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)

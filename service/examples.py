@@ -84,6 +84,10 @@ def record(client) -> dict:
           "actions": [{k: v for k, v in action.items() if k != "game"}]})
     match_record = _played_record(client)
     call("checkRecord", "POST", "/v1/records/check", match_record)
+    # A score sheet is text (text/plain unless asked otherwise): the answer as the body reads.
+    sheet = client.post("/v1/records/sheet", json=match_record, headers={"Accept": "text/plain"})
+    assert sheet.status_code == 200, sheet.get_data(as_text=True)
+    out["recordSheet"] = {"request": match_record, "response": sheet.get_data(as_text=True)}
     call("verifyDeal", "POST", "/v1/verify-deal",
          {"game": "man", "players": RECORD_PLAYERS, "options": {"preset": "referee"},
           "seed": SEED, "seed_salt": SALT,

@@ -523,12 +523,15 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                          f"(`{CONSISTENT_HEADER}: false`).",
              parameters=_SHEET_PARAMETERS,
              requestBody={"required": True, "content": {"application/json": {
-                 "schema": {"$ref": "#/components/schemas/MatchRecord"}}}},
+                 "schema": {"$ref": "#/components/schemas/MatchRecord"},
+                 "example": examples.request("recordSheet")}}},
              responses={"200": {
                  "description": "The score sheet",
                  "headers": _SHEET_HEADERS,
-                 "content": {media: {"schema": {"type": "string"}}
-                             for media in SHEET_MEDIA_TYPES}}})
+                 "content": {media: {"schema": {"type": "string"}} | (
+                     {"example": examples.response("recordSheet")}
+                     if media == "text/plain" else {})
+                     for media in SHEET_MEDIA_TYPES}}})
     @called_directly
     def record_sheet():
         req = request._get_current_object()
@@ -626,8 +629,12 @@ def _record_in(ext, req) -> object:
         raise LimitExceeded(f"a record checked here has at most {settings.max_record_actions}"
                             f" actions in all (CARDREF_MAX_RECORD_ACTIONS), not {actions}",
                             "deals")
-    if isinstance(record, dict) and isinstance(record.get("players"), list):
-        _check_player_ids(ext, [p for p in record["players"] if isinstance(p, str)], "players")
+    players = record.get("players") if isinstance(record, dict) else None
+    limit = settings.max_player_id_length
+    for i, pid in enumerate(players if isinstance(players, list) else ()):
+        if isinstance(pid, str) and len(pid) > limit:
+            raise records.InvalidRecord(f"a player id has at most {limit} characters "
+                                        "(CARDREF_MAX_PLAYER_ID_LENGTH)", f"players[{i}]")
     return record
 
 

@@ -79,8 +79,9 @@ def lines(deal: CheckedDeal) -> list[SheetLine]:
             en.append(f"even split: nothing scores, ×{done['next_carry']} carried (A29)")
             ja.append(f"同点: 得点なし、×{done['next_carry']} を持ち越し(A29)")
         if boom is not None:
-            en.append(f"boom: {boom['winner']}")
-            ja.append(f"ブーム: {boom['winner']}")
+            members = [deal.name(p) for p in sd.holder_members(deal.players, boom["winner"])]
+            en.append(f"boom: {' + '.join(members)}")
+            ja.append(f"ブーム: {'・'.join(members)}")
         if over is not None:
             who = ", ".join(deal.name(p) for p in over["winners"])
             en.append(f"match won by {who}")

@@ -40,7 +40,7 @@ def test_replay_prints_every_step_and_stops_at_a_refusal(tmp_path, capsys):
     log.write_text(json.dumps({"deal": {"game": "man", "players": ["a", "b", "c"], "seed": "cli",
                                         "seed_salt": dealt["state"]["seed_salt"]},
                                "actions": actions}))
-    assert cli.main(["replay", str(log)]) == 0
+    assert cli.main(["replay", str(log), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["state"] == state and len(printed["steps"]) == len(actions)
 
@@ -49,6 +49,25 @@ def test_replay_prints_every_step_and_stops_at_a_refusal(tmp_path, capsys):
                                         "seed_salt": dealt["state"]["seed_salt"]},
                                "actions": bad}))
     assert cli.main(["replay", str(log)]) == 2  # a malformed action: the log itself is bad
+
+
+def test_replay_prints_a_table_of_steps_for_a_person(tmp_path, capsys):
+    actions = [{"type": "penalty", "player": "bob", "points": 2, "reason": "slow play"},
+               {"type": "warning", "player": "ann"}]
+    log = tmp_path / "table.json"
+    log.write_text(json.dumps({"deal": {"game": "man", "players": ["ann", "bob"],
+                                        "seed": "table"}, "actions": actions}))
+    assert cli.main(["replay", str(log)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("#"))
+    assert lines[head].split() == ["#", "player", "action", "score", "to", "act", "status"]
+    assert lines[head + 1].split()[:6] == ["1", "bob", "penalty", "points=2", "reason=slow",
+                                           "play"]
+    assert "bob -2" in lines[head + 1]
+    assert lines[head + 2].split()[:3] == ["2", "ann", "warning"]
+    assert lines[-1].startswith("Totals: bob -2")
+    assert cli.main(["replay", str(log), "--lang", "ja"]) == 0
+    assert "合計: bob -2" in capsys.readouterr().out
 
 
 def test_openapi_command_writes_the_committed_spec(tmp_path):
@@ -109,7 +128,7 @@ def test_refused_action_exits_1_distinct_from_bad_input(tmp_path, capsys):
     player = next(p for p in state["players"] if ("pass", p) not in legal)
     path = tmp_path / "log.json"
     path.write_text(json.dumps({"deal": GOOD_DEAL, "actions": [{"type": "pass", "player": player}]}))
-    code = cli.main(["replay", str(path)])
+    code = cli.main(["replay", str(path), "--json"])
     out = capsys.readouterr().out
     assert code == 1, out
     assert json.loads(out)["stopped"]["error"]["code"]

@@ -85,6 +85,17 @@ def test_each_example_checks_consistent_over_http_with_its_recorded_totals(clien
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_each_example_checks_consistent_through_the_cli_with_its_recorded_totals(game_id, capsys):
+    record = example(game_id)
+    assert cli.main(["check", str(EXAMPLES / f"{game_id}.json"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["consistent"] and report["digest_matches"] is True
+    assert report["totals"] == record["totals"]
+    assert cli.main(["check", str(EXAMPLES / f"{game_id}.json"), "--lang", "ja"]) == 0
+    assert record["digest"] in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_each_examples_sheet_through_the_cli_is_the_checked_records(game_id, capsys):
     record = example(game_id)
     report = records.check_record(example(game_id), keep_steps=True)

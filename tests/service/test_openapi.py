@@ -67,8 +67,18 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                 continue
             ok = next(c for c in op["responses"] if c.startswith("2"))
             content = op["responses"][ok]["content"]
-            if "application/json" not in content:  # the rules pages: markdown and HTML
-                assert set(content) <= {"text/markdown", "text/html"}, op["operationId"]
+            if "application/json" not in content:  # rules pages (markdown, HTML), score sheets
+                assert set(content) <= {"text/markdown", "text/html", "text/plain", "text/csv"}, \
+                    op["operationId"]
+                if "requestBody" in op:  # a score sheet: its example record answers its text
+                    body = op["requestBody"]["content"]["application/json"]["example"]
+                    resp = client.open(path, method=method.upper(), json=body,
+                                       headers={"Accept": "text/plain"})
+                    assert resp.status_code == int(ok), op["operationId"]
+                    assert resp.get_data(as_text=True) == content["text/plain"]["example"], (
+                        f"{op['operationId']}: its example is stale: run "
+                        "`python -m service.examples` and regenerate openapi.yaml")
+                    checked += 1
                 continue
             answer = content["application/json"]
             # One example, or named ones (validate: accepted and refused) paired by name.
@@ -93,7 +103,7 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                     "`python -m service.examples` and regenerate openapi.yaml")
                 checked += 1
     # validateActionRefused is shown twice (under /v1/validate and /validate)
-    assert checked == len(examples.load()) + 1 == 18
+    assert checked == len(examples.load()) + 1 == 19
     refused = [ex["value"] for ex in spec["paths"]["/v1/validate"]["post"]["responses"]["200"][
         "content"]["application/json"]["examples"].values() if not ex["value"]["valid"]]
     assert refused and refused[0]["error"]["code"] and refused[0]["error"]["rule"]

@@ -165,7 +165,7 @@ def test_card_referee_replay_counts_the_ledger_in_its_totals(tmp_path, capsys):
                                         "seed": "ledger"}, "actions": actions}))
     outs = []
     for _ in range(2):
-        assert cli.main(["replay", str(log)]) == 0
+        assert cli.main(["replay", str(log), "--json"]) == 0
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0]["totals"] == outs[1]["totals"] == {"bob": 0, "ann": -5}
     assert [e["withdrawn"] for e in outs[0]["state"]["referee_ledger"]] == [True, False, False]

@@ -1,0 +1,189 @@
+"""Match records over HTTP: POST /v1/records/check answers what engine/records.py answers (steps
+left out) for random whole matches of every game and their tampered copies, the same in every
+trust mode; malformed records are 422 with the path of what is wrong, records past the limits 413.
+POST /v1/verify-deal says whether a revealed seed and salt make a deal's commitment and deals the
+hands that seed deals."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from engine import adjudicate, records, registry, rng
+from service.app import create_app
+from service.config import Settings
+from tests.records import random_record
+from tests.sizing import examples
+
+GAMES = [g.id for g in registry.all_games()]
+SEAL_KEY = b"r" * 32
+
+
+def _client(**overrides):
+    return create_app(Settings(metrics=False, **overrides)).test_client()
+
+
+PLAIN = _client()
+
+
+def post_check(record, client=PLAIN, **headers):
+    return client.post("/v1/records/check", json=record, headers=headers)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(min_value=0, max_value=2 ** 32))
+def test_the_http_report_is_the_engines_for_a_record_and_its_tampered_copy(game_id, seed):
+    rnd = random.Random(seed)
+    record = random_record(game_id, rnd, deals=2)
+    resp = post_check(record)
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json() == records.check_record(copy.deepcopy(record))
+    assert resp.get_json()["consistent"]
+    places = [(k, i) for k, d in enumerate(record["deals"])
+              for i, a in enumerate(d["actions"]) if a.get("score_deltas")]
+    if places:
+        k, i = rnd.choice(places)
+        record["deals"][k]["actions"][i]["score_deltas"][0]["target"] = "somebody else"
+        found = post_check(record).get_json()["discrepancy"]
+        assert (found["deal"], found["step"], found["code"]) == (k, i, "score_differs")
+
+
+def test_a_record_checks_the_same_in_every_trust_mode_without_any_key():
+    record = random_record("man", random.Random(21), deals=2, ledger=0.1)
+    assert any(a["action"]["type"] == "penalty" for d in record["deals"] for a in d["actions"])
+    plain = post_check(record).get_json()
+    for client in (_client(state_secrets=("s",), referee_keys=("k",)),
+                   _client(seal_keys=(SEAL_KEY,), referee_keys=("k",))):
+        resp = post_check(record, client)
+        assert resp.status_code == 200, resp.get_json()
+        assert resp.get_json() == plain
+
+
+def test_the_discrepancy_speaks_the_callers_language():
+    record = random_record("daifugo", random.Random(2), deals=1)
+    record["deals"][0]["result"]["status"] = "in_progress"
+    en = post_check(record).get_json()["discrepancy"]
+    ja = post_check(record, **{"Accept-Language": "ja"}).get_json()["discrepancy"]
+    assert en["code"] == ja["code"] == "result_differs" and en["message"] != ja["message"]
+
+
+@pytest.mark.parametrize("body, status, code, path", [
+    ({"format": "card-referee/match-record", "format_version": 1, "game": "man",
+      "players": ["a", "b"], "deals": [{"deal": {"seed": "s"}, "actions": [{"action": {},
+                                                                            "coment": "x"}]}]},
+     422, "record_invalid", "deals[0].actions[0]"),
+    ({"format": "card-referee/match-record", "format_version": 3, "game": "man",
+      "players": ["a", "b"], "deals": [], "new_in_3": True},
+     422, "record_version_unsupported", "format_version"),
+    ({"format": "card-referee/match-record", "format_version": 1, "game": "go",
+      "players": ["a", "b"], "deals": [{"deal": {"seed": "s"}}]}, 422, "game_unknown", "game"),
+    ({"format": "card-referee/match-record", "format_version": 1, "game": "man",
+      "players": ["a", "b"], "deals": [{"deal": {"seed": "s"}}], "tags": {"x": 0.5}},
+     422, "record_invalid", "tags.x"),
+    ({"format": "card-referee/match-record", "format_version": 1, "game": "man",
+      "players": ["a", "b"], "options": {"preset": "nope"}, "deals": [{"deal": {"seed": "s"}}]},
+     422, "options_invalid", None),
+    (["not", "a", "record"], 422, "record_invalid", None),
+    ({"format": "card-referee/match-record", "format_version": 1, "game": "man",
+      "players": ["a" * 65, "b"], "deals": [{"deal": {"seed": "s"}}]},
+     422, "record_invalid", "players[0]"),
+])
+def test_a_malformed_record_is_422_naming_what_is_wrong(body, status, code, path):
+    resp = post_check(body)
+    problem = resp.get_json()
+    assert resp.status_code == status and problem["code"] == code, problem
+    if path is not None:
+        assert path in problem["errors"], problem
+
+
+def test_malformed_json_is_400():
+    resp = PLAIN.post("/v1/records/check", data=b"{nope", content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["code"] == "json_malformed"
+
+
+def test_a_record_past_the_limits_is_413_limit_exceeded():
+    record = random_record("guandan", random.Random(3), deals=2)
+    deals = len(record["deals"])
+    actions = sum(len(d["actions"]) for d in record["deals"])
+    for client, path in ((_client(max_record_deals=deals - 1), "deals"),
+                         (_client(max_record_actions=actions - 1), "deals")):
+        resp = post_check(record, client)
+        assert resp.status_code == 413, resp.get_json()
+        assert resp.get_json()["code"] == "limit_exceeded" and path in resp.get_json()["errors"]
+    assert post_check(record, _client(max_record_deals=deals,
+                                      max_record_actions=actions)).status_code == 200
+
+
+# ---------------------------------------------------------------- verifiable deals
+
+def _verify(body, client=PLAIN):
+    return client.post("/v1/verify-deal", json=body)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_revealed_seed_verifies_its_commitment_and_deals_each_seats_hand(game_id):
+    game = registry.get(game_id)
+    players = [f"p{i}" for i in range(max(game.min_players, 4 if game_id == "guandan" else 3))]
+    dealt = PLAIN.post(f"/v1/games/{game_id}/deal", json={"players": players}).get_json()
+    state = dealt["state"]
+    body = {"game": game_id, "players": players, "seed": state["seed"],
+            "seed_salt": state["seed_salt"], "seed_commitment": dealt["seed_commitment"]}
+    out = _verify(body).get_json()
+    assert out["matches"] is True and out["seed_commitment"] == dealt["seed_commitment"]
+    for p in players:
+        own = PLAIN.post("/v1/view", json={"state": state, "player": p}).get_json()["view"]
+        held = own.get("hand") if "hand" in own else own["hands"][p]
+        assert out["hands"][p] == (held or [])
+    assert out["to_act"] == dealt["to_act"]
+    for wrong in ({"seed": state["seed"] + "!"}, {"seed_salt": rng.new_salt()},
+                  {"seed_commitment": "0" * 64}):
+        assert _verify({**body, **wrong}).get_json()["matches"] is False
+
+
+def test_a_deal_made_before_salting_verifies_by_the_bare_sha256():
+    body = {"game": "daifugo", "players": ["a", "b", "c"], "seed": "old-table-3",
+            "seed_commitment": rng.commitment("old-table-3").upper()}
+    out = _verify(body).get_json()
+    assert out["matches"] is True
+    same = adjudicate.deal("daifugo", ["a", "b", "c"], seed="old-table-3")["state"]["hands"]
+    assert out["hands"] == same
+
+
+def test_a_later_deal_of_a_match_verifies_with_its_match_values():
+    record = next(r for r in (random_record("manillen", random.Random(seed), deals=2, physical=0)
+                              for seed in range(100)) if len(r["deals"]) == 2)
+    first = records.check_record(record)["deals"][0]
+    second = record["deals"][1]["deal"]
+    out = _verify({"game": "manillen", "players": record["players"], "seed": second["seed"],
+                   "seed_salt": second["seed_salt"], "seed_commitment": second["seed_commitment"],
+                   "match": first["next_match"]}).get_json()
+    assert out["matches"] is True
+    state = adjudicate.deal("manillen", record["players"], None, second["seed"],
+                            match=first["next_match"], seed_salt=second["seed_salt"])["state"]
+    assert out["hands"] == {p: list(state["hands"][p]) for p in record["players"]}
+
+
+@pytest.mark.parametrize("change, status, code", [
+    ({"seed_salt": "xyz"}, 422, "request_invalid"),
+    ({"players": ["a"]}, 422, "deal_invalid"),
+    ({"game": "go"}, 404, "game_unknown"),
+    ({"options": {"preset": "nope"}}, 422, "options_invalid"),
+    ({"seed": None}, 422, "request_invalid"),
+])
+def test_a_bad_verify_deal_request_is_a_4xx_with_its_code(change, status, code):
+    body = {"game": "man", "players": ["a", "b", "c"], "seed": "s",
+            "seed_commitment": rng.commitment("s"), **change}
+    resp = _verify(body)
+    assert resp.status_code == status and resp.get_json()["code"] == code, resp.get_json()
+
+
+def test_verify_deal_answers_the_same_in_every_trust_mode():
+    body = {"game": "guandan", "players": ["a", "b", "c", "d"], "seed": "t-1",
+            "seed_salt": "ab" * 16, "seed_commitment": rng.commitment("t-1", "ab" * 16)}
+    plain = _verify(body).get_json()
+    assert plain["matches"]
+    for client in (_client(state_secrets=("s",)), _client(seal_keys=(SEAL_KEY,))):
+        assert _verify(body, client).get_json() == plain
