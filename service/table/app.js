@@ -250,6 +250,10 @@ function renderSetup() {
       h("textarea", { rows: 3, ...tid("match-values"), placeholder: "{\"levels\": {\"team1\": \"5\", \"team2\": \"3\"}}",
         onchange: (e) => { s.match = e.target.value.trim(); } }, s.match || "")),
     h("section", {}, h("h2", { text: t("seats") }), h("label", { text: t("seat_count") }), count, seatInputs),
+    h("details", { class: "card-box" }, h("summary", { text: t("tags") }),
+      ["event", "site", "round", "table", "referee"].map((tag) => h("div", {}, h("label", { text: t(`tag_${tag}`) }),
+        h("input", { value: (s.tags || {})[tag] || "", ...tid(`tag-${tag}`),
+          oninput: (e) => { s.tags = { ...(s.tags || {}), [tag]: e.target.value.trim() }; } })))),
     h("section", {}, h("h2", { text: t("deal_mode") }), mode("server", t("deal_server")), mode("physical", t("deal_physical")),
       h("label", { text: t("key") }, h("span", { class: "desc", text: t("key_hint") })), key),
     h("button", { class: "primary", ...tid("start"), onclick: startMatch }, t("start")),
@@ -285,8 +289,10 @@ async function startMatch() {
       ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${e.message}` } }; render(); return;
     }
   }
+  // the record's tags (docs/records.md): what the score sheet prints at its head
+  const tags = Object.fromEntries(Object.entries(s.tags || {}).filter(([, v]) => v));
   M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
-        deals: [], pending: [], created: new Date().toISOString() };
+        deals: [], pending: [], created: new Date().toISOString(), tags };
   await newDeal(match);
 }
 
@@ -747,8 +753,9 @@ async function importRecord(record) {
       if (answer.stopped) { ui.refusal = { action: answer.stopped.action, error: answer.stopped.error }; render(); return; }
       const steps = answer.steps.map((s) => ({ action: s.action, state: null, to_act: s.to_act, status: s.status,
         score_deltas: s.score_deltas || [], events: s.events || [] }));
-      const answerDeal = { state: answer.initial_state, to_act: answer.to_act0 || (steps.length ? undefined : answer.to_act),
-                           status: "in_progress", seed_commitment: answer.seed_commitment, seat_tokens: answer.seat_tokens };
+      // the deal's own answer: only its state matters once steps follow (each step has its to_act)
+      const answerDeal = { state: answer.initial_state, to_act: [], status: "in_progress",
+                           seed_commitment: answer.seed_commitment, seat_tokens: answer.seat_tokens };
       if (steps.length) {
         const last = steps[steps.length - 1];
         last.state = answer.state; last.next_match = answer.next_match; last.seed = answer.seed; last.seed_salt = answer.seed_salt;

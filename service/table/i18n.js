@@ -27,7 +27,8 @@ const WORDS = {
     "The service asks for the referee key.", resume: "Resumed", check: "Record check",
     confirm_new: "Start a new match? The current one is kept only in an exported record.",
     seed: "Seed", salt: "Salt", events: "What happened", error: "Error", chosen: "Chosen",
-    imported: "Record imported", back: "Back to the last deal", status: "Status", match_so_far: "Match so far",
+    imported: "Record imported", tags: "Event, table, referee (for the record)",
+    tag_event: "Event", tag_site: "Site", tag_round: "Round", tag_table: "Table", tag_referee: "Referee", back: "Back to the last deal", status: "Status", match_so_far: "Match so far",
     match_so_far_hint: "A match entered part-way: the game's match values as JSON (levels, points, the last finish…); a referee act. Empty: a new match.",
   },
   ja: {
@@ -56,7 +57,8 @@ const WORDS = {
     key_needed: "サービスが審判キーを求めています。", resume: "再開しました", check: "記録の検査",
     confirm_new: "新しい試合を始めますか? 現在の試合は書き出した記録にだけ残ります。",
     seed: "シード", salt: "ソルト", events: "出来事", error: "エラー", chosen: "選択",
-    imported: "記録を読み込みました", back: "前の局に戻る", status: "状態", match_so_far: "途中からの試合",
+    imported: "記録を読み込みました", tags: "大会・卓・審判(記録用)",
+    tag_event: "大会", tag_site: "会場", tag_round: "回戦", tag_table: "卓", tag_referee: "審判", back: "前の局に戻る", status: "状態", match_so_far: "途中からの試合",
     match_so_far_hint: "途中から入力する試合: ゲームの試合の値を JSON で(レベル、点数、前局の順位など)。審判の行為です。空欄: 新しい試合。",
   },
 };

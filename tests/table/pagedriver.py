@@ -60,7 +60,8 @@ def open_page(driver, base: str, *, fresh: bool = True) -> None:
 
 
 def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "", key: str = "",
-           physical: bool = False, options: dict | None = None, match: dict | None = None) -> None:
+           physical: bool = False, options: dict | None = None, match: dict | None = None,
+           tags: dict | None = None) -> None:
     Select(find(driver, "game")).select_by_value(game)
     if preset:
         Select(find(driver, "preset")).select_by_value(preset)
@@ -85,6 +86,10 @@ def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "
             box = wait_present(driver, f"seat-{i}")
             box.clear()
             box.send_keys(seat)
+    for tag, value in (tags or {}).items():
+        field = find(driver, f"tag-{tag}")
+        driver.execute_script("arguments[0].closest('details').open = true", field)
+        field.send_keys(value)
     if physical:
         find(driver, "mode-physical").click()
     if key:

@@ -145,7 +145,7 @@ def test_the_japanese_interface(table_service):
 def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "manteur", seats=["ann", "bob", "cy"], key=REFEREE_KEY,
-           options={"penalty_limit": "1"})
+           options={"penalty_limit": "1"}, tags={"event": "Autumn Open", "table": "7"})
     play_deal(browser, ["challenge", "declare"])
     shown_totals = {p: find(browser, f"total-{p}").text for p in ("ann", "bob", "cy")}
     for old in browser.downloads.glob("*.json"):
@@ -160,6 +160,7 @@ def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(br
     assert "✓" in wait_present(browser, "notice").text  # the page checked it too
     assert report["consistent"], report["discrepancy"]
     assert report["digest"] == record["digest"]
+    assert record["tags"]["event"] == "Autumn Open" and record["tags"]["table"] == "7"
     assert {k: str(v) for k, v in report["totals"].items() if k in shown_totals} == \
         {k: v for k, v in shown_totals.items() if v != "0"}
     downloaded = wait_for(browser, lambda d: list(d.downloads.glob("*.json")), what="the download")[0]
