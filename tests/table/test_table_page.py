@@ -49,17 +49,19 @@ def test_the_index_links_the_table_page_served_from_the_package(table_service):
 
 def test_a_reload_mid_deal_resumes_where_it_was(browser, table_service):
     open_page(browser, table_service)
-    set_up(browser, "daifugo", key=REFEREE_KEY)
+    set_up(browser, "guandan", key=REFEREE_KEY)
     commitment = wait_present(browser, "commitment").text
-    play_steps(browser, 6)
+    play_steps(browser, 5)
     before = saved_match(browser)
+    hand = find(browser, "hand").text
     browser.refresh()
     wait_for(browser, lambda d: idle(d) and finds(d, tid("legal-actions")), what="the resumed deal")
-    assert entries(browser) == 6
+    assert entries(browser) == 5
     assert find(browser, "commitment").text == commitment
+    assert find(browser, "hand").text == hand
     assert saved_match(browser)["deals"] == before["deals"]
-    play_deal(browser)
-    assert finds(browser, tid("result"))
+    play_steps(browser, 3)  # and it goes on from there
+    assert len(saved_match(browser)["deals"][0]["steps"]) == 8
 
 
 def test_an_illegal_entry_shows_its_refusal_and_links_its_rule(browser, table_service):
