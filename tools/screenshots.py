@@ -1,4 +1,4 @@
-"""Screenshots of the table page at phone and tablet sizes, in Chromium (`python -m
+"""Screenshots of the table page at phone and tablet sizes, upright and in landscape, in Chromium (`python -m
 tools.screenshots DIR`): the set-up screen, a Guandan deal in play (27 cards in hand), a physical
 Man deal being entered, and a finished Manteur deal with its score. Each is checked for sideways
 scrolling on the way (the command fails naming any screen that scrolls sideways); the tests run
@@ -13,7 +13,7 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 
-from tests.table.browser import TABLET, TABLET_PORTRAIT, start_browser
+from tests.table.browser import PHONE_LANDSCAPE, TABLET, TABLET_PORTRAIT, start_browser
 from tests.table.pagedriver import (
     click,
     idle,
@@ -27,8 +27,8 @@ from tests.table.pagedriver import (
 )
 
 SCREENSHOT_KEY = "screenshots-referee-key"
-DEVICES = {"phone": {"phone": True}, "tablet": {"size": TABLET},
-           "tablet-portrait": {"size": TABLET_PORTRAIT}}
+DEVICES = {"phone": {"phone": True}, "phone-landscape": {"phone": PHONE_LANDSCAPE},
+           "tablet": {"size": TABLET}, "tablet-portrait": {"size": TABLET_PORTRAIT}}
 
 
 def _scenes(driver, base: str):

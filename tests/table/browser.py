@@ -17,6 +17,7 @@ PACKAGES = ("chromium", "chromium-driver")
 PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "mobile": True, "touch": True},
          "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                       "Chrome/120.0 Mobile Safari/537.36"}
+PHONE_LANDSCAPE = {**PHONE, "deviceMetrics": {**PHONE["deviceMetrics"], "width": 844, "height": 390}}
 TABLET = (1024, 768)     # a tablet in landscape
 TABLET_PORTRAIT = (820, 1180)
 
@@ -45,7 +46,7 @@ def ensure_chromium() -> None:
         "chromium-driver`) or point CARDREF_CHROMIUM / CARDREF_CHROMEDRIVER at them")
 
 
-def start_browser(*, phone: bool = False, size: tuple[int, int] = TABLET, lang: str = "en",
+def start_browser(*, phone: bool | dict = False, size: tuple[int, int] = TABLET, lang: str = "en",
                   downloads: Path | None = None):
     """A headless Chromium (a phone by emulation, or a window of `size`) in `lang`."""
     from selenium import webdriver
@@ -63,7 +64,7 @@ def start_browser(*, phone: bool = False, size: tuple[int, int] = TABLET, lang: 
         prefs.update({"download.default_directory": str(downloads), "download.prompt_for_download": False})
     opts.add_experimental_option("prefs", prefs)
     if phone:
-        opts.add_experimental_option("mobileEmulation", PHONE)
+        opts.add_experimental_option("mobileEmulation", PHONE if phone is True else phone)
     driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
     driver.set_script_timeout(30)
     return driver
