@@ -70,7 +70,10 @@ async function flush() {
       answer = await send(action);
     } catch (e) {
       if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); render(); return; }
-      throw e;
+      // the service answered, with a problem: this entry cannot be sent; the rest wait for the
+      // referee (undo drops them one by one)
+      M.pending.shift(); save(); setOnline(true);
+      return showProblem(e);
     }
     M.pending.shift();
     if (!answer.valid) { ui.refusal = { action, error: answer.error }; break; }
@@ -342,7 +345,7 @@ function renderDealEntry() {
   }));
   const hand = h("div", { class: "cards", ...tid(`draft-hand-${seat}`) }, dr.hands[seat].map((c, i) =>
     h("button", { class: `card ${isRed(c) ? "red" : "black"}`, title: "×", onclick: () => { dr.hands[seat].splice(i, 1); save(); render(); } }, cardLabel(c), " ×")));
-  appendTo(app, h("h1", { text: `${gameName(M.game)} · ${t("enter_hands")} (${t("deal_n")} ${M.deals.length + 1})` }),
+  appendTo(app, h("h1", { text: `${gameName(M.game)} · ${t("enter_hands")} (${i18nDeal(M.deals.length + 1)})` }),
     refusalBox(),
     h("section", {}, tabs, h("h2", { text: `${t("hand_of")} ${seat}` }), hand, h("h2", { text: t("deck_left") }), grid),
     tableFieldsSection(dr),
@@ -399,7 +402,7 @@ function renderPlay(d) {
   const status = dealStatus(d);
   const toAct = dealToAct(d) || [];
   const header = h("section", {},
-    h("h1", { ...tid("title") }, `${gameName(M.game)} · ${t("deal_n")} ${M.deals.length}`),
+    h("h1", { ...tid("title") }, `${gameName(M.game)} · ${i18nDeal(M.deals.length)}`),
     d.answer.seed_commitment ? h("p", {}, t("commitment"), " ", h("span", { class: "mono", ...tid("commitment") }, d.answer.seed_commitment)) : null,
     h("div", { class: "row", ...tid("seats") }, M.players.map((p) => h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
       `${p}${ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ` · ${ui.refView.hands[p].length}` : ""}`))));
