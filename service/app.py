@@ -199,6 +199,16 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.add_url_rule("/docs/", endpoint="docs_slash",
                      view_func=app.view_functions["api-docs.openapi_swagger_ui"])
 
+    # The referee's table page (service/table/: plain HTML, CSS and ES modules, no build step), a
+    # client of the public API like any other front end.
+    @app.get("/table")
+    def table_page():
+        return pages.table_page()
+
+    @app.get("/table/<path:filename>")
+    def table_assets(filename: str):
+        return send_from_directory(pages.TABLE_DIR, filename, max_age=0)
+
     @app.get("/")
     def index():
         return pages.index_page(pages.chosen_language(request.args.get("lang"), request_lang()),

@@ -11,12 +11,10 @@ from __future__ import annotations
 import html as html_mod
 import os
 import re
-import xml.etree.ElementTree as etree
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 
 from flask import Response
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from engine import registry
 from engine.errors import InputError
@@ -192,13 +190,26 @@ def page(directory: str, game_id: str, lang: str, html: bool, base: str) -> tupl
     return _cache[key]
 
 
+# The table page's files, installed with the package (pyproject.toml package data).
+TABLE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "table")
+
+
+def table_page() -> Response:
+    """`GET /table`: the referee's table page; its language is chosen in the browser (it follows
+    the browser's languages, with a switch), so one file serves both."""
+    with open(os.path.join(TABLE_DIR, "index.html"), encoding="utf-8") as fh:
+        return Response(fh.read(), mimetype="text/html", headers={"Cache-Control": "no-cache"})
+
+
 _INDEX_TEXT = {
     "en": {"title": "Card Referee", "lead": "A REST API that adjudicates card games.",
            "api": "API documentation", "spec": "OpenAPI spec", "games": "Rules of each game",
-           "other": "日本語", "rules": "rules"},
+           "other": "日本語", "rules": "rules",
+           "table": "Table page: run a physical table from a phone or tablet"},
     "ja": {"title": "Card Referee（カード審判）", "lead": "カードゲームの裁定を行う REST API です。",
            "api": "API ドキュメント", "spec": "OpenAPI 仕様", "games": "各ゲームのルール",
-           "other": "English", "rules": "ルール"},
+           "other": "English", "rules": "ルール",
+           "table": "卓ページ: スマートフォンやタブレットで実卓を裁定する"},
 }
 
 
@@ -213,7 +224,8 @@ def index_page(lang: str, base: str) -> Response:
         for g in registry.all_games() if g.rules_doc)
     body = (f'<h1>{esc(words["title"])}</h1><p>{esc(words["lead"])}</p><ul>'
             f'<li><a href="{esc(base)}/docs">{esc(words["api"])}</a></li>'
-            f'<li><a href="{esc(base)}/openapi.yaml">{esc(words["spec"])}</a></li></ul>'
+            f'<li><a href="{esc(base)}/openapi.yaml">{esc(words["spec"])}</a></li>'
+            f'<li><a href="{esc(base)}/table">{esc(words["table"])}</a></li></ul>'
             f'<h2>{esc(words["games"])}</h2><ul>{games}</ul>')
     switch = f'<a href="{esc(base)}/?lang={other}" hreflang="{other}" lang="{other}">' \
              f'{esc(words["other"])}</a>'

@@ -1,0 +1,44 @@
+// The public API, as any client uses it. The page is served at <root>/table: the API is at <root>.
+import { language } from "./i18n.js";
+
+export const BASE = location.pathname.replace(/\/table\/?$/, "");
+
+// The service could not be reached (no answer at all): what was entered is kept and sent later.
+export class Unreachable extends Error {}
+// The service answered with a problem (4xx/5xx, application/problem+json).
+export class Problem extends Error {
+  constructor(status, body) {
+    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    this.status = status; this.body = body || {};
+    this.code = this.body.code;
+  }
+}
+
+export async function call(method, path, body, { key, seatToken } = {}) {
+  const headers = { "Accept-Language": language() };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (key) headers["Authorization"] = `Bearer ${key}`;
+  if (seatToken) headers["X-Seat-Token"] = seatToken;
+  let resp;
+  try {
+    resp = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+                                      cache: "no-store" });
+  } catch (e) {
+    throw new Unreachable(String(e));
+  }
+  // A proxy's gateway error means the service itself is out of reach.
+  if ([502, 503, 504].includes(resp.status) && !(resp.headers.get("Content-Type") || "").includes("problem")) {
+    throw new Unreachable(`HTTP ${resp.status}`);
+  }
+  const type = resp.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await resp.json() : await resp.text();
+  if (!resp.ok) throw new Problem(resp.status, typeof data === "object" ? data : { detail: data });
+  return data;
+}
+
+export function rulesLink(rule) {
+  // "daifugo D9" -> the rules page's anchor (service/pages.py gives each rule its number as id)
+  const [game, ...rest] = String(rule).split(" ");
+  const number = rest.join(" ");
+  return `${BASE}/v1/games/${encodeURIComponent(game)}/rules.${language()}.html#${encodeURIComponent(number)}`;
+}

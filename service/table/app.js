@@ -1,0 +1,809 @@
+// The referee's table page: set up a match, deal (server-shuffled or from the table), enter each
+// action, see refusals with their rule, keep the ledger, undo, and carry the match from deal to
+// deal. Everything entered is saved in localStorage as it goes (store.js); entries made while the
+// service is out of reach wait in a queue and are sent in order when it answers again.
+import { call, Problem, Unreachable, rulesLink, BASE } from "./api.js";
+import { t, language, setLanguage, initialLanguage } from "./i18n.js";
+import { loadMatch, saveMatch, clearMatch } from "./store.js";
+import { buildRecord, recordDeals } from "./record.js";
+import { cardLabel, isRed, deckOf, cardSort } from "./cards.js";
+
+const app = document.getElementById("app");
+const appendTo = (el, ...children) => el.append(...children.filter((c) => c !== null && c !== undefined));
+const net = document.getElementById("net");
+let games = [];            // GET /v1/games, in the page's language
+let tableSchemas = {};     // <Game>Table from the published spec: what lies face up at a physical deal
+let M = null;              // the match (saved); see store.js for its shape
+// What the screen shows now (not saved: fetched again after a reload)
+const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
+             refusal: null, notice: null, asking: null, picked: [], showAll: false, busy: false,
+             draftSeat: null, setup: null };
+
+// ---- small DOM helper -------------------------------------------------------------------------
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+const tid = (id) => ({ "data-testid": id });
+
+function gameInfo(id = M && M.game) { return games.find((g) => g.id === id); }
+function gameName(id) { const g = gameInfo(id); return g ? (g.names[language()] || g.names.en) : id; }
+function currentDeal() { return M && M.deals.length ? M.deals[M.deals.length - 1] : null; }
+function lastStep(d) { return d.steps.length ? d.steps[d.steps.length - 1] : null; }
+function dealState(d) { const s = lastStep(d); return s ? s.state : d.answer.state; }
+function dealToAct(d) { const s = lastStep(d); return s ? s.to_act : d.answer.to_act; }
+function dealStatus(d) { const s = lastStep(d); return s ? s.status : d.answer.status; }
+function save() { if (M) saveMatch(M); }
+function auth(seat) {
+  const d = currentDeal();
+  const tokens = d && d.answer && d.answer.seat_tokens;
+  return { key: M.key || undefined, seatToken: tokens && seat ? tokens[seat] : undefined };
+}
+
+// ---- network state and the queue --------------------------------------------------------------
+let retryTimer = null;
+function setOnline(ok) {
+  const waiting = M && M.pending ? M.pending.length : 0;
+  if (ok && !waiting) { net.hidden = true; net.textContent = ""; return; }
+  net.hidden = false;
+  net.textContent = ok ? `${waiting} ${t("queued")}` : `${t("offline")}${waiting ? ` · ${waiting} ${t("queued")}` : ""}`;
+  net.dataset.testid = "net";
+}
+function scheduleRetry() {
+  if (retryTimer) return;
+  retryTimer = setTimeout(async () => { retryTimer = null; await flush(); }, 3000);
+}
+async function flush() {
+  if (!M || !M.pending || !M.pending.length) return;
+  while (M.pending.length) {
+    const action = M.pending[0];
+    let answer;
+    try {
+      answer = await send(action);
+    } catch (e) {
+      if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); render(); return; }
+      // the service answered, with a problem: this entry cannot be sent; the rest wait for the
+      // referee (undo drops them one by one)
+      M.pending.shift(); save(); setOnline(true);
+      return showProblem(e);
+    }
+    M.pending.shift();
+    if (!answer.valid) { ui.refusal = { action, error: answer.error }; break; }
+    record(action, answer);
+  }
+  save(); setOnline(true); await refresh();
+}
+
+async function send(action) {
+  const d = currentDeal();
+  return call("POST", "/v1/validate", { state: dealState(d), action }, auth(action.player));
+}
+
+function record(action, answer) {
+  const d = currentDeal();
+  d.steps.push({ action, state: answer.state, to_act: answer.to_act, status: answer.status,
+                 score_deltas: answer.score_deltas || [], events: answer.events || [],
+                 seed: answer.seed, seed_salt: answer.seed_salt, next_match: answer.next_match });
+}
+
+// Enter an action: sent now, or queued when the service is out of reach (or others wait).
+async function enter(action, { askOnRefusal = false } = {}) {
+  busy(true);
+  try { await enterNow(action, askOnRefusal); } finally { busy(false); }
+}
+async function enterNow(action, askOnRefusal) {
+  ui.refusal = null; ui.notice = null;
+  if (M.pending.length) { M.pending.push(action); save(); setOnline(false); render(); return; }
+  let answer;
+  try {
+    answer = await withKey(() => send(action));
+  } catch (e) {
+    if (e instanceof Unreachable) {
+      M.pending.push(action); save(); setOnline(false); scheduleRetry(); render(); return;
+    }
+    return showProblem(e);
+  }
+  if (answer === undefined) return;
+  setOnline(true);
+  if (!answer.valid) {
+    ui.refusal = { action, error: answer.error };
+    if (askOnRefusal) { ui.asking = action; ui.picked = []; }  // e.g. which card came off an unseen stock
+    render(); return;
+  }
+  record(action, answer);
+  ui.selected = []; ui.asking = null; ui.picked = [];
+  save();
+  await refresh();
+}
+
+// A referee act asks for the key (403 referee_key_required): ask, then try again once.
+async function withKey(op) {
+  try {
+    return await op();
+  } catch (e) {
+    if (e instanceof Problem && e.code === "referee_key_required") {
+      const key = await askKey();
+      if (!key) return undefined;
+      M.key = key; save();
+      return await op();
+    }
+    throw e;
+  }
+}
+function askKey() {
+  return new Promise((resolve) => {
+    const input = h("input", { type: "password", autocomplete: "off", ...tid("key-prompt-input") });
+    const box = h("section", { class: "notice", ...tid("key-prompt") },
+      h("p", { text: t("key_needed") }), h("label", { text: t("key") }), input,
+      h("button", { class: "primary", ...tid("key-prompt-ok"), onclick: () => { box.remove(); resolve(input.value.trim()); } }, "OK"),
+      h("button", { onclick: () => { box.remove(); resolve(""); } }, "×"));
+    app.prepend(box);
+    input.focus();
+  });
+}
+function showProblem(e) {
+  if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); render(); return; }
+  ui.notice = null;
+  ui.refusal = { problem: e instanceof Problem ? e.body : { detail: String(e) } };
+  render();
+  if (!(e instanceof Problem)) console.error(e);
+}
+
+// ---- what the screen needs from the service ---------------------------------------------------
+// `data-busy` on <main> while the page waits for the service (tests and assistive tech wait on it).
+let inFlight = 0;
+function busy(on) {
+  inFlight += on ? 1 : -1;
+  if (inFlight > 0) app.dataset.busy = "1"; else delete app.dataset.busy;
+}
+async function refresh() {
+  busy(true);
+  try { await refreshNow(); } finally { busy(false); }
+}
+async function refreshNow() {
+  const d = currentDeal();
+  ui.legal = null; ui.view = null; ui.refView = null; ui.refLegal = [];
+  if (!d || !d.answer) { render(); return; }
+  const toAct = dealToAct(d) || [];
+  if (!ui.seat || !toAct.includes(ui.seat)) ui.seat = toAct[0] || null;
+  if (M.pending.length) { render(); return; }
+  const state = dealState(d);
+  try {
+    // With the key, the referee's view shows every hand (the seat's among them): one request
+    // fewer per entry; the referee's own legal actions only where the game has rulings.
+    const asks = [];
+    const playing = dealStatus(d) !== "finished" && ui.seat;
+    if (playing) asks.push(call("POST", "/v1/legal-actions", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.legal = r.actions; }));
+    if (M.key) {
+      asks.push(call("POST", "/v1/view", { state, player: "referee" }, { key: M.key })
+        .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
+      if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
+        .then((r) => { ui.refLegal = r.actions; }, refereeUnknown));
+    } else if (playing) {
+      asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.view = r.view; }));
+    }
+    await Promise.all(asks);
+    if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view
+      ui.view = (await call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))).view;
+    }
+    setOnline(true);
+  } catch (e) {
+    if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); }
+    else return showProblem(e);
+  }
+  render();
+}
+
+// A key the service does not take (422 player_unknown for "referee"): no referee seat, not an error.
+function refereeUnknown(e) { if (!(e instanceof Problem)) throw e; }
+function hasRulings() {
+  return gameInfo().actions.some((a) => a.referee_only && !["warning", "penalty", "withdraw"].includes(a.type));
+}
+
+// ---- screens -----------------------------------------------------------------------------------
+function render() {
+  document.getElementById("lang").textContent = t("other");
+  document.querySelector(".home").textContent = t("home");
+  app.replaceChildren();
+  if (!games.length) { app.append(h("p", { text: "…" })); return; }
+  if (!M) return renderSetup();
+  const d = currentDeal();
+  if (M.draft || !d) return renderDealEntry();
+  renderPlay(d);
+}
+
+function renderSetup() {
+  const s = ui.setup || (ui.setup = { game: games[0].id, preset: "", options: {}, seats: null, mode: "server", key: "" });
+  const g = gameInfo(s.game);
+  if (!s.seats) {
+    const n = Math.max(g.players.min, Math.min(4, g.players.max));
+    s.seats = Array.from({ length: n }, (_, i) => `p${i + 1}`);
+  }
+  const gameSel = h("select", { id: "game", ...tid("game"), onchange: (e) => { ui.setup = { ...s, game: e.target.value, preset: "", options: {}, seats: null }; render(); } },
+    games.map((x) => h("option", { value: x.id, selected: x.id === s.game }, x.names[language()] || x.names.en)));
+  const presetSel = h("select", { id: "preset", ...tid("preset"), onchange: (e) => { s.preset = e.target.value; } },
+    h("option", { value: "" }, t("default")),
+    Object.keys(g.presets).map((p) => h("option", { value: p, selected: p === s.preset }, p)));
+  const optionInputs = g.options.map((o) => optionInput(o, s.options));
+  const count = h("input", { type: "number", min: g.players.min, max: g.players.max, value: s.seats.length, ...tid("seat-count"),
+    onchange: (e) => {
+      const n = Math.max(g.players.min, Math.min(g.players.max, Number(e.target.value) || g.players.min));
+      s.seats = Array.from({ length: n }, (_, i) => s.seats[i] || `p${i + 1}`); render();
+    } });
+  const seatInputs = s.seats.map((name, i) => h("input", { value: name, ...tid(`seat-${i}`), "aria-label": `${t("seat")} ${i + 1}`,
+    oninput: (e) => { s.seats[i] = e.target.value.trim(); } }));
+  const mode = (m, label) => h("label", { class: "row" }, h("input", { type: "radio", name: "mode", value: m, checked: s.mode === m, ...tid(`mode-${m}`),
+    onchange: () => { s.mode = m; } }), label);
+  const key = h("input", { type: "password", autocomplete: "off", value: s.key, ...tid("key"), oninput: (e) => { s.key = e.target.value.trim(); } });
+  appendTo(app,
+    h("h1", { text: t("setup") }), refusalBox(),
+    h("section", {}, h("label", { for: "game", text: t("game") }), gameSel,
+      h("p", {}, h("a", { href: rulesLink(`${g.id} `).replace(/#$/, ""), target: "_blank", rel: "noopener" }, `${t("rule")}: ${gameName(g.id)}`)),
+      h("label", { for: "preset", text: t("preset") }), presetSel),
+    h("details", { class: "card-box" }, h("summary", { text: t("options") }), optionInputs,
+      h("label", {}, t("match_so_far"), h("span", { class: "desc", text: t("match_so_far_hint") })),
+      h("textarea", { rows: 3, ...tid("match-values"), placeholder: "{\"levels\": {\"team1\": \"5\", \"team2\": \"3\"}}",
+        onchange: (e) => { s.match = e.target.value.trim(); } }, s.match || "")),
+    h("section", {}, h("h2", { text: t("seats") }), h("label", { text: t("seat_count") }), count, seatInputs),
+    h("details", { class: "card-box" }, h("summary", { text: t("tags") }),
+      ["event", "site", "round", "table", "referee"].map((tag) => h("div", {}, h("label", { text: t(`tag_${tag}`) }),
+        h("input", { value: (s.tags || {})[tag] || "", ...tid(`tag-${tag}`),
+          oninput: (e) => { s.tags = { ...(s.tags || {}), [tag]: e.target.value.trim() }; } })))),
+    h("section", {}, h("h2", { text: t("deal_mode") }), mode("server", t("deal_server")), mode("physical", t("deal_physical")),
+      h("label", { text: t("key") }, h("span", { class: "desc", text: t("key_hint") })), key),
+    h("button", { class: "primary", ...tid("start"), onclick: startMatch }, t("start")),
+    importControl());
+}
+
+function optionInput(o, chosen) {
+  const label = h("label", {}, o.name, h("span", { class: "desc", text: `${o.description}${o.rule ? ` (${o.rule})` : ""}` }));
+  let input;
+  const set = (v) => { if (v === undefined) delete chosen[o.name]; else chosen[o.name] = v; };
+  if (o.type === "enum" || o.type === "bool") {
+    const values = o.type === "bool" ? [true, false] : o.allowed;
+    input = h("select", { ...tid(`option-${o.name}`), onchange: (e) => set(e.target.value === "" ? undefined : JSON.parse(e.target.value)) },
+      h("option", { value: "" }, `${t("default")} (${JSON.stringify(o.default)})`),
+      values.map((v) => h("option", { value: JSON.stringify(v), selected: chosen[o.name] === v }, String(v))));
+  } else if (o.type === "int") {
+    input = h("input", { type: "number", min: o.minimum, max: o.maximum, placeholder: `${t("default")} ${o.default ?? ""}`, ...tid(`option-${o.name}`),
+      value: chosen[o.name] ?? "", onchange: (e) => set(e.target.value === "" ? undefined : Number(e.target.value)) });
+  } else {
+    input = h("input", { placeholder: JSON.stringify(o.default), ...tid(`option-${o.name}`), value: chosen[o.name] ? chosen[o.name].join(" ") : "",
+      onchange: (e) => set(e.target.value.trim() === "" ? undefined : e.target.value.trim().split(/[\s,]+/)) });
+  }
+  return h("div", {}, label, input);
+}
+
+async function startMatch() {
+  const s = ui.setup;
+  const options = { ...s.options };
+  if (s.preset) options.preset = s.preset;
+  let match = null;
+  if (s.match) {
+    try { match = JSON.parse(s.match); } catch (e) {
+      ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${e.message}` } }; render(); return;
+    }
+  }
+  // the record's tags (docs/records.md): what the score sheet prints at its head
+  const tags = Object.fromEntries(Object.entries(s.tags || {}).filter(([, v]) => v));
+  M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
+        deals: [], pending: [], created: new Date().toISOString(), tags };
+  await newDeal(match);
+}
+
+// A deal of the match: dealt at once by the server, or from the cards on the table (entered first).
+async function newDeal(match) {
+  const request = { players: M.players, options: M.options };
+  if (match) request.match = match;
+  if (M.mode === "physical") {
+    M.draft = { request, hands: Object.fromEntries(M.players.map((p) => [p, []])), table: {}, dealer: "" };
+    ui.draftSeat = M.players[0];
+    save(); render(); return;
+  }
+  await dealWith(request);
+}
+
+async function dealWith(request) {
+  ui.refusal = null;
+  let answer;
+  try {
+    answer = await withKey(() => call("POST", `/v1/games/${M.game}/deal`, request, { key: M.key || undefined }));
+  } catch (e) {
+    if (!M.deals.length && !M.draft) { M = null; }
+    return showProblem(e);
+  }
+  if (answer === undefined) return;
+  M.deals.push({ request, answer, steps: [] });
+  delete M.draft;
+  ui.seat = null; ui.selected = [];
+  save();
+  await refresh();
+}
+
+// ---- the physical deal: hands seat by seat, what lies on the table ------------------------------
+function renderDealEntry() {
+  const dr = M.draft;
+  const deck = deckOf(M.game, effectiveOptions());
+  const used = {};
+  for (const cards of Object.values(dr.hands)) for (const c of cards) used[c] = (used[c] || 0) + 1;
+  const seat = ui.draftSeat || M.players[0];
+  const tabs = h("div", { class: "row" }, M.players.map((p) => h("button", { class: p === seat ? "primary" : "", ...tid(`draft-seat-${p}`),
+    onclick: () => { ui.draftSeat = p; render(); } }, `${p} (${dr.hands[p].length})`)));
+  const grid = h("div", { class: "cards", ...tid("deck-picker") }, [...deck.entries()].map(([card, copies]) => {
+    const left = copies - (used[card] || 0);
+    return h("button", { class: `card ${isRed(card) ? "red" : "black"}`, disabled: left <= 0, ...tid(`pick-${card}`),
+      "aria-label": card, onclick: () => { if (left > 0) { dr.hands[seat].push(card); save(); render(); } } },
+      cardLabel(card), h("span", { class: "left", text: `${t("cards_left")} ${left}` }));
+  }));
+  const hand = h("div", { class: "cards", ...tid(`draft-hand-${seat}`) }, dr.hands[seat].map((c, i) =>
+    h("button", { class: `card ${isRed(c) ? "red" : "black"}`, title: "×", onclick: () => { dr.hands[seat].splice(i, 1); save(); render(); } }, cardLabel(c), " ×")));
+  appendTo(app, h("h1", { text: `${gameName(M.game)} · ${t("enter_hands")} (${i18nDeal(M.deals.length + 1)})` }),
+    refusalBox(),
+    h("section", {}, tabs, h("h2", { text: `${t("hand_of")} ${seat}` }), hand, h("h2", { text: t("deck_left") }), grid),
+    tableFieldsSection(dr),
+    h("section", {}, h("label", { text: t("dealer") }),
+      h("select", { ...tid("dealer"), onchange: (e) => { dr.dealer = e.target.value; save(); } },
+        h("option", { value: "" }, t("default")), M.players.map((p) => h("option", { value: p, selected: dr.dealer === p }, p)))),
+    h("button", { class: "primary", ...tid("deal-physical"), onclick: () => {
+      const request = { ...dr.request, hands: dr.hands };
+      const table = Object.fromEntries(Object.entries(dr.table).filter(([, v]) => v !== "" && v !== undefined && !(Array.isArray(v) && !v.length)));
+      if (Object.keys(table).length) request.table = table;
+      if (dr.dealer) request.dealer = dr.dealer;
+      dealWith(request);
+    } }, t("deal_button")),
+    M.deals.length ? h("button", { ...tid("draft-cancel"), onclick: () => { delete M.draft; save(); refresh(); } }, t("back")) : null,
+    h("button", { class: "danger", onclick: abandonMatch }, t("new_match")));
+}
+
+function effectiveOptions() {
+  const g = gameInfo();
+  const out = Object.fromEntries(g.options.map((o) => [o.name, o.default]));
+  if (M.options.preset && g.presets[M.options.preset]) Object.assign(out, g.presets[M.options.preset]);
+  for (const [k, v] of Object.entries(M.options)) if (k !== "preset") out[k] = v;
+  return out;
+}
+
+// The game's `table` fields (its <Game>Table in the published spec): cards as text, seats chosen.
+function tableFieldsSection(dr) {
+  const schema = tableSchemas[M.game];
+  if (!schema || !schema.properties) return null;
+  const rows = Object.entries(schema.properties).map(([name, p]) => {
+    const label = h("label", {}, name, h("span", { class: "desc", text: p.description || "" }));
+    let input;
+    if (p.type === "array") {
+      input = h("input", { ...tid(`table-${name}`), value: (dr.table[name] || []).join(" "), placeholder: "S10 H7 …",
+        onchange: (e) => { dr.table[name] = e.target.value.trim() ? e.target.value.trim().split(/[\s,]+/) : []; save(); } });
+    } else if (p.type === "object") {
+      input = h("textarea", { ...tid(`table-${name}`), rows: 3, placeholder: '{"p1": ["S7", …]}',
+        onchange: (e) => { try { dr.table[name] = e.target.value.trim() ? JSON.parse(e.target.value) : undefined; } catch { dr.table[name] = undefined; } save(); } },
+        dr.table[name] ? JSON.stringify(dr.table[name]) : "");
+    } else if (p.pattern) {
+      input = h("input", { ...tid(`table-${name}`), value: dr.table[name] || "", placeholder: "S10",
+        onchange: (e) => { dr.table[name] = e.target.value.trim(); save(); } });
+    } else {
+      input = h("select", { ...tid(`table-${name}`), onchange: (e) => { dr.table[name] = e.target.value; save(); } },
+        h("option", { value: "" }, "—"), M.players.map((s) => h("option", { value: s, selected: dr.table[name] === s }, s)));
+    }
+    return h("div", {}, label, input);
+  });
+  return h("section", {}, h("h2", { text: t("table_fields") }), rows);
+}
+
+// ---- play ---------------------------------------------------------------------------------------
+function renderPlay(d) {
+  const status = dealStatus(d);
+  const toAct = dealToAct(d) || [];
+  const header = h("section", {},
+    h("h1", { ...tid("title") }, `${gameName(M.game)} · ${i18nDeal(M.deals.length)}`),
+    d.answer.seed_commitment ? h("p", {}, t("commitment"), " ", h("span", { class: "mono", ...tid("commitment") }, d.answer.seed_commitment)) : null,
+    h("div", { class: "row", ...tid("seats") }, M.players.map((p) => h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
+      `${p}${ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ` · ${ui.refView.hands[p].length}` : ""}`))));
+  appendTo(app, header, refusalBox(), noticeBox());
+  if (M.pending.length) {
+    app.append(h("section", { class: "refusal", ...tid("queue") }, h("p", {}, `${M.pending.length} ${t("queued")}: `,
+      M.pending.map((a) => actionLabel(a)).join(" · ")), h("button", { onclick: flush, ...tid("retry") }, t("retry"))));
+  }
+  const cols = h("div", { class: "cols" });
+  const main = h("div", {});
+  const side = h("div", {});
+  cols.append(main, side);
+  app.append(cols);
+  if (status === "finished") main.append(resultSection(d));
+  else main.append(actingSection(d, toAct));
+  appendTo(side, refereeSection(d), entriesSection(d), matchSection(), sheetFrame());
+}
+
+function actingSection(d, toAct) {
+  const box = h("section", { ...tid("acting") });
+  if (toAct.length > 1) box.append(h("div", { class: "row" }, toAct.map((p) => h("button", { class: p === ui.seat ? "primary" : "", ...tid(`act-seat-${p}`),
+    onclick: () => { ui.seat = p; ui.selected = []; refresh(); } }, p))));
+  box.append(h("h2", { ...tid("to-act") }, `${t("to_act")}: ${ui.seat || "—"}`));
+  if (ui.asking) { box.append(askCards()); return box; }
+  const hand = ui.view && ui.view.hands && Array.isArray(ui.view.hands[ui.seat]) ? ui.view.hands[ui.seat] : [];
+  if (hand.length) {
+    box.append(h("div", { class: "cards", ...tid("hand") }, [...hand].sort(cardSort).map((c, i) => {
+      const on = selectedCount(c) > 0 && countBefore(hand, c, i) < selectedCount(c);
+      return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, "aria-pressed": on ? "true" : "false", "aria-label": c, ...tid(`hand-${c}`),
+        onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
+    })), h("p", { class: "hint", text: t("select_hint") }));
+  }
+  if (ui.legal === null) { box.append(h("p", { text: "…" })); return box; }
+  const matching = ui.legal.filter((a) => coversSelection(a));
+  const shown = ui.showAll ? matching : matching.slice(0, 40);
+  box.append(h("h2", { text: `${t("legal")} (${matching.length})` }),
+    h("div", { class: "actions", ...tid("legal-actions") }, shown.length ? shown.map((a, i) => h("button", { ...tid(`legal-${i}`), class: "legal",
+      "data-type": a.type, "data-cards": actionCards(a).length, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })));
+  if (matching.length > shown.length) box.append(h("button", { class: "small", onclick: () => { ui.showAll = true; render(); } }, `${matching.length - shown.length} ${t("more")}`));
+  appendTo(box, otherActionForm(false));
+  return box;
+}
+
+function selectedCount(c) { return ui.selected.filter((x) => x === c).length; }
+function countBefore(hand, c, i) { return [...hand].sort(cardSort).slice(0, i).filter((x) => x === c).length; }
+function toggle(c, on) {
+  if (on) ui.selected.splice(ui.selected.lastIndexOf(c), 1);
+  else ui.selected.push(c);
+}
+function actionCards(a) { return Array.isArray(a.cards) ? a.cards : typeof a.card === "string" ? [a.card] : []; }
+function coversSelection(a) {
+  if (!ui.selected.length) return true;
+  const pool = [...actionCards(a)];
+  for (const c of ui.selected) { const i = pool.indexOf(c); if (i < 0) return false; pool.splice(i, 1); }
+  return true;
+}
+
+// A listed action that may leave cards for the table to fill in (a draw from a stock nobody has
+// seen, a round's cards dealt by hand): its type declares `cards` but the listed action has none.
+function mayNeedCards(a) {
+  const type = (gameInfo().actions || []).find((x) => x.type === a.type);
+  return Boolean(type && type.fields && type.fields.cards && type.fields.cards.type === "cards" && !Array.isArray(a.cards));
+}
+async function choose(a) {
+  // Sent as listed first: where the service knows the cards it takes them itself (and refuses
+  // named ones); where it does not, its refusal says so and the page asks which cards.
+  await enter({ ...a }, { askOnRefusal: mayNeedCards(a) });
+}
+
+function askCards() {
+  const a = ui.asking;
+  const deck = deckOf(M.game, effectiveOptions());
+  const known = ui.refView && Array.isArray(ui.refView.stock) ? ui.refView.stock : null;
+  const pool = new Map();
+  if (known) for (const c of known) pool.set(c, (pool.get(c) || 0) + 1);
+  else for (const [c, n] of deck) pool.set(c, n);
+  const grid = h("div", { class: "cards", ...tid("draw-picker") }, [...pool.keys()].sort(cardSort).map((c) => {
+    const left = pool.get(c) - ui.picked.filter((x) => x === c).length;
+    return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, disabled: left <= 0, ...tid(`drawn-${c}`), "aria-label": c,
+      onclick: () => { ui.picked.push(c); render(); } }, cardLabel(c));
+  }));
+  return h("div", { class: "notice", ...tid("ask-cards") }, h("h2", { text: `${actionLabel(a)} — ${t("which_cards")}` }),
+    h("p", { class: "hint", text: t("which_hint") }),
+    h("div", { class: "cards" }, ui.picked.map((c, i) => h("button", { class: "card", onclick: () => { ui.picked.splice(i, 1); render(); } }, cardLabel(c), " ×"))),
+    grid,
+    h("button", { class: "primary", ...tid("ask-send"), onclick: () => enter({ ...a, cards: [...ui.picked] }) }, t("send")),
+    h("button", { ...tid("ask-as-listed"), onclick: () => enter({ ...a }) }, `${t("send")}: ${actionLabel(a)}`),
+    h("button", { class: "small", onclick: () => { ui.asking = null; render(); } }, "×"));
+}
+
+// Anything a player did, legal or not, as fields of the game's action types (GET /v1/games): the
+// service says what rule it breaks, and in referee mode (violations) records the sanction.
+function otherActionForm(referee) {
+  const g = gameInfo();
+  const types = g.actions.filter((a) => a.referee_only === referee);
+  if (!types.length) return null;
+  const form = ui[referee ? "refForm" : "otherForm"] || (ui[referee ? "refForm" : "otherForm"] = { type: types[0].type, values: {} });
+  const type = types.find((x) => x.type === form.type) || types[0];
+  const fields = Object.entries(type.fields || {}).map(([name, f]) => fieldInput(name, f, form.values, referee));
+  const send = async () => {
+    const action = { type: type.type, game: g.id };
+    if (!referee || (type.fields && "player" in (type.fields)) || true) action.player = form.values.player || ui.seat || M.players[0];
+    for (const [name, f] of Object.entries(type.fields || {})) {
+      let v = form.values[name];
+      if (f.type === "cards" && (v === undefined || v === "")) v = ui.selected.length ? [...ui.selected] : undefined;
+      if (f.type === "card" && (v === undefined || v === "") && ui.selected.length) v = ui.selected[0];
+      if (v !== undefined && v !== "") action[name] = v;
+    }
+    await enter(action);
+  };
+  const seatField = h("select", { ...tid(referee ? "ref-player" : "other-player"), onchange: (e) => { form.values.player = e.target.value; } },
+    M.players.map((p) => h("option", { value: p, selected: (form.values.player || (referee ? M.players[0] : ui.seat)) === p }, p)));
+  if (!form.values.player && referee) form.values.player = M.players[0];
+  const openKey = referee ? "refOpen" : "otherOpen";  // stays open across re-renders
+  return h("details", { class: "card-box", open: ui[openKey] || undefined, ...tid(referee ? "referee-form" : "other-form"),
+      ontoggle: (e) => { ui[openKey] = e.target.open; } },
+    h("summary", { text: referee ? `${t("warning")} / ${t("penalty")} / ${t("ruling")}` : t("other_action") }),
+    h("label", { text: t("action_type") }),
+    h("select", { ...tid(referee ? "ref-type" : "other-type"), onchange: (e) => { form.type = e.target.value; form.values = { player: form.values.player }; render(); } },
+      types.map((x) => h("option", { value: x.type, selected: x.type === type.type }, x.type))),
+    h("span", { class: "desc", text: `${type.description}${type.rule ? ` (${type.rule})` : ""}` }),
+    h("label", { text: t("seat") }), seatField, fields,
+    h("button", { class: referee ? "danger" : "primary", ...tid(referee ? "ref-send" : "other-send"), onclick: send }, t("send")));
+}
+
+function fieldInput(name, f, values, referee) {
+  const label = h("label", {}, name, h("span", { class: "desc", text: f.description || "" }));
+  let input;
+  const set = (v) => { values[name] = v; };
+  if (f.type === "cards" || f.type === "card") {
+    input = h("input", { ...tid(`field-${name}`), placeholder: ui.selected.join(" ") || "S10 H7", value: values[name] ? [].concat(values[name]).join(" ") : "",
+      onchange: (e) => { const v = e.target.value.trim(); set(v ? (f.type === "cards" ? v.split(/[\s,]+/) : v) : undefined); } });
+  } else if (f.type === "enum" || f.type === "suit") {
+    const allowed = f.allowed || ["S", "H", "D", "C"];
+    input = h("select", { ...tid(`field-${name}`), onchange: (e) => set(e.target.value || undefined) },
+      h("option", { value: "" }, "—"), allowed.map((v) => h("option", { value: v, selected: values[name] === v }, v)));
+  } else if (f.type === "player") {
+    input = h("select", { ...tid(`field-${name}`), onchange: (e) => set(e.target.value || undefined) },
+      h("option", { value: "" }, "—"), M.players.map((p) => h("option", { value: p, selected: values[name] === p }, p)));
+  } else if (f.type === "int") {
+    input = h("input", { type: "number", min: f.minimum, ...tid(`field-${name}`), value: values[name] ?? "",
+      onchange: (e) => set(e.target.value === "" ? undefined : Number(e.target.value)) });
+  } else if (f.type === "bool") {
+    input = h("select", { ...tid(`field-${name}`), onchange: (e) => set(e.target.value === "" ? undefined : e.target.value === "true") },
+      h("option", { value: "" }, "—"), h("option", { value: "true" }, "true"), h("option", { value: "false" }, "false"));
+  } else {
+    input = h("input", { ...tid(`field-${name}`), value: values[name] ?? "", onchange: (e) => set(e.target.value.trim() || undefined) });
+  }
+  return h("div", {}, label, input);
+}
+
+function refereeSection(d) {
+  const box = h("section", { ...tid("referee") }, h("h2", { text: t("referee") }));
+  if (dealStatus(d) !== "finished") {
+    const rulings = ui.refLegal.filter((a) => !["warning", "penalty", "withdraw"].includes(a.type));
+    if (rulings.length) box.append(h("div", { class: "actions" }, rulings.map((a, i) => h("button", { class: "danger", ...tid(`ruling-${i}`), onclick: () => enter(a) }, actionLabel(a)))));
+    appendTo(box, otherActionForm(true));
+  }
+  box.append(h("button", { class: "danger", ...tid("undo"), disabled: !d.steps.length && !M.pending.length && M.deals.length < 2, onclick: undo }, t("undo")));
+  return box;
+}
+
+function entriesSection(d) {
+  const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`) }, actionLabel(s.action),
+    s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${x.target} ${x.delta > 0 ? "+" : ""}${x.delta}`).join(", ")) : null,
+    s.events.length ? h("div", { class: "hint" }, s.events.map(eventLabel).join(" · ")) : null));
+  return h("details", { class: "card-box", open: true }, h("summary", { text: `${t("entries")} (${d.steps.length})` }),
+    h("ol", { class: "log", ...tid("entries"), reversed: true }, items.reverse()));
+}
+
+function resultSection(d) {
+  const totals = dealTotals(d);
+  const last = lastStep(d);
+  const next = last && last.next_match;
+  return h("section", { ...tid("result") }, h("h2", { text: t("finished") }),
+    h("div", { class: "hint" }, (last ? last.events : []).map(eventLabel).join(" · ")),
+    h("h2", { text: t("deltas") }),
+    h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {}, `${k}: ${v > 0 ? "+" : ""}${v}`))),
+    last && last.seed ? h("p", { class: "mono" }, `${t("seed")}: ${last.seed} · ${t("salt")}: ${last.seed_salt || ""}`) : null,
+    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal"))
+      : h("p", { class: "notice", ...tid("match-over") }, t("match_over")));
+}
+
+function dealTotals(d) {
+  const totals = {};
+  for (const s of d.steps) for (const x of s.score_deltas) totals[x.target] = (totals[x.target] || 0) + x.delta;
+  return totals;
+}
+
+function matchSection() {
+  const targets = [...M.players];
+  const rows = M.deals.map((d, i) => ({ i, totals: dealTotals(d) }));
+  for (const r of rows) for (const k of Object.keys(r.totals)) if (!targets.includes(k)) targets.push(k);
+  const running = {};
+  const body = rows.map((r) => h("tr", {}, h("td", {}, `${i18nDeal(r.i + 1)}`), targets.map((k) => {
+    running[k] = (running[k] || 0) + (r.totals[k] || 0);
+    return h("td", {}, `${r.totals[k] ? (r.totals[k] > 0 ? "+" : "") + r.totals[k] : "·"}`);
+  })));
+  const foot = h("tr", {}, h("th", { text: t("totals") }), targets.map((k) => h("th", { ...tid(`total-${k}`) }, String(running[k] || 0))));
+  return h("section", { ...tid("sheet") }, h("h2", { text: t("sheet") }),
+    h("div", { class: "scroll" }, h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, ""), targets.map((k) => h("th", {}, k)))),
+      h("tbody", {}, body), h("tfoot", {}, foot))),
+    h("div", { class: "row noprint" },
+      h("button", { ...tid("export"), onclick: exportRecord }, t("export")),
+      h("button", { ...tid("sheet-service"), onclick: serviceSheet }, t("sheet_service")),
+      h("button", { onclick: () => window.print() }, t("print")),
+      h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match"))),
+    importControl());
+}
+function i18nDeal(n) { return language() === "ja" ? `第${n}局` : `${t("deal_n")} ${n}`; }
+
+function refusalBox() {
+  const r = ui.refusal;
+  if (!r) return null;
+  if (r.problem) {
+    const errs = r.problem.errors ? Object.entries(r.problem.errors).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`) : [];
+    return h("section", { class: "refusal", ...tid("problem") }, h("strong", { text: `${t("error")} ${r.problem.code || ""}` }),
+      h("p", { text: r.problem.detail || r.problem.title || "" }), errs.length ? h("ul", {}, errs.map((e) => h("li", { text: e }))) : null);
+  }
+  const e = r.error || {};
+  return h("section", { class: "refusal", ...tid("refusal") },
+    h("strong", { text: `${t("refused")}: ${actionLabel(r.action)}` }),
+    h("p", { ...tid("refusal-message"), text: e.message || e.code || "" }),
+    e.rule ? h("p", {}, `${t("rule")} `, h("a", { href: rulesLink(e.rule), target: "_blank", rel: "noopener", ...tid("refusal-rule") }, e.rule)) : null);
+}
+function noticeBox() { return ui.notice ? h("section", { class: "notice", ...tid("notice"), text: ui.notice }) : null; }
+
+// A value of an action or event as a referee reads it: cards as cards, a reading as its words.
+function formatValue(v) {
+  if (typeof v === "string") return /^([SHDC]([2-9]|10|[JQKA])|BJ|RJ)$/.test(v) ? cardLabel(v) : v;
+  if (Array.isArray(v)) return v.map(formatValue).join(" ");
+  if (v && typeof v === "object") return Object.entries(v).filter(([, x]) => x !== null && !(Array.isArray(x) && !x.length))
+    .map(([k, x]) => (k === "type" ? formatValue(x) : `${k} ${formatValue(x)}`)).join(" ");
+  return String(v);
+}
+
+function actionLabel(a, withSeat = true) {
+  if (!a) return "";
+  const parts = [a.type];
+  if (a.player && withSeat) parts.push(`(${a.player})`);
+  for (const [k, v] of Object.entries(a)) {
+    if (["type", "player", "game"].includes(k)) continue;
+    if (k === "cards" || k === "card") parts.push(formatValue(v));
+    else parts.push(`${k}: ${formatValue(v)}`);
+  }
+  return parts.join(" ");
+}
+function eventLabel(e) {
+  if (e.text && typeof e.text === "object") return `${e.type}${e.player ? ` ${e.player}` : ""}: ${e.text[language()] || e.text.en}`;
+  const rest = Object.entries(e).filter(([k]) => !["type", "game"].includes(k))
+    .map(([k, v]) => `${k} ${formatValue(v)}`);
+  return `${e.type}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+}
+
+// ---- undo, new match, records -------------------------------------------------------------------
+// Undo the referee's last entry (a typo, not a player's move): the previous state is kept, so
+// undoing is taking it back; an entry still queued is simply dropped.
+async function undo() {
+  ui.refusal = null; ui.asking = null;
+  if (M.pending.length) { M.pending.pop(); save(); setOnline(true); render(); return; }
+  const d = currentDeal();
+  if (d && d.steps.length) {
+    d.steps.pop();
+    if (d.steps.length && !lastStep(d).state) await restoreStates(d);
+  } else if (d && M.deals.length > 1) {
+    M.deals.pop();   // the deal just dealt goes back: the previous one ends as it did
+  }
+  save();
+  await refresh();
+}
+
+// Steps imported from a record carry no state but the last: replayed to get the state back.
+async function restoreStates(d) {
+  const prev = M.deals[M.deals.indexOf(d) - 1];
+  const deal = { game: M.game, ...d.request };
+  if (prev) deal.match = lastStep(prev).next_match;
+  const answer = await call("POST", "/v1/replay", { deal, actions: d.steps.map((s) => s.action) }, { key: M.key || undefined });
+  lastStep(d).state = answer.state;
+}
+
+function abandonMatch() {
+  if (M && M.deals.length && !window.confirm(t("confirm_new"))) return;
+  clearMatch(); M = null; ui.setup = null; ui.refusal = null; render();
+}
+
+async function exportRecord() {
+  const record = await buildRecord(M, gameInfo());
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: `${M.game}-match-${(M.created || "").slice(0, 10)}.json`, ...tid("export-link") });
+  document.body.append(a); a.click(); a.remove();
+  window.__lastRecord = record;  // what was downloaded, for the page's own tests and the console
+  try {
+    const check = await call("POST", "/v1/records/check", record);
+    ui.notice = `${t("check")}: ${check.consistent ? "✓" : `✗ ${check.discrepancy ? check.discrepancy.message : ""}`}`;
+  } catch (e) {
+    ui.notice = null;  // out of reach: the download is the record all the same
+  }
+  render();
+}
+
+// The record's score sheet as the service writes it (POST /v1/records/sheet, HTML): the record is
+// checked there first, and the sheet says whether it is consistent.
+async function serviceSheet() {
+  const record = await buildRecord(M, gameInfo());
+  let resp;
+  try {
+    resp = await fetch(`${BASE}/v1/records/sheet?format=html&lang=${language()}`, { method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": language() }, body: JSON.stringify(record) });
+  } catch (e) { return showProblem(new Unreachable(String(e))); }
+  if (!resp.ok) return showProblem(new Problem(resp.status, await resp.json().catch(() => ({ detail: `HTTP ${resp.status}` }))));
+  ui.sheet = { html: await resp.text(), consistent: resp.headers.get("Card-Referee-Consistent") };
+  render();
+}
+
+function sheetFrame() {
+  if (!ui.sheet) return null;
+  const frame = h("iframe", { title: t("sheet"), ...tid("sheet-frame"), sandbox: "allow-same-origin allow-modals",
+                              style: "width:100%;min-height:60vh;border:1px solid #bbb;background:#fff" });
+  frame.srcdoc = ui.sheet.html;
+  return h("section", { ...tid("service-sheet"), "data-consistent": ui.sheet.consistent || "" },
+    h("div", { class: "row noprint" },
+      h("button", { onclick: () => frame.contentWindow.print() }, t("print")),
+      h("button", { class: "small", onclick: () => { ui.sheet = null; render(); } }, "×")),
+    frame);
+}
+
+function importControl() {
+  const input = h("input", { type: "file", accept: "application/json,.json", ...tid("import-file"), onchange: async (e) => {
+    const file = e.target.files[0];
+    if (file) await importRecord(JSON.parse(await file.text()));
+  } });
+  return h("details", { class: "card-box noprint" }, h("summary", { text: t("import") }), input);
+}
+
+// Resume from a match record: each deal replayed through /v1/replay with the previous deal's
+// next_match, as the record's checker does.
+async function importRecord(record) {
+  ui.refusal = null;
+  const key = (M && M.key) || (ui.setup && ui.setup.key) || "";
+  const built = { v: 1, game: record.game, players: record.players, options: record.options || {}, key,
+                  mode: record.deals.some((x) => x.deal.hands) ? "physical" : "server", deals: [], pending: [],
+                  created: new Date().toISOString(), tags: record.tags || {} };
+  let match = record.match || null;
+  try {
+    for (const [request, actions] of recordDeals(record)) {
+      const req = { players: record.players, options: built.options, ...request };
+      if (match) req.match = match;
+      const deal = { game: record.game, ...req };
+      const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions }, { key: M ? M.key : key || undefined }));
+      if (answer === undefined) return;
+      if (answer.stopped) { ui.refusal = { action: answer.stopped.action, error: answer.stopped.error }; render(); return; }
+      const steps = answer.steps.map((s) => ({ action: s.action, state: null, to_act: s.to_act, status: s.status,
+        score_deltas: s.score_deltas || [], events: s.events || [] }));
+      // the deal's own answer: only its state matters once steps follow (each step has its to_act)
+      const answerDeal = { state: answer.initial_state, to_act: [], status: "in_progress",
+                           seed_commitment: answer.seed_commitment, seat_tokens: answer.seat_tokens };
+      if (steps.length) {
+        const last = steps[steps.length - 1];
+        last.state = answer.state; last.next_match = answer.next_match; last.seed = answer.seed; last.seed_salt = answer.seed_salt;
+      } else { answerDeal.to_act = answer.to_act; answerDeal.status = answer.status; }
+      built.deals.push({ request: req, answer: answerDeal, steps });
+      match = answer.next_match;
+    }
+  } catch (e) { return showProblem(e); }
+  M = built; save();
+  ui.notice = t("imported");
+  await refresh();
+}
+
+// ---- start -------------------------------------------------------------------------------------
+async function loadGames() {
+  const [list, spec] = await Promise.all([call("GET", "/v1/games"), tableSchemas.loaded ? null : call("GET", "/openapi.json").catch(() => null)]);
+  games = list.games;
+  if (spec && spec.components) {
+    tableSchemas = { loaded: true };
+    for (const g of games) {
+      const name = g.id.charAt(0).toUpperCase() + g.id.slice(1) + "Table";
+      if (spec.components.schemas[name]) tableSchemas[g.id] = spec.components.schemas[name];
+    }
+  }
+}
+
+document.getElementById("lang").addEventListener("click", async () => {
+  setLanguage(language() === "ja" ? "en" : "ja");
+  try { await loadGames(); } catch (e) { /* keep the words already here */ }
+  await refresh();
+});
+
+async function start() {
+  setLanguage(initialLanguage());
+  M = loadMatch();
+  if (M) ui.notice = t("resume");
+  for (;;) {
+    try { await loadGames(); setOnline(true); break; } catch (e) {
+      if (!(e instanceof Unreachable)) { showProblem(e); return; }
+      setOnline(false);
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+  }
+  if (M && M.pending.length) await flush();
+  else await refresh();
+  window.addEventListener("online", () => flush());
+}
+start();

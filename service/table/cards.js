@@ -1,0 +1,38 @@
+// Cards as the service writes them (S10, HA, BJ) and as a referee reads them (♠10, ♥A, Joker).
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const SUIT_ORDER = "SHDC";
+
+export function cardLabel(c) {
+  if (c === "BJ") return "🃏B";
+  if (c === "RJ") return "🃏R";
+  const s = String(c);
+  return (SUITS[s[0]] || s[0]) + s.slice(1);
+}
+export function isRed(c) { return c === "RJ" || c[0] === "H" || c[0] === "D"; }
+function rankIndex(c) { const i = RANKS.indexOf(String(c).slice(1)); return i < 0 ? 99 : i; }
+export function cardSort(a, b) {
+  const sa = SUIT_ORDER.indexOf(a[0]), sb = SUIT_ORDER.indexOf(b[0]);
+  const ja = a.endsWith("J") && a.length === 2 && (a[0] === "B" || a[0] === "R");
+  const jb = b.endsWith("J") && b.length === 2 && (b[0] === "B" || b[0] === "R");
+  if (ja !== jb) return ja ? 1 : -1;
+  if (sa !== sb) return sa - sb;
+  return rankIndex(a) - rankIndex(b);
+}
+
+// Which cards a physical deal of this game is dealt from, with their copies: the picker shows
+// what is left of them and offers no card more often than the deck holds it (the service checks
+// the deal again and names any card given twice). Kept with the card names, not the rules.
+export function deckOf(game, options) {
+  const deck = new Map();
+  const add = (ranks, copies = 1) => { for (const s of SUIT_ORDER) for (const r of ranks) deck.set(s + r, copies); };
+  const piquet = ["7", "8", "9", "10", "J", "Q", "K", "A"];
+  if (game === "manillen") add(piquet);
+  else if (game === "guandan") { add(RANKS, 2); deck.set("BJ", 2); deck.set("RJ", 2); }
+  else if (game === "manteur" && options.deck === "piquet32") add(piquet);
+  else add(RANKS);
+  const jokers = game === "daifugo" || game === "manteur" ? Number(options.jokers || 0) : 0;
+  if (jokers >= 1) deck.set("BJ", 1);
+  if (jokers >= 2) deck.set("RJ", 1);
+  return deck;
+}

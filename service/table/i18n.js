@@ -1,0 +1,86 @@
+// The page's own words in English and Japanese. The rules' words (option descriptions, refusals,
+// events) come from the service in the chosen language (Accept-Language).
+const WORDS = {
+  en: {
+    home: "Card Referee", other: "日本語", setup: "Set up a match", game: "Game",
+    preset: "Preset", default: "— default —", options: "Options", seats: "Seats",
+    seat_count: "Number of seats", seat: "Seat", key: "Referee key",
+    key_hint: "Only when the service asks for one (signed or sealed states).",
+    deal_mode: "Deal", deal_server: "Server shuffles (seeded, with a commitment)",
+    deal_physical: "Cards on the table (enter each hand)", start: "Start the match",
+    dealer: "Dealer", commitment: "Seed commitment — announce it before play:",
+    enter_hands: "Enter the cards dealt", cards_left: "left", deck_left: "Cards not yet dealt", table_fields: "On the table",
+    deal_button: "Deal", hand_of: "Hand of", to_act: "To act", legal: "Legal actions",
+    select_hint: "Tap cards to narrow the actions to those that play them.",
+    other_action: "Enter what the player did (even if the rules refuse it)",
+    action_type: "Action", send: "Enter", refused: "Refused", rule: "Rule",
+    referee: "Referee", warning: "Warning", penalty: "Penalty", points: "Points",
+    reason: "Reason", ruling: "Rulings", undo: "Undo last entry", entries: "Entries",
+    finished: "The deal is over", deltas: "Score changes", totals: "Running totals",
+    next_deal: "Next deal", new_match: "New match", sheet: "Match score",
+    sheet_service: "Printable score sheet", export: "Export record",
+    import: "Import a record", print: "Print", offline: "Service unreachable — entries kept",
+    queued: "waiting to be sent", retry: "Retry now", which_cards: "Which card(s)?",
+    which_hint: "The stock is unknown here: tap the card(s) in the order drawn or turned.",
+    deal_n: "Deal", match_over: "The match is over", no_actions: "No action matches.",
+    more: "more…", clear: "Clear", deal_of: "Deal", none: "none", key_needed:
+    "The service asks for the referee key.", resume: "Resumed", check: "Record check",
+    confirm_new: "Start a new match? The current one is kept only in an exported record.",
+    seed: "Seed", salt: "Salt", events: "What happened", error: "Error", chosen: "Chosen",
+    imported: "Record imported", tags: "Event, table, referee (for the record)",
+    tag_event: "Event", tag_site: "Site", tag_round: "Round", tag_table: "Table", tag_referee: "Referee", back: "Back to the last deal", status: "Status", match_so_far: "Match so far",
+    match_so_far_hint: "A match entered part-way: the game's match values as JSON (levels, points, the last finish…); a referee act. Empty: a new match.",
+  },
+  ja: {
+    home: "Card Referee（カード審判）", other: "English", setup: "試合の準備", game: "ゲーム",
+    preset: "プリセット", default: "― 既定 ―", options: "オプション", seats: "席",
+    seat_count: "席の数", seat: "席", key: "審判キー",
+    key_hint: "サービスが求めるときだけ(署名・封印された状態)。",
+    deal_mode: "配り", deal_server: "サーバーが切る(シード付き、コミットメントあり)",
+    deal_physical: "卓の札を入力する(各席の手札)", start: "試合を始める",
+    dealer: "親", commitment: "シードのコミットメント ― 対局前に告げてください:",
+    enter_hands: "配られた札を入力", cards_left: "残り", deck_left: "まだ配られていない札", table_fields: "卓上",
+    deal_button: "配る", hand_of: "手札:", to_act: "手番", legal: "合法な行動",
+    select_hint: "札をタップすると、その札を出す行動に絞り込みます。",
+    other_action: "プレイヤーのしたことを入力(ルール違反でも)",
+    action_type: "行動", send: "入力", refused: "却下", rule: "ルール",
+    referee: "審判", warning: "警告", penalty: "罰則", points: "点数",
+    reason: "理由", ruling: "裁定", undo: "直前の入力を取り消す", entries: "入力の記録",
+    finished: "この局は終わりました", deltas: "点数の増減", totals: "累計",
+    next_deal: "次の局", new_match: "新しい試合", sheet: "試合の得点",
+    sheet_service: "印刷用スコアシート", export: "記録を書き出す",
+    import: "記録を読み込む", print: "印刷", offline: "サービスに接続できません ― 入力は保持しています",
+    queued: "件が送信待ち", retry: "今すぐ再試行", which_cards: "どの札ですか?",
+    which_hint: "山札の順は不明です: 引いた(めくった)順に札をタップしてください。",
+    deal_n: "第", match_over: "試合は終わりました", no_actions: "該当する行動はありません。",
+    more: "ほか…", clear: "クリア", deal_of: "局", none: "なし",
+    key_needed: "サービスが審判キーを求めています。", resume: "再開しました", check: "記録の検査",
+    confirm_new: "新しい試合を始めますか? 現在の試合は書き出した記録にだけ残ります。",
+    seed: "シード", salt: "ソルト", events: "出来事", error: "エラー", chosen: "選択",
+    imported: "記録を読み込みました", tags: "大会・卓・審判(記録用)",
+    tag_event: "大会", tag_site: "会場", tag_round: "回戦", tag_table: "卓", tag_referee: "審判", back: "前の局に戻る", status: "状態", match_so_far: "途中からの試合",
+    match_so_far_hint: "途中から入力する試合: ゲームの試合の値を JSON で(レベル、点数、前局の順位など)。審判の行為です。空欄: 新しい試合。",
+  },
+};
+
+const STORE_KEY = "cardref.table.lang";
+
+export function initialLanguage() {
+  const saved = localStorage.getItem(STORE_KEY);
+  if (saved === "en" || saved === "ja") return saved;
+  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  for (const l of langs) {
+    const base = String(l).toLowerCase().split("-")[0];
+    if (base === "ja" || base === "en") return base;
+  }
+  return "en";
+}
+
+let current = "en";
+export function setLanguage(lang) {
+  current = lang;
+  localStorage.setItem(STORE_KEY, lang);
+  document.documentElement.lang = lang;
+}
+export function language() { return current; }
+export function t(key) { return (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key; }

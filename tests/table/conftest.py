@@ -1,0 +1,28 @@
+from pathlib import Path
+
+import pytest
+
+from tests.service.serving import gunicorn_service
+from tests.table.browser import ensure_chromium, start_browser
+
+REFEREE_KEY = "table-test-referee-key"
+
+
+@pytest.fixture(scope="session")
+def table_service(tmp_path_factory):
+    """The service under gunicorn, with a referee key (plain states): the page's base URL."""
+    ensure_chromium()  # before anything starts: a missing browser fails at once, clearly
+    tmp: Path = tmp_path_factory.mktemp("table-service")
+    with gunicorn_service(tmp, CARDREF_REFEREE_KEYS=REFEREE_KEY, CARDREF_ACCESS_LOG="off") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory, table_service):
+    """One Chromium for the session (a tablet-sized window), closed before the service stops:
+    its kept-alive connections would hold gunicorn's graceful stop."""
+    downloads = tmp_path_factory.mktemp("downloads")
+    driver = start_browser(downloads=downloads)
+    driver.downloads = downloads
+    yield driver
+    driver.quit()

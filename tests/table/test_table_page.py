@@ -1,0 +1,238 @@
+"""The table page in a real browser: served from the package and linked from the index, resumed
+after a reload, refusals with their rule linked, the referee's ledger, undo, the queue while the
+service is out of reach, the Japanese interface, and the match record exported, checked, shown
+as a score sheet and imported again."""
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from engine import records
+from tests.table.browser import start_browser
+from tests.table.conftest import REFEREE_KEY
+from tests.table.pagedriver import (
+    click,
+    enter_other,
+    entries,
+    find,
+    finds,
+    idle,
+    open_page,
+    play_deal,
+    play_steps,
+    set_up,
+    tid,
+    wait_for,
+    wait_present,
+)
+
+
+def saved_match(driver) -> dict:
+    return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
+
+
+def test_the_index_links_the_table_page_served_from_the_package(table_service):
+    with urllib.request.urlopen(table_service + "/") as resp:
+        assert 'href="/table"' in resp.read().decode()
+    for path in ("/table", "/table/app.js", "/table/table.css", "/table/i18n.js"):
+        with urllib.request.urlopen(table_service + path) as resp:
+            assert resp.status == 200
+    # no script, style or font from anywhere but the service itself
+    with urllib.request.urlopen(table_service + "/table") as resp:
+        page = resp.read().decode()
+    assert not re.search(r'(src|href)="(https?:)?//', page)
+
+
+def test_a_reload_mid_deal_resumes_where_it_was(browser, table_service):
+    open_page(browser, table_service)
+    set_up(browser, "guandan", key=REFEREE_KEY)
+    commitment = wait_present(browser, "commitment").text
+    play_steps(browser, 5)
+    before = saved_match(browser)
+    hand = find(browser, "hand").text
+    browser.refresh()
+    wait_for(browser, lambda d: idle(d) and finds(d, tid("legal-actions")), what="the resumed deal")
+    assert entries(browser) == 5
+    assert find(browser, "commitment").text == commitment
+    assert find(browser, "hand").text == hand
+    assert saved_match(browser)["deals"] == before["deals"]
+    play_steps(browser, 3)  # and it goes on from there
+    assert len(saved_match(browser)["deals"][0]["steps"]) == 8
+
+
+def test_an_illegal_entry_shows_its_refusal_and_links_its_rule(browser, table_service):
+    open_page(browser, table_service)
+    set_up(browser, "man", seats=["ann", "bob"])
+    wait_present(browser, "legal-actions")
+    enter_other(browser, "end_turn", "ann")
+    refusal = wait_present(browser, "refusal")
+    link = find(browser, "refusal-rule")
+    assert link.text == "man 2.4"  # the opening race: only a matching play
+    href = link.get_attribute("href")
+    assert href.endswith("/v1/games/man/rules.en.html#2.4")
+    with urllib.request.urlopen(href.split("#")[0]) as resp:
+        assert 'id="2.4"' in resp.read().decode()
+    assert "opening" in refusal.text.lower() or "race" in refusal.text.lower()
+    assert entries(browser) == 0  # nothing entered: the state is as it was
+
+
+def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service):
+    open_page(browser, table_service)
+    set_up(browser, "daifugo", key=REFEREE_KEY)
+    play_steps(browser, 2)
+    browser.find_element(By.CSS_SELECTOR, f'{tid("referee-form")} > summary').click()
+    Select(find(browser, "ref-type")).select_by_value("penalty")
+    Select(find(browser, "ref-player")).select_by_value("p2")
+    points = find(browser, "field-points")
+    points.send_keys("3")
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change'))", points)
+    click(browser, "ref-send")
+    wait_for(browser, lambda d: idle(d) and entries(d) == 3, what="the penalty")
+    last = saved_match(browser)["deals"][0]["steps"][-1]
+    assert last["action"]["type"] == "penalty" and last["action"]["player"] == "p2"
+    assert [d["target"] for d in last["score_deltas"]] == ["p2"]
+    assert find(browser, "total-p2").text == str(last["score_deltas"][0]["delta"])
+    click(browser, "undo")
+    wait_for(browser, lambda d: idle(d) and entries(d) == 2, what="the undo")
+    assert find(browser, "total-p2").text == "0"
+    assert len(saved_match(browser)["deals"][0]["steps"]) == 2
+
+
+def test_entries_made_while_the_service_is_out_of_reach_wait_and_are_sent(browser, table_service):
+    open_page(browser, table_service)
+    set_up(browser, "daifugo", key=REFEREE_KEY)
+    wait_present(browser, "legal-actions")
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        click(browser, "legal-0")
+        queue = wait_present(browser, "queue")
+        assert "1" in queue.text
+        assert not find(browser, "net").get_attribute("hidden")
+        assert saved_match(browser)["pending"]  # kept in the browser, not only on screen
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    wait_for(browser, lambda d: idle(d) and entries(d) == 1 and not finds(d, tid("queue")),
+             timeout=15, what="the queued entry to be sent")
+    assert saved_match(browser)["pending"] == []
+
+
+def test_the_japanese_interface(table_service):
+    driver = start_browser(lang="ja")
+    try:
+        open_page(driver, table_service)
+        assert driver.find_element(By.TAG_NAME, "h1").text == "試合の準備"
+        assert driver.execute_script("return document.documentElement.lang") == "ja"
+        assert "まん" in [o.text for o in Select(find(driver, "game")).options]
+        set_up(driver, "man", seats=["ann", "bob"])
+        wait_present(driver, "legal-actions")
+        assert find(driver, "to-act").text.startswith("手番")
+        enter_other(driver, "end_turn", "ann")
+        refusal = wait_present(driver, "refusal")
+        assert "早い者勝ち" in refusal.text  # the service's refusal, in Japanese
+        assert find(driver, "refusal-rule").get_attribute("href").endswith("/rules.ja.html#2.4")
+        click(driver, "lang-switch")
+        wait_for(driver, lambda d: idle(d) and find(d, "to-act").text.startswith("To act"),
+                 what="the English interface")
+    finally:
+        driver.quit()
+
+
+def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(browser, table_service):
+    open_page(browser, table_service)
+    set_up(browser, "manteur", seats=["ann", "bob", "cy"], key=REFEREE_KEY,
+           options={"penalty_limit": "1"}, tags={"event": "Autumn Open", "table": "7"})
+    play_deal(browser, ["challenge", "declare"])
+    shown_totals = {p: find(browser, f"total-{p}").text for p in ("ann", "bob", "cy")}
+    for old in browser.downloads.glob("*.json"):
+        old.unlink()
+    click(browser, "export")
+    record = wait_for(browser, lambda d: d.execute_script("return window.__lastRecord"), what="the record")
+    report = records.check_record(record)
+    request = urllib.request.Request(table_service + "/v1/records/check", data=json.dumps(record).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as resp:
+        assert json.load(resp)["consistent"] is True
+    assert "✓" in wait_present(browser, "notice").text  # the page checked it too
+    assert report["consistent"], report["discrepancy"]
+    assert report["digest"] == record["digest"]
+    assert record["tags"]["event"] == "Autumn Open" and record["tags"]["table"] == "7"
+    assert {k: str(v) for k, v in report["totals"].items() if k in shown_totals} == \
+        {k: v for k, v in shown_totals.items() if v != "0"}
+    downloaded = wait_for(browser, lambda d: list(d.downloads.glob("*.json")), what="the download")[0]
+    assert json.loads(downloaded.read_text()) == record
+    click(browser, "sheet-service")
+    sheet = wait_present(browser, "service-sheet")
+    assert sheet.get_attribute("data-consistent") == "true"
+    # a new match, then the record imported: the same deal, entries and totals
+    browser.execute_script("localStorage.clear()")
+    open_page(browser, table_service, fresh=False)
+    browser.execute_script("arguments[0].closest('details').open = true", find(browser, "import-file"))
+    find(browser, "import-file").send_keys(str(downloaded))
+    wait_present(browser, "result")
+    assert entries(browser) == len(record["deals"][0]["actions"])
+    assert {p: find(browser, f"total-{p}").text for p in shown_totals} == shown_totals
+
+
+def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
+    """Sealed and signed: the page deals from the table once given the key it is asked for,
+    plays each seat with its seat token, and finishes the deal."""
+    from service.sealing import new_key
+    from tests.service.serving import gunicorn_service
+    from tests.table.test_whole_deals import pick_hand
+
+    with gunicorn_service(tmp_path, CARDREF_REFEREE_KEYS=REFEREE_KEY,
+                          CARDREF_STATE_SECRET="table-test-secret-" + "x" * 20,
+                          CARDREF_SEAL_KEYS=new_key(),
+                          CARDREF_SEAT_TOKEN_KEYS="table-test-token-key-" + "z" * 20) as base:
+        # its own browser, closed before the service stops (its kept-alive connections would
+        # hold gunicorn's graceful stop)
+        driver = start_browser()
+        try:
+            open_page(driver, base)
+            set_up(driver, "man", seats=["ann", "bob"], preset="referee", physical=True)  # no key
+            wait_present(driver, "deck-picker")
+            pick_hand(driver, "ann", ["H9", "C4", "SK"])
+            pick_hand(driver, "bob", ["H5", "C6", "S9"])
+            field = find(driver, "table-start_cards")
+            field.send_keys("H7")
+            driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
+            Select(find(driver, "dealer")).select_by_value("bob")
+            click(driver, "deal-physical")
+            # the service refuses the referee act without the key: the page asks for it
+            wait_present(driver, "key-prompt").find_element(By.CSS_SELECTOR, "input").send_keys(REFEREE_KEY)
+            find(driver, "key-prompt-ok").click()
+            wait_present(driver, "legal-actions")
+            assert saved_match(driver)["deals"][0]["answer"]["state"].startswith("sealed.")
+            assert saved_match(driver)["deals"][0]["answer"]["seat_tokens"]
+            # ann plays with her seat's token; bob's C6 on H9 is a chombo, which ends the deal
+            click(driver, "act-seat-ann")
+            wait_for(driver, lambda d: idle(d) and "ann" in find(d, "to-act").text)
+            click(driver, "legal-0")
+            wait_for(driver, lambda d: idle(d) and entries(d) == 1, what="ann's play")
+            enter_other(driver, "play", "bob", cards="C6")
+            assert "chombo" in wait_present(driver, "result").text
+        finally:
+            driver.quit()
+
+
+def test_the_page_files_are_package_data():
+    """An installed service (a wheel, the Docker image) serves the page too: every file of
+    service/table is matched by the package's package-data patterns."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["service"]
+    files = [p.relative_to(root / "service").as_posix() for p in (root / "service" / "table").iterdir()]
+    assert {"table/index.html", "table/app.js", "table/table.css"} <= set(files)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
