@@ -26,7 +26,7 @@ from tests.sizing import examples
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GAMES = [g.id for g in registry.all_games()]
 XHTML = "{http://www.w3.org/1999/xhtml}"
-PROPERTY = settings(max_examples=examples(8), deadline=None,
+PROPERTY = settings(max_examples=examples(5), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

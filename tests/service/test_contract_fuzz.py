@@ -33,7 +33,7 @@ CARRIES_A_FREE_OBJECT = {"/v1/games/manteur/check", "/v1/games/manteur/compare",
                          # a record's seats, dates, tag values and deals have rules no JSON
                          # schema says (seats a game takes, a real date, no fractions); a
                          # verify-deal request's seat count is its game's
-                         "/v1/records/check", "/v1/verify-deal"}
+                         "/v1/records/check", "/v1/records/sheet", "/v1/verify-deal"}
 
 
 @schema.parametrize()

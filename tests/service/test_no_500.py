@@ -23,7 +23,7 @@ def post_json(client, endpoint, body):
 
 
 ENDPOINTS = ["/v1/validate", "/validate", "/v1/legal-actions", "/v1/view", "/v1/replay",
-             "/v1/games/toy/deal", "/v1/games/toy/card-value"]
+             "/v1/games/toy/deal", "/v1/games/toy/card-value", "/v1/records/sheet"]
 
 
 @settings(max_examples=examples(150), suppress_health_check=SHARED_CLIENT)
