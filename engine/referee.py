@@ -298,7 +298,7 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
     """The transition of a refused act in referee mode: the game's consequence (the state
     unchanged when the act is taken back), the ledger entry and the events. Re-raises the
     refusal when the state is not in referee mode or the code is not sanctionable."""
-    from .game import Event, ScoreDelta, Transition
+    from .game import Event, Transition
 
     sanction = game.sanctions.get(refusal.code) if in_referee_mode(state) else None
     if sanction is None:
@@ -324,10 +324,14 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
             events = (Event("warned", {"player": action.player, "entry": entry.id,
                                        "reason": reason}),)
         else:
-            deltas += (ScoreDelta(action.player, game.penalty_kind,
-                                  penalty_sign(game.penalty_kind) * sanction.points,
-                                  f"penalty: {reason}"),)
+            # the points count in the game's own standing like any penalty (Game.count_penalty:
+            # Manteur's penalty points and their limit …)
+            counted = game.count_penalty(next_state, action.player,
+                                         penalty_sign(game.penalty_kind) * sanction.points,
+                                         f"penalty: {reason}")
+            next_state, deltas = counted.state, deltas + tuple(counted.score_deltas)
             events = (Event("penalty_given", {"player": action.player, "entry": entry.id,
-                                              "points": sanction.points, "reason": reason}),)
+                                              "points": sanction.points, "reason": reason}),
+                      *counted.events)
     return Transition(next_state, deltas,
                       (Event("irregularity_sanctioned", fill),) + events + tuple(then.events))

@@ -126,7 +126,8 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, mode: str) -> dict:
             assert mark["player"] == action["player"] and mark["sanction"] == sanction.effect
             assert mark["sanction_rule"] == f"{game_id} {sanction.rule}"
             assert mark["text"]["en"] and mark["text"]["ja"]
-            if sanction.effect == referee.TAKEN_BACK:
+            if sanction.effect == referee.TAKEN_BACK and sanction.ledger != referee.PENALTY:
+                # (a penalty counts in the game's standing: it may end the game, B22)
                 assert out.to_act == to_act and out.status == status
             ledger = out.state["referee_ledger"]
             if sanction.ledger is None:

@@ -29,6 +29,10 @@ def without_ledger(state: dict) -> dict:
     return {k: v for k, v in state.items() if k != "referee_ledger"}
 
 
+def without_standing(state: dict) -> dict:
+    return {k: v for k, v in without_ledger(state).items() if k != "match"}
+
+
 def accepted() -> dict:
     state = declare(deal(HAND, violations="referee"), "A", "pair", ["J"])
     return ok(state, "accept", "B").state
@@ -54,8 +58,10 @@ def test_B20_a_declaration_not_higher_is_taken_back_and_costs_a_penalty_point(de
     assert [(d["target"], d["kind"], d["delta"]) for d in out.score_deltas] == \
         [("B", "penalty", 1)]
     assert out.state["referee_ledger"][0]["points"] == 1
-    # taken back: the last declaration stands, B declares again
-    assert without_ledger(out.state) == without_ledger(state) and out.to_act == ["B"]
+    # counted in the game's standing at once (B22) ...
+    assert out.state["match"]["penalties"] == {**state["match"]["penalties"], "B": 1}
+    # ... and taken back: the last declaration stands, B declares again
+    assert without_standing(out.state) == without_standing(state) and out.to_act == ["B"]
     declare(out.state, "B", "pair", ["Q"])
     plain = rejecting(state)
     refused = post(plain, "declare", "B", declaration=declaration)
@@ -95,3 +101,15 @@ def test_B19_reject_is_the_default_and_a_malformed_declaration_is_never_sanction
         post(state, "declare", "B", declaration={"type": "pair", "ranks": "J"})
     assert info.value.code == "ranks_not_list"
     assert post(state, "exchange", "B", cards=["RJ"]).refusal.code == "card_not_in_hand"
+
+
+def test_B20_the_penalty_point_counts_with_the_challenges_and_may_end_the_game():
+    state = declare(deal(HAND, violations="referee", penalty_limit=2), "A", "pair", ["J"])
+    state = ok(state, "accept", "B").state
+    first = post(state, "declare", "B", declaration={"type": "pair", "ranks": ["2"]})
+    assert first.state["match"]["penalties"]["B"] == 1 and first.status == "in_progress"
+    second = post(first.state, "declare", "B", declaration={"type": "pair", "ranks": ["2"]})
+    assert second.state["match"]["penalties"]["B"] == 2 and second.status == "finished"
+    assert [e["type"] for e in second.events] == ["irregularity_sanctioned", "penalty_given",
+                                                  "match_finished"]
+    assert second.state["result"]["loser"] == "B"
