@@ -61,7 +61,11 @@ def view(s: ManteurState, player: str | None) -> dict:
     v["stock_count"] = len(s.stock)
     v["discard"] = None
     v["discard_count"] = len(s.discard)
-    if not (player == s.holder or s.phase == "finished"):
+    # B14: a challenge that ends the game leaves its hand shown; a game a referee's penalty
+    # ends (B19) shows nothing more than it did
+    shown = s.phase == "finished" and s.last_round is not None and \
+        s.last_round.round == s.round
+    if not (player == s.holder or shown):
         v["hand"] = None
     v["hand_count"] = len(s.hand)
     for call in v["calls"]:
