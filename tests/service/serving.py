@@ -15,6 +15,15 @@ from tests.redis_server import free_port
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
 @contextmanager
 def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
     """Start the service (2 workers, the product's gunicorn config and `env`), wait until
@@ -41,8 +50,12 @@ def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
                 proc.kill()
                 proc.wait(timeout=10)
                 break
-            assert proc.poll() is None, log_path.read_text(errors="replace")
-            assert time.monotonic() < deadline, "gunicorn did not come up"
+            if proc.poll() is not None or time.monotonic() >= deadline:
+                # never leave a master (and its workers) running behind a failed start
+                _stop(proc)
+                raise AssertionError("gunicorn did not come up (its log: "
+                                     "CARDREF_LOG_LEVEL must let INFO through):\n"
+                                     + log_path.read_text(errors="replace")[-4000:])
             time.sleep(0.1)
         else:
             break
