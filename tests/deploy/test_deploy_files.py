@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import tomllib
 from pathlib import Path
 
@@ -56,19 +54,6 @@ def test_the_compose_file_is_valid_against_the_compose_specification():
     jsonschema.Draft7Validator.check_schema(schema)
     errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(_compose()), key=str)
     assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
-
-
-def test_the_compose_file_parses_under_docker_compose_where_installed():
-    docker = shutil.which("docker")
-    has_compose = docker and subprocess.run([docker, "compose", "version"],
-                                            capture_output=True).returncode == 0
-    if not has_compose:
-        pytest.skip("Docker Compose is not installed here; the compose file is checked "
-                    "against the Compose Specification's schema instead")
-    run = subprocess.run([docker, "compose", "-f", str(DEPLOY / "compose.yaml"), "config", "-q"],
-                         capture_output=True, text=True,
-                         env={"CARDREF_STATE_SECRET": "x", "PATH": "/usr/bin:/bin"})
-    assert run.returncode == 0, run.stderr
 
 
 def test_the_compose_file_sets_only_settings_the_service_reads():
