@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import orjson
 

@@ -5,8 +5,8 @@ asked for. Nothing here knows of a particular game.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
