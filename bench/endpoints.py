@@ -247,7 +247,8 @@ def measure(cases, urls, args) -> list[dict]:
             notes.append(f"{at32.errors + at8.errors} errors or non-2xx answers")
         rows.append({"case": case, "rps": at32.rps, "p50": at8.p50, "p99": at8.p99,
                      "floor_rps": floor_rps, "floor_p50": floor_p50, "floor_p99": floor_p99,
-                     "ratio": at32.rps / floor_rps, "p99_ratio": at8.p99 / floor_p99,
+                     "ratio": at32.rps / floor_rps if floor_rps else 0.0,
+                     "p99_ratio": at8.p99 / floor_p99 if floor_p99 else 0.0,
                      "notes": "; ".join(notes)})
     return rows
 
@@ -301,16 +302,20 @@ def print_verdicts(rows: list[dict], sizes: dict[str, int]) -> bool:
     short, long_ = (_find(rows, "replay", f"man, {n} actions") for n in payloads.REPLAY_LENGTHS)
     if short and long_:
         n_short, n_long = payloads.REPLAY_LENGTHS
-        cost = (short["rps"] / long_["rps"]) / (n_long / n_short)
+        if long_["rps"]:
+            cost = (short["rps"] / long_["rps"]) / (n_long / n_short)
+            verdict(cost <= 1.5, f"replay cost per action at {n_long} actions {cost:.2f}x its "
+                    f"cost at {n_short} (<= 1.5)")
+        else:
+            verdict(False, f"replay of {n_long} actions: no answer within the run (raise "
+                    "--duration)")
         size = (sizes[long_["case"].name] / n_long) / (sizes[short["case"].name] / n_short)
-        verdict(cost <= 1.5, f"replay cost per action at {n_long} actions {cost:.2f}x its cost "
-                f"at {n_short} (<= 1.5)")
         verdict(size <= 1.5, f"replay answer bytes per action at {n_long} actions {size:.2f}x "
                 f"those at {n_short} (<= 1.5; {sizes[short['case'].name]:,} and "
                 f"{sizes[long_['case'].name]:,} bytes)")
     for cold in (r for r in rows if r["case"].cold):
         cached = _find(rows, cold["case"].group, cold["case"].name.replace("cold", "cached"))
-        if cached:
+        if cached and cold["rps"] > 0:
             speedup = cached["rps"] / cold["rps"]
             verdict(speedup >= 3, f"{cold['case'].group} {cached['case'].name}: "
                     f"{speedup:.1f}x the req/s of computing it (>= 3)")
