@@ -96,6 +96,10 @@ def wrk(url: str, bodies: list[bytes], headers: dict, connections: int, duration
     out = subprocess.run(["wrk", "-t", str(WRK_THREADS), "-c", str(connections),
                           "-d", f"{duration}s", "--timeout", "10s", "--latency", "-s", script, url],
                          capture_output=True, text=True, check=True).stdout
+    if re.search(r"\b0 requests in", out) and duration < 30:
+        # Nothing answered within the run (a slow row, or a machine too busy to start one):
+        # once more, longer, rather than a row of zeros.
+        return wrk(url, bodies, headers, connections, duration * 4, workdir)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
@@ -290,7 +294,7 @@ def print_verdicts(rows: list[dict], sizes: dict[str, int]) -> bool:
         lines.append(f"- {'met' if met else 'NOT MET'}: {text}")
 
     for r in rows:
-        if r["case"].group == "validate":
+        if r["case"].group == "validate" and r["case"].name.endswith(("signed", "sealed")):
             verdict(r["ratio"] >= 0.80 and r["p99_ratio"] <= 1.5,
                     f"validate {r['case'].name}: req/s {r['ratio']:.2f} of the floor (>= 0.80), "
                     f"p99 {r['p99_ratio']:.2f}x (<= 1.5)")

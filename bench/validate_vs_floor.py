@@ -78,7 +78,7 @@ def start_gunicorn(app: str, port: int, env: dict) -> subprocess.Popen:
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
          "--bind", f"127.0.0.1:{port}", "--workers", "2", app],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts gunicorn slowly
     while True:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
