@@ -320,7 +320,10 @@ def print_verdicts(rows: list[dict], sizes: dict[str, int]) -> bool:
                 f"{sizes[long_['case'].name]:,} bytes)")
     for cold in (r for r in rows if r["case"].cold):
         cached = _find(rows, cold["case"].group, cold["case"].name.replace("cold", "cached"))
-        if cached and cold["rps"] > 0:
+        if cached and "reused" in cold["notes"]:
+            lines.append(f"- not judged: {cached['case'].name} (its cold row reused bodies, so "
+                         "it was partly cached too)")
+        elif cached and cold["rps"] > 0:
             speedup = cached["rps"] / cold["rps"]
             verdict(speedup >= 3, f"{cold['case'].group} {cached['case'].name}: "
                     f"{speedup:.1f}x the req/s of computing it (>= 3)")
