@@ -38,8 +38,9 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	CARDREF_PROPERTY_SCALE=$${CARDREF_PROPERTY_SCALE:-0.1} $(PYTEST) -m "not drill" -x
 
+# Every endpoint against the bare Flask floor, one table (a few minutes; needs wrk).
 bench: $(STAMP)
-	$(VENV)/bin/python bench/validate_vs_floor.py
+	$(VENV)/bin/python bench/endpoints.py
 
 openapi: $(STAMP)
 	$(VENV)/bin/card-referee openapi openapi.yaml

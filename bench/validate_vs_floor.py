@@ -5,8 +5,10 @@ gevent unless CARDREF_WORKER_CLASS or --worker-class says otherwise); wrk drives
 (throughput) and at 8 (latency), floor and service back to back in each of several rounds; the
 verdict is the median of the per-round ratios, because this machine is shared and noisy. Prints req/s and p99 for each and the ratios
 that the performance targets (docs/performance.md) are stated in:
-    /v1/validate req/s  >= 0.60 x floor req/s     (at 32 connections)
-    /v1/validate p99    <= 2.0  x floor p99        (at 8 connections)
+    /v1/validate req/s  >= 0.80 x floor req/s     (at 32 connections)
+    /v1/validate p99    <= 1.5  x floor p99        (at 8 connections)
+`make bench` (bench/endpoints.py) measures every endpoint this way; this is validate alone,
+over several rounds.
 
 Usage: python bench/validate_vs_floor.py [--game man] [--rounds 5] [--duration 4] [--secret '']
            [--worker-class gevent|sync|gthread] [--threads N]
@@ -78,7 +80,7 @@ def start_gunicorn(app: str, port: int, env: dict) -> subprocess.Popen:
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
          "--bind", f"127.0.0.1:{port}", "--workers", "2", app],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts gunicorn slowly
     while True:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -173,8 +175,8 @@ def main() -> int:
     print(f"{'validate':12}{v_rps:12.0f}{v_p99:12.2f}")
     print("per-round req/s ratios: " + " ".join(
         f"{v[0] / f[0]:.2f}" for f, v in zip(results["floor"], results["validate"])))
-    print(f"ratio req/s {rps_ratio:.2f} (target >= 0.60)  ratio p99 {p99_ratio:.2f} (target <= 2.00)")
-    return 0 if rps_ratio >= 0.60 and p99_ratio <= 2.0 else 1
+    print(f"ratio req/s {rps_ratio:.2f} (target >= 0.80)  ratio p99 {p99_ratio:.2f} (target <= 1.50)")
+    return 0 if rps_ratio >= 0.80 and p99_ratio <= 1.5 else 1
 
 
 if __name__ == "__main__":

@@ -4,6 +4,13 @@ Only work that costs more than a Redis round trip and repeats is cached (lookups
 enumerations) — see docs/performance.md. Keys are namespaced by the engine version so
 a deploy never serves a stale ruling. When Redis fails, the request is answered through the
 in-process LRU, the cache reports `degraded`, and Redis is tried again after a short back-off.
+
+The in-process LRU is also the first tier in front of Redis: an entry is named by the SHA-256
+of the whole question under the engine version, so it never changes and a copy never goes
+stale. A repeated question is answered without the round trip (which was most of a cached
+lookup's time, bench/endpoints.py); another instance still finds what this one computed in
+Redis. The LRU is bounded by entries (CARDREF_CACHE_SIZE) and by bytes (LOCAL_CACHE_BYTES: a
+27-card Guandan enumeration is ~125 KB).
 """
 from __future__ import annotations
 
@@ -23,9 +30,14 @@ def cache_key(namespace: str, digest: str) -> str:
     return f"cardref:v{ENGINE_VERSION}:{namespace}:{digest}"
 
 
+LOCAL_CACHE_BYTES = 64 * 1024 * 1024  # per worker process
+
+
 class LocalLRU:
-    def __init__(self, size: int):
+    def __init__(self, size: int, max_bytes: int = LOCAL_CACHE_BYTES):
         self._size = max(1, size)
+        self._max_bytes = max_bytes
+        self._bytes = 0
         self._data: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -37,11 +49,16 @@ class LocalLRU:
             return value
 
     def set(self, key: str, value: bytes) -> None:
+        if len(value) > self._max_bytes:
+            return
         with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old)
             self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self._size:
-                self._data.popitem(last=False)
+            self._bytes += len(value)
+            while len(self._data) > self._size or self._bytes > self._max_bytes:
+                self._bytes -= len(self._data.popitem(last=False)[1])
 
 
 class Cache:
@@ -72,24 +89,27 @@ class Cache:
         self._down_until = time.monotonic() + self._retry_seconds
 
     def get(self, key: str) -> bytes | None:
-        if self._redis_usable():
-            try:
-                value = self._client.get(key)
-                self._down_until = 0.0
-                return value
-            except redis_store.ERRORS as err:
-                self._mark_down(err)
-        return self.local.get(key)
+        value = self.local.get(key)  # the first tier: entries never change (module doc)
+        if value is not None or not self._redis_usable():
+            return value
+        try:
+            value = self._client.get(key)
+            self._down_until = 0.0
+        except redis_store.ERRORS as err:
+            self._mark_down(err)
+            return None
+        if value is not None:
+            self.local.set(key, value)
+        return value
 
     def set(self, key: str, value: bytes) -> None:
+        self.local.set(key, value)
         if self._redis_usable():
             try:
                 self._client.set(key, value, ex=self.ttl)
                 self._down_until = 0.0
-                return
             except redis_store.ERRORS as err:
                 self._mark_down(err)
-        self.local.set(key, value)
 
     def status(self) -> dict:
         """Live check for /readyz: pings Redis whatever the back-off says."""

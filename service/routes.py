@@ -365,7 +365,10 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                     out["lineage"] = meta.lineage()
             if guard.sealed:
                 # a referee proved no seat: the referee sees what a spectator sees
-                out["view"] = adjudicate.view(result.state, None if referee_act else actor)
+                # (trusted: a state the engine itself has just encoded needs no invariant
+                # re-check; ~10% of a sealed validate)
+                out["view"] = adjudicate.view(result.state, None if referee_act else actor,
+                                              trusted=True)
             return json_response(out)
         _check_latest(ext, got)
         environ["cardref.refusal"] = result.refusal.code

@@ -1,0 +1,278 @@
+"""The requests `make bench` (bench/endpoints.py) sends: one `Case` per row of its table, each
+a path, the body (or many distinct bodies, for a cold lookup) and the headers a client would
+send. Built here, apart from the timing, so tests can post every one to the service and see it
+answered 200 (tests/bench/test_payloads.py).
+
+States are signed or sealed by a `Guard` holding the same keys the bench's services run with
+(SERVICE_ENV), as the service itself binds them; the mid-game states are bench/
+validate_vs_floor.py's: a seeded deal (4 seats where the game allows), a dozen first-legal
+actions in.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import adjudicate, registry  # noqa: E402
+
+GAMES = ("man", "manillen", "guandan", "daifugo", "manteur")
+STATE_SECRET = "bench-secret"
+SEAL_KEY = "YmVuY2gtc2VhbC1rZXktMzItYnl0ZXMtbG9uZy0hISE"  # 32 bytes, URL-safe base64
+REFEREE_KEY = "bench-referee"
+REFEREE = {"Authorization": f"Bearer {REFEREE_KEY}"}
+# The two trust modes the bench runs a service in (both with the referee key, for the seeded
+# deals of /v1/replay): signed states (the default measured everywhere) and sealed ones.
+SERVICE_ENV = {
+    "signed": {"CARDREF_STATE_SECRET": STATE_SECRET, "CARDREF_REFEREE_KEYS": REFEREE_KEY},
+    "sealed": {"CARDREF_SEAL_KEYS": SEAL_KEY, "CARDREF_REFEREE_KEYS": REFEREE_KEY},
+}
+REPLAY_LENGTHS = (100, 1000)
+LARGE_STATE_BYTES = 10_000
+
+
+@dataclass
+class Case:
+    """One row: `bodies` holds one body (sent again and again) or many distinct ones (a cold
+    lookup: each sent once, so none is a cache hit)."""
+    group: str
+    name: str
+    path: str
+    bodies: list[bytes]
+    service: str = "signed"
+    headers: dict = field(default_factory=dict)
+    status: int = 200
+    note: str = ""
+
+    @property
+    def cold(self) -> bool:
+        return len(self.bodies) > 1
+
+
+def seats_of(game_id: str) -> int:
+    game = registry.get(game_id)
+    return 4 if game.min_players <= 4 <= game.max_players else game.min_players
+
+
+def first_legal(state: dict) -> dict | None:
+    for player in state["players"]:
+        actions = adjudicate.legal_actions(state, player)
+        if actions:
+            return actions[0]
+    return None
+
+
+def played(game_id: str, players: list[str], steps: int, seed: str = "bench") -> dict:
+    """A seeded deal `steps` first-legal actions in (fewer if the deal ends first)."""
+    state = adjudicate.deal(game_id, players, seed=seed)["state"]
+    for _ in range(steps):
+        action = first_legal(state)
+        out = adjudicate.validate(state, action) if action else None
+        if out is None or out.status == "finished":
+            break
+        state = out.state
+    return state
+
+
+def mid_game(game_id: str, steps: int = 12) -> dict:
+    return played(game_id, [f"p{i}" for i in range(seats_of(game_id))], steps)
+
+
+class Binder:
+    """Binds a plain state as the service in one trust mode would (signed or sealed), with
+    the seat tokens a sealed state's seats are handed at the deal."""
+
+    def __init__(self, mode: str):
+        from service.sealing import parse_key
+        from service.trust import Guard
+
+        self.mode = mode
+        if mode == "sealed":
+            self.guard = Guard((), (parse_key(SEAL_KEY),), (REFEREE_KEY,), None)
+        else:
+            self.guard = Guard((STATE_SECRET,), (), (REFEREE_KEY,), None)
+
+    def bind(self, state: dict) -> tuple[object, dict]:
+        """(the state as posted, {seat: token}: empty unless sealed)."""
+        meta = self.guard.new_meta("server")
+        posted = orjson.loads(orjson.dumps(self.guard.outgoing(state, meta)))
+        return posted, self.guard.seat_tokens(meta, state["players"]) or {}
+
+
+def _body(obj) -> bytes:
+    return orjson.dumps(obj)
+
+
+def renamed(state: dict, tag: str) -> dict:
+    """The same state with every seat id given a suffix: another cache key for the same work
+    (seat ids are short strings that no card code or field name equals)."""
+    text = orjson.dumps(state)
+    for player in state["players"]:
+        text = text.replace(b'"' + player.encode() + b'"', b'"' + f"{player}{tag}".encode() + b'"')
+    return orjson.loads(text)
+
+
+def validate_case(game_id: str, mode: str, state: dict | None = None, name: str | None = None,
+                  note: str = "") -> Case:
+    state = state if state is not None else mid_game(game_id)
+    action = first_legal(state)
+    posted, tokens = Binder(mode).bind(state)
+    headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
+    return Case("validate", name or f"{game_id} {mode}", "/v1/validate",
+                [_body({"state": posted, "action": action})], mode, headers, note=note)
+
+
+def large_state() -> tuple[str, dict]:
+    """A state of about LARGE_STATE_BYTES: Manteur at 6 seats, whose state keeps the deal's
+    declarations, a few hundred actions in. (Guandan's and an 8-seat Daifugo's states stay
+    under 3 KB through a whole deal: they keep no history.)"""
+    players = [f"p{i}" for i in range(6)]
+    state = adjudicate.deal("manteur", players, seed="bench")["state"]
+    while len(orjson.dumps(state)) < LARGE_STATE_BYTES:
+        action = first_legal(state)
+        out = adjudicate.validate(state, action) if action else None
+        if out is None or out.status == "finished":
+            break
+        state = out.state
+    return "manteur", state
+
+
+def to_act(state: dict) -> str:
+    action = first_legal(state)
+    return action["player"] if action else state["players"][0]
+
+
+def legal_cases(cold_count: int, rnd: random.Random) -> Iterator[Case]:
+    binder = Binder("signed")
+    run = f"-{rnd.getrandbits(24):06x}-"  # this run's seat ids: no earlier run cached them
+    for game_id in GAMES:
+        state = mid_game(game_id)
+        game = registry.get(game_id)
+        if game.legal_actions_cacheable:
+            # A client's state changes with every move: its typical request is a cache miss.
+            bodies = [_body({"state": binder.bind(s)[0], "player": to_act(s)})
+                      for s in (renamed(state, f"{run}{k}") for k in range(cold_count))]
+            yield Case("legal-actions", f"{game_id} mid-game, cold", "/v1/legal-actions", bodies,
+                       note="a new state each request (cached enumeration: misses)")
+        else:
+            yield Case("legal-actions", f"{game_id} mid-game", "/v1/legal-actions",
+                       [_body({"state": binder.bind(state)[0], "player": to_act(state)})])
+    leader = guandan_leader()
+    bodies = [_body({"state": binder.bind(s)[0], "player": to_act(s)})
+              for s in (renamed(leader, f"{run}{k}") for k in range(cold_count))]
+    yield Case("legal-actions", "guandan leader, 27 cards, cold", "/v1/legal-actions", bodies)
+    yield Case("legal-actions", "guandan leader, 27 cards, cached", "/v1/legal-actions",
+               bodies[:1])
+
+
+def guandan_leader() -> dict:
+    """A fresh Guandan deal: its leader holds 27 cards and may lead anything (the widest
+    enumeration of any game)."""
+    state = adjudicate.deal("guandan", [f"p{i}" for i in range(4)], seed="bench")["state"]
+    return state
+
+
+def view_cases() -> Iterator[Case]:
+    binder = Binder("signed")
+    for game_id in ("man", "guandan"):
+        state = mid_game(game_id)
+        yield Case("view", f"{game_id} mid-game", "/v1/view",
+                   [_body({"state": binder.bind(state)[0], "player": state["players"][0]})])
+
+
+def deal_cases() -> Iterator[Case]:
+    for game_id in GAMES:
+        yield Case("deal", game_id, f"/v1/games/{game_id}/deal",
+                   [_body({"players": [f"p{i}" for i in range(seats_of(game_id))]})], status=201)
+
+
+def long_man_actions(count: int, seed: str = "bench") -> tuple[dict, list[dict]]:
+    """(deal request, `count` legal actions) of one Man deal that lasts: its players mostly
+    draw and discard (the stock is shuffled again when it runs out), so a deal runs to
+    any length. Seeded: the same actions every run."""
+    rnd = random.Random(seed)
+    players = [f"p{i}" for i in range(4)]
+    deal = {"game": "man", "players": players, "seed": seed}
+    out = adjudicate.deal("man", players, seed=seed)
+    state, actions = out["state"], []
+    while len(actions) < count:
+        legal = [a for p in out["to_act"] for a in adjudicate.legal_actions(state, p)]
+        slow = [a for a in legal if a["type"] in ("draw", "discard")]
+        action = rnd.choice(slow if slow and rnd.random() < 0.9 else legal)
+        applied = adjudicate.validate(state, action)
+        if applied.status == "finished":  # take another action instead of ending the deal
+            continue
+        actions.append(action)
+        state, out = applied.state, {"to_act": applied.to_act}
+    return deal, actions
+
+
+def replay_cases() -> Iterator[Case]:
+    deal, actions = long_man_actions(max(REPLAY_LENGTHS))
+    for n in REPLAY_LENGTHS:
+        # A chosen seed is a referee act when states are signed.
+        yield Case("replay", f"man, {n} actions", "/v1/replay",
+                   [_body({"deal": deal, "actions": actions[:n]})], headers=dict(REFEREE))
+
+
+def classify_bodies(count: int, rnd: random.Random) -> list[bytes]:
+    """Distinct 6-card sets holding both level-2 wilds (H2 twice, two decks): each reading
+    tries every substitution, the lookup's costliest shape (engine/guandan/game.py)."""
+    from engine.cards import deck_52
+
+    plain = [c for c in deck_52() if c != "H2"]
+    seen: set[tuple] = set()
+    bodies = []
+    while len(bodies) < count:
+        cards = tuple(sorted(rnd.sample(plain, 4)))
+        if cards in seen:
+            continue
+        seen.add(cards)
+        bodies.append(_body({"cards": [*cards, "H2", "H2"], "level": "2"}))
+    return bodies
+
+
+def lookup_cases(cold_count: int, rnd: random.Random) -> Iterator[Case]:
+    classify = classify_bodies(cold_count, rnd)
+    yield Case("lookup", "guandan classify, cold", "/v1/games/guandan/classify", classify)
+    yield Case("lookup", "guandan classify, cached", "/v1/games/guandan/classify", classify[:1])
+    uncached = "computed each time: cheaper than a cache round trip"
+    yield Case("lookup", "man man-numbers", "/v1/games/man/man-numbers",
+               [_body({"hand": ["SA", "S8", "H2", "D5", "C9", "HK", "S3"]})], note=uncached)
+    yield Case("lookup", "manteur check", "/v1/games/manteur/check",
+               [_body({"hand": ["S2", "BJ", "CK", "D7", "S9"],
+                       "declaration": {"type": "two_pair", "ranks": ["K", "2"],
+                                       "kickers": ["9"]}})], note=uncached)
+    yield Case("lookup", "manteur compare", "/v1/games/manteur/compare",
+               [_body({"a": {"type": "pair", "ranks": ["K"]},
+                       "b": {"type": "pair", "ranks": ["2"]}})], note=uncached)
+    yield Case("lookup", "daifugo uecda-table", "/v1/games/daifugo/uecda-table",
+               [_body({"kind": "hand", "cards": ["S3", "BJ", "H10", "DK", "C5", "S7"]})],
+               note=uncached)
+
+
+def all_cases(cold_count: int = 2000, seed: int | None = None) -> list[Case]:
+    """Every row, in table order. `seed`: the cold lookups' random sets (the bench draws a new
+    one each run, so a cache that outlives a run — Redis — still misses them)."""
+    rnd = random.Random(seed)
+    cases = [validate_case(g, mode) for mode in ("signed", "sealed") for g in GAMES]
+    game_id, big = large_state()
+    cases.append(validate_case(game_id, "signed", big,
+                               f"{game_id} 6 seats, {len(orjson.dumps(big)) // 1000} KB state",
+                               "the largest state of any game: Manteur keeps its declarations"))
+    # A cold 27-card enumeration answers a few dozen a second: a sixth as many fresh states
+    # is plenty, and each costs a deal, a dozen actions and a signature to build.
+    cases += legal_cases(max(2, cold_count // 6), rnd)
+    cases += view_cases()
+    cases += deal_cases()
+    cases += replay_cases()
+    cases += lookup_cases(cold_count, rnd)
+    return cases
