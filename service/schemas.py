@@ -414,6 +414,7 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
     games = list(games)
     declared = [(order, game.id, [game.id], game.names.get("en", game.id), game.refusals,
                  game.refusal_details) for order, game in enumerate(games)]
+    paged = {game.id for game in games if game.rules_doc}  # rule_url: a rules page to land on
     engine_wide = {code: "" for code in ENGINE_REFUSAL_DETAILS}
     declared.append((len(declared), "", [g.id for g in games], "Every game", engine_wide,
                      ENGINE_REFUSAL_DETAILS))
@@ -440,7 +441,7 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
                 if any(f.required for f in fields.values()):
                     required.append("details")
             if rules.get(code):
-                required += ["rule", "rule_url"]
+                required += ["rule", "rule_url"] if game_id in paged else ["rule"]
             components[prefix + "Refusal"] = {
                 "type": "object", "properties": props, "required": required,
                 "additionalProperties": False,
