@@ -121,14 +121,6 @@ class MatchField(mf.Field):
 
 def state_field_ref(self, field, **kwargs) -> dict:
     """apispec attribute function: a StateField is a State or a SealedState."""
-    ret = kwargs.get("ret")
-    if isinstance(field, mf.Nested) and field.allow_none and ret is not None \
-            and len(ret.get("anyOf", ())) == 2 and ret["anyOf"][0].get("nullable"):
-        # apispec writes a nullable object as anyOf a free object or the schema (OpenAPI
-        # 3.0): a generated client then reads it as `{} | null | Schema`; it is the schema or
-        # null.
-        (ref,) = [x for x in ret.pop("anyOf") if "$ref" in x]
-        return {"allOf": [ref], "nullable": True}
     if isinstance(field, StateField):
         return {"oneOf": [{"$ref": "#/components/schemas/State"},
                           {"$ref": "#/components/schemas/SealedState"}]}
