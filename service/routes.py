@@ -79,7 +79,7 @@ def refusal_json(refusal, lang: str) -> dict:
     (`/v1/games/daifugo/rules.en.html#D9`: every rule number is its heading's id)."""
     out = refusal.to_json(lang)
     game, _, number = out.get("rule", "").partition(" ")
-    if number:
+    if number and getattr(registry.get(game), "rules_doc", None):  # a game with a rules page
         out["rule_url"] = f"{request.script_root}/v1/games/{game}/rules.{lang}.html#{number}"
     return out
 

@@ -122,14 +122,6 @@ class MatchField(mf.Field):
 
 def state_field_ref(self, field, **kwargs) -> dict:
     """apispec attribute function: a StateField is a State or a SealedState."""
-    ret = kwargs.get("ret")
-    if isinstance(field, mf.Nested) and field.allow_none and ret is not None \
-            and len(ret.get("anyOf", ())) == 2 and ret["anyOf"][0].get("nullable"):
-        # apispec writes a nullable object as anyOf a free object or the schema (OpenAPI
-        # 3.0): a generated client then reads it as `{} | null | Schema`; it is the schema or
-        # null.
-        (ref,) = [x for x in ret.pop("anyOf") if "$ref" in x]
-        return {"allOf": [ref], "nullable": True}
     if isinstance(field, StateField):
         return {"oneOf": [{"$ref": "#/components/schemas/State"},
                           {"$ref": "#/components/schemas/SealedState"}]}
@@ -415,6 +407,7 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
     games = list(games)
     declared = [(order, game.id, [game.id], game.names.get("en", game.id), game.refusals,
                  game.refusal_details) for order, game in enumerate(games)]
+    paged = {game.id for game in games if game.rules_doc}  # rule_url: a rules page to land on
     engine_wide = {code: "" for code in ENGINE_REFUSAL_DETAILS}
     declared.append((len(declared), "", [g.id for g in games], "Every game", engine_wide,
                      ENGINE_REFUSAL_DETAILS))
@@ -441,7 +434,7 @@ def refusal_components(games: Iterable[Game]) -> dict[str, dict]:
                 if any(f.required for f in fields.values()):
                     required.append("details")
             if rules.get(code):
-                required += ["rule", "rule_url"]
+                required += ["rule", "rule_url"] if game_id in paged else ["rule"]
             components[prefix + "Refusal"] = {
                 "type": "object", "properties": props, "required": required,
                 "additionalProperties": False,

@@ -230,8 +230,9 @@ def test_b8_b6_an_unnamed_rank_after_a_named_one_is_refused():
 def test_b8_b7_lower_kickers_are_refused():
     r = is_higher(D("pair", ["2"], ["4", "3"]), D("pair", ["2"], ["5"]))
     assert (r.code, r.rule) == ("declaration_kickers_lower", "manteur B9")
-    assert "(B7)" in r.en and r.details == {"new": "pair of 2s with 4, 3",
-                                            "last": "pair of 2s with 5"}
+    assert "(B7)" in r.en and r.details == {
+        "new": {"en": "pair of 2s with 4, 3", "ja": "2のワンペアと4・3"},
+        "last": {"en": "pair of 2s with 5", "ja": "2のワンペアと5"}}
     r = is_higher(D("pair", ["2"]), D("pair", ["2"], ["5"]))
     assert r.code == "declaration_kickers_lower" and "naming no kicker" in r.en
 

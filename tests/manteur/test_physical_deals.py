@@ -189,7 +189,8 @@ def test_b6_a_discarded_card_and_a_card_outside_the_deck_are_seen():
                                               "kickers": ["K"]}).state
     s = ok(s, "accept", "ann").state
     refusal = refused(s, "exchange", "ann", cards=["H3"], drawn=["CK"])
-    assert refusal.details == {"card": "CK", "where": "among the discards"}
+    assert refusal.details == {"card": "CK", "where": "among the discards",
+                               "where_text": {"en": "among the discards", "ja": "捨て札にあります"}}
     assert refused(s, "exchange", "ann", cards=["H3"], drawn=["S2"]).details[
         "where"] == "among the discards"
     piquet = physical(hand=["SA", "HA", "DA", "CK", "S7"], deck="piquet32")
@@ -214,7 +215,8 @@ def test_b6_with_b18_the_discards_become_an_unknown_stock_again():
     GAME.decode(s)
     # While the stock holds a card it comes first; the cards given back are never drawn.
     refusal = refused(s, "exchange", "cho", cards=["CK", "S2"], drawn=["H3", "C9"])
-    assert refusal.details == {"card": "H3", "where": "among the discards"}
+    assert refusal.details == {"card": "H3", "where": "among the discards",
+                               "where_text": {"en": "among the discards", "ja": "捨て札にあります"}}
     assert refused(s, "exchange", "cho", cards=["CK", "S2"], drawn=["C9", "CK"]).details[
         "where"] == "being given back"
     res = ok(s, "exchange", "cho", cards=["CK", "S2"], drawn=["C9", "H3"])

