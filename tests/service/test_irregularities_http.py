@@ -77,12 +77,12 @@ def test_the_console_replay_goes_on_in_referee_mode_and_stops_in_reject(tmp_path
     deal, log, first = referee_log(game_id)
     path = tmp_path / "log.json"
     path.write_text(json.dumps({"deal": deal, "actions": log}))
-    assert cli.main(["replay", str(path)]) == 0
+    assert cli.main(["replay", str(path), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["stopped"] is None and printed["status"] == "finished"
     path.write_text(json.dumps({"deal": {**deal, "options": {"violations": "reject"}},
                                 "actions": log}))
-    assert cli.main(["replay", str(path)]) == 1
+    assert cli.main(["replay", str(path), "--json"]) == 1
     stopped = json.loads(capsys.readouterr().out)["stopped"]
     assert stopped["index"] == first["index"]
     assert stopped["error"]["rule"] == first["event"]["rule"]
