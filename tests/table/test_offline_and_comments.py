@@ -50,6 +50,19 @@ def referee_entry(driver, action_type: str, seat: str) -> None:
     click(driver, "ref-send")
 
 
+def wait_for_service_worker(driver, timeout: float = 40) -> None:
+    """Until the page's service worker controls it (its files and startup answers are kept)."""
+    try:
+        wait_for(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
+                 timeout, what="the service worker")
+    except Exception as exc:
+        state = driver.execute_async_script("""const done = arguments[0];
+          navigator.serviceWorker.getRegistration().then((r) => done(JSON.stringify(r ? {scope: r.scope,
+            installing: r.installing && r.installing.state, waiting: r.waiting && r.waiting.state,
+            active: r.active && r.active.state} : null)), (e) => done(String(e)));""")
+        raise AssertionError(f"the page's service worker never took control: {state}") from exc
+
+
 def test_a_reload_with_the_service_unreachable_opens_the_match_and_queues_until_it_answers(
         browser, table_service):
     # The page is reached through a relay that can be stopped: nothing listening, as when the
@@ -59,8 +72,7 @@ def test_a_reload_with_the_service_unreachable_opens_the_match_and_queues_until_
         open_page(browser, relay.base)
         set_up(browser, "daifugo", key=REFEREE_KEY)
         play_steps(browser, 3)
-        wait_for(browser, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
-                 what="the service worker to keep the page")
+        wait_for_service_worker(browser)
         before = saved_match(browser)
         relay.stop()
 
