@@ -147,3 +147,40 @@ def test_a_comment_on_an_entry_is_kept_exported_and_imported(browser, table_serv
     assert find(browser, "entry-comment-0").text == notes[0]
     assert find(browser, "entry-comment-1").text == notes[1]
     assert [s.get("comment") for s in saved_match(browser)["deals"][0]["steps"]] == [notes[0], notes[1]]
+
+
+def test_the_service_worker_is_served_with_its_cache_version_which_a_changed_page_changes(
+        tmp_path, monkeypatch):
+    """A deployed update is never stuck behind an old copy: the service worker carries a version
+    made of the package's and the engine's versions and of every file of the page, so a change to
+    any of them is a new script, which the browser installs (dropping the old cache)."""
+    import shutil
+
+    from service import pages
+    from service.app import create_app
+
+    answer = create_app().test_client().get("/table/sw.js")
+    assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+    assert answer.headers["Service-Worker-Allowed"] == "/table"  # its scope: the page itself
+    script = answer.get_data(as_text=True)
+    version, files = pages.table_files_version()
+    assert f'const CACHE_VERSION = "{version}";' in script
+    assert "__CACHE_VERSION__" not in script and "__PAGE_FILES__" not in script
+    assert {"app.js", "api.js", "table.css", "index.html"} <= set(files) and "sw.js" not in files
+    assert json.dumps(list(files)) in script
+
+    copy = tmp_path / "table"
+    shutil.copytree(pages.TABLE_DIR, copy)
+    monkeypatch.setattr(pages, "TABLE_DIR", str(copy))
+    pages.table_files_version.cache_clear()
+    try:
+        assert pages.table_files_version()[0] == version  # the same files: the same version
+        (copy / "app.js").write_text((copy / "app.js").read_text() + "\n// changed\n")
+        pages.table_files_version.cache_clear()
+        assert pages.table_files_version()[0] != version
+        monkeypatch.setattr(pages, "ENGINE_VERSION", "next")
+        (copy / "app.js").write_text((copy / "app.js").read_text().replace("\n// changed\n", ""))
+        pages.table_files_version.cache_clear()
+        assert pages.table_files_version()[0] != version
+    finally:
+        pages.table_files_version.cache_clear()
