@@ -60,20 +60,28 @@ function setOnline(ok) {
   net.textContent = ok ? `${waiting} ${t("queued")}` : `${t("offline")}${waiting ? ` · ${waiting} ${t("queued")}` : ""}`;
   net.dataset.testid = "net";
 }
+// A retry that finds the service still out of reach leaves the screen alone: the referee may be
+// typing (a comment, an entry's cards) and a re-render every few seconds would lose it.
+let retrying = false;
 function scheduleRetry() {
   if (retryTimer) return;
-  retryTimer = setTimeout(async () => { retryTimer = null; await flush(); }, 3000);
+  retryTimer = setTimeout(async () => {
+    retryTimer = null; retrying = true;
+    try { await flush(); } finally { retrying = false; }
+  }, 3000);
 }
 async function flush() {
+  // Opened from the service worker's copy: the games again from the service once it answers.
   if (gamesKept) { try { await loadGames(); } catch (e) { /* still out of reach */ } }
-  if (!M || !M.pending || !M.pending.length) { if (M) await refresh(); return; }
+  if (!M) { setOnline(!gamesKept); if (gamesKept) scheduleRetry(); return; }  // the bar only: the set-up form stays as typed
+  if (!M.pending || !M.pending.length) { await refresh(); return; }
   while (M.pending.length) {
     const action = M.pending[0];
     let answer;
     try {
       answer = await send(action);
     } catch (e) {
-      if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); render(); return; }
+      if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); if (!retrying) render(); return; }
       // the service answered, with a problem: this entry cannot be sent; the rest wait for the
       // referee (undo drops them one by one)
       M.pending.shift(); save(); setOnline(true);
@@ -200,7 +208,7 @@ async function refreshNow() {
     }
     setOnline(true);
   } catch (e) {
-    if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); }
+    if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); if (retrying) return; }
     else return showProblem(e);
   }
   render();
@@ -577,10 +585,10 @@ function refereeSection(d) {
 
 function entriesSection(d) {
   const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`) },
-    h("button", { class: "small pencil noprint", ...tid(`comment-${i}`), title: t("comment"), "aria-label": `${t("comment")} ${i + 1}`,
-      onclick: () => { ui.commenting = i; render(); } }, "✎"),
     actionLabel(s.action),
     s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${x.target} ${x.delta > 0 ? "+" : ""}${x.delta}`).join(", ")) : null,
+    h("button", { class: "small pencil noprint", ...tid(`comment-${i}`), title: t("comment"), "aria-label": `${t("comment")} ${i + 1}`,
+      onclick: () => { ui.commenting = i; render(); } }, "✎"),
     s.events.length ? h("div", { class: "hint" }, s.events.map(eventLabel).join(" · ")) : null,
     s.comment && ui.commenting !== i ? h("div", { class: "comment", ...tid(`entry-comment-${i}`), text: s.comment }) : null,
     ui.commenting === i ? commentEditor(s) : null));
