@@ -608,7 +608,7 @@ function commentEditor(step) {
     ui.commenting = null; save(); render();
   };
   setTimeout(() => input.focus(), 0);
-  return h("div", { class: "row" }, h("div", { class: "grow" }, input),
+  return h("div", { class: "row comment-edit" }, h("div", {}, input),
     h("button", { class: "primary", ...tid("comment-save"), onclick: keep }, t("comment_save")),
     h("button", { class: "small", onclick: () => { ui.commenting = null; render(); } }, "×"));
 }
