@@ -17,15 +17,16 @@ const ROOT = new URL("..", self.location.href).href;   // <root>/ (this file is 
 const PAGE = `${ROOT}table`;
 // What the page reads to start, besides its own files: the games (in the page's language) and
 // the spec (each game's <Game>Table fields).
-const STARTUP = [`${ROOT}v1/games`, `${ROOT}openapi.json`];
+const GAMES = `${ROOT}v1/games`;
+const STARTUP = [GAMES, `${ROOT}openapi.json`];
 const LANGUAGES = ["en", "ja"];
 // A network that neither answers nor fails (a captive Wi-Fi): the kept copy after this long.
 const PAGE_TIMEOUT_MS = 6000;
 
-// The cache keys an answer that depends on the language by it (the page asks with Accept-Language).
+// The games' names and descriptions are in the page's language (it asks with Accept-Language):
+// kept once per language. The spec is the same in both.
 function keyFor(url, lang) {
-  if (!STARTUP.includes(url)) return url;
-  return `${url}?table-lang=${lang || "en"}`;
+  return url === GAMES ? `${url}?table-lang=${lang || "en"}` : url;
 }
 function langOf(request) {
   const lang = (request.headers.get("Accept-Language") || "en").toLowerCase().split(/[-,;]/)[0];
@@ -40,7 +41,7 @@ self.addEventListener("install", (event) => {
       const resp = await fetch(url, { cache: "no-store" });
       if (resp.ok) await cache.put(url, resp);
     }));
-    await Promise.all(STARTUP.flatMap((url) => LANGUAGES.map(async (lang) => {
+    await Promise.all(STARTUP.flatMap((url) => (url === GAMES ? LANGUAGES : ["en"]).map(async (lang) => {
       const resp = await fetch(url, { cache: "no-store", headers: { "Accept-Language": lang } });
       if (resp.ok) await cache.put(keyFor(url, lang), resp);
     })));
@@ -86,8 +87,8 @@ async function networkFirst(request, key) {
   } catch (e) {
     // out of reach: the kept copy below
   }
-  const copy = (await cache.match(key)) || (STARTUP.some((u) => key.startsWith(u))
-    ? await cache.match(keyFor(key.split("?")[0], "en")) : null);
+  // the games in the other language rather than nothing
+  const copy = (await cache.match(key)) || (key.startsWith(GAMES) ? await cache.match(keyFor(GAMES, "en")) : null);
   if (!copy) return Response.error();
   const headers = new Headers(copy.headers);
   headers.set(OFFLINE_HEADER, "1");
