@@ -19,11 +19,11 @@ export class Problem extends Error {
 const OFFLINE_COPY = "X-Card-Referee-Offline-Copy";
 
 export async function call(method, path, body, auth = {}) {
-  return (await request(method, path, body, auth)).data;
+  return (await callWithSource(method, path, body, auth)).data;
 }
 
 // {data, kept}: `kept` when the answer is the service worker's copy (the service is out of reach).
-export async function request(method, path, body, { key, seatToken } = {}) {
+export async function callWithSource(method, path, body, { key, seatToken } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers["Authorization"] = `Bearer ${key}`;

@@ -2,7 +2,7 @@
 // action, see refusals with their rule, keep the ledger, undo, and carry the match from deal to
 // deal. Everything entered is saved in localStorage as it goes (store.js); entries made while the
 // service is out of reach wait in a queue and are sent in order when it answers again.
-import { call, request, Problem, Unreachable, rulesLink, BASE } from "./api.js";
+import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { loadMatch, saveMatch, clearMatch } from "./store.js";
 import { buildRecord, recordDeals } from "./record.js";
@@ -814,7 +814,7 @@ async function importRecord(record) {
 
 // ---- start -------------------------------------------------------------------------------------
 async function loadGames() {
-  const [list, spec] = await Promise.all([request("GET", "/v1/games"),
+  const [list, spec] = await Promise.all([callWithSource("GET", "/v1/games"),
     tableSchemas.loaded ? null : call("GET", "/openapi.json").catch(() => null)]);
   games = list.data.games;
   gamesKept = list.kept;
