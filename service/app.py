@@ -205,6 +205,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     def table_page():
         return pages.table_page()
 
+    # Its service worker, which lets a reload open the page while the service is out of reach:
+    # filled in with the cache's version; its scope is the page itself (<root>/table).
+    @app.get("/table/sw.js")
+    def table_service_worker():
+        return pages.table_service_worker(request.script_root)
+
     @app.get("/table/<path:filename>")
     def table_assets(filename: str):
         return send_from_directory(pages.TABLE_DIR, filename, max_age=0)

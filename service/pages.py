@@ -8,7 +8,11 @@ joined without the space a browser would put at the line break.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import html as html_mod
+import importlib.metadata
+import json
 import os
 import re
 
@@ -16,7 +20,7 @@ from flask import Response
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from engine import registry
+from engine import ENGINE_VERSION, registry
 from engine.errors import InputError
 
 LANGUAGES = ("en", "ja")
@@ -199,6 +203,44 @@ def table_page() -> Response:
     the browser's languages, with a switch), so one file serves both."""
     with open(os.path.join(TABLE_DIR, "index.html"), encoding="utf-8") as fh:
         return Response(fh.read(), mimetype="text/html", headers={"Cache-Control": "no-cache"})
+
+
+SERVICE_WORKER = "sw.js"
+
+
+@functools.cache
+def table_files_version() -> tuple[str, tuple[str, ...]]:
+    """(the version of the table page's offline cache, the page's files it keeps). The version
+    is a digest of the package's and the engine's versions and of every file of the page: a
+    deployed update (a new release, a new engine, a changed page) is a new service worker, and
+    the browser replaces the old cache with the new one."""
+    files = tuple(sorted(name for name in os.listdir(TABLE_DIR)
+                         if name != SERVICE_WORKER and os.path.isfile(os.path.join(TABLE_DIR, name))))
+    digest = hashlib.sha256(f"{_package_version()}\n{ENGINE_VERSION}\n".encode())
+    for name in (*files, SERVICE_WORKER):
+        with open(os.path.join(TABLE_DIR, name), "rb") as fh:
+            digest.update(name.encode() + b"\0" + fh.read() + b"\0")
+    return digest.hexdigest()[:16], files
+
+
+def _package_version() -> str:
+    try:
+        return importlib.metadata.version("card-referee")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout not installed
+        return "unknown"
+
+
+def table_service_worker(script_root: str) -> Response:
+    """`GET /table/sw.js`: the page's service worker, with its cache version and the page's
+    files filled in. Its scope is the page itself (`<root>/table`), one level above the script:
+    the Service-Worker-Allowed header permits it."""
+    version, files = table_files_version()
+    with open(os.path.join(TABLE_DIR, SERVICE_WORKER), encoding="utf-8") as fh:
+        script = fh.read().replace("__CACHE_VERSION__", version).replace(
+            "__PAGE_FILES__", json.dumps(list(files)))
+    return Response(script, mimetype="text/javascript",
+                    headers={"Cache-Control": "no-cache",
+                             "Service-Worker-Allowed": f"{script_root}/table"})
 
 
 _INDEX_TEXT = {

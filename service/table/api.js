@@ -14,7 +14,16 @@ export class Problem extends Error {
   }
 }
 
-export async function call(method, path, body, { key, seatToken } = {}) {
+// The page's service worker (sw.js) answers a GET with the copy it kept when the service is out
+// of reach, marked with this header.
+const OFFLINE_COPY = "X-Card-Referee-Offline-Copy";
+
+export async function call(method, path, body, auth = {}) {
+  return (await callWithSource(method, path, body, auth)).data;
+}
+
+// {data, kept}: `kept` when the answer is the service worker's copy (the service is out of reach).
+export async function callWithSource(method, path, body, { key, seatToken } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers["Authorization"] = `Bearer ${key}`;
@@ -33,7 +42,7 @@ export async function call(method, path, body, { key, seatToken } = {}) {
   const type = resp.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await resp.json() : await resp.text();
   if (!resp.ok) throw new Problem(resp.status, typeof data === "object" ? data : { detail: data });
-  return data;
+  return { data, kept: resp.headers.get(OFFLINE_COPY) === "1" };
 }
 
 export function rulesLink(rule) {

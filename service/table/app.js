@@ -2,7 +2,7 @@
 // action, see refusals with their rule, keep the ledger, undo, and carry the match from deal to
 // deal. Everything entered is saved in localStorage as it goes (store.js); entries made while the
 // service is out of reach wait in a queue and are sent in order when it answers again.
-import { call, Problem, Unreachable, rulesLink, BASE } from "./api.js";
+import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { loadMatch, saveMatch, clearMatch } from "./store.js";
 import { buildRecord, recordDeals } from "./record.js";
@@ -13,11 +13,13 @@ const appendTo = (el, ...children) => el.append(...children.filter((c) => c !== 
 const net = document.getElementById("net");
 let games = [];            // GET /v1/games, in the page's language
 let tableSchemas = {};     // <Game>Table from the published spec: what lies face up at a physical deal
+let gamesKept = false;     // `games` is the service worker's copy: the service was out of reach
+let reachable = true;      // the service's last answer (false: out of reach, entries are queued)
 let M = null;              // the match (saved); see store.js for its shape
 // What the screen shows now (not saved: fetched again after a reload)
 const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
              refusal: null, notice: null, asking: null, picked: [], showAll: false, busy: false,
-             draftSeat: null, setup: null };
+             draftSeat: null, setup: null, commenting: null };
 
 // ---- small DOM helper -------------------------------------------------------------------------
 function h(tag, attrs = {}, ...children) {
@@ -51,25 +53,35 @@ function auth(seat) {
 // ---- network state and the queue --------------------------------------------------------------
 let retryTimer = null;
 function setOnline(ok) {
+  reachable = ok;
   const waiting = M && M.pending ? M.pending.length : 0;
   if (ok && !waiting) { net.hidden = true; net.textContent = ""; return; }
   net.hidden = false;
   net.textContent = ok ? `${waiting} ${t("queued")}` : `${t("offline")}${waiting ? ` · ${waiting} ${t("queued")}` : ""}`;
   net.dataset.testid = "net";
 }
+// A retry that finds the service still out of reach leaves the screen alone: the referee may be
+// typing (a comment, an entry's cards) and a re-render every few seconds would lose it.
+let retrying = false;
 function scheduleRetry() {
   if (retryTimer) return;
-  retryTimer = setTimeout(async () => { retryTimer = null; await flush(); }, 3000);
+  retryTimer = setTimeout(async () => {
+    retryTimer = null; retrying = true;
+    try { await flush(); } finally { retrying = false; }
+  }, 3000);
 }
 async function flush() {
-  if (!M || !M.pending || !M.pending.length) return;
+  // Opened from the service worker's copy: the games again from the service once it answers.
+  if (gamesKept) { try { await loadGames(); } catch (e) { /* still out of reach */ } }
+  if (!M) { setOnline(!gamesKept); if (gamesKept) scheduleRetry(); return; }  // the bar only: the set-up form stays as typed
+  if (!M.pending || !M.pending.length) { await refresh(); return; }
   while (M.pending.length) {
     const action = M.pending[0];
     let answer;
     try {
       answer = await send(action);
     } catch (e) {
-      if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); render(); return; }
+      if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); if (!retrying) render(); return; }
       // the service answered, with a problem: this entry cannot be sent; the rest wait for the
       // referee (undo drops them one by one)
       M.pending.shift(); save(); setOnline(true);
@@ -196,7 +208,7 @@ async function refreshNow() {
     }
     setOnline(true);
   } catch (e) {
-    if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); }
+    if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); if (retrying) return; }
     else return showProblem(e);
   }
   render();
@@ -435,7 +447,13 @@ function actingSection(d, toAct) {
         onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
     })), h("p", { class: "hint", text: t("select_hint") }));
   }
-  if (ui.legal === null) { box.append(h("p", { text: "…" })); return box; }
+  if (ui.legal === null) {
+    // Out of reach (a reload while the service is down): no legal actions to offer, but what the
+    // player did can still be entered, and waits in the queue.
+    if (!reachable || M.pending.length) appendTo(box, h("p", { class: "hint", ...tid("offline-hint"), text: t("offline_hint") }), otherActionForm(false));
+    else box.append(h("p", { text: "…" }));
+    return box;
+  }
   const matching = ui.legal.filter((a) => coversSelection(a));
   const shown = ui.showAll ? matching : matching.slice(0, 40);
   box.append(h("h2", { text: `${t("legal")} (${matching.length})` }),
@@ -566,11 +584,33 @@ function refereeSection(d) {
 }
 
 function entriesSection(d) {
-  const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`) }, actionLabel(s.action),
+  const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`) },
+    actionLabel(s.action),
     s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${x.target} ${x.delta > 0 ? "+" : ""}${x.delta}`).join(", ")) : null,
-    s.events.length ? h("div", { class: "hint" }, s.events.map(eventLabel).join(" · ")) : null));
+    h("button", { class: "small pencil noprint", ...tid(`comment-${i}`), title: t("comment"), "aria-label": `${t("comment")} ${i + 1}`,
+      onclick: () => { ui.commenting = i; render(); } }, "✎"),
+    s.events.length ? h("div", { class: "hint" }, s.events.map(eventLabel).join(" · ")) : null,
+    s.comment && ui.commenting !== i ? h("div", { class: "comment", ...tid(`entry-comment-${i}`), text: s.comment }) : null,
+    ui.commenting === i ? commentEditor(s) : null));
   return h("details", { class: "card-box", open: true }, h("summary", { text: `${t("entries")} (${d.steps.length})` }),
     h("ol", { class: "log", ...tid("entries"), reversed: true }, items.reverse()));
+}
+
+// The referee's note on an entry (free text, any language): kept with the match and written in
+// the record as that action entry's `comment`.
+const COMMENT_MAX = 200;
+function commentEditor(step) {
+  const input = h("input", { value: step.comment || "", maxlength: COMMENT_MAX, ...tid("comment-input"), "aria-label": t("comment"),
+    onkeydown: (e) => { if (e.key === "Enter") keep(); } });
+  const keep = () => {
+    const text = input.value.trim().slice(0, COMMENT_MAX);
+    if (text) step.comment = text; else delete step.comment;
+    ui.commenting = null; save(); render();
+  };
+  setTimeout(() => input.focus(), 0);
+  return h("div", { class: "row comment-edit" }, h("div", {}, input),
+    h("button", { class: "primary", ...tid("comment-save"), onclick: keep }, t("comment_save")),
+    h("button", { class: "small", onclick: () => { ui.commenting = null; render(); } }, "×"));
 }
 
 function resultSection(d) {
@@ -661,7 +701,7 @@ function eventLabel(e) {
 // Undo the referee's last entry (a typo, not a player's move): the previous state is kept, so
 // undoing is taking it back; an entry still queued is simply dropped.
 async function undo() {
-  ui.refusal = null; ui.asking = null;
+  ui.refusal = null; ui.asking = null; ui.commenting = null;
   if (M.pending.length) { M.pending.pop(); save(); setOnline(true); render(); return; }
   const d = currentDeal();
   if (d && d.steps.length) {
@@ -747,15 +787,15 @@ async function importRecord(record) {
                   created: new Date().toISOString(), tags: record.tags || {} };
   let match = record.match || null;
   try {
-    for (const [request, actions] of recordDeals(record)) {
+    for (const [request, actions, comments] of recordDeals(record)) {
       const req = { players: record.players, options: built.options, ...request };
       if (match) req.match = match;
       const deal = { game: record.game, ...req };
       const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions }, { key: M ? M.key : key || undefined }));
       if (answer === undefined) return;
       if (answer.stopped) { ui.refusal = { action: answer.stopped.action, error: answer.stopped.error }; render(); return; }
-      const steps = answer.steps.map((s) => ({ action: s.action, state: null, to_act: s.to_act, status: s.status,
-        score_deltas: s.score_deltas || [], events: s.events || [] }));
+      const steps = answer.steps.map((s, i) => ({ action: s.action, state: null, to_act: s.to_act, status: s.status,
+        score_deltas: s.score_deltas || [], events: s.events || [], ...(comments[i] ? { comment: comments[i] } : {}) }));
       // the deal's own answer: only its state matters once steps follow (each step has its to_act)
       const answerDeal = { state: answer.initial_state, to_act: [], status: "in_progress",
                            seed_commitment: answer.seed_commitment, seat_tokens: answer.seat_tokens };
@@ -774,8 +814,10 @@ async function importRecord(record) {
 
 // ---- start -------------------------------------------------------------------------------------
 async function loadGames() {
-  const [list, spec] = await Promise.all([call("GET", "/v1/games"), tableSchemas.loaded ? null : call("GET", "/openapi.json").catch(() => null)]);
-  games = list.games;
+  const [list, spec] = await Promise.all([callWithSource("GET", "/v1/games"),
+    tableSchemas.loaded ? null : call("GET", "/openapi.json").catch(() => null)]);
+  games = list.data.games;
+  gamesKept = list.kept;
   if (spec && spec.components) {
     tableSchemas = { loaded: true };
     for (const g of games) {
@@ -795,8 +837,9 @@ async function start() {
   setLanguage(initialLanguage());
   M = loadMatch();
   if (M) ui.notice = t("resume");
+  registerServiceWorker();
   for (;;) {
-    try { await loadGames(); setOnline(true); break; } catch (e) {
+    try { await loadGames(); setOnline(!gamesKept); break; } catch (e) {
       if (!(e instanceof Unreachable)) { showProblem(e); return; }
       setOnline(false);
       await new Promise((r) => setTimeout(r, 3000));
@@ -804,6 +847,15 @@ async function start() {
   }
   if (M && M.pending.length) await flush();
   else await refresh();
+  if (gamesKept) scheduleRetry();
   window.addEventListener("online", () => flush());
+}
+
+// The service worker (sw.js) keeps the page and what it reads to start, so that a reload while
+// the service is out of reach still opens the match saved here. Scope: the page itself.
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;  // not a secure context (plain http off localhost)
+  navigator.serviceWorker.register(`${BASE}/table/sw.js`, { scope: `${BASE}/table` })
+    .catch((e) => console.warn("no offline copy of the page:", e));
 }
 start();

@@ -58,11 +58,11 @@ export async function buildRecord(m, game) {
   return record;
 }
 
-// (deal request fields, actions) of each deal of a record, in order.
+// (deal request fields, actions, their comments) of each deal of a record, in order.
 export function recordDeals(record) {
   return record.deals.map((d) => {
     const deal = { ...d.deal };
     delete deal.seed_commitment;  // checked by records/check; a replay draws its commitment again
-    return [deal, d.actions.map((a) => a.action)];
+    return [deal, d.actions.map((a) => a.action), d.actions.map((a) => a.comment || null)];
   });
 }

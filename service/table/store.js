@@ -2,7 +2,8 @@
 // where it was. Shape (version 1):
 //   {v, game, players, options, key, mode: "server"|"physical", created, tags,
 //    deals: [{request, answer: {state, to_act, status, seed_commitment, seat_tokens},
-//             steps: [{action, state, to_act, status, score_deltas, events, seed, seed_salt, next_match}]}],
+//             steps: [{action, state, to_act, status, score_deltas, events, seed, seed_salt, next_match,
+//                      comment}]}],   // comment: the referee's note on the entry (optional)
 //    pending: [action…],   // entered while the service was out of reach, sent in order
 //    draft: {request, hands, table, dealer}}   // a physical deal being entered
 const KEY = "cardref.table.match";
