@@ -50,6 +50,14 @@ SEAT_TOKEN_HEADER = "X-Seat-Token"
 # unknown game answers 404 game_unknown) under the rule metrics label routes by.
 GAME_PARAMETER = {"in": "path", "name": "game", "required": True,
                   "schema": {"$ref": "#/components/schemas/GameId"}}
+# Sealing on (docs/security.md): the seat's token handed out with the deal, proving the caller
+# is the seat it acts or asks for; ignored when states are not sealed. Declared so a generated
+# client types it (a referee's act carries the referee key in Authorization instead).
+SEAT_TOKEN_PARAMETER = {"in": "header", "name": SEAT_TOKEN_HEADER, "required": False,
+                        "description": "sealing on: the token of the seat that acts (validate) "
+                                       "or asks (legal actions, view), from the deal's "
+                                       "`seat_tokens`; ignored when states are not sealed",
+                        "schema": {"type": "string", "maxLength": 512}}
 
 
 def _state_in(ext, posted, seat: str | None = None) -> Posted:
@@ -401,7 +409,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         return {"required": True, "content": {"application/json": {
             "schema": schemas.validate_request, "examples": validate_examples("request", op)}}}
 
-    @api.route("/validate", methods=["POST"])
+    @api.route("/validate", methods=["POST"], parameters=[SEAT_TOKEN_PARAMETER])
     @problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="validateAction", requestBody=validate_body("validateAction"),
              responses=validate_answer("validateAction"),
@@ -411,7 +419,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         req = request._get_current_object()  # one proxy lookup, not one per attribute
         return _validate(req, load_body(schemas.validate_request, req))
 
-    @api.route("/legal-actions", methods=["POST"])
+    @api.route("/legal-actions", methods=["POST"], parameters=[SEAT_TOKEN_PARAMETER])
     @api.arguments(schemas.legal_actions_request, example=examples.request("legalActions"))
     @api.response(200, schemas.legal_actions_response, example=examples.response("legalActions"))
     @problems(400, 403, 404, 413, 415, 422)
@@ -440,7 +448,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
                                 option=orjson.OPT_SORT_KEYS)
         return Response(_cached_json(ext, "legal", identity, compute), mimetype="application/json")
 
-    @api.route("/view", methods=["POST"])
+    @api.route("/view", methods=["POST"], parameters=[SEAT_TOKEN_PARAMETER])
     @api.arguments(schemas.view_request, example=examples.request("view"))
     @api.response(200, schemas.view_response, example=examples.response("view"))
     @problems(400, 403, 404, 413, 415, 422)
@@ -592,7 +600,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     # The unversioned alias of /v1/validate that front ends were promised.
     alias = RefereeBlueprint("compat", __name__, description="Unversioned aliases")
 
-    @alias.route("/validate", methods=["POST"])
+    @alias.route("/validate", methods=["POST"], parameters=[SEAT_TOKEN_PARAMETER])
     @_problem_docs(alias, schemas, 400, 403, 404, 413, 415, 422)
     @alias.doc(operationId="validateActionAlias", requestBody=validate_body("validateActionAlias"),
                responses=validate_answer("validateActionAlias"),
