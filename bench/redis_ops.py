@@ -31,8 +31,11 @@ MODES = {
     "signed, strict": {"state_secrets": ("ops-secret",), "sequence": "strict"},
     "sealed, strict": {"seal_keys": "sealed", "sequence": "strict"},
 }
+# A cache hit on the worker that computed the answer is served by its own first tier (no
+# Redis); on another worker or instance it is one GET.
 REQUESTS = ("deal", "validate (accepted)", "validate (refused)", "legal-actions (miss)",
-            "legal-actions (hit)", "view", "lookup (miss)", "lookup (hit)",
+            "legal-actions (hit, same worker)", "legal-actions (hit, another instance)", "view",
+            "lookup (miss)", "lookup (hit, same worker)", "lookup (hit, another instance)",
             "replay (20 actions)")
 
 
@@ -75,8 +78,9 @@ def _settings(url: str, mode: dict) -> Settings:
     return Settings(redis_url=url, metrics=False, **options)
 
 
-def _play(client, counted: Counted, lookup_cards: list[str]) -> dict[str, Counter]:
-    """One of each request, in an order that makes each what its name says."""
+def _play(client, other, counted: Counted, lookup_cards: list[str]) -> dict[str, Counter]:
+    """One of each request, in an order that makes each what its name says (`other`: a second
+    instance of the same service on the same Redis)."""
     ran: dict[str, Counter] = {}
     dealt, ran["deal"] = counted(lambda: client.post(
         "/v1/games/man/deal", json={"players": PLAYERS}).get_json())
@@ -95,7 +99,9 @@ def _play(client, counted: Counted, lookup_cards: list[str]) -> dict[str, Counte
     enumerate_header = {"X-Seat-Token": guandan["seat_tokens"][first]} if tokens else {}
     _, ran["legal-actions (miss)"] = counted(lambda: client.post(
         "/v1/legal-actions", json=enumerate_body, headers=enumerate_header))
-    _, ran["legal-actions (hit)"] = counted(lambda: client.post(
+    _, ran["legal-actions (hit, same worker)"] = counted(lambda: client.post(
+        "/v1/legal-actions", json=enumerate_body, headers=enumerate_header))
+    _, ran["legal-actions (hit, another instance)"] = counted(lambda: other.post(
         "/v1/legal-actions", json=enumerate_body, headers=enumerate_header))
     _, ran["view"] = counted(lambda: client.post("/v1/view", json=body, headers=header))
     action = legal["actions"][0]
@@ -111,8 +117,10 @@ def _play(client, counted: Counted, lookup_cards: list[str]) -> dict[str, Counte
     lookup = {"cards": lookup_cards, "level": "2"}
     _, ran["lookup (miss)"] = counted(lambda: client.post("/v1/games/guandan/classify",
                                                           json=lookup))
-    _, ran["lookup (hit)"] = counted(lambda: client.post("/v1/games/guandan/classify",
-                                                         json=lookup))
+    _, ran["lookup (hit, same worker)"] = counted(lambda: client.post(
+        "/v1/games/guandan/classify", json=lookup))
+    _, ran["lookup (hit, another instance)"] = counted(lambda: other.post(
+        "/v1/games/guandan/classify", json=lookup))
     actions = _actions_of_a_seeded_deal(20)
     replay, ran["replay (20 actions)"] = counted(lambda: client.post(
         "/v1/replay", json={"deal": {"game": "man", "players": PLAYERS, "seed": "ops"},
@@ -141,13 +149,14 @@ def count_operations(script_keys: Counter | None = None) -> dict[str, dict[str, 
     for i, (name, mode) in enumerate(MODES.items()):
         server = RedisProcess().start()
         try:
-            app = create_app(_settings(server.url, {**mode, "referee_keys": ("ops-referee",)}))
-            client = app.test_client()
+            settings = _settings(server.url, {**mode, "referee_keys": ("ops-referee",)})
+            client = create_app(settings).test_client()
+            other = create_app(settings).test_client()
             counted = Counted(server.url)
             # A first game loads the scripts and opens the connections: a running service's
             # steady state is what is counted, in a second game.
-            _play(client, counted, ["S3"])
-            table[name] = _play(client, counted, ["S5", "H5", "D5", f"C{i + 6}"])
+            _play(client, other, counted, ["S3"])
+            table[name] = _play(client, other, counted, ["S5", "H5", "D5", f"C{i + 6}"])
             if script_keys is not None:
                 script_keys.update(counted.script_keys)
         finally:

@@ -347,6 +347,8 @@ class ScoreDeltaSchema(ma.Schema):
     to = mf.String(metadata={"description": "a level change: the level after (Guandan)"})
     title = mf.String(metadata={"description": "a rank score: the title won (Daifugo)"})
     place = _int(metadata={"description": "a rank score: the place finished, 1st … (Daifugo)"})
+    total = _int(metadata={"description": "a penalty point: the seat's penalty points after it "
+                                          "(Manteur)"})
 
 
 class EventField(mf.Field):

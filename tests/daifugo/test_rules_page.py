@@ -11,8 +11,10 @@ from engine.daifugo.messages import MESSAGES as REFUSALS
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs/rules/daifugo.md").read_text(encoding="utf-8")
 SHARED = ROOT.parent / "shared/rules/daifugo.md"  # shared/ sits beside the repository
-# The page's own numbers, beyond the shared reference: referee mode (C.5)
-OWN = {GAME.option_map()["violations"].rule} | {s.rule for s in GAME.sanctions.values()}
+# The page's own numbers, beyond the shared reference: referee mode (C.5) and the referee's
+# penalties in the running points (D28)
+OWN = {GAME.option_map()["violations"].rule} | {s.rule for s in GAME.sanctions.values()} | \
+    {"D28"}
 
 
 def test_every_refusal_code_is_listed_with_its_rule():
