@@ -166,7 +166,9 @@ def play_game(rng: random.Random, players, options, seed, dealer=None, match=Non
     return final, dict(deltas)
 
 
-@settings(deadline=None, max_examples=examples(1000))
+# 400 whole games a run (≈ 35 s of one test worker): the suite's largest single cost; a soak
+# runs more (CARDREF_PROPERTY_SCALE=10 make test)
+@settings(deadline=None, max_examples=examples(400))
 @given(n=st.integers(2, 8), options=option_sets, seed=st.text(min_size=1, max_size=8),
        choices=st.integers(0, 2**32))
 def test_random_legal_playouts_end_consistently(n, options, seed, choices):

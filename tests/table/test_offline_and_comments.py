@@ -51,10 +51,20 @@ def referee_entry(driver, action_type: str, seat: str) -> None:
 
 
 def wait_for_service_worker(driver, timeout: float = 40) -> None:
-    """Until the page's service worker controls it (its files and startup answers are kept)."""
+    """Until the page's service worker controls it (its files and startup answers are kept).
+    An active worker controls the pages loaded after it, and claims the open one; when Chrome
+    has not handed it the open page (seen about once in ten runs), a reload does — the match
+    resumes from what the page saved."""
+    controlled = "return !!navigator.serviceWorker.controller"
     try:
-        wait_for(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
-                 timeout, what="the service worker")
+        wait_for(driver, lambda d: d.execute_script(
+            "return navigator.serviceWorker.getRegistration().then("
+            "(r) => !!(r && r.active && r.active.state === 'activated'))"),
+            timeout, what="the service worker to be active")
+        if not driver.execute_script(controlled):
+            driver.refresh()
+        wait_for(driver, lambda d: d.execute_script(controlled), timeout,
+                 what="the service worker")
     except Exception as exc:
         state = driver.execute_async_script("""const done = arguments[0];
           navigator.serviceWorker.getRegistration().then((r) => done(JSON.stringify(r ? {scope: r.scope,
