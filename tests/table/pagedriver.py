@@ -23,6 +23,10 @@ def finds(driver, css: str):
     return driver.find_elements(By.CSS_SELECTOR, css)
 
 
+def saved_match(driver) -> dict:
+    """The match as the page saved it in the browser (localStorage)."""
+    return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
+
 def wait_for(driver, predicate, timeout: float = 15, what: str = "the page"):
     def check(d):
         try:

@@ -19,6 +19,7 @@ from tests.table.pagedriver import (
     idle,
     open_page,
     play_steps,
+    saved_match,
     set_up,
     tid,
     wait_for,
@@ -27,9 +28,6 @@ from tests.table.pagedriver import (
 from tests.table.relay import Relay
 from tests.table.test_whole_deals import pick_hand
 
-
-def saved_match(driver) -> dict:
-    return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
 
 
 def post(base: str, path: str, body: dict, key: str | None = None) -> dict:

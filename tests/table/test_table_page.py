@@ -24,15 +24,13 @@ from tests.table.pagedriver import (
     open_page,
     play_deal,
     play_steps,
+    saved_match,
     set_up,
     tid,
     wait_for,
     wait_present,
 )
 
-
-def saved_match(driver) -> dict:
-    return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
 
 
 def test_the_index_links_the_table_page_served_from_the_package(table_service):

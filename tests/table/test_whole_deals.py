@@ -3,7 +3,6 @@ the page offers, each with the moment its game is known for: Guandan's tribute, 
 exchange, Man's draw from an unknown stock and a chombo, Manteur's challenge, Manillen's trump."""
 from __future__ import annotations
 
-import json
 
 from selenium.webdriver.support.ui import Select
 
@@ -17,6 +16,7 @@ from tests.table.pagedriver import (
     next_deal,
     open_page,
     play_deal,
+    saved_match,
     set_up,
     tid,
     wait_for,
@@ -28,9 +28,6 @@ def entered_types(driver) -> list[str]:
     """The action types of the entries of the deal on screen, first entered first."""
     return [li.text.split(" ", 1)[0] for li in reversed(finds(driver, f'{tid("entries")} > li'))]
 
-
-def saved_match(driver) -> dict:
-    return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
 
 
 def test_guandan_deal_opens_with_its_tribute(browser, table_service):
