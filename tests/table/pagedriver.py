@@ -198,3 +198,21 @@ def no_sideways_scroll(driver) -> tuple[int, int]:
     """(the page's scroll width, the viewport's width): equal when nothing sticks out."""
     return tuple(driver.execute_script(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"))
+
+
+def pick_hand(driver, seat: str, cards: list[str]) -> None:
+    """A seat's cards entered with the card picker of a deal from the table."""
+    find(driver, f"draft-seat-{seat}").click()
+    for card in cards:
+        wait_present(driver, f"pick-{card}").click()
+    wait_for(driver, lambda d: len(finds(d, f'{tid(f"draft-hand-{seat}")} button')) == len(cards),
+             what=f"{seat}'s hand")
+
+
+def enter_man_table(driver, start_card: str, dealer: str) -> None:
+    """What else a Man deal from the table needs beside the hands: the start card turned and
+    the dealer."""
+    field = find(driver, "table-start_cards")
+    field.send_keys(start_card)
+    driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
+    Select(find(driver, "dealer")).select_by_value(dealer)

@@ -12,6 +12,8 @@ from selenium.webdriver.support.ui import Select
 
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
+    enter_man_table,
+    pick_hand,
     click,
     entries,
     find,
@@ -26,7 +28,6 @@ from tests.table.pagedriver import (
     wait_present,
 )
 from tests.table.relay import Relay
-from tests.table.test_whole_deals import pick_hand
 
 
 
@@ -116,10 +117,7 @@ def test_a_comment_on_an_entry_is_kept_exported_and_imported(browser, table_serv
     wait_present(browser, "deck-picker")
     pick_hand(browser, "ann", ["H9", "C4", "SK"])
     pick_hand(browser, "bob", ["H5", "C6", "S9"])
-    field = find(browser, "table-start_cards")
-    field.send_keys("H7")
-    browser.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
-    Select(find(browser, "dealer")).select_by_value("bob")
+    enter_man_table(browser, "H7", "bob")
     click(browser, "deal-physical")
     click(browser, "act-seat-ann")
     wait_for(browser, lambda d: idle(d) and "ann" in find(d, "to-act").text)

@@ -15,6 +15,8 @@ from engine import records
 from tests.table.browser import start_browser
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
+    enter_man_table,
+    pick_hand,
     click,
     enter_other,
     entries,
@@ -183,8 +185,7 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
     plays each seat with its seat token, and finishes the deal."""
     from service.sealing import new_key
     from tests.service.serving import gunicorn_service
-    from tests.table.test_whole_deals import pick_hand
-
+    
     with gunicorn_service(tmp_path, CARDREF_REFEREE_KEYS=REFEREE_KEY,
                           CARDREF_STATE_SECRET="table-test-secret-" + "x" * 20,
                           CARDREF_SEAL_KEYS=new_key(),
@@ -198,10 +199,7 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
             wait_present(driver, "deck-picker")
             pick_hand(driver, "ann", ["H9", "C4", "SK"])
             pick_hand(driver, "bob", ["H5", "C6", "S9"])
-            field = find(driver, "table-start_cards")
-            field.send_keys("H7")
-            driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
-            Select(find(driver, "dealer")).select_by_value("bob")
+            enter_man_table(driver, "H7", "bob")
             click(driver, "deal-physical")
             # the service refuses the referee act without the key: the page asks for it
             wait_present(driver, "key-prompt").find_element(By.CSS_SELECTOR, "input").send_keys(REFEREE_KEY)

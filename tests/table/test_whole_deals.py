@@ -8,6 +8,8 @@ from selenium.webdriver.support.ui import Select
 
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
+    enter_man_table,
+    pick_hand,
     click,
     entries,
     find,
@@ -69,14 +71,6 @@ def test_daifugo_deal_opens_with_its_exchange_and_the_match_carries_on(browser, 
         assert find(browser, f"total-{seat}").text == str(summed)
 
 
-def pick_hand(driver, seat: str, cards: list[str]) -> None:
-    find(driver, f"draft-seat-{seat}").click()
-    for card in cards:
-        wait_present(driver, f"pick-{card}").click()
-    wait_for(driver, lambda d: len(finds(d, f'{tid(f"draft-hand-{seat}")} button')) == len(cards),
-             what=f"{seat}'s hand")
-
-
 def test_man_from_the_table_a_draw_names_its_card_and_a_chombo_ends_the_deal(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "man", seats=["ann", "bob"], preset="referee", key=REFEREE_KEY, physical=True)
@@ -86,10 +80,7 @@ def test_man_from_the_table_a_draw_names_its_card_and_a_chombo_ends_the_deal(bro
     # the picker offers no card twice: H9 is in ann's hand
     find(browser, "draft-seat-bob").click()
     assert not wait_present(browser, "pick-H9").is_enabled()
-    field = find(browser, "table-start_cards")
-    field.send_keys("H7")
-    browser.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
-    Select(find(browser, "dealer")).select_by_value("bob")
+    enter_man_table(browser, "H7", "bob")
     find(browser, "deal-physical").click()
     wait_present(browser, "legal-actions")
     # ann wins the opening race with H9; bob draws from a stock nobody has seen
