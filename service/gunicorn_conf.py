@@ -127,6 +127,13 @@ def post_worker_init(worker):
     util.write_error = write_problem
 
 
+def worker_exit(server, worker):
+    """The worker's counts not yet written to its metrics files (service/metrics.py)."""
+    from service.metrics import flush_all
+
+    flush_all()
+
+
 def child_exit(server, worker):
     from service.metrics import mark_worker_dead
 

@@ -5,11 +5,21 @@ children and reads several request proxies on every request); this keeps the sam
 a request counter and a latency histogram by method, route and status — with the label children
 cached, for a few microseconds. Under gunicorn (PROMETHEUS_MULTIPROC_DIR set by
 service/gunicorn_conf.py) every worker writes its own files and /metrics merges them.
+
+Writing them is what costs: in multiprocess mode every `inc` takes a lock and writes the
+worker's mmap file, four of them an answer (~12 % of an in-process /v1/validate). So an answer
+is counted in the worker's memory (`_Pending`) and the sums are written at most once a
+`FLUSH_SECONDS`: by the next answer after it, by a background flusher when the worker is idle,
+before this worker answers /metrics, and when the worker exits (gunicorn's worker_exit hook).
+Another worker's last second may not be in a scrape yet; Prometheus scrapes every 15 s or more.
 """
 from __future__ import annotations
 
+import bisect
 import os
+import threading
 import time
+import weakref
 from http import HTTPStatus
 
 from flask import Flask, Response
@@ -21,6 +31,72 @@ from engine import ENGINE_VERSION, registry as games
 # When the WSGI call began (set by service/app.py): the latency's start, and the access log's.
 STARTED_ENV = "cardref.started"
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+FLUSH_SECONDS = 1.0
+
+
+class _Pending:
+    """What one app's answers added since the last flush: counts by bound `inc`, and for each
+    latency histogram child its sum and its counts per bucket (prometheus_client's own buckets:
+    an observation goes to the first upper bound it does not exceed, +Inf last)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.counts: dict = {}
+        self.latencies: dict = {}
+        self.due = time.perf_counter() + FLUSH_SECONDS
+        _all_pending.add(self)
+
+    def add(self, inc) -> None:
+        self.counts[inc] = self.counts.get(inc, 0) + 1
+
+    def add_latency(self, child, seconds: float) -> None:
+        sums = self.latencies.get(child)
+        if sums is None:
+            sums = self.latencies[child] = [0.0] + [0] * (len(BUCKETS) + 1)
+        sums[0] += seconds
+        sums[1 + bisect.bisect_left(BUCKETS, seconds)] += 1
+
+    def flush(self) -> None:
+        with self.lock:
+            counts, self.counts = self.counts, {}
+            latencies, self.latencies = self.latencies, {}
+            self.due = time.perf_counter() + FLUSH_SECONDS
+        for inc, n in counts.items():
+            inc(n)
+        for child, sums in latencies.items():
+            # Histogram.observe writes _sum and one bucket per observation; these are the same
+            # writes, summed (tests/service/test_ops.py holds the scrape to the answers given).
+            child._sum.inc(sums[0])
+            for bucket, n in zip(child._buckets, sums[1:]):
+                if n:
+                    bucket.inc(n)
+
+
+_all_pending: "weakref.WeakSet[_Pending]" = weakref.WeakSet()
+_flusher_pid: int | None = None
+
+
+def flush_all() -> None:
+    """Write every app's pending counts (the background flusher, and gunicorn's worker_exit)."""
+    for pending in list(_all_pending):
+        pending.flush()
+
+
+def _start_flusher() -> None:
+    """One daemon flusher per process (a greenlet under gevent's patched threading), started
+    by the first answer after a fork: an idle worker's last counts reach the files too."""
+    global _flusher_pid
+    _flusher_pid = os.getpid()
+
+    def run() -> None:
+        while True:
+            time.sleep(FLUSH_SECONDS)
+            now = time.perf_counter()
+            for pending in list(_all_pending):
+                if now >= pending.due and (pending.counts or pending.latencies):
+                    pending.flush()
+
+    threading.Thread(target=run, name="metrics-flusher", daemon=True).start()
 
 
 # Every label value is one of a fixed set: a client's made-up method, path, game or code would
@@ -66,10 +142,11 @@ def install(app: Flask):
     info = Gauge("cardref_info", "Card Referee build", ["engine_version"], registry=registry,
                  multiprocess_mode="max")
     info.labels(engine_version=ENGINE_VERSION).set(1)
-    # Labelled children, cached (labels() validates and locks on every call), as their bound
-    # inc/observe: by (method, route, status), by (game, route, outcome), by (game, code) and
-    # by (code, status).
+    # Labelled children, cached (labels() validates and locks on every call): by (method, route,
+    # status) the counter's bound inc and the histogram child, by (game, route, outcome), by
+    # (game, code) and by (code, status) the counters' bound inc.
     by_answer: dict[tuple, tuple] = {}
+    pending = _Pending()
     problem_codes, refusal_codes = _declared_codes()
     by_game_children: dict[tuple, object] = {}
     refusal_children: dict[tuple, object] = {}
@@ -97,11 +174,20 @@ def install(app: Flask):
             if pair is None:
                 labels = {"method": method, "route": route, "status": status_label}
                 pair = by_answer[folded] = (requests_total.labels(**labels).inc,
-                                            latency.labels(**labels).observe)
+                                            latency.labels(**labels))
             if folded == (key[0], route, str(status)):
                 by_answer[key] = pair
-        pair[0]()
-        pair[1](time.perf_counter() - started)
+        now = time.perf_counter()
+        with pending.lock:
+            pending.add(pair[0])
+            pending.add_latency(pair[1], now - started)
+            _count_outcome(environ, route, status)
+        if now >= pending.due:
+            if _flusher_pid != os.getpid():
+                _start_flusher()
+            pending.flush()
+
+    def _count_outcome(environ, route: str, status: int) -> None:
         game = environ.get("cardref.game")
         refusal = environ.get("cardref.refusal")
         problem = environ.get("cardref.problem")
@@ -117,22 +203,23 @@ def install(app: Flask):
             if inc is None:
                 inc = by_game_children[(game, route, outcome)] = by_game.labels(
                     game=game, route=route, outcome=outcome).inc
-            inc()
+            pending.add(inc)
             if refusal:
                 inc = refusal_children.get((game, refusal))
                 if inc is None:
                     inc = refusal_children[(game, refusal)] = refusals.labels(
                         game=game, code=refusal).inc
-                inc()
+                pending.add(inc)
         if problem is not None:
             inc = problem_children.get((problem, status))
             if inc is None:
                 inc = problem_children[(problem, status)] = problems.labels(
                     code=problem, status=str(status) if status in STATUSES else OTHER).inc
-            inc()
+            pending.add(inc)
 
     @app.get("/metrics")
     def metrics():
+        pending.flush()  # this worker's answers so far; the others' within FLUSH_SECONDS
         if multiproc:
             collect_from = CollectorRegistry()
             multiprocess.MultiProcessCollector(collect_from)

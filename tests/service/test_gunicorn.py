@@ -1,10 +1,12 @@
 """The real thing: the service under gunicorn (2 sync workers) on a loopback port."""
 import pytest
 import json
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+from service.metrics import FLUSH_SECONDS
 from tests.service.serving import gunicorn_service
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,10 +49,16 @@ def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
         tampered = {**dealt["state"], "seed": "other"}
         status, out = _post(base + "/v1/validate", {"state": tampered, "action": legal["actions"][0]})
         assert status == 403 and out["code"] == "state_signature_invalid"
-        # both workers' counts, merged from their multiprocess files
+        # both workers' counts, merged from their multiprocess files: the scraped worker's at
+        # once, the other's once its counts are flushed (within metrics.FLUSH_SECONDS)
         for _ in range(6):
             _get(base + "/healthz")
-        metrics = _get(base + "/metrics")[1].decode()
-        line = next(x for x in metrics.splitlines()
-                    if x.startswith('cardref_http_requests_total{method="GET",route="/healthz",status="200"}'))
+        deadline = time.monotonic() + 3 * FLUSH_SECONDS
+        while True:
+            metrics = _get(base + "/metrics")[1].decode()
+            line = next(x for x in metrics.splitlines()
+                        if x.startswith('cardref_http_requests_total{method="GET",route="/healthz",status="200"}'))
+            if float(line.split()[-1]) >= 7 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         assert float(line.split()[-1]) >= 7

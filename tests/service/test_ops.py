@@ -4,9 +4,11 @@ import json
 import logging
 import re
 import socket
+import time
 
 import pytest
 
+from service import metrics
 from service.config import Settings, SettingsError, cpu_limit
 from tests.service.conftest import deal_toy
 
@@ -299,6 +301,42 @@ def test_metrics_per_game_and_refusal_code(make_client):
     body = client.get("/metrics").get_data(as_text=True)
     assert 'game="nope"' not in body
     assert 'cardref_problems_total{code="game_unknown",status="404"} 1.0' in body
+
+
+
+def _sample(body: str, prefix: str) -> float:
+    return float(next(line for line in body.splitlines() if line.startswith(prefix)).split()[-1])
+
+
+def test_metrics_counted_in_memory_scrape_as_every_answer_observed(make_client):
+    # Answers are summed in the worker and written at most once a FLUSH_SECONDS: the scrape
+    # must still show each one, its latency in the right bucket, as observing each would.
+    client = make_client(metrics=True)
+    for _ in range(25):
+        assert client.get("/healthz").status_code == 200
+    body = client.get("/metrics").get_data(as_text=True)
+    series = 'method="GET",route="/healthz",status="200"'
+    assert _sample(body, f'cardref_http_requests_total{{{series}}}') == 25
+    assert _sample(body, f'cardref_http_request_duration_seconds_count{{{series}}}') == 25
+    assert 0 < _sample(body, f'cardref_http_request_duration_seconds_sum{{{series}}}') < 25
+    cumulative = [_sample(body, f'cardref_http_request_duration_seconds_bucket{{le="{le}",{series}}}')
+                  for le in [*(repr(float(b)) for b in metrics.BUCKETS), "+Inf"]]
+    assert cumulative == sorted(cumulative) and cumulative[-1] == 25
+
+
+def test_metrics_of_an_idle_worker_reach_the_registry_without_a_scrape(make_client, monkeypatch):
+    # The background flusher writes what an idle worker counted (another worker's scrape
+    # reads only what was written).
+    monkeypatch.setattr(metrics, "FLUSH_SECONDS", 0.05)
+    client = make_client(metrics=True)
+    client.get("/healthz")
+    time.sleep(0.1)
+    client.get("/healthz")  # due: flushes, and starts this process's flusher
+    client.get("/healthz")  # counted in memory only
+    deadline = time.monotonic() + 5
+    while any(p.counts for p in list(metrics._all_pending)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(p.counts for p in list(metrics._all_pending))
 
 
 # ---------------------------------------------------------------- worker count
