@@ -93,8 +93,8 @@ def onward(state: dict) -> Iterator[dict]:
 def played(game_id: str, players: list[str], steps: int, seed: str = "bench",
            options: dict | None = None) -> dict:
     """A seeded deal `steps` first-legal actions in (fewer if the deal ends first)."""
-    state = adjudicate.deal(game_id, players, options, seed=seed)["state"]
-    for state in itertools.islice(onward(state), steps):
+    state = dealt = adjudicate.deal(game_id, players, options, seed=seed)["state"]
+    for state in itertools.islice(onward(dealt), steps):
         pass  # the last state reached is the one wanted
     return state
 
