@@ -7,7 +7,22 @@ measured again before every two rows, and each row is divided by the mean of the
 before and after it: ratios measured minutes apart on a shared machine mean little, ratios of
 neighbours cancel most of its drift. The rows are bench/payloads.py's (tests/bench checks the
 service accepts every one). A cold row sends each of its bodies once (another cache key each
-time: a miss); `reused` in its note says it ran out of fresh ones.
+time: a miss); `reused` in its note says it ran out of fresh ones. Its fresh bodies follow the
+machine: unless --cold says how many, the floor is measured first and each wrk run of a cold
+row gets twice the requests the floor answered in a run (a cold row does its work on every
+request: it answers slower than the bare floor), so a cold row stays cold and its cached row is
+judged.
+
+A replay row is one request of 100 or 1,000 actions (a 1,000-action request takes a worker
+~0.1–0.2 s). At 32 connections for 2 s such a row completes a handful of requests, most of the
+run's requests are still queued when wrk stops (and keep the server busy into the next run),
+and its req/s is noise. Replay rows are therefore run at 4 connections (both workers busy,
+one request waiting on each: the server runs flat out as at 32, and little is left in flight
+at the end), one run giving both req/s and p50/p99, for as long as it takes to complete
+--min-requests requests (default 100): a first run of --duration gives the rate, and if it
+completed fewer, a second run long enough for them (at most 120 s) is the row's measurement.
+After a replay run the bench waits for the requests left in flight. The replay verdict is
+computed from these runs, and not judged when either row completed fewer than --min-requests.
 
 The cache is Redis (CARDREF_REDIS_URL, else database 13 of 127.0.0.1:6379 when it answers), as
 deployed; without one, the in-process cache, as the header line says.
@@ -18,13 +33,15 @@ Prints a markdown table (paste it into docs/performance.md) and the targets' ver
     /v1/replay: cost per action at 1,000 actions <= 1.5x its cost at 100; answer size too
     a cached lookup >= 3x the req/s of computing it
 
-Usage: python bench/endpoints.py [--duration 2] [--only validate,lookup] [--rounds 1]
+Usage: python bench/endpoints.py [--duration 2] [--only validate,lookup] [--cold N]
+           [--min-requests 100] [--worker-class gevent]
 Needs `wrk` (Debian: apt-get install wrk).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import os
 import platform
 import re
@@ -48,6 +65,14 @@ from tests.redis_server import answers, free_port  # noqa: E402
 
 BENCH_REDIS = "redis://127.0.0.1:6379/13"  # the bench's own database of a shared Redis
 WRK_THREADS = 2
+# Rows whose one request is long (a replay of hundreds of actions): measured at LONG_CONNECTIONS
+# for long enough to complete --min-requests requests, at most LONG_MAX_SECONDS a run.
+LONG_GROUPS = {"replay"}
+LONG_CONNECTIONS = 4
+LONG_MAX_SECONDS = 120
+# Fresh bodies a wrk run of a cold row gets, per request the floor answered in a run of the
+# same length: a cold row answers slower than the bare floor, but the floor's rate drifts.
+COLD_MARGIN = 2
 
 
 @dataclass
@@ -150,9 +175,13 @@ def main() -> int:
     parser.add_argument("--duration", type=int, default=2, help="seconds of each wrk run")
     parser.add_argument("--only", default="", help="groups to run, comma-separated "
                         "(validate, legal-actions, view, deal, replay, lookup)")
-    parser.add_argument("--cold", type=int, default=2000,
-                        help="distinct bodies of a cold lookup, per wrk run (a sixth as many "
-                        "states for a cold enumeration)")
+    parser.add_argument("--cold", type=int, default=None,
+                        help="distinct bodies of a cold row, per wrk run (a sixth as many "
+                        "states for the cold 27-card enumeration); default: twice the requests "
+                        "the floor answers in a run, measured first")
+    parser.add_argument("--min-requests", type=int, default=100,
+                        help="requests a replay row completes at the least (its run is made "
+                        f"long enough, up to {LONG_MAX_SECONDS} s)")
     parser.add_argument("--worker-class", default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -165,14 +194,9 @@ def main() -> int:
               f"{args.worker_class} workers each")
     redis_url = os.environ.get("CARDREF_REDIS_URL") or (BENCH_REDIS if answers(BENCH_REDIS)
                                                          else None)
-    print(f"building the requests ({args.cold} distinct bodies per cold run)…", file=sys.stderr)
-    # Each wrk run of a cold row gets its own slice of bodies: two runs per row.
-    cases = payloads.all_cases(cold_count=2 * args.cold, seed=int.from_bytes(os.urandom(8)))
-    if args.only:
-        groups = set(args.only.split(","))
-        cases = [c for c in cases if c.group in groups]
-
+    groups = set(args.only.split(",")) if args.only else None
     home = tempfile.mkdtemp(prefix="cardref-bench-")
+    work = tempfile.mkdtemp(prefix="cardref-bench-wrk-")
     base_env = {**os.environ, "HOME": home, "CARDREF_ACCESS_LOG": "",
                 "CARDREF_WORKER_CLASS": args.worker_class, "CARDREF_LOG_LEVEL": "WARNING"}
     for key in ("CARDREF_STATE_SECRET", "CARDREF_SEAL_KEYS", "CARDREF_SEQUENCE"):
@@ -185,6 +209,12 @@ def main() -> int:
         servers.append(start_gunicorn("floor_app:app", port,
                                       {**base_env, "PYTHONPATH": str(ROOT / "bench")}))
         urls["floor"] = f"http://127.0.0.1:{port}"
+        cold, cold_why = cold_count(args, groups, urls["floor"], work)
+        print(f"building the requests ({cold} distinct bodies per cold run)…", file=sys.stderr)
+        # Each wrk run of a cold row gets its own slice of bodies: two runs per row.
+        cases = payloads.all_cases(cold_count=2 * cold, seed=int.from_bytes(os.urandom(8)))
+        if groups:
+            cases = [c for c in cases if c.group in groups]
         for mode in {c.service for c in cases}:
             port = free_port()
             servers.append(start_gunicorn("service.wsgi:app", port, {
@@ -198,23 +228,65 @@ def main() -> int:
         print(f"cache: {'Redis ' + redis_url if redis_url else 'in-process (no Redis answered)'}"
               f" · wrk {WRK_THREADS} threads, {args.duration:g} s a run, 32 connections for "
               "req/s, 8 for p50/p99")
-        rows = measure(cases, urls, args)
+        if any(c.cold for c in cases):
+            print(f"cold rows: {cold:,} fresh bodies a run ({cold_why})")
+        if any(c.group in LONG_GROUPS for c in cases):
+            print(f"replay rows: {LONG_CONNECTIONS} connections for req/s and p50/p99, each row "
+                  f"run until it completes at least {args.min_requests} requests "
+                  f"(up to {LONG_MAX_SECONDS} s); the note says how many")
+        rows = measure(cases, urls, args, work)
     finally:
         for server in servers:
             server.terminate()
         for server in servers:
             server.wait(timeout=30)
         shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     print_table(rows)
-    verdict = print_verdicts(rows, sizes)
+    verdict = print_verdicts(rows, sizes, args.min_requests)
     print(f"\n({time.monotonic() - started:.0f} s)")
     return 0 if verdict else 1
 
 
-def measure(cases, urls, args) -> list[dict]:
+def cold_count(args, groups: set | None, floor_url: str, work: str) -> tuple[int, str]:
+    """(fresh bodies per wrk run of a cold row, why that many): --cold, or COLD_MARGIN times
+    the requests the floor answers in one run at 32 connections, measured now (a fixed count
+    ran out on a fast machine, and a reused body is a cache hit in a cold row)."""
+    if args.cold is not None:
+        return args.cold, "--cold"
+    if groups is not None and not groups & {"legal-actions", "lookup"}:
+        return 2, "no cold rows run"
+    floor = wrk(floor_url + "/floor", [b"{}"], {}, 32, args.duration, work)
+    count = max(1000, math.ceil(COLD_MARGIN * floor.rps * args.duration / 100) * 100)
+    return count, (f"{COLD_MARGIN} × the floor's {floor.rps:,.0f} req/s × {args.duration:g} s, "
+                   "measured first")
+
+
+def long_run(url: str, case: payloads.Case, args, work: str) -> Run:
+    """A replay row's one run: at LONG_CONNECTIONS, long enough to complete --min-requests
+    requests (a first run of --duration gives the rate; fewer completed, a second run sized
+    from it, at most LONG_MAX_SECONDS, is the measurement)."""
+    run = wrk(url, case.bodies, case.headers, LONG_CONNECTIONS, args.duration, work)
+    drain(run)
+    if run.requests < args.min_requests:
+        seconds = (math.ceil(1.2 * args.min_requests / run.rps) if run.rps
+                   else LONG_MAX_SECONDS)
+        run = wrk(url, case.bodies, case.headers, LONG_CONNECTIONS,
+                  min(max(seconds, args.duration), LONG_MAX_SECONDS), work)
+        drain(run)
+    return run
+
+
+def drain(run: Run) -> None:
+    """Wait for the requests wrk left in flight when it stopped (LONG_CONNECTIONS of them at
+    most: about a p99's work on each worker, waited twice over), so that the next run
+    measures an idle server."""
+    time.sleep(min(30.0, 2 * run.p99 / 1000))
+
+
+def measure(cases, urls, args, work) -> list[dict]:
     """floor, two rows, floor, two rows, …, floor; each row against its two neighbours."""
     floor_body = [b"{}"]
-    work = tempfile.mkdtemp(prefix="cardref-bench-wrk-")
     floors: list[tuple[Run, Run]] = []
     measured: list[tuple[payloads.Case, Run, Run, int]] = []
 
@@ -222,11 +294,13 @@ def measure(cases, urls, args) -> list[dict]:
         floors.append((wrk(urls["floor"] + "/floor", floor_body, {}, 32, args.duration, work),
                        wrk(urls["floor"] + "/floor", floor_body, {}, 8, args.duration, work)))
 
-    try:
-        for i, case in enumerate(cases):
-            if i % 2 == 0:
-                floor_run()
-            url = urls[case.service] + case.path
+    for i, case in enumerate(cases):
+        if i % 2 == 0:
+            floor_run()
+        url = urls[case.service] + case.path
+        if case.group in LONG_GROUPS:
+            at32 = at8 = long_run(url, case, args, work)
+        else:
             if case.cold:
                 half = len(case.bodies) // 2
                 bodies32, bodies8 = case.bodies[:half], case.bodies[half:]
@@ -234,11 +308,9 @@ def measure(cases, urls, args) -> list[dict]:
                 bodies32 = bodies8 = case.bodies
             at32 = wrk(url, bodies32, case.headers, 32, args.duration, work)
             at8 = wrk(url, bodies8, case.headers, 8, args.duration, work)
-            measured.append((case, at32, at8, len(floors) - 1))
-            print(f"  {case.group} {case.name}: {at32.rps:.0f} req/s", file=sys.stderr)
-        floor_run()
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        measured.append((case, at32, at8, len(floors) - 1))
+        print(f"  {case.group} {case.name}: {at32.rps:.0f} req/s", file=sys.stderr)
+    floor_run()
     rows = []
     for case, at32, at8, before in measured:
         around = floors[before], floors[before + 1]
@@ -246,11 +318,15 @@ def measure(cases, urls, args) -> list[dict]:
         floor_p99 = statistics.mean(f[1].p99 for f in around)
         floor_p50 = statistics.mean(f[1].p50 for f in around)
         notes = [case.note] if case.note else []
+        if case.group in LONG_GROUPS:
+            notes.append(f"{LONG_CONNECTIONS} connections: {at32.requests} requests")
         if case.cold and max(at32.requests, at8.requests) > len(bodies_of(case)) // 2:
             notes.append("reused: more requests than fresh bodies (raise --cold)")
-        if at32.errors or at8.errors:
-            notes.append(f"{at32.errors + at8.errors} errors or non-2xx answers")
+        errors = at32.errors + (at8.errors if at8 is not at32 else 0)
+        if errors:
+            notes.append(f"{errors} errors or non-2xx answers")
         rows.append({"case": case, "rps": at32.rps, "p50": at8.p50, "p99": at8.p99,
+                     "requests": at32.requests,
                      "floor_rps": floor_rps, "floor_p50": floor_p50, "floor_p99": floor_p99,
                      "ratio": at32.rps / floor_rps if floor_rps else 0.0,
                      "p99_ratio": at8.p99 / floor_p99 if floor_p99 else 0.0,
@@ -284,7 +360,7 @@ def _find(rows, group, name):
     return None
 
 
-def print_verdicts(rows: list[dict], sizes: dict[str, int]) -> bool:
+def print_verdicts(rows: list[dict], sizes: dict[str, int], min_requests: int) -> bool:
     """Each target met or not, by how much. True when all are met."""
     lines, ok = [], True
 
@@ -307,13 +383,17 @@ def print_verdicts(rows: list[dict], sizes: dict[str, int]) -> bool:
     short, long_ = (_find(rows, "replay", f"man, {n} actions") for n in payloads.REPLAY_LENGTHS)
     if short and long_:
         n_short, n_long = payloads.REPLAY_LENGTHS
-        if long_["rps"]:
+        fewest = min(short["requests"], long_["requests"])
+        counts = (f"{short['rps']:,.1f} and {long_['rps']:,.1f} req/s, from "
+                  f"{short['requests']} and {long_['requests']} requests")
+        if fewest < min_requests or not long_["rps"]:
+            lines.append(f"- not judged: replay cost per action ({counts}; fewer than "
+                         f"--min-requests {min_requests} within {LONG_MAX_SECONDS} s: the "
+                         "machine too busy)")
+        else:
             cost = (short["rps"] / long_["rps"]) / (n_long / n_short)
             verdict(cost <= 1.5, f"replay cost per action at {n_long} actions {cost:.2f}x its "
-                    f"cost at {n_short} (<= 1.5)")
-        else:
-            verdict(False, f"replay of {n_long} actions: no answer within the run (raise "
-                    "--duration)")
+                    f"cost at {n_short} (<= 1.5; {counts})")
         size = (sizes[long_["case"].name] / n_long) / (sizes[short["case"].name] / n_short)
         verdict(size <= 1.5, f"replay answer bytes per action at {n_long} actions {size:.2f}x "
                 f"those at {n_short} (<= 1.5; {sizes[short['case'].name]:,} and "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.validate_vs_floor import _first_legal, mid_game_state  # noqa: E402
+from bench.payloads import first_legal, mid_game, played  # noqa: E402
 from engine import registry  # noqa: E402
 
 
@@ -29,8 +29,8 @@ def main() -> int:
     args = parser.parse_args()
     print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}  (µs per call)")
     for game in registry.all_games():
-        state = mid_game_state(game.id)
-        action = game.parse_action(_first_legal(state), state["players"])
+        state = mid_game(game.id)
+        action = game.parse_action(first_legal(state), state["players"])
         decoded = game.decode(state)
         dec = per_call_us(lambda: game.decode(state), args.n)
         trusted = per_call_us(lambda: game.decode_trusted(state), args.n)
@@ -71,20 +71,12 @@ def manteur_rows(n: int) -> None:
 def _daifugo_rows(n: int) -> None:
     """Daifugo under its other presets (5 seats; seed_full adds stairs and J-back, uecda the
     lock and stairs) and a lead enumeration with two jokers and stairs (the widest search)."""
-    from engine import adjudicate
     from engine.daifugo import GAME
 
     for preset, extra in (("seed_full", {}), ("uecda", {}), ("uecda", {"jokers": 2})):
         players = [f"p{i}" for i in range(5)]
-        state = adjudicate.deal("daifugo", players, options={"preset": preset, **extra},
-                                seed="bench")["state"]
-        for _ in range(12):
-            action = _first_legal(state)
-            out = adjudicate.validate(state, action) if action else None
-            if out is None or out.status == "finished":
-                break
-            state = out.state
-        action = GAME.parse_action(_first_legal(state), state["players"])
+        state = played("daifugo", players, 12, options={"preset": preset, **extra})
+        action = GAME.parse_action(first_legal(state), state["players"])
         decoded = GAME.decode(state)
         dec = per_call_us(lambda: GAME.decode(state), n)
         trusted = per_call_us(lambda: GAME.decode_trusted(state), n)

@@ -1,15 +1,18 @@
-"""The requests `make bench` (bench/endpoints.py) sends: one `Case` per row of its table, each
-a path, the body (or many distinct bodies, for a cold lookup) and the headers a client would
-send. Built here, apart from the timing, so tests can post every one to the service and see it
-answered 200 (tests/bench/test_payloads.py).
+"""The requests the benches send, built in one place: one `Case` per row of `make bench`'s table
+(bench/endpoints.py), each a path, the body (or many distinct bodies, for a cold lookup) and the
+headers a client would send; and the same states and requests for the other benches
+(validate_vs_floor.py, cpu_per_request.py, engine_costs.py, wsgi_costs.py). Built here, apart
+from the timing, so tests can post every one to the service and see it answered 200
+(tests/bench/test_payloads.py).
 
-States are signed or sealed by a `Guard` holding the same keys the bench's services run with
-(SERVICE_ENV), as the service itself binds them; the mid-game states are bench/
-validate_vs_floor.py's: a seeded deal (4 seats where the game allows), a dozen first-legal
-actions in.
+A mid-game state is a seeded deal (4 seats where the game allows) a dozen first-legal actions
+in (`mid_game`). States are signed or sealed by a `Guard` holding the same keys the bench's
+services run with (SERVICE_ENV), as the service itself binds them (`Binder`); a sealed state's
+request carries the acting seat's token (X-Seat-Token), as a client holding it would send.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from collections.abc import Iterator
@@ -70,15 +73,29 @@ def first_legal(state: dict) -> dict | None:
     return None
 
 
-def played(game_id: str, players: list[str], steps: int, seed: str = "bench") -> dict:
-    """A seeded deal `steps` first-legal actions in (fewer if the deal ends first)."""
-    state = adjudicate.deal(game_id, players, seed=seed)["state"]
-    for _ in range(steps):
+def to_act(state: dict) -> str:
+    action = first_legal(state)
+    return action["player"] if action else state["players"][0]
+
+
+def onward(state: dict) -> Iterator[dict]:
+    """The states a deal passes through when every move is the first legal action, up to (not
+    including) the one that finishes it."""
+    while True:
         action = first_legal(state)
         out = adjudicate.validate(state, action) if action else None
         if out is None or out.status == "finished":
-            break
+            return
         state = out.state
+        yield state
+
+
+def played(game_id: str, players: list[str], steps: int, seed: str = "bench",
+           options: dict | None = None) -> dict:
+    """A seeded deal `steps` first-legal actions in (fewer if the deal ends first)."""
+    state = dealt = adjudicate.deal(game_id, players, options, seed=seed)["state"]
+    for state in itertools.islice(onward(dealt), steps):
+        pass  # the last state reached is the one wanted
     return state
 
 
@@ -88,9 +105,10 @@ def mid_game(game_id: str, steps: int = 12) -> dict:
 
 class Binder:
     """Binds a plain state as the service in one trust mode would (signed or sealed), with
-    the seat tokens a sealed state's seats are handed at the deal."""
+    the seat tokens a sealed state's seats are handed at the deal. `secret`: the signing
+    secret of a signed service; '' leaves the state plain (a service without signing)."""
 
-    def __init__(self, mode: str):
+    def __init__(self, mode: str, secret: str = STATE_SECRET):
         from service.sealing import parse_key
         from service.trust import Guard
 
@@ -98,7 +116,7 @@ class Binder:
         if mode == "sealed":
             self.guard = Guard((), (parse_key(SEAL_KEY),), (REFEREE_KEY,), None)
         else:
-            self.guard = Guard((STATE_SECRET,), (), (REFEREE_KEY,), None)
+            self.guard = Guard((secret,) if secret else (), (), (REFEREE_KEY,), None)
 
     def bind(self, state: dict) -> tuple[object, dict]:
         """(the state as posted, {seat: token}: empty unless sealed)."""
@@ -120,37 +138,61 @@ def renamed(state: dict, tag: str) -> dict:
     return orjson.loads(text)
 
 
-def validate_case(game_id: str, mode: str, state: dict | None = None, name: str | None = None,
-                  note: str = "") -> Case:
+def validate_request(game_id: str, mode: str = "signed", state: dict | None = None,
+                     secret: str = STATE_SECRET) -> tuple[bytes, dict]:
+    """(body, headers) of a /v1/validate request: the state (mid-game unless given), bound as
+    a service in `mode` binds it, and its next first-legal action; sealed, the acting seat's
+    token."""
     state = state if state is not None else mid_game(game_id)
     action = first_legal(state)
-    posted, tokens = Binder(mode).bind(state)
+    posted, tokens = Binder(mode, secret).bind(state)
     headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
-    return Case("validate", name or f"{game_id} {mode}", "/v1/validate",
-                [_body({"state": posted, "action": action})], mode, headers, note=note)
+    return _body({"state": posted, "action": action}), headers
+
+
+def player_request(game_id: str, mode: str = "signed", state: dict | None = None,
+                   secret: str = STATE_SECRET) -> tuple[bytes, dict]:
+    """(body, headers) of a /v1/view or /v1/legal-actions request: the state (mid-game unless
+    given), bound as in `validate_request`, and the player whose move it is; sealed, that
+    player's seat token."""
+    state = state if state is not None else mid_game(game_id)
+    player = to_act(state)
+    posted, tokens = Binder(mode, secret).bind(state)
+    headers = {"X-Seat-Token": tokens[player]} if tokens else {}
+    return _body({"state": posted, "player": player}), headers
+
+
+def validate_case(game_id: str, mode: str, state: dict | None = None, name: str | None = None,
+                  note: str = "") -> Case:
+    body, headers = validate_request(game_id, mode, state)
+    return Case("validate", name or f"{game_id} {mode}", "/v1/validate", [body], mode, headers,
+                note=note)
 
 
 def large_state() -> tuple[str, dict]:
     """A state of about LARGE_STATE_BYTES: Manteur at 6 seats, whose state keeps the deal's
     declarations, a few hundred actions in. (Guandan's and an 8-seat Daifugo's states stay
     under 3 KB through a whole deal: they keep no history.)"""
-    players = [f"p{i}" for i in range(6)]
-    state = adjudicate.deal("manteur", players, seed="bench")["state"]
-    while len(orjson.dumps(state)) < LARGE_STATE_BYTES:
-        action = first_legal(state)
-        out = adjudicate.validate(state, action) if action else None
-        if out is None or out.status == "finished":
+    dealt = played("manteur", [f"p{i}" for i in range(6)], 0)
+    for state in itertools.chain([dealt], onward(dealt)):
+        if len(orjson.dumps(state)) >= LARGE_STATE_BYTES:
             break
-        state = out.state
     return "manteur", state
 
 
-def to_act(state: dict) -> str:
-    action = first_legal(state)
-    return action["player"] if action else state["players"][0]
+def cold_player_bodies(state: dict, count: int, run: str, binder: Binder) -> list[bytes]:
+    """`count` /v1/legal-actions bodies of the same state and seat to act, each under other
+    seat ids (`renamed`): the same work, another cache key. The seat to act is found once (for
+    a 27-card leader that is an enumeration of its own) and renamed like the others."""
+    player = to_act(state)
+    return [_body({"state": binder.bind(renamed(state, f"{run}{k}"))[0],
+                   "player": f"{player}{run}{k}"}) for k in range(count)]
 
 
-def legal_cases(cold_count: int, rnd: random.Random) -> Iterator[Case]:
+def legal_cases(cold_count: int, rnd: random.Random, leader_count: int | None = None
+                ) -> Iterator[Case]:
+    """Each game's mid-game legal actions, and a Guandan leader's cold and cached. `cold_count`
+    fresh states for a cold mid-game row, `leader_count` (default the same) for the leader's."""
     binder = Binder("signed")
     run = f"-{rnd.getrandbits(24):06x}-"  # this run's seat ids: no earlier run cached them
     for game_id in GAMES:
@@ -158,16 +200,13 @@ def legal_cases(cold_count: int, rnd: random.Random) -> Iterator[Case]:
         game = registry.get(game_id)
         if game.legal_actions_cacheable:
             # A client's state changes with every move: its typical request is a cache miss.
-            bodies = [_body({"state": binder.bind(s)[0], "player": to_act(s)})
-                      for s in (renamed(state, f"{run}{k}") for k in range(cold_count))]
-            yield Case("legal-actions", f"{game_id} mid-game, cold", "/v1/legal-actions", bodies,
+            yield Case("legal-actions", f"{game_id} mid-game, cold", "/v1/legal-actions",
+                       cold_player_bodies(state, cold_count, run, binder),
                        note="a new state each request (cached enumeration: misses)")
         else:
             yield Case("legal-actions", f"{game_id} mid-game", "/v1/legal-actions",
                        [_body({"state": binder.bind(state)[0], "player": to_act(state)})])
-    leader = guandan_leader()
-    bodies = [_body({"state": binder.bind(s)[0], "player": to_act(s)})
-              for s in (renamed(leader, f"{run}{k}") for k in range(cold_count))]
+    bodies = cold_player_bodies(guandan_leader(), leader_count or cold_count, run, binder)
     yield Case("legal-actions", "guandan leader, 27 cards, cold", "/v1/legal-actions", bodies)
     yield Case("legal-actions", "guandan leader, 27 cards, cached", "/v1/legal-actions",
                bodies[:1])
@@ -176,8 +215,7 @@ def legal_cases(cold_count: int, rnd: random.Random) -> Iterator[Case]:
 def guandan_leader() -> dict:
     """A fresh Guandan deal: its leader holds 27 cards and may lead anything (the widest
     enumeration of any game)."""
-    state = adjudicate.deal("guandan", [f"p{i}" for i in range(4)], seed="bench")["state"]
-    return state
+    return played("guandan", [f"p{i}" for i in range(4)], 0)
 
 
 def view_cases() -> Iterator[Case]:
@@ -268,9 +306,11 @@ def all_cases(cold_count: int = 2000, seed: int | None = None) -> list[Case]:
     cases.append(validate_case(game_id, "signed", big,
                                f"{game_id} 6 seats, {len(orjson.dumps(big)) // 1000} KB state",
                                "the largest state of any game: Manteur keeps its declarations"))
-    # A cold 27-card enumeration answers a few dozen a second: a sixth as many fresh states
-    # is plenty, and each costs a deal, a dozen actions and a signature to build.
-    cases += legal_cases(max(2, cold_count // 6), rnd)
+    # A cold 27-card enumeration answers a few dozen a second (a twentieth of the floor's
+    # rate): a sixth as many fresh states is plenty, and spares the bench's wrk tens of MB of
+    # bodies. A cold mid-game Guandan enumeration answers at about half the floor's rate: it
+    # gets the full count.
+    cases += legal_cases(cold_count, rnd, leader_count=max(2, cold_count // 6))
     cases += view_cases()
     cases += deal_cases()
     cases += replay_cases()

@@ -32,47 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import adjudicate  # noqa: E402
+from bench import payloads  # noqa: E402
 from tests.redis_server import free_port  # noqa: E402
-
-
-def _first_legal(state: dict) -> dict | None:
-    for player in state["players"]:
-        actions = adjudicate.legal_actions(state, player)
-        if actions:
-            return actions[0]
-    return None
-
-
-def mid_game_state(game_id: str, steps: int = 12) -> dict:
-    """A realistic state: a seeded deal (4 seats where the game allows), `steps` legal actions in."""
-    from engine import registry
-
-    game = registry.get(game_id)
-    seats = 4 if game.min_players <= 4 <= game.max_players else game.min_players
-    state = adjudicate.deal(game_id, [f"p{i}" for i in range(seats)], seed="bench")["state"]
-    for _ in range(steps):
-        action = _first_legal(state)
-        out = adjudicate.validate(state, action) if action else None
-        if out is None or out.status == "finished":
-            break
-        state = out.state
-    return state
-
-
-def request_body(game: str, signer_secret: str | None) -> bytes:
-    """A mid-game validate request: the state a dozen legal actions in, and the next action."""
-    state = mid_game_state(game)
-    action = _first_legal(state)
-    if signer_secret:
-        import orjson
-
-        from service.trust import Guard
-
-        # signed as the service signs: bound to a game id and move number (meta)
-        guard = Guard((signer_secret,), (), (), None)
-        state = orjson.loads(orjson.dumps(guard.outgoing(state, guard.new_meta("server"))))
-    return json.dumps({"state": state, "action": action}).encode()
 
 
 def start_gunicorn(app: str, port: int, env: dict) -> subprocess.Popen:
@@ -130,7 +91,8 @@ def main() -> int:
     svc_env = {**base_env, "CARDREF_STATE_SECRET": args.secret,
                "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp()}
     floor_env = {**base_env, "PYTHONPATH": str(ROOT / "bench")}
-    body = request_body(args.game, args.secret or None)
+    # the state as the service signs it (bound to a game id and move number), or plain
+    body, _ = payloads.validate_request(args.game, "signed", secret=args.secret)
     body_file = tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False)
     body_file.write(body)
     body_file.close()

@@ -6,7 +6,7 @@ it shows where a validate request's time goes.
 
 The service is built as gunicorn builds it (service.wsgi: Settings from the environment, metrics
 on in Prometheus multiprocess mode, access log off as in the wrk benchmark), with a state
-secret; the posted state is a mid-game Man state (bench/validate_vs_floor.py's seeded deal and
+secret; the posted state is a mid-game Man state (bench/payloads.py's seeded deal and
 first legal actions) signed and bound by the service itself: dealt by POST /v1/games/man/deal
 and moved on by POST /v1/validate, as a client would hold it.
 
@@ -45,27 +45,25 @@ def _configure_env(secret: str) -> None:
 
 
 def signed_mid_game(client, game_id: str, steps: int = 12) -> tuple[dict, dict]:
-    """(state, next action): the seeded deal of bench/validate_vs_floor.py, dealt and moved on
+    """(state, next action): the seeded deal of bench/payloads.py's mid_game, dealt and moved on
     by the service (so signed and bound as it signs), `steps` first-legal actions in."""
-    from bench.validate_vs_floor import _first_legal
-    from engine import registry
+    from bench.payloads import first_legal, seats_of
 
-    game = registry.get(game_id)
-    seats = 4 if game.min_players <= 4 <= game.max_players else game.min_players
     answer = client.post(f"/v1/games/{game_id}/deal",
-                         json={"players": [f"p{i}" for i in range(seats)], "seed": "bench"})
+                         json={"players": [f"p{i}" for i in range(seats_of(game_id))],
+                               "seed": "bench"})
     if answer.status_code == 403:  # a chosen seed is a referee act when states are signed
         raise SystemExit("deal refused: set CARDREF_REFEREE_KEYS for the bench (see main)")
     state = answer.get_json()["state"]
     for _ in range(steps):
-        action = _first_legal(_plain(state))
+        action = first_legal(_plain(state))
         if action is None:
             break
         out = client.post("/v1/validate", json={"state": state, "action": action}).get_json()
         if not out.get("valid") or out["status"] == "finished":
             break
         state = out["state"]
-    return state, _first_legal(_plain(state))
+    return state, first_legal(_plain(state))
 
 
 def _plain(state: dict) -> dict:

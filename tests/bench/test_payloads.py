@@ -59,6 +59,25 @@ def test_every_game_is_validated_signed_and_sealed_and_dealt(cases):
         f"/v1/games/{g}/deal" for g in payloads.GAMES}
 
 
+@pytest.mark.parametrize("mode", sorted(payloads.SERVICE_ENV))
+def test_each_games_requests_are_answered_in_each_trust_mode(clients, mode):
+    """The requests bench/cpu_per_request.py sends, signed and sealed: a validate of the next
+    move and the view and legal actions of the seat to act (sealed: with that seat's token)."""
+    for game in payloads.GAMES:
+        state = payloads.mid_game(game)
+        body, headers = payloads.validate_request(game, mode, state)
+        assert bool(headers) == (mode == "sealed"), game
+        answer = clients[mode].post("/v1/validate", data=body, headers={
+            "Content-Type": "application/json", **headers})
+        assert answer.status_code == 200 and answer.get_json()["valid"] is True, game
+        body, headers = payloads.player_request(game, mode, state)
+        for path in ("/v1/view", "/v1/legal-actions"):
+            answer = clients[mode].post(path, data=body, headers={
+                "Content-Type": "application/json", **headers})
+            assert answer.status_code == 200, (game, path, answer.get_json())
+        assert answer.get_json()["count"] > 0, game
+
+
 def test_validated_states_are_mid_game(cases):
     """A dozen actions in, not a fresh deal: the move a client typically posts."""
     for game in payloads.GAMES:
