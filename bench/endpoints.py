@@ -32,9 +32,11 @@ Prints a markdown table (paste it into docs/performance.md) and the targets' ver
     every endpoint at a typical state: req/s ratio >= 0.30
     /v1/replay: cost per action at 1,000 actions <= 1.5x its cost at 100; answer size too
     a cached lookup >= 3x the req/s of computing it
+and, for every row below 0.30 of the floor, where its time goes: the row's own requests
+profiled in process (bench/hot_paths.py).
 
 Usage: python bench/endpoints.py [--duration 2] [--only validate,lookup] [--cold N]
-           [--min-requests 100] [--worker-class gevent]
+           [--min-requests 100] [--profile-requests 100] [--worker-class gevent]
 Needs `wrk` (Debian: apt-get install wrk).
 """
 from __future__ import annotations
@@ -59,7 +61,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import payloads  # noqa: E402
+from bench import hot_paths, payloads  # noqa: E402
 from bench.validate_vs_floor import start_gunicorn  # noqa: E402
 from tests.redis_server import answers, free_port  # noqa: E402
 
@@ -182,6 +184,8 @@ def main() -> int:
     parser.add_argument("--min-requests", type=int, default=100,
                         help="requests a replay row completes at the least (its run is made "
                         f"long enough, up to {LONG_MAX_SECONDS} s)")
+    parser.add_argument("--profile-requests", type=int, default=100,
+                        help="requests profiled in process for each row below 0.30 (0: none)")
     parser.add_argument("--worker-class", default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -244,6 +248,7 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
     print_table(rows)
     verdict = print_verdicts(rows, sizes, args.min_requests)
+    print_hot_paths(rows, args.profile_requests)
     print(f"\n({time.monotonic() - started:.0f} s)")
     return 0 if verdict else 1
 
@@ -358,6 +363,20 @@ def _find(rows, group, name):
         if r["case"].group == group and r["case"].name == name:
             return r
     return None
+
+
+def print_hot_paths(rows: list[dict], requests: int) -> None:
+    """Why a row is below 0.30 of the floor: its requests profiled in process
+    (bench/hot_paths.py), the project functions its time goes through."""
+    slow = [r for r in rows if r["ratio"] < 0.30]
+    if not slow or requests <= 0:
+        return
+    print(f"\nHot paths of the rows below 0.30 (in process, cProfile, {requests} requests or a "
+          "cold row's bodies; share of the row's time, wrappers left out):")
+    for r in slow:
+        case = r["case"]
+        print(f"- {case.group} {case.name}:")
+        print("\n".join(hot_paths.lines(case, requests, top=6)))
 
 
 def print_verdicts(rows: list[dict], sizes: dict[str, int], min_requests: int) -> bool:
