@@ -121,7 +121,15 @@ class MatchField(mf.Field):
 
 
 def state_field_ref(self, field, **kwargs) -> dict:
-    """apispec attribute function: a StateField is a State or a SealedState."""
+    """apispec attribute function: a StateField is a State or a SealedState; a nullable nested
+    object is that object or null, not apispec's `anyOf` of it and an untyped object (which a
+    generated client types as `{} | null | X`, so every use needs narrowing)."""
+    ret = kwargs.get("ret")
+    if isinstance(field, mf.Nested) and field.allow_none and ret and "anyOf" in ret:
+        refs = [branch for branch in ret["anyOf"] if "$ref" in branch]
+        if len(refs) == 1:
+            del ret["anyOf"]
+            return {"oneOf": refs, "nullable": True}
     if isinstance(field, StateField):
         return {"oneOf": [{"$ref": "#/components/schemas/State"},
                           {"$ref": "#/components/schemas/SealedState"}]}
@@ -964,8 +972,9 @@ class Schemas:
             totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
             status = RefField("Status", required=True)
             to_act = mf.List(mf.String(), required=True)
-            stopped = mf.Nested(ReplayStop, allow_none=True)
-            next_match = MatchField(allow_none=True)
+            stopped = mf.Nested(ReplayStop, required=True, allow_none=True, metadata={
+                "description": "the first refused action (null: every action was taken)"})
+            next_match = MatchField(required=True, allow_none=True)
             seat_tokens = mf.Dict(keys=mf.String(), values=mf.String())
 
         class RecordDeal(ma.Schema):

@@ -48,6 +48,16 @@ export function refusedByTheCompiler(man: Schemas["ManState"], daifugo: Schemas[
   return answer.error.code;
 }
 
+// A nullable object is that object or null: one null check narrows it (an `{} | null | X`
+// union would not compile here). Never called.
+export function narrowedByANullCheck(replayed: Schemas["ReplayResponse"],
+                                     checked: Schemas["RecordCheckResponse"]): string {
+  const stopped = replayed.stopped;
+  const found = checked.discrepancy;
+  return `${stopped === null ? "-" : `${stopped.index}: ${stopped.error.code}`} ` +
+    `${found === null ? "consistent" : found.code}`;
+}
+
 const [plainBase, signedBase, sealedBase] = process.argv.slice(2);
 if (plainBase === undefined || signedBase === undefined || sealedBase === undefined) {
   throw new Error("usage: node play.js <base url> <signed base url> <sealed base url>");
