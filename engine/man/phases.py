@@ -740,8 +740,10 @@ def to_act(s: ManState) -> list[str]:
     if s.phase != "play" or not s.top_manable:
         return [turn] + [p for p in s.players if p != turn and p in owed]
     number, top_by, window, hands = L.top_rank_value(s), s.top_by, s.window, s.hands
+    # a hand out of reach makes no number (4): its total says so before its numbers are read
     return [turn] + [p for p in s.players if p != turn and (p in owed or (
-        p != top_by and p in window and number in man_numbers(hands[p])))]
+        p != top_by and p in window and in_reach(hands[p])
+        and number in man_numbers(hands[p])))]
 
 
 def public_to_act(s: ManState) -> list[str]:
