@@ -465,7 +465,17 @@ def check_type_allowed(kind: str, rules: DeclarationRules, path: str = "declarat
 
 def validate(d: Declaration, rules: DeclarationRules = DEFAULT_RULES,
              path: str = "declaration") -> Declaration:
-    """`d` re-checked as if parsed (e.g. one decoded from a trusted state under new options)."""
+    """`d` re-checked as if parsed (e.g. one decoded from a trusted state under new options).
+    Memoized: every declare re-checks its declaration under the game's rules, a pure
+    function of the two (both frozen); a refusal raises each time (errors are not cached)."""
+    try:
+        return _validated(d, rules, path)
+    except TypeError:  # a declaration built by hand with lists: checked each time
+        return parse_declaration(to_json(d), path, rules)
+
+
+@lru_cache(maxsize=4096)
+def _validated(d: Declaration, rules: DeclarationRules, path: str) -> Declaration:
     return parse_declaration(to_json(d), path, rules)
 
 
