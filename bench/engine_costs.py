@@ -1,5 +1,7 @@
 """Engine costs per game, in one run: decode (checked), decode_trusted (signed states), apply,
-encode, legal-action enumeration, on a mid-game state. Speed is judged here, not in timed tests.
+encode, legal-action enumeration, and `validate`: the whole adjudicate.validate of a signed
+(trusted) state, what POST /v1/validate asks of the engine (load, parse, apply, encode, the
+numbers backstop, to_act), on a mid-game state. Speed is judged here, not in timed tests.
 
 Usage: python bench/engine_costs.py [--n 2000]
 """
@@ -24,10 +26,12 @@ def per_call_us(fn, n: int) -> float:
 
 
 def main() -> int:
+    from engine import adjudicate
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=2000)
     args = parser.parse_args()
-    print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}  (µs per call)")
+    print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}{'validate':>9}  (µs per call)")
     for game in registry.all_games():
         state = mid_game(game.id)
         action = game.parse_action(first_legal(state), state["players"])
@@ -38,7 +42,10 @@ def main() -> int:
         enc = per_call_us(lambda: game.encode(decoded), args.n)
         legal = per_call_us(lambda: [game.legal_actions(decoded, p) for p in decoded.players]
                             if hasattr(decoded, "players") else None, max(1, args.n // 4))
-        print(f"{game.id:10}{dec:9.1f}{trusted:9.1f}{trusted / dec:7.2f}{app:9.1f}{enc:9.1f}{legal:9.1f}")
+        posted = action.to_json()  # the parsed action as a client posts it
+        whole = per_call_us(lambda: adjudicate.validate(state, posted, trusted=True), args.n)
+        print(f"{game.id:10}{dec:9.1f}{trusted:9.1f}{trusted / dec:7.2f}{app:9.1f}{enc:9.1f}{legal:9.1f}"
+              f"{whole:9.1f}")
     manteur_rows(args.n)
     _daifugo_rows(args.n)
     return 0

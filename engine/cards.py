@@ -114,9 +114,12 @@ def same_multiset(a: Sequence[str], b: Sequence[str]) -> bool:
 
 def multiset_contains(hand: Sequence[str], cards: Sequence[str]) -> bool:
     """True when `cards` can be taken out of `hand`, counting duplicates."""
-    need = Counter(cards)
-    have = Counter(hand)
-    return all(have[c] >= n for c, n in need.items())
+    if not isinstance(hand, (list, tuple)) or not isinstance(cards, (list, tuple)):
+        need = Counter(cards)
+        have = Counter(hand)
+        return all(have[c] >= n for c, n in need.items())
+    # counted in place: a play is a few cards, and two Counters cost more than the counting
+    return all(hand.count(c) >= cards.count(c) for c in set(cards))
 
 
 def remove_cards(hand: Sequence[str], cards: Sequence[str]) -> list[str]:

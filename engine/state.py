@@ -283,6 +283,13 @@ def _plain(hint: Any) -> bool:
     return hint in _PLAIN
 
 
+def _string_key(hint: Any) -> bool:
+    """A map key JSON holds as it is: a string, or a Literal of strings (Guandan's teams)."""
+    hint = _bare(hint)
+    return hint is str or (get_origin(hint) is Literal
+                           and all(isinstance(v, str) for v in get_args(hint)))
+
+
 def _json_of(hint: Any, v: str, ns: dict, names: dict, depth: int) -> str:
     """Source of an expression turning `v`, declared as `hint`, into its JSON."""
     hint = _bare(hint)
@@ -296,7 +303,7 @@ def _json_of(hint: Any, v: str, ns: dict, names: dict, depth: int) -> str:
         if _plain(args[0]):
             return f"list({v})"
         return f"[{_json_of(args[0], x, ns, names, depth + 1)} for {x} in {v}]"
-    if origin is dict and _bare(args[0]) is str:
+    if origin is dict and _string_key(args[0]):
         if _plain(args[1]):
             return f"dict({v})"
         k = f"k{depth}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import permutations
-from typing import Any, Mapping
+from collections.abc import Mapping  # not typing's: isinstance through it costs ~1 µs
+from typing import Any
 
 from engine.fields import Field, Option
 from engine.referee import violations_option
@@ -178,9 +179,19 @@ _PLAY_FIELDS = tuple(PlayRules.__dataclass_fields__)
 
 def play_rules(options: Any) -> PlayRules:
     """The PlayRules of a state's options (a Struct or a mapping)."""
-    get = options.get if isinstance(options, Mapping) else \
-        (lambda k, d=None: getattr(options, k, d))
-    return _rules(tuple((k, _hashable(get(k))) for k in _PLAY_FIELDS))
+    if isinstance(options, Mapping):
+        return _rules(tuple((k, _hashable(options.get(k))) for k in _PLAY_FIELDS))
+    try:
+        return _struct_rules(options)
+    except TypeError:  # a struct holding a list (not hashable): read it each time
+        return _struct_rules.__wrapped__(options)
+
+
+@lru_cache(maxsize=256)
+def _struct_rules(options: Any) -> PlayRules:
+    """play_rules of a state's options Struct (frozen, so hashable): every play reads them,
+    and a deal's options never change."""
+    return _rules(tuple((k, _hashable(getattr(options, k, None))) for k in _PLAY_FIELDS))
 
 
 def _hashable(v: Any) -> Any:

@@ -42,8 +42,15 @@ def deck_of(options: Any) -> list[str]:
     return deck_52() + list(JOKERS[:options.jokers])
 
 
+# deck_of as a set, by the number of jokers (0-2, D-a): every card an action names is
+# checked against it
+_DECK_SETS = {n: frozenset(deck_52() + list(JOKERS[:n])) for n in range(len(JOKERS) + 1)}
+
+
 def active(s: DaifugoState) -> list[str]:
     """Players still in the deal, in seat order."""
+    if not s.finished and not s.fallen:
+        return list(s.players)
     out = set(s.finished) | set(s.fallen)
     return [p for p in s.players if p not in out]
 
@@ -332,7 +339,9 @@ def _check_cards(s: DaifugoState, player: str, cards) -> None:
         raise refuse("cards_empty")
     if len(set(cards)) != len(cards):
         raise refuse("cards_duplicate", card=first_repeated(cards))
-    deck = set(deck_of(s.options))
+    deck = _DECK_SETS.get(s.options.jokers)
+    if deck is None:
+        deck = set(deck_of(s.options))
     for c in cards:
         if c not in deck:
             raise refuse("jokers_not_in_game")

@@ -674,7 +674,7 @@ def infer_reading(cards: Iterable[str], jokers: Optional[Sequence[str]], field: 
             raise PlayError(code)
         return play
     all_ = _check_cards(tuple(parse_cards(cards)), rules)
-    plays = _dedupe(all_, rules)
+    plays = all_ if len(all_) == 1 else _dedupe(all_, rules)
     verdicts = [(p, can_follow(p, field, rules, has_passed=has_passed)) for p in plays]
     legal = [p for p, (ok, _) in verdicts if ok]
     if len(legal) == 1:

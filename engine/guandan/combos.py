@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
 
 from engine.cards import JOKERS, RANKS, parse_cards
 from engine.errors import shown
@@ -309,15 +309,18 @@ def _shapes(counts: Counter, n: int, bj: int, rj: int, rules: ComboRules) -> lis
 
 
 def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) -> dict:
+    """Every reading of `cards`, by (type, rank) (all have len(cards) cards)."""
     wild = wild_card(level)
     n = len(cards)
     n_wilds = cards.count(wild)
     bj, rj = cards.count("BJ"), cards.count("RJ")
     naturals = [c for c in cards if c != wild and c not in JOKERS]
-    found: dict[Reading, Reading] = {}
+    # keyed by what identifies a Reading (its type, rank and length: not its wilds), so a
+    # reading is built once
+    found: dict[tuple, Reading] = {}
 
     def add(rtype: str, rank: str | None) -> None:
-        key = Reading(rtype, rank, n)
+        key = (rtype, rank)
         if key not in found:
             found[key] = Reading(rtype, rank, n, canonical_wilds(rtype, rank, naturals, n_wilds, level))
 
@@ -335,8 +338,11 @@ def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) 
     else:
         assignments = combinations_with_replacement(range(1, 14), n_wilds)
     for assigned in assignments:
-        counts = base.copy()
-        counts.update(assigned)
+        if assigned:
+            counts = base.copy()
+            counts.update(assigned)
+        else:  # no wild to place: the naturals' counts as they are (_shapes only reads them)
+            counts = base
         for rtype, rank in _shapes(counts, n, bj, rj, rules):
             if rtype == "straight":
                 if self_only:  # the wilds are hearts
@@ -366,6 +372,8 @@ def readings(cards: Iterable[str], level: object, rules: ComboRules = SEED_RULES
         own = _readings(cards, level, rules, True)
         if own:
             found = own
+    if len(found) < 2:  # most plays read one way: nothing to order
+        return list(found.values())
     return sorted(found.values(), key=lambda r: (TYPES.index(r.type), r.length,
                                                   power(r, level, rules)))
 

@@ -360,8 +360,8 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
         events.append(Event("count_announced", {"player": player, "count": len(rest)}))
     s2 = replace(s, hands={**s.hands, player: rest}, trick=trick, played=s.played + cards, out=out)
     out_set = _out_players(s2)
-    teams_out = Counter(team_of(s.players, p) for p in out_set)
-    if 2 in teams_out.values():  # P-8: one team's two players are out
+    teams_out = [team_of(s.players, p) for p in out_set]
+    if len(set(teams_out)) < len(teams_out):  # P-8: one team's two players are out
         done = replace(s2, phase="finished", status="finished", turn=None, trick=None,
                        barred=())
         result, next_match, deltas, more = finish_deal(done)

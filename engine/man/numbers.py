@@ -10,22 +10,26 @@ from functools import lru_cache
 from itertools import product
 from typing import Iterable
 
-from engine.cards import JOKERS, rank_of
+from engine.cards import JOKERS, SUITS
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
          "J": 11, "Q": 12, "K": 13}
 LABEL = {1: "A", 11: "J", 12: "Q", 13: "K"}
 REACH_LIMIT = 13  # 2.2 / 4: a hand is in reach while its plain total is 13 or less
+# Each card's value, looked up at once: every to_act and call reads the hands' values. A
+# joker is not in it, as it has no value (VALUE[rank_of(joker)] fails alike).
+_CARD_VALUE = {suit + rank: v for suit in SUITS for rank, v in VALUE.items()}
 
 
 def card_value(card: str) -> int:
     """1.2: A=1, 2-10 face value, J=11, Q=12, K=13."""
-    return VALUE[rank_of(card)]
+    return _CARD_VALUE[card]
 
 
 def hand_total(cards: Iterable[str]) -> int:
     """The plain total (A=1) that decides reach (2.2) and the end-of-turn call (6.1)."""
-    return sum(VALUE[rank_of(c)] for c in cards)
+    value = _CARD_VALUE
+    return sum([value[c] for c in cards])
 
 
 def in_reach(cards: Iterable[str]) -> bool:
@@ -80,7 +84,8 @@ def _analyse(values: tuple[int, ...]) -> tuple[bool, int, tuple[tuple[int, tuple
 
 
 def _values(cards: Iterable[str]) -> tuple[int, ...]:
-    return tuple(sorted(VALUE[rank_of(c)] for c in cards))
+    value = _CARD_VALUE
+    return tuple(sorted([value[c] for c in cards]))
 
 
 @lru_cache(maxsize=8192)

@@ -390,11 +390,13 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     suit = a.get("suit")
     if s.phase == "chain":
         raise refuse("man_chain_open")
+    top = s.top
+    top_rank = rank_of(top)
     # Whose turn it is, before what the hand holds: a refusal never tells one seat what
     # another holds.
     if s.phase == "opening":
-        if rank_of(s.top) in L.EFFECT_RANKS:
-            raise refuse("start_card_unsettled", card=s.top)  # 2.6
+        if top_rank in L.EFFECT_RANKS:
+            raise refuse("start_card_unsettled", card=top)  # 2.6
     elif seat != s.turn:
         raise refuse("not_your_turn", turn=s.turn, player=seat)
     hand = s.hands[seat]
@@ -405,12 +407,14 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     for c in cards:
         if c not in hand:
             raise refuse("card_not_in_hand", player=seat, card=c)
-    rank = rank_of(cards[0])
-    if any(rank_of(c) != rank for c in cards):
+    # every card is a hand's, so no joker (1.1): its rank is c[1:], its suit c[0]
+    rank = cards[0][1:]
+    if any(c[1:] != rank for c in cards):
         raise refuse("ranks_differ")  # 3.2
-    if not any(L.matches(s, c) for c in cards):
-        raise refuse("card_does_not_match", cards=list(cards), top=s.top,
-                     suit=L.target_suit(s))
+    # L.matches of one rank's cards: that rank is the top card's, or a card is of the suit
+    target = L.target_suit(s)
+    if rank != top_rank and not any(c[0] == target for c in cards):
+        raise refuse("card_does_not_match", cards=list(cards), top=top, suit=target)
     if s.pending_draw and rank not in L.ANSWER_RANKS:
         raise refuse("pending_draw_must_answer", pending=s.pending_draw)  # 3.8
     if rank == "8" and suit is None:
@@ -437,12 +441,17 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     # be manned by everyone else, except (let_pass=blocked) who let this number of this
     # player's go with the hand they still hold.
     let_go = _forget(_let_go(s), seat)
-    number = L.VALUE[rank]
+    if manable:
+        number = L.VALUE[rank]
+        # who let this number of this player's go (a ManLetGo(p, number, seat) in let_go)
+        blocked = {x.player for x in let_go if x.number == number and x.by == seat}
+        window = tuple(p for p in s.players if p != seat and p not in blocked)
+    else:
+        window = ()
     ch = dict(hands={**s.hands, seat: new_hand},
               discard=s.discard + tuple(cards), pending_draw=pending, direction=direction,
               named_suit=named, top_by=seat, top_manable=manable, let_go=let_go,
-              window=tuple(p for p in s.players if p != seat
-                           and ManLetGo(p, number, seat) not in let_go) if manable else ())
+              window=window)
     played = Event("played", {"player": seat, "cards": list(cards),
                               **({"suit": suit} if suit else {}),
                               **({"opening": True} if s.phase == "opening" else {}),
@@ -717,12 +726,24 @@ def to_act(s: ManState) -> list[str]:
         return []
     if s.phase == "chain":
         return L.chain_eligible(s)
-    owed = [p for p in s.players if L.deal_call_owed(s, p)]  # 2.2 with declared calls
+    # 2.2 with declared calls (none owes one otherwise)
+    owed = [p for p in s.players if L.deal_call_owed(s, p)] \
+        if s.options.calls == "declared" else ()
     if s.phase == "opening":
         unsettled = rank_of(s.top) in L.EFFECT_RANKS
         return [p for p in s.players if p in owed or (p == s.dealer if unsettled
                                                        else bool(_opening_plays(s, p)))]
-    return [s.turn] + [p for p in s.players if p != s.turn and (p in owed or L.may_man(s, p))]
+    # L.may_man in play, its checks taken once for all seats: a seat that owes its deal call
+    # is listed anyway, so whether it may man does not matter; the rest may man the top card
+    # when it is manable, not theirs, their window is open and their hand makes its number.
+    turn = s.turn
+    if s.phase != "play" or not s.top_manable:
+        return [turn] + [p for p in s.players if p != turn and p in owed]
+    number, top_by, window, hands = L.top_rank_value(s), s.top_by, s.window, s.hands
+    # a hand out of reach makes no number (4): its total says so before its numbers are read
+    return [turn] + [p for p in s.players if p != turn and (p in owed or (
+        p != top_by and p in window and in_reach(hands[p])
+        and number in man_numbers(hands[p])))]
 
 
 def public_to_act(s: ManState) -> list[str]:

@@ -24,15 +24,23 @@ def multiplier(options: Any, trump: str | None, blind: bool, calls: int,
     no-trump ×4 (A11, M-c), each doubling call ×2 (A14–A17), the carry of earlier ties (A29).
     The seed's 'serious players' rule (multiplier_cap) bounds the product, whatever made it;
     so does JSON's safe integer range."""
-    nt = 1
-    if trump == "no_trump":
-        nt = options.blind_no_trump_multiplier if blind else 2
+    nt = _no_trump_factor(options, trump, blind)
     factors = ManillenFactors(no_trump=nt, doubling=_cap(2 ** calls), carry=carry)
-    product = nt * (2 ** calls) * carry
+    product, capped = _capped(options, nt * (2 ** calls) * carry)
+    return product, factors, capped
+
+
+def _no_trump_factor(options: Any, trump: str | None, blind: bool) -> int:
+    if trump == "no_trump":
+        return options.blind_no_trump_multiplier if blind else 2
+    return 1
+
+
+def _capped(options: Any, product: int) -> tuple[int, bool]:
     cap = MAX_SAFE_INT if options.multiplier_cap is None else options.multiplier_cap
     if product > cap:
-        return cap, factors, True
-    return product, factors, False
+        return cap, True
+    return product, False
 
 
 def threshold(options: Any, n: int) -> int:
@@ -46,8 +54,10 @@ def threshold(options: Any, n: int) -> int:
 
 
 def current_multiplier(state: ManillenState) -> int:
-    return multiplier(state.options, state.trump, state.blind, len(state.doubling.calls),
-                      state.match.carry)[0]
+    """multiplier's product alone (every action settles it): no factors struct to throw away."""
+    options = state.options
+    return _capped(options, _no_trump_factor(options, state.trump, state.blind)
+                   * (2 ** len(state.doubling.calls)) * state.match.carry)[0]
 
 
 def settle(state: ManillenState) -> ManillenState:

@@ -10,6 +10,7 @@ Seat order is clockwise: seat i+1 sits on seat i's left (A5, A7, A19).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Sequence
 
 TEAMS = {4: ("team_0_2", "team_1_3"), 6: ("team_0_2_4", "team_1_3_5")}
@@ -73,6 +74,23 @@ def sides(players: Sequence[str], dealer: int) -> list[dict]:
 
 def doubling_candidates(n: int, dealer: int, calls: Sequence[int],
                         options: Any) -> list[int]:
+    """Seats that may make the next call, in the order they are asked (_doubling_candidates),
+    memoized: a pure function of the table, the calls and the (frozen) options, asked on
+    every doubling action."""
+    try:
+        return list(_doubling_candidates_cached(n, dealer, tuple(calls), options))
+    except TypeError:  # options not hashable (a mapping): worked out each time
+        return _doubling_candidates(n, dealer, calls, options)
+
+
+@lru_cache(maxsize=1024)
+def _doubling_candidates_cached(n: int, dealer: int, calls: tuple[int, ...],
+                                options: Any) -> tuple[int, ...]:
+    return tuple(_doubling_candidates(n, dealer, calls, options))
+
+
+def _doubling_candidates(n: int, dealer: int, calls: Sequence[int],
+                         options: Any) -> list[int]:
     """Seats that may make the next call, in the order they are asked.
 
     A14/A15, M-e, M-d: an even number of calls so far means the non-dealing side may double

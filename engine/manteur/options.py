@@ -78,5 +78,15 @@ DEFAULTS = {o.name: o.default for o in OPTIONS}
 
 @lru_cache(maxsize=64)
 def rules_of(options: Any) -> DeclarationRules:
-    """The DeclarationRules of a state's options (a frozen, hashable Struct)."""
+    """The DeclarationRules of a state's options (a frozen, hashable Struct), memoized: every
+    declaration reads them and a deal's options never change (a bad value raises each time:
+    nothing is cached then)."""
+    try:
+        return _rules_of(options)
+    except TypeError:  # not hashable: read it each time
+        return _rules_of.__wrapped__(options)
+
+
+@lru_cache(maxsize=64)
+def _rules_of(options: Any) -> DeclarationRules:
     return DeclarationRules.from_options(msgspec.structs.asdict(options), "state.options")
