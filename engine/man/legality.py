@@ -105,6 +105,18 @@ def may_man(s: ManState, seat: str) -> bool:
     return hand_makes_top(s, seat)
 
 
+def may_man_in_play(s: ManState, seats) -> list[str]:
+    """The `seats` for which may_man holds in play phase, the table's checks taken once (to_act
+    asks it of every seat on every action); a seat owing its deal call is the caller's to
+    list or not. A hand out of reach makes no number (4): its total says so before its
+    numbers are read."""
+    if s.phase != "play" or not s.top_manable:
+        return []
+    number, top_by, window, hands = top_rank_value(s), s.top_by, s.window, s.hands
+    return [p for p in seats if p != top_by and p in window and in_reach(hands[p])
+            and number in man_numbers(hands[p])]
+
+
 def man_kinds(s: ManState, seat: str) -> tuple[str, ...]:
     """5.5: tanki (one card), mekuri (the one-card draw of this turn made it possible; a
     penalty draw never does), kaeshi (a counter)."""

@@ -733,17 +733,10 @@ def to_act(s: ManState) -> list[str]:
         unsettled = rank_of(s.top) in L.EFFECT_RANKS
         return [p for p in s.players if p in owed or (p == s.dealer if unsettled
                                                        else bool(_opening_plays(s, p)))]
-    # L.may_man in play, its checks taken once for all seats: a seat that owes its deal call
-    # is listed anyway, so whether it may man does not matter; the rest may man the top card
-    # when it is manable, not theirs, their window is open and their hand makes its number.
+    # A seat that owes its deal call is listed anyway, so whether it may man does not matter.
     turn = s.turn
-    if s.phase != "play" or not s.top_manable:
-        return [turn] + [p for p in s.players if p != turn and p in owed]
-    number, top_by, window, hands = L.top_rank_value(s), s.top_by, s.window, s.hands
-    # a hand out of reach makes no number (4): its total says so before its numbers are read
-    return [turn] + [p for p in s.players if p != turn and (p in owed or (
-        p != top_by and p in window and in_reach(hands[p])
-        and number in man_numbers(hands[p])))]
+    manning = L.may_man_in_play(s, [p for p in s.players if p != turn and p not in owed])
+    return [turn] + [p for p in s.players if p != turn and (p in owed or p in manning)]
 
 
 def public_to_act(s: ManState) -> list[str]:
