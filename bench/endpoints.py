@@ -36,7 +36,7 @@ and, for every row below 0.30 of the floor, where its time goes: the row's own r
 profiled in process (bench/hot_paths.py).
 
 Usage: python bench/endpoints.py [--duration 2] [--only validate,lookup] [--cold N]
-           [--min-requests 100] [--profile-requests 100] [--worker-class gevent]
+           [--min-requests 100] [--profile-requests 100] [--worker-class gevent] [--strict]
 Needs `wrk` (Debian: apt-get install wrk).
 """
 from __future__ import annotations
@@ -184,6 +184,8 @@ def main() -> int:
     parser.add_argument("--min-requests", type=int, default=100,
                         help="requests a replay row completes at the least (its run is made "
                         f"long enough, up to {LONG_MAX_SECONDS} s)")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when a target is not met (for a CI gate)")
     parser.add_argument("--profile-requests", type=int, default=100,
                         help="requests profiled in process for each row below 0.30 (0: none)")
     parser.add_argument("--worker-class", default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
@@ -250,7 +252,9 @@ def main() -> int:
     verdict = print_verdicts(rows, sizes, args.min_requests)
     print_hot_paths(rows, args.profile_requests)
     print(f"\n({time.monotonic() - started:.0f} s)")
-    return 0 if verdict else 1
+    # A measurement, not a gate: the table and verdicts are the output (docs/performance.md
+    # says which targets are missed and why); --strict makes a missed target exit 1.
+    return 1 if args.strict and not verdict else 0
 
 
 def cold_count(args, groups: set | None, floor_url: str, work: str) -> tuple[int, str]:
