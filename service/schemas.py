@@ -1060,14 +1060,27 @@ class Schemas:
         class Health(ma.Schema):
             status = mf.String(required=True)
 
+        class ClusterState(ma.Schema):
+            state = mf.String(required=True, metadata={
+                "description": "`ok`, or `fail` while a slot has no reachable master (Redis's "
+                               "own `cluster_state`)"})
+            masters = _int(required=True, metadata={"description": "masters serving slots"})
+            replicas = _int(required=True, metadata={"description": "replicas following them"})
+
+        class CacheState(ma.Schema):
+            backend = mf.String(required=True, validate=validate.OneOf(["redis", "memory"]))
+            redis = mf.String(required=True,
+                              validate=validate.OneOf(["ok", "down", "not_configured"]))
+            ready = _bool(required=True, metadata={
+                "description": "the cache answers (Redis up, or no Redis configured)"})
+            cluster = mf.Nested(ClusterState, metadata={
+                "description": "on a Redis Cluster, as one of its nodes sees it "
+                               "(docs/operations.md)"})
+
         class Ready(ma.Schema):
             status = mf.String(required=True, validate=validate.OneOf(["ready", "degraded"]))
             engine_version = mf.String(required=True)
-            cache = mf.Dict(required=True, metadata={
-                "description": "the cache: `backend` (`redis` or `memory`), `redis` (`ok`, "
-                "`down`, `not_configured`), `ready`; on a Redis Cluster also `cluster`: "
-                "`state` (`ok`, or `fail` while a slot has no reachable master), `masters` "
-                "serving slots and `replicas` (docs/operations.md)"})
+            cache = mf.Nested(CacheState, required=True)
             signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
             sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))

@@ -191,3 +191,20 @@ def test_each_games_options_schema_accepts_exactly_its_declared_options():
         assert set(published) == {o.name for o in game.options} | (
             {"preset"} if game.presets else set())
     assert checked == sum(len(g.options) for g in registry.all_games())
+
+
+def test_readiness_answers_fit_the_typed_ready_schema(redis_url):
+    """/readyz as an operator's dashboard reads it: the cache's backend, Redis and (on a
+    cluster) the cluster's state are typed, and every answer fits them."""
+    spec = yaml.safe_load(generated_spec())
+    ready = _component_validator(spec, "Ready")
+    answers = [create_app(Settings(metrics=False)).test_client().get("/readyz").get_json(),
+               create_app(Settings(metrics=False, redis_url=redis_url)).test_client()
+               .get("/readyz").get_json()]
+    assert [a["cache"]["backend"] for a in answers] == ["memory", "redis"]
+    cluster = {**answers[1], "cache": {**answers[1]["cache"],
+                                       "cluster": {"state": "ok", "masters": 3, "replicas": 3}}}
+    for answer in [*answers, cluster]:
+        assert not list(ready.iter_errors(answer)), answer
+    wrong = {**answers[0], "cache": {**answers[0]["cache"], "redis": "maybe"}}
+    assert list(ready.iter_errors(wrong))

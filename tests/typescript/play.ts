@@ -58,6 +58,13 @@ export function narrowedByANullCheck(replayed: Schemas["ReplayResponse"],
     `${found === null ? "consistent" : found.code}`;
 }
 
+// What an operator's dashboard reads of /readyz, typed down to the cluster's masters.
+export function readiness(ready: Schemas["Ready"]): string {
+  const cluster = ready.cache.cluster;
+  return `${ready.status}: cache ${ready.cache.backend} (redis ${ready.cache.redis}` +
+    `${cluster === undefined ? "" : `, cluster ${cluster.state}, ${cluster.masters} masters`})`;
+}
+
 const [plainBase, signedBase, sealedBase] = process.argv.slice(2);
 if (plainBase === undefined || signedBase === undefined || sealedBase === undefined) {
   throw new Error("usage: node play.js <base url> <signed base url> <sealed base url>");
