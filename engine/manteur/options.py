@@ -76,7 +76,6 @@ PRESETS = {
 DEFAULTS = {o.name: o.default for o in OPTIONS}
 
 
-@lru_cache(maxsize=64)
 def rules_of(options: Any) -> DeclarationRules:
     """The DeclarationRules of a state's options (a frozen, hashable Struct), memoized: every
     declaration reads them and a deal's options never change (a bad value raises each time:
