@@ -179,12 +179,15 @@ def install(app: Flask):
                 by_answer[key] = pair
         now = time.perf_counter()
         with pending.lock:
+            first = not pending.counts  # the first answer since a flush
             pending.add(pair[0])
             pending.add_latency(pair[1], now - started)
             _count_outcome(environ, route, status)
+        # This process's flusher, from its first answer on (checked once a flush, not once an
+        # answer): a burst shorter than FLUSH_SECONDS, then silence, still reaches the files.
+        if first and _flusher_pid != os.getpid():
+            _start_flusher()
         if now >= pending.due:
-            if _flusher_pid != os.getpid():
-                _start_flusher()
             pending.flush()
 
     def _count_outcome(environ, route: str, status: int) -> None:
