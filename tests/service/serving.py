@@ -15,13 +15,18 @@ from tests.redis_server import free_port
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def _stop(proc: subprocess.Popen) -> bool:
+    """SIGTERM, then SIGKILL past 30 s; True when it stopped by itself. (SIGTERM is graceful:
+    workers finish what they answer, kept-alive connections included, within the graceful
+    timeout of 10 s; past that the master kills them. Allow for it.)"""
     proc.terminate()
     try:
         proc.wait(timeout=30)
+        return True
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=10)
+        return False
 
 
 @contextmanager
@@ -74,13 +79,6 @@ def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
             time.sleep(0.2)
         yield base
     finally:
-        # SIGTERM is graceful: workers finish what they answer, kept-alive connections included,
-        # within the graceful timeout (10 s); past that the master kills them. Allow for it.
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        if not _stop(proc):
             raise AssertionError("gunicorn did not stop within 30 s of SIGTERM:\n"
-                                 + log_path.read_text(errors="replace")[-4000:]) from None
+                                 + log_path.read_text(errors="replace")[-4000:])
