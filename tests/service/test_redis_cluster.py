@@ -68,10 +68,22 @@ class Table:
     def legal(self, state: dict, to_act: list) -> list[dict]:
         return [a for p in to_act for a in adjudicate.legal_actions(_bare(state), p)]
 
+    def lasting(self, legal: list[dict]) -> list[dict]:
+        """The actions to choose from: mostly draws and discards, never one that ends the deal
+        (as bench/payloads.long_man_actions plays): the test posts as many moves as the failover
+        takes, and the game must outlast them."""
+        slow = [a for a in legal if a["type"] in ("draw", "discard")]
+        for pool in (slow if slow and self.rnd.random() < 0.9 else legal, legal):
+            going_on = [a for a in pool
+                        if adjudicate.validate(_bare(self.state), a).status != "finished"]
+            if going_on:
+                return going_on
+        return legal
+
     def move(self, retry_until: float | None = None) -> int:
         """Post one legal action until it is taken (503s retried until `retry_until`); the
         number of 503s on the way."""
-        action = self.rnd.choice(self.legal(self.state, self.to_act))
+        action = self.rnd.choice(self.lasting(self.legal(self.state, self.to_act)))
         refused = 0
         while True:
             resp = self._post("/v1/validate", {"state": self.state, "action": action})
