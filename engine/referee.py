@@ -242,6 +242,25 @@ VIOLATIONS = "violations"
 REJECT, REFEREE_MODE = "reject", "referee"
 TAKEN_BACK = "taken_back"  # a sanction's effect: the act is undone, the turn stays
 
+# The bound on what a seat's own acts add to a state (docs/referee.md, "A bound on what a seat's
+# acts record"). A sanction that enters the ledger adds an entry, and an act taken back leaves
+# the seat free to post it again: without a bound one seat posting the same out-of-turn act
+# over and over grows the state until nobody, the referee included, can post it (413), and
+# under strict sequencing no older state is accepted — the game would be dead. So the ledger
+# holds at most MAX_SANCTION_ENTRIES entries recorded by sanctions against one seat in a match
+# (the ledger's scope: it travels from deal to deal, and a Manteur state is its whole match),
+# withdrawn ones included (a withdrawal keeps its entry). A further act of that seat that the
+# rules refuse is then refused as in reject mode (its own code and rule, the state unchanged)
+# and the referee rules on it by hand. The referee's own acts are never capped. 50 is far more
+# than a real table sees of one player; Manteur's B20 penalty points end the game or eliminate
+# the seat first at the default limit (5). Each such entry encodes in at most
+# SANCTION_ENTRY_BYTES (tests/engine/test_referee_bound.py checks it for every sanction with a
+# 64-character player id, the service's default limit), so a seat's own acts add at most
+# 50 × 256 bytes = 12.5 KiB to a state, 100 KiB for eight seats (133 KiB sealed, × 4/3): under
+# a seventh of the default body limit (1 MiB).
+MAX_SANCTION_ENTRIES = 50
+SANCTION_ENTRY_BYTES = 256
+
 
 def violations_option(rule: str) -> Option:
     """The `violations` option, the same in every game that has sanctions (Man has its own)."""
@@ -293,6 +312,34 @@ def in_referee_mode(state: Any) -> bool:
     return getattr(getattr(state, "options", None), VIOLATIONS, None) == REFEREE_MODE
 
 
+def sanction_reason(cited: str, refusal: "Refusal") -> str:
+    """A sanction's ledger entry's reason: "<game> <sanction rule>: <code> (<rule broken>)"."""
+    return f"{cited}: {refusal.code} ({refusal.rule})"
+
+
+def sanction_entries(game: "Game", ledger: Any, player: str) -> int:
+    """How many entries of the ledger sanctions recorded against `player` (withdrawn ones
+    too): those whose reason a sanction of the game wrote (`sanction_reason`)."""
+    prefixes = tuple({f"{game.id} {s.rule}: " for s in game.sanctions.values()})
+    return sum(1 for e in ledger if e.player == player and e.reason.startswith(prefixes))
+
+
+def _beyond_the_bound(refusal: "Refusal", player: str) -> "Refusal":
+    """The act's own refusal (code, rule, details), saying why it is not sanctioned."""
+    from .game import Refusal
+
+    out = Refusal(refusal.code,
+                  f"{refusal.en} Referee mode records at most {MAX_SANCTION_ENTRIES} "
+                  f"irregularities of {player} in a match, and has: this act is refused, not "
+                  "sanctioned; the referee may record a warning or a penalty.",
+                  f"{refusal.ja} 審判モードが記録する {player} の違反は1試合に"
+                  f"{MAX_SANCTION_ENTRIES}件までで、すでに達しています。この行為は罰則の対象とせず"
+                  "拒否します。審判は警告または罰則を記録できます。",
+                  rule=refusal.rule, details=refusal.details)
+    out.game = refusal.game
+    return out
+
+
 def sanction_refused(game: "Game", state: Any, action: "Action",
                      refusal: "Refusal") -> "Transition":
     """The transition of a refused act in referee mode: the game's consequence (the state
@@ -303,6 +350,9 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
     sanction = game.sanctions.get(refusal.code) if in_referee_mode(state) else None
     if sanction is None:
         raise refusal
+    if sanction.ledger is not None and \
+            sanction_entries(game, state.referee_ledger, action.player) >= MAX_SANCTION_ENTRIES:
+        raise _beyond_the_bound(refusal, action.player)
     if sanction.effect == TAKEN_BACK:
         then = Transition(state, (), ())
     else:
@@ -315,7 +365,7 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
     next_state, deltas, events = then.state, tuple(then.score_deltas), ()
     if sanction.ledger is not None:
         ledger = tuple(next_state.referee_ledger)
-        reason = f"{cited}: {refusal.code} ({refusal.rule})"
+        reason = sanction_reason(cited, refusal)
         entry = LedgerEntry(id=len(ledger) + 1, kind=sanction.ledger, player=action.player,
                             points=sanction.points, reason=reason)
         next_state = replace(next_state, referee_ledger=ledger + (entry,))

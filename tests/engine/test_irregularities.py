@@ -115,7 +115,11 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, mode: str) -> dict:
             continue  # malformed: a 422, never sanctioned
         if not out.valid:
             assert out.state == state
-            assert mode == referee.REJECT or out.refusal.code not in game.sanctions
+            # in referee mode a sanctionable act is refused only once its seat is at the bound
+            # on what a seat's acts record (referee.MAX_SANCTION_ENTRIES)
+            assert mode == referee.REJECT or out.refusal.code not in game.sanctions or \
+                referee.sanction_entries(game, adjudicate.load_state(state)[1].referee_ledger,
+                                         action["player"]) >= referee.MAX_SANCTION_ENTRIES
             continue
         marks = [e for e in out.events if e["type"] == "irregularity_sanctioned"]
         if mode == referee.REJECT:

@@ -94,3 +94,40 @@ def test_games_describe_the_violations_option_and_its_rule(client):
         (option,) = [o for o in games[game_id]["options"] if o["name"] == "violations"]
         assert option["default"] == "reject" and option["rule"] == \
             registry.get(game_id).option_map()["violations"].rule
+
+
+@pytest.mark.parametrize("game_id", SANCTIONED)
+def test_a_seat_repeating_an_irregular_act_cannot_kill_a_signed_strict_game(redis_url, game_id):
+    # With signing and strict sequencing, a seat posting the same out-of-turn act again and
+    # again: the first MAX_SANCTION_ENTRIES are sanctioned, the rest refused (200, valid false,
+    # the state unchanged), so the state stays far below the body limit; the referee (with the
+    # key) still records a warning on the newest state, and the game goes on from it.
+    from tests.engine.test_referee_bound import BOUND, recorded_warning
+    from tests.service.test_strict_sequence import strict_client
+
+    client = strict_client(redis_url)
+    dealt = client.post(f"/v1/games/{game_id}/deal", headers={"Authorization":
+                                                                "Bearer seq-referee"}, json={
+        "players": PLAYERS[game_id], "seed": "bound-http",
+        "options": {"violations": "referee"}}).get_json()
+    engine_view = {**dealt, "state": {k: v for k, v in dealt["state"].items()
+                                      if k not in ("meta", "signature")}}
+    action = recorded_warning(registry.get(game_id), engine_view)
+    state = dealt["state"]
+    answers = []
+    for _ in range(referee.MAX_SANCTION_ENTRIES + 20):
+        resp = client.post("/v1/validate", json={"state": state, "action": action})
+        assert resp.status_code == 200, resp.get_json()
+        answers.append(resp.get_json()["valid"])
+        if answers[-1]:
+            state = resp.get_json()["state"]
+    assert answers == [True] * referee.MAX_SANCTION_ENTRIES + [False] * 20
+    assert len(json.dumps(state)) - len(json.dumps(dealt["state"])) <= BOUND
+    warned = client.post("/v1/validate", headers={"Authorization": "Bearer seq-referee"},
+                         json={"state": state, "action": {"type": "warning",
+                                                          "player": action["player"]}})
+    assert warned.status_code == 200 and warned.get_json()["valid"], warned.get_json()
+    on_turn = warned.get_json()["to_act"][0]
+    legal = client.post("/v1/legal-actions", json={"state": warned.get_json()["state"],
+                                                   "player": on_turn})
+    assert legal.status_code == 200 and legal.get_json()["actions"]
