@@ -7,6 +7,7 @@ import time
 from http import HTTPStatus
 from types import SimpleNamespace
 
+import flask
 import swagger_ui_bundle
 from flask import Flask, Response, request, send_from_directory
 from flask.sessions import SecureCookieSessionInterface
@@ -14,7 +15,7 @@ from flask_smorest import Api
 
 from engine import registry
 
-from . import errors, logs, metrics, pages
+from . import errors, headers, logs, metrics, pages
 from .cache import Cache
 from .config import Settings
 from .errors import PROBLEM_MIME, request_lang
@@ -195,9 +196,21 @@ def create_app(settings: Settings | None = None) -> Flask:
     def swagger_assets(filename: str):
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
 
-    # /docs/ (with the slash) is the same page as /docs.
-    app.add_url_rule("/docs/", endpoint="docs_slash",
-                     view_func=app.view_functions["api-docs.openapi_swagger_ui"])
+    # Swagger UI started from a file, not flask-smorest's inline script, which the page's
+    # Content-Security-Policy refuses (service/headers.py); /docs/ (with the slash) is the
+    # same page as /docs.
+    def swagger_ui():
+        return pages.docs_page(api.spec.title, flask.url_for("api-docs.openapi_json"),
+                               app.config["OPENAPI_SWAGGER_UI_URL"],
+                               f"{request.script_root}/docs/init.js",
+                               app.config["OPENAPI_SWAGGER_UI_CONFIG"])
+
+    app.view_functions["api-docs.openapi_swagger_ui"] = swagger_ui
+    app.add_url_rule("/docs/", endpoint="docs_slash", view_func=swagger_ui)
+
+    @app.get("/docs/init.js")
+    def swagger_init():
+        return pages.docs_script()
 
     # The referee's table page (service/table/: plain HTML, CSS and ES modules, no build step), a
     # client of the public API like any other front end.
@@ -260,7 +273,12 @@ def _install_request_hooks(app: Flask, settings: Settings, observe) -> None:
         # single-line (a caller's request id is one only when it matches logs._VALID_ID).
         header_list = response.headers._list
         header_list.append((logs.REQUEST_ID_HEADER, logs.request_id(environ)))
+        # nosniff, no framing, no referrer on every answer; an HTML page's own
+        # Content-Security-Policy (service/headers.py, docs/security.md "Headers")
+        header_list += headers.EVERY_ANSWER
         path = req.path
+        if headers.may_be_html(path) and response.mimetype == "text/html":
+            header_list.append((headers.CSP, headers.policy_for(path)))
         if not path.startswith(_LANGUAGE_FREE):
             has_language = has_vary = False
             for name, _ in header_list:

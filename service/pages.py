@@ -25,13 +25,17 @@ from engine.errors import InputError
 
 LANGUAGES = ("en", "ja")
 
+# The pages' one inline stylesheet: the Content-Security-Policy allows it by its hash
+# (service/headers.py), so it is written here once and put into every page as it is.
+PAGE_STYLE = """body{max-width:50em;margin:2em auto;padding:0 1em;font-family:sans-serif;line-height:1.5}
+.table-scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em}
+:target{background:#fff3b0}nav.lang{float:right}"""
+
 _PAGE = """<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{max-width:50em;margin:2em auto;padding:0 1em;font-family:sans-serif;line-height:1.5}}
-.table-scroll{{overflow-x:auto;max-width:100%}}
-table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .5em}}
-:target{{background:#fff3b0}}nav.lang{{float:right}}</style>
+<style>{style}</style>
 </head><body>
 <nav class="lang">{switch}</nav>
 {body}
@@ -153,7 +157,8 @@ def render_html(text: str, lang: str, game_id: str, base: str) -> str:
     label = {"en": "English", "ja": "日本語"}[other]
     switch = f'<a href="{html_mod.escape(base)}/v1/games/{game_id}/rules.{other}.html" ' \
              f'hreflang="{other}" lang="{other}">{label}</a>'
-    return _PAGE.format(lang=lang, title=html_mod.escape(title), body=body, switch=switch)
+    return _PAGE.format(lang=lang, title=html_mod.escape(title), body=body, switch=switch,
+                        style=PAGE_STYLE)
 
 
 def chosen_language(asked: str | None, negotiated: str) -> str:
@@ -271,5 +276,40 @@ def index_page(lang: str, base: str) -> Response:
             f'<h2>{esc(words["games"])}</h2><ul>{games}</ul>')
     switch = f'<a href="{esc(base)}/?lang={other}" hreflang="{other}" lang="{other}">' \
              f'{esc(words["other"])}</a>'
-    text = _PAGE.format(lang=lang, title=esc(words["title"]), body=body, switch=switch)
+    text = _PAGE.format(lang=lang, title=esc(words["title"]), body=body, switch=switch,
+                        style=PAGE_STYLE)
     return Response(text, mimetype="text/html", headers={"Content-Language": lang})
+
+
+# Swagger UI at /docs: flask-smorest's own page starts it with an inline script, which the
+# page's Content-Security-Policy refuses (service/headers.py); this one starts it from a file,
+# its settings a JSON data block (not executed).
+DOCS_INIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "swagger_init.js")
+
+_DOCS_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<link href="{assets}swagger-ui.css" rel="stylesheet" type="text/css">
+</head><body>
+<div id="swagger-ui-container"></div>
+<script type="application/json" id="swagger-ui-config">{config}</script>
+<script src="{assets}swagger-ui-standalone-preset.js"></script>
+<script src="{assets}swagger-ui-bundle.js"></script>
+<script src="{init}"></script>
+</body></html>
+"""
+
+
+def docs_page(title: str, spec_url: str, assets: str, init_url: str, config: dict) -> Response:
+    """`GET /docs`: Swagger UI on the spec at `spec_url`, its files under `assets`."""
+    settings = json.dumps({"url": spec_url, **config})
+    # in a data block only `</script` could end it early: written as <\/ (the same JSON)
+    settings = settings.replace("</", "<\\/")
+    esc = html_mod.escape
+    return Response(_DOCS_PAGE.format(title=esc(title), assets=esc(assets), config=settings,
+                                      init=esc(init_url)), mimetype="text/html")
+
+
+def docs_script() -> Response:
+    with open(DOCS_INIT, encoding="utf-8") as fh:
+        return Response(fh.read(), mimetype="text/javascript",
+                        headers={"Cache-Control": "no-cache"})

@@ -759,8 +759,9 @@ async function serviceSheet() {
 
 function sheetFrame() {
   if (!ui.sheet) return null;
+  // styled by its class: the page's Content-Security-Policy refuses inline style attributes
   const frame = h("iframe", { title: t("sheet"), ...tid("sheet-frame"), sandbox: "allow-same-origin allow-modals",
-                              style: "width:100%;min-height:60vh;border:1px solid #bbb;background:#fff" });
+                              class: "sheet-frame" });
   frame.srcdoc = ui.sheet.html;
   return h("section", { ...tid("service-sheet"), "data-consistent": ui.sheet.consistent || "" },
     h("div", { class: "row noprint" },

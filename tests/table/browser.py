@@ -63,8 +63,39 @@ def start_browser(*, phone: bool | dict = False, size: tuple[int, int] = TABLET,
     if downloads is not None:
         prefs.update({"download.default_directory": str(downloads), "download.prompt_for_download": False})
     opts.add_experimental_option("prefs", prefs)
+    # the console, where a Content-Security-Policy violation shows (csp_violations)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     if phone:
         opts.add_experimental_option("mobileEmulation", PHONE if phone is True else phone)
     driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
     driver.set_script_timeout(30)
+    # Every page a test opened must have worked under its policy: quitting asserts that the
+    # console showed no violation since it was last read (tests/table/conftest.py reads it after
+    # each test of the session's browser).
+    quit_browser = driver.quit
+
+    def quit_checked():
+        try:
+            found = csp_violations(driver)
+        finally:
+            quit_browser()
+        assert not found, f"Content-Security-Policy violations: {found}"
+
+    driver.quit = quit_checked
     return driver
+
+
+def console(driver) -> list[dict]:
+    """The browser console's messages since the last read (reading empties it)."""
+    return driver.get_log("browser")
+
+
+def is_csp_violation(message: str) -> bool:
+    # Chromium: "Refused to load/execute/apply … because it violates the following Content
+    # Security Policy directive …", and "Refused to frame … 'frame-ancestors' …"
+    return "Content Security Policy" in message or "Content-Security-Policy" in message
+
+
+def csp_violations(driver) -> list[str]:
+    """The console's Content-Security-Policy violations since it was last read."""
+    return [m["message"] for m in console(driver) if is_csp_violation(m["message"])]

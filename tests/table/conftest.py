@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from tests.service.serving import gunicorn_service
-from tests.table.browser import ensure_chromium, start_browser
+from tests.table.browser import csp_violations, ensure_chromium, start_browser
 
 REFEREE_KEY = "table-test-referee-key"
 
@@ -26,3 +26,13 @@ def browser(tmp_path_factory, table_service):
     driver.downloads = downloads
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violation(request):
+    """Every page a test of the session's browser opened worked under its Content-Security-
+    Policy: the console shows no violation (docs/security.md, "Headers")."""
+    yield
+    if "browser" in request.fixturenames:
+        found = csp_violations(request.getfixturevalue("browser"))
+        assert not found, f"Content-Security-Policy violations: {found}"
