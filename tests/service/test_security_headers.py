@@ -174,3 +174,15 @@ def test_swagger_ui_starts_from_a_file_with_its_settings_as_data(client):
     script = client.get("/docs/init.js")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
     assert "swagger-ui-config" in script.get_data(as_text=True)
+
+
+def test_the_swagger_start_up_script_is_package_data():
+    # an installed service (a wheel, the Docker image) serves /docs/init.js too
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["service"]
+    name = Path(pages.DOCS_INIT).relative_to(root / "service").as_posix()
+    assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
