@@ -233,3 +233,44 @@ def test_a_long_tag_key_over_a_long_list_is_walked_once():
     assert resp.status_code == 422 and time.perf_counter() - start < 2
     deep = _bare_record(tags={"a" * 60: {"b" * 60: [[0] * 20] * 40}})
     assert post_check(deep).status_code == 200, post_check(deep).get_json()
+
+
+@pytest.mark.parametrize("game_id,players", [
+    ("guandan", ["team1", "bob", "cho", "dan"]),     # Guandan's teams: team1, team2
+    ("guandan", ["ann", "TEAM2", "cho", "dan"]),
+    ("manillen", ["team_0_2", "bob", "cho", "dan"]),  # Manillen's: team_0_2, team_1_3, …
+])
+def test_a_seat_named_like_a_team_is_refused_at_the_deal_and_in_a_record(game_id, players):
+    # A team game's score sheet heads its columns by team id: a seat named `team1` put its
+    # penalty marks in the team's column. Refused wherever seats are given.
+    resp = PLAIN.post(f"/v1/games/{game_id}/deal", json={"players": players, "seed": "x"})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid"
+    assert any(k.startswith("players[") for k in resp.get_json()["errors"]), resp.get_json()
+    record = {"format": records.FORMAT, "format_version": 1, "game": game_id,
+              "players": players, "deals": [{"deal": {"seed": "x"}}]}
+    resp = post_check(record)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "record_invalid"
+    assert any(k.startswith("players[") for k in resp.get_json()["errors"]), resp.get_json()
+
+
+@pytest.mark.parametrize("twin", ["\u0430nn", "a\u200bnn", "Ann", "\uff41\uff4e\uff4e"])
+def test_seats_that_look_alike_are_refused_at_the_deal_replay_verify_and_record(twin):
+    # `ann` and Cyrillic `аnn` (or with a zero-width space, another case, full width) read as
+    # one seat on a sheet and at a table: docs/integrating.md "Player ids".
+    players = ["ann", twin, "cho"]
+    resp = PLAIN.post("/v1/games/man/deal", json={"players": players, "seed": "x"})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid", resp.get_json()
+    resp = PLAIN.post("/v1/replay", json={"deal": {"game": "man", "players": players,
+                                                   "seed": "x"}, "actions": []})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid", resp.get_json()
+    record = {"format": records.FORMAT, "format_version": 1, "game": "man",
+              "players": players, "deals": [{"deal": {"seed": "x"}}]}
+    resp = post_check(record)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "record_invalid"
+    assert "players[1]" in resp.get_json()["errors"], resp.get_json()
+
+
+def test_japanese_and_distinct_latin_seats_are_still_dealt():
+    for players in (["青木", "馬場", "千葉"], ["ann", "bob", "cho"], ["p0", "p1", "po"]):
+        resp = PLAIN.post("/v1/games/man/deal", json={"players": players, "seed": "x"})
+        assert resp.status_code == 201, resp.get_json()
