@@ -33,7 +33,7 @@ class List(mf.List):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, (list, tuple)):
-            raise self.make_error("invalid")
+            return super()._deserialize(value, attr, data, **kwargs)  # marshmallow's error
         for check in self.validators:
             if isinstance(check, validate.Length) and check.max is not None \
                     and len(value) > check.max:
