@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from . import referee, registry, rng
+from .seats import seat_key
 from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .state import GameState, replace as replace_struct
@@ -94,6 +95,21 @@ def check_players(game: Game, players: Sequence[str]) -> None:
         raise InvalidDeal(f"the player id {referee.REFEREE!r} is reserved for the table's "
                           "referee (views and legal actions)",
                           f"players[{players.index(referee.REFEREE)}]")
+    # Seats a reader could take for one another, or for a team (a team game's score sheet
+    # heads its columns by team id: a seat named so got the team's marks): docs/integrating.md.
+    teams = {seat_key(t): t for t in game.team_ids}
+    seen: dict[str, str] = {}
+    for i, p in enumerate(players):
+        key = seat_key(p)
+        if key in teams:
+            raise InvalidDeal(f"the player id {shown(p)} is (or looks like) the team id "
+                              f"{teams[key]!r} of {game.id}: name the seats otherwise",
+                              f"players[{i}]")
+        if key in seen:
+            raise InvalidDeal(f"the player ids {shown(seen[key])} and {shown(p)} look alike "
+                              "(the same once case, width, invisible characters and look-alike "
+                              "letters are set aside): name the seats apart", f"players[{i}]")
+        seen[key] = p
 
 
 def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,

@@ -145,6 +145,7 @@ class Field:
             raise FieldError(path, "must map ids to integers within ±(2^53 − 1)")
         if kind == "object":
             if isinstance(value, dict):
+                _within_depth(value, path)
                 return value
             raise FieldError(path, "must be an object")
         if kind == "text":
@@ -154,6 +155,7 @@ class Field:
             raise FieldError(path, "must be an object {en, ja} of non-empty strings")
         if kind == "object_list":
             if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+                _within_depth(value, path)
                 return list(value)
             raise FieldError(path, "must be a list of objects")
         raise AssertionError(f"unknown field kind {kind}")
@@ -372,3 +374,22 @@ class ActionType:
             **({"rule": self.rule} if self.rule else {}),
             "referee_only": self.referee_only,
         }
+
+
+# Free JSON ("object" fields) nests at most this deep: no game's object needs more, and a cache
+# key or an answer written from one deeper (orjson writes 254 levels) would fail, not refuse.
+MAX_OBJECT_DEPTH = 32
+
+
+def _within_depth(value: Any, path: str) -> None:
+    """FieldError when `value` nests deeper than MAX_OBJECT_DEPTH (a walk of its values, each
+    once: linear in its size)."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if depth > MAX_OBJECT_DEPTH:
+            raise FieldError(path, f"nests at most {MAX_OBJECT_DEPTH} levels deep")
+        if isinstance(item, dict):
+            todo += [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            todo += [(v, depth + 1) for v in item]

@@ -334,6 +334,10 @@ class Game(ABC, Generic[S]):
         return {**summary, referee.MATCH_KEY: referee.summary(state.players,
                                                              state.referee_ledger)}
 
+    # The ids a game names its teams by (score targets, match values, sheet columns): no seat
+    # may be named so, nor look like one (engine/adjudicate.py check_players).
+    team_ids: tuple[str, ...] = ()
+
     def sheet_columns(self, players: Sequence[str],
                       names: Mapping[str, str]) -> list["SheetColumn"]:
         """A score sheet's columns (engine/sheets.py): the targets of the game's score deltas,

@@ -42,6 +42,11 @@ MATCH_FINISHED = "match_finished"
 
 # What the record's known tags hold; any other tag is kept as it is (any JSON).
 KNOWN_TAGS = ("event", "site", "date", "round", "table", "referee", "names", "engine")
+# The bounds of a record's tags (docs/records.md "Tags"), checked before anything reads them, so
+# the work a record's tags ask for stays small whatever they hold (record_invalid past them).
+MAX_TAGS = 32          # tags in one record
+MAX_TAG_NAME = 64      # characters of a tag's name
+MAX_TAG_BYTES = 4096   # a tag's value written as JSON (UTF-8 bytes), `names` included
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -162,44 +167,58 @@ TAGS_SCHEMA: dict = {
 MAX_DEPTH = 32  # nesting of objects and lists (a tag's value may nest; nothing else goes deep)
 
 
-def _canonical(value: Any, path: str, depth: int = 0) -> Any:
+def _canonical(value: Any, where: Any = None, depth: int = 0) -> Any:
     """A copy of `value` in JCS order (object keys sorted by UTF-16 code units), refusing what
     JCS cannot write the same in every language: fractions, integers past ±(2^53 − 1), text
-    that is not Unicode."""
+    that is not Unicode. `where` is the value's path as a chain (parent, key), written out only
+    for a fault: building each element's path as text cost a long key's length per element."""
     if depth > MAX_DEPTH:
-        raise InvalidRecord(f"a record nests at most {MAX_DEPTH} levels deep", path)
+        raise InvalidRecord(f"a record nests at most {MAX_DEPTH} levels deep", _path(where))
     if isinstance(value, dict):
         out = {}
         for key in sorted(value, key=lambda k: k.encode("utf-16-be", "surrogatepass")
                           if isinstance(k, str) else b""):
             if not isinstance(key, str):
-                raise InvalidRecord("object keys are strings", path)
-            _check_text(key, path)
-            out[key] = _canonical(value[key], f"{path}.{key}" if path else key, depth + 1)
+                raise InvalidRecord("object keys are strings", _path(where))
+            _check_text(key, where)
+            out[key] = _canonical(value[key], (where, key), depth + 1)
         return out
     if isinstance(value, list):
-        return [_canonical(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
+        return [_canonical(v, (where, i), depth + 1) for i, v in enumerate(value)]
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
             raise InvalidRecord("a record's integers are within ±(2^53 − 1), what every JSON "
-                                "reader holds exactly", path)
+                                "reader holds exactly", _path(where))
         return value
     if isinstance(value, float):
         raise InvalidRecord("a record's numbers are integers (its digest's canonical form "
-                            "writes no fractions)", path)
+                            "writes no fractions)", _path(where))
     if isinstance(value, str):
-        _check_text(value, path)
+        _check_text(value, where)
         return value
-    raise InvalidRecord(f"not a JSON value: {shown(value)}", path)
+    raise InvalidRecord(f"not a JSON value: {shown(value)}", _path(where))
 
 
-def _check_text(text: str, path: str) -> None:
+def _path(where: Any) -> str:
+    """The path a (parent, key) chain names, as faults name it: `tags.x[2]`."""
+    keys = []
+    while where is not None:
+        where, key = where
+        keys.append(key)
+    out = ""
+    for key in reversed(keys):
+        out = f"{out}[{key}]" if isinstance(key, int) else (f"{out}.{key}" if out else key)
+    return out
+
+
+def _check_text(text: str, where: Any) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidRecord("text must be Unicode (a lone surrogate is not)", path) from None
+        raise InvalidRecord("text must be Unicode (a lone surrogate is not)",
+                            _path(where)) from None
 
 
 def canonical_bytes(record: Mapping[str, Any]) -> bytes:
@@ -207,7 +226,7 @@ def canonical_bytes(record: Mapping[str, Any]) -> bytes:
     if not isinstance(record, Mapping):
         raise InvalidRecord("a record is a JSON object", "")
     body = {k: v for k, v in record.items() if k != "digest"}
-    return orjson.dumps(_canonical(body, ""))
+    return orjson.dumps(_canonical(body))
 
 
 def digest(record: Mapping[str, Any]) -> str:
@@ -218,6 +237,36 @@ def digest(record: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- reading a record
 
 _MSGSPEC_PATH = re.compile(r" - at `\$(.*)`$")
+
+
+def check_bounds(data: Any) -> None:
+    """The record's cheap shape checks, made before any per-entry work (a record of 70,000
+    seats or a tag of a million characters is refused by its counts and lengths, not walked):
+    as many seats as the game takes, the tags within MAX_TAGS, MAX_TAG_NAME, MAX_TAG_BYTES."""
+    if not isinstance(data, Mapping):
+        raise InvalidRecord("a record is a JSON object", "")
+    gid = data.get("game")
+    game = registry.get(gid) if isinstance(gid, str) else None
+    players = data.get("players")
+    if game is not None and isinstance(players, list) and len(players) > game.max_players:
+        raise InvalidRecord(f"{game.id} takes {game.min_players}–{game.max_players} players, "
+                            f"not {len(players)}", "players")
+    tags = data.get("tags")
+    if not isinstance(tags, Mapping):
+        return
+    if len(tags) > MAX_TAGS:
+        raise InvalidRecord(f"a record has at most {MAX_TAGS} tags, not {len(tags)}", "tags")
+    for name, value in tags.items():
+        if isinstance(name, str) and len(name) > MAX_TAG_NAME:
+            raise InvalidRecord(f"a tag's name has at most {MAX_TAG_NAME} characters, not "
+                                f"{len(name)}", "tags")
+        try:
+            size = len(orjson.dumps(value))
+        except orjson.JSONEncodeError:
+            continue  # nested past what orjson writes, or no JSON: the canonical form refuses it
+        if size > MAX_TAG_BYTES:
+            raise InvalidRecord(f"a tag's value has at most {MAX_TAG_BYTES} bytes as JSON, "
+                                f"not {size}", f"tags.{name}")
 
 
 def parse_record(data: Any) -> MatchRecord:
@@ -278,8 +327,9 @@ def _check_tags(record: MatchRecord) -> None:
         names = tags["names"]
         if not isinstance(names, dict):
             raise InvalidRecord("the tag names maps seats to names", "tags.names")
+        seats = set(record.players)  # a set: a list scan per name was quadratic
         for seat, name in names.items():
-            if seat not in record.players:
+            if seat not in seats:
                 raise InvalidRecord(f"{shown(seat)} is not one of the record's players",
                                     f"tags.names.{seat}")
             if not isinstance(name, str):
@@ -390,6 +440,7 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
     discrepancy (None when the record is consistent). `keep_steps`: each deal also lists its
     steps as /v1/replay answers them (plus the action's recorded `comment`). A record that is not
     well formed raises InvalidRecord (or the engine's InvalidOptions) naming its path."""
+    check_bounds(data)  # counts and lengths first: nothing below walks more than they allow
     record_digest = digest(data)  # also refuses what has no canonical form
     record = parse_record(data)
     game = _check_header(record)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Iterator, Mapping, Sequence
@@ -26,6 +27,39 @@ from .referee import LEDGER_ACTION_TYPES
 LANGS = ("en", "ja")
 FORMATS = ("text", "csv", "html")
 Text = Mapping[str, str]  # the same words in English and Japanese: {"en": …, "ja": …}
+
+
+# Characters a sheet never writes raw where a person reads it (a terminal, a page): C0 and C1
+# controls, DEL (an ESC sequence rewrites a terminal's screen), and the bidi overrides and
+# isolates U+202A–U+202E, U+2066–U+2069 (they reorder what a reader sees). Shown visibly instead,
+# as `\x1b`, `\u202e` (docs/score-sheets.md).
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """`text` with every control character and bidi override written visibly (`\x1b`)."""
+    return _HIDDEN.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                       else f"\\u{ord(m.group()):04x}", text)
+
+
+# What XML 1.0 does not allow in a document (besides the controls `visible` already shows):
+# surrogates, U+FFFE, U+FFFF. Replaced with U+FFFD so the HTML sheet stays well-formed XML.
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape_html(text: str) -> str:
+    return escape(_NOT_XML.sub("\ufffd", visible(text)))
+
+
+# A CSV cell a spreadsheet would read as a formula (OWASP "CSV injection": =, +, -, @, tab, CR;
+# also their full-width forms): written with a leading apostrophe. Text cells only: a score
+# delta or total stays a number, negative ones included.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_text(text: str) -> str:
+    """A text cell of the CSV sheet, neutralised against formula injection."""
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
 
 
 def words(en: str, ja: str | None = None) -> dict[str, str]:
@@ -255,6 +289,9 @@ _UI = {
     "game": ("Game", "ゲーム"), "engine": ("Engine", "エンジン"),
     "digest": ("Digest", "ダイジェスト"),
     "check": ("Check", "検証"),
+    "other_tags": ("Other tags, as the record writes them (not checked)",
+                   "その他のタグ(記録に書かれたまま・未検証)"),
+    "tag": ("tag “{name}”", "タグ「{name}」"),
     "consistent": ("consistent: every action, score and total re-checked by the engine",
                    "整合: すべてのアクション・得点・合計をエンジンで再検証済み"),
     "digest_mismatch": ("the digest the record carries differs: it was changed after it was made",
@@ -324,15 +361,23 @@ def header_lines(sheet: Sheet, lang: str) -> list[tuple[str, str]]:
     for key in ("event", "site", "date", "round", "table", "referee"):
         if tags.get(key) not in (None, ""):
             out.append((_ui(key, lang), str(tags[key])))
-    for key, value in tags.items():  # unknown tags are kept: shown as they are
-        if key not in ("event", "site", "date", "round", "table", "referee", "names", "engine") \
-                and isinstance(value, (str, int)) and not isinstance(value, bool):
-            out.append((key, str(value)))
     if tags.get("engine"):
         out.append((_ui("engine", lang), str(tags["engine"])))
     out.append((_ui("digest", lang), sheet.digest))
     out.append((_ui("check", lang), verdict(sheet, lang)))
     return out
+
+
+_SHEET_TAGS = ("event", "site", "date", "round", "table", "referee", "names", "engine")
+
+
+def tag_lines(sheet: Sheet, lang: str) -> list[tuple[str, str]]:
+    """(label, value) of the record's other tags (text or integers), kept as written: shown in a
+    section of their own after the heading, each labelled as a tag, so a tag named like one of
+    the heading's lines (`Check`, `Digest`, `検証`) can never pass for it."""
+    return [(_ui("tag", lang, name=key), str(value)) for key, value in sheet.tags.items()
+            if key not in _SHEET_TAGS and isinstance(value, (str, int))
+            and not isinstance(value, bool)]
 
 
 def verdict(sheet: Sheet, lang: str) -> str:
@@ -406,13 +451,20 @@ def _width(text: str) -> int:
 def render_text(sheet: Sheet, lang: str = "en") -> str:
     """A plain-text sheet for a terminal: columns aligned by display width (Japanese names and
     words take two columns a character)."""
-    lines = [_title(sheet, lang), ""]
-    heading = header_lines(sheet, lang)
+    v = visible  # what the record wrote reaches a terminal with its controls shown, never raw
+    lines = [v(_title(sheet, lang)), ""]
+    heading = [(v(k), v(x)) for k, x in header_lines(sheet, lang)]
     wide = max(_width(k) for k, _ in heading)
-    lines += [f"{_pad(k, wide)}  {v}" for k, v in heading]
+    lines += [f"{_pad(k, wide)}  {x}" for k, x in heading]
     lines.append("")
-    header = [_ui("deal", lang)] + [_say(c.label, lang) for c in sheet.columns]
-    body = [[row_label(r, lang)] + [cell_text(sheet, r, c.id, lang) for c in sheet.columns]
+    others = [(v(k), v(x)) for k, x in tag_lines(sheet, lang)]
+    if others:
+        lines.append(_ui("other_tags", lang))
+        wide = max(_width(k) for k, _ in others)
+        lines += [f"  {_pad(k, wide)}  {x}" for k, x in others]
+        lines.append("")
+    header = [_ui("deal", lang)] + [v(_say(c.label, lang)) for c in sheet.columns]
+    body = [[v(row_label(r, lang))] + [v(cell_text(sheet, r, c.id, lang)) for c in sheet.columns]
             for r in sheet.rows]
     total = [_total_label(sheet, lang)] + [signed(sheet.totals[c.id]) for c in sheet.columns]
     widths = [max(_width(line[i]) for line in [header, total, *body])
@@ -423,7 +475,8 @@ def render_text(sheet: Sheet, lang: str = "en") -> str:
 
     rule = "-+-".join("-" * w for w in widths)
     lines += [fmt(header), rule, *[fmt(b) for b in body], rule, fmt(total), ""]
-    notes = [(row_label(r, lang), _say(r.note, lang)) for r in sheet.rows if _say(r.note, lang)]
+    notes = [(v(row_label(r, lang)), v(_say(r.note, lang))) for r in sheet.rows
+             if _say(r.note, lang)]
     if notes:
         lines.append(_ui("note", lang))
         wide = max(_width(k) for k, _ in notes)
@@ -432,37 +485,44 @@ def render_text(sheet: Sheet, lang: str = "en") -> str:
     ledger = rulings(sheet, lang)
     if ledger:
         lines.append(_ui("referee_log", lang))
-        lines += [f"  {line}" for line in ledger]
+        lines += [f"  {v(line)}" for line in ledger]
         lines.append(f"  ({_ui('legend', lang)})")
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(v(line) for line in lines)  # every line: nothing raw gets through
 
 
 # ---------------------------------------------------------------- CSV (a spreadsheet)
 
 def render_csv(sheet: Sheet, lang: str = "en") -> str:
-    """The heading as label,value rows, an empty row, then the table: one row per sheet row,
+    """The heading as label,value rows (the record's other tags last, under their own title),
+    an empty row, then the table: one row per sheet row,
     for each column its score delta (a number) and what the sheet shows there, the result in
     words; the totals row last. RFC 4180 (CRLF line ends)."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\r\n")
+    t = csv_text  # every text cell; the numbers (deltas, totals) are written as numbers
     for label, value in header_lines(sheet, lang):
-        out.writerow([label, value])
+        out.writerow([t(label), t(value)])
+    others = tag_lines(sheet, lang)
+    if others:  # after the verdict, under their own title, each labelled as a tag
+        out.writerow([t(_ui("other_tags", lang)), ""])
+        for label, value in others:
+            out.writerow([t(label), t(value)])
     out.writerow([])
-    head = [_ui("deal", lang)]
+    head = [t(_ui("deal", lang))]
     for c in sheet.columns:
         label = _say(c.label, lang)
-        head += [label, f"{label} ({_ui('note', lang)})"]
-    out.writerow(head + [_ui("note", lang)])
+        head += [t(label), t(f"{label} ({_ui('note', lang)})")]
+    out.writerow(head + [t(_ui("note", lang))])
     for row in sheet.rows:
-        cells = [row_label(row, lang)]
+        cells = [t(row_label(row, lang))]
         for c in sheet.columns:
             cells += [str(row.deltas.get(c.id, 0)),
-                      " ".join(filter(None, [_say(row.cells.get(c.id), lang)] +
-                                      [_mark_text(m, lang) for m in row.marks
-                                       if m.column == c.id]))]
-        out.writerow(cells + [_say(row.note, lang)])
-    total = [_total_label(sheet, lang)]
+                      t(" ".join(filter(None, [_say(row.cells.get(c.id), lang)] +
+                                        [_mark_text(m, lang) for m in row.marks
+                                         if m.column == c.id])))]
+        out.writerow(cells + [t(_say(row.note, lang))])
+    total = [t(_total_label(sheet, lang))]
     for c in sheet.columns:
         total += [str(sheet.totals[c.id]), ""]
     out.writerow(total + [""])
@@ -499,6 +559,8 @@ table.sheet td.note { font-size: 8.5pt; }
 table.sheet tfoot td, table.sheet tfoot th { font-weight: bold; border-top: 0.8mm double #000; }
 table.sheet tr.stopped td { border-bottom: 0.8mm solid #000; }
 section.rulings { margin-top: 5mm; font-size: 9pt; }
+section.other-tags { margin: 0 0 5mm; font-size: 9pt; }
+section.other-tags h2 { font-size: 10pt; margin: 0 0 2mm; }
 section.rulings h2 { font-size: 11pt; margin: 0 0 2mm; }
 section.rulings ol { margin: 0; padding-left: 6mm; }
 p.legend { font-size: 8pt; color: #333; }
@@ -509,7 +571,7 @@ p.legend { font-size: 8pt; color: #333; }
 def render_html(sheet: Sheet, lang: str = "en") -> str:
     """A printable page (A4), self-contained: inline CSS, no script, no outside font or image.
     Well-formed XML as well as HTML (every element closed), so any parser reads it."""
-    e = escape
+    e = _escape_html  # controls shown, what XML 1.0 forbids replaced: well-formed whatever
     title = _title(sheet, lang)
     orientation = "portrait" if len(sheet.columns) <= 4 else "landscape"
     out = ['<!DOCTYPE html>',
@@ -525,6 +587,12 @@ def render_html(sheet: Sheet, lang: str = "en") -> str:
     out.append('</dl>')
     stopped = "" if sheet.consistent else " stopped"
     out.append(f'<p class="verdict{stopped}">{e(verdict(sheet, lang))}</p>')
+    others = tag_lines(sheet, lang)
+    if others:
+        out.append(f'<section class="other-tags"><h2>{e(_ui("other_tags", lang))}</h2>'
+                   '<dl class="tags">')
+        out += [f'<dt>{e(label)}</dt><dd>{e(value)}</dd>' for label, value in others]
+        out.append('</dl></section>')
     out.append('<table class="sheet">')
     out.append('<thead><tr>' + f'<th scope="col">{e(_ui("deal", lang))}</th>' +
                "".join(f'<th scope="col">{e(_say(c.label, lang))}</th>' for c in sheet.columns) +

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 
@@ -109,8 +110,7 @@ def _replay(args: argparse.Namespace) -> int:
     if out["stopped"] is not None:
         out["stopped"]["error"] = out["stopped"]["error"].to_json(args.lang)
     if args.json:
-        json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        _json_out(out)
     else:
         _print_replay(out, deal, args.lang)
     return 0 if out["stopped"] is None else EXIT_REFUSED
@@ -190,6 +190,7 @@ def _table(rows: list[list[str]]) -> str:
 
 
 def _step_rows(steps: list, w: dict, comments: bool = False) -> list[list[str]]:
+    from engine.sheets import visible
     head = [w["step"], w["player"], w["action"], w["score"], w["to_act"], w["status"]]
     rows = [head + (["comment"] if comments else [])]
     for step in steps:
@@ -199,23 +200,40 @@ def _step_rows(steps: list, w: dict, comments: bool = False) -> list[list[str]]:
                w.get(step["status"], step["status"])]
         if comments:
             row.append(step.get("comment", ""))
-        rows.append(row)
+        rows.append([visible(cell) for cell in row])  # before the widths are measured
     return rows
+
+
+def _out(text: str = "") -> None:
+    """A line (or lines) for a terminal: what a log or record wrote is shown with its control
+    characters and bidi overrides visible (`\\x1b`), never raw (docs/score-sheets.md)."""
+    from engine.sheets import visible
+    print("\n".join(visible(line) for line in str(text).split("\n")))
+
+
+def _json_out(value) -> None:
+    """JSON for a terminal: json escapes C0 controls; C1, DEL and bidi overrides as well here
+    (`\\u009b`: still the same JSON)."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    sys.stdout.write(_UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+
+
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _print_replay(out: dict, deal: dict, lang: str) -> None:
     w = _WORDS[lang]
-    print(f"{w['game']}: {deal['game_id']}   {w['players']}: {' '.join(deal['players'])}")
-    print(f"{w['commitment'].format(c=out['seed_commitment'])}")
-    print(_table(_step_rows(out["steps"], w)))
+    _out(f"{w['game']}: {deal['game_id']}   {w['players']}: {' '.join(deal['players'])}")
+    _out(f"{w['commitment'].format(c=out['seed_commitment'])}")
+    _out(_table(_step_rows(out["steps"], w)))
     stopped = out["stopped"]
     if stopped is not None:
         error = stopped["error"]
         rule = f" ({w['rule']} {error['rule']})" if error.get("rule") else ""
-        print(f"{w['stopped'].format(n=stopped['index'] + 1, code=error['code'])}{rule}: "
+        _out(f"{w['stopped'].format(n=stopped['index'] + 1, code=error['code'])}{rule}: "
               f"{_action_text(stopped['action']) if isinstance(stopped['action'], dict) else ''}")
-        print(f"  {error['message']}")
-    print(f"{w['totals']}: {_totals_text(out['totals'], w['none'])}   "
+        _out(f"  {error['message']}")
+    _out(f"{w['totals']}: {_totals_text(out['totals'], w['none'])}   "
           f"{w['status']}: {w.get(out['status'], out['status'])}")
 
 
@@ -288,8 +306,7 @@ def _check(args: argparse.Namespace) -> int:
         where = f" at {err.path}" if err.path else ""
         raise BadInput(f"{args.file}: {err.code}{where}: {err.message}") from None
     if args.json:
-        json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        _json_out(report)
     else:
         _print_check(data, report, args.lang)
     return 0 if report["consistent"] else EXIT_REFUSED
@@ -300,11 +317,11 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
     tags = record.get("tags") or {}
     names = tags.get("names") if isinstance(tags.get("names"), dict) else {}
     seats = " ".join(f"{p} ({names[p]})" if p in names else p for p in record["players"])
-    print(f"{w['game']}: {report['game']}   {w['players']}: {seats}")
+    _out(f"{w['game']}: {report['game']}   {w['players']}: {seats}")
     about = [str(tags[k]) for k in ("event", "site", "date", "round", "table", "referee")
              if k in tags]
     if about:
-        print(" / ".join(about))
+        _out(" / ".join(about))
     for summary in report["deals"]:
         k = summary["index"]
         dealt = record["deals"][k]["deal"]
@@ -315,24 +332,24 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
                     w["checked"] if summary["commitment_checked"] else w["unchecked"])
         else:
             how = w["physical"]
-        print()
-        print(f"{w['deal'].format(n=k + 1)}: {how}")
+        _out()
+        _out(f"{w['deal'].format(n=k + 1)}: {how}")
         if summary.get("steps"):
-            print(_table(_step_rows(summary["steps"], w, comments=any(
+            _out(_table(_step_rows(summary["steps"], w, comments=any(
                 "comment" in s for s in summary["steps"]))))
         state = w.get(summary["status"], summary["status"])
         if summary["match_over"]:
             state += f", {w['match_over']}"
-        print(f"{w['actions'].format(n=summary['actions'])}, {state}; {w['deal_totals']}: "
+        _out(f"{w['actions'].format(n=summary['actions'])}, {state}; {w['deal_totals']}: "
               f"{_totals_text(summary['totals'], w['none'])}")
-    print()
-    print(f"{w['match_totals']}: {_totals_text(report['totals'], w['none'])}")
+    _out()
+    _out(f"{w['match_totals']}: {_totals_text(report['totals'], w['none'])}")
     carried = {True: w["digest_ok"], None: w["digest_none"],
                False: w["digest_bad"].format(d=record.get("digest"))}[report["digest_matches"]]
-    print(f"{w['digest']}: {report['digest']} ({carried})")
+    _out(f"{w['digest']}: {report['digest']} ({carried})")
     found = report["discrepancy"]
     if found is None:
-        print(w["consistent"])
+        _out(w["consistent"])
         return
     if found["deal"] is None:
         where = w["where_record"]
@@ -341,11 +358,11 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
     else:
         where = w["where"].format(deal=found["deal"] + 1, step=found["step"] + 1)
     rule = f" ({w['rule']} {found['rule']})" if found.get("rule") else ""
-    print(f"{w['discrepancy']}: {where}: {found['code']}{rule}")
-    print(f"  {found['message']}")
+    _out(f"{w['discrepancy']}: {where}: {found['code']}{rule}")
+    _out(f"  {found['message']}")
     for key in ("recorded", "engine"):
         if found.get(key) is not None:
-            print(f"  {w[key]}: {json.dumps(found[key], ensure_ascii=False)}")
+            _out(f"  {w[key]}: {json.dumps(found[key], ensure_ascii=False)}")
 
 
 def _sheet(args: argparse.Namespace) -> int:
@@ -479,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except BadInput as err:
-        print(f"card-referee {args.command}: error: {err}", file=sys.stderr)
+        from engine.sheets import visible  # a record's text in the message: never raw
+        print(visible(f"card-referee {args.command}: error: {err}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

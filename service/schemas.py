@@ -22,6 +22,38 @@ from engine.referee import REFEREE
 from engine.records import DISCREPANCY_CODES
 
 
+class List(mf.List):
+    """marshmallow's List with its work bounded by the list, not by its faults: a `Length(max=)`
+    is checked before the items (500,000 wrong seats answer one error, not one each) and the
+    items stop at the first MAX_ITEM_ERRORS faults (each costs ~15 µs and a line of the answer:
+    a megabyte of wrong items took seconds and answered megabytes). docs/security.md "Bounded
+    work"."""
+
+    MAX_ITEM_ERRORS = 10
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, (list, tuple)):
+            return super()._deserialize(value, attr, data, **kwargs)  # marshmallow's error
+        for check in self.validators:
+            if isinstance(check, validate.Length) and check.max is not None \
+                    and len(value) > check.max:
+                check(value)  # raises its own error
+        result = []
+        errors = {}
+        for idx, each in enumerate(value):
+            try:
+                result.append(self.inner.deserialize(each, **kwargs))
+            except ma.ValidationError as error:
+                if error.valid_data is not None:
+                    result.append(error.valid_data)
+                errors[idx] = error.messages
+                if len(errors) >= self.MAX_ITEM_ERRORS:
+                    break
+        if errors:
+            raise ma.ValidationError(errors, valid_data=result)
+        return result
+
+
 def _int(**kw) -> mf.Integer:
     return mf.Integer(strict=True, **kw)
 
@@ -50,7 +82,7 @@ def to_marshmallow(field: Field) -> mf.Field:
               "metadata": {"description": field.description} if field.description else {}}
     kind = field.kind
     if kind == "cards":
-        return mf.List(_card(), **common)
+        return List(_card(), **common)
     if kind == "card":
         return _card(**common)
     if kind in ("str", "player"):
@@ -75,17 +107,17 @@ def to_marshmallow(field: Field) -> mf.Field:
         return _bool(**common)
     if kind == "str_list":
         if field.choices:
-            return mf.List(mf.String(validate=validate.OneOf(field.choices)), **common)
-        return mf.List(mf.String(), **common)
+            return List(mf.String(validate=validate.OneOf(field.choices)), **common)
+        return List(mf.String(), **common)
     if kind == "object_list":
         # a declared object schema (Field.schema) is what the spec publishes for each item
-        return mf.List(mf.Dict(metadata=copy.deepcopy(dict(field.schema or {}))), **common)
+        return List(mf.Dict(metadata=copy.deepcopy(dict(field.schema or {}))), **common)
     if kind == "int_list":
-        return mf.List(_int(), **common)
+        return List(_int(), **common)
     if kind == "int_map":
         return mf.Dict(keys=mf.String(), values=_int(), **common)
     if kind == "str_list_map":
-        return mf.Dict(keys=mf.String(), values=mf.List(mf.String()), **common)
+        return mf.Dict(keys=mf.String(), values=List(mf.String()), **common)
     if field.schema is not None:
         common["metadata"] = {**copy.deepcopy(dict(field.schema)), **common["metadata"]}
     return mf.Dict(**common)
@@ -463,7 +495,7 @@ class ProblemSchema(ma.Schema):
     status = _int()
     code = mf.String(required=True)
     detail = mf.String()
-    errors = mf.Dict(keys=mf.String(), values=mf.List(mf.String()),
+    errors = mf.Dict(keys=mf.String(), values=List(mf.String()),
                      metadata={"description": "field path -> messages"})
 
 
@@ -776,7 +808,7 @@ class Schemas:
             type = mf.String(required=True, metadata={"description": "its kind: cards, card, "
                              "suit, enum, int, bool, str, player, … (engine/fields.py)"})
             description = mf.String()
-            allowed = mf.List(value())
+            allowed = List(value())
             minimum = _int()
             maximum = _int()
             nullable = _bool()
@@ -806,18 +838,18 @@ class Schemas:
             zero_sum = _bool(required=True)
             presets = mf.Dict(keys=mf.String(), values=mf.Dict(keys=mf.String(), values=value()),
                               required=True)
-            options = mf.List(mf.Nested(OptionInfo), required=True)
-            actions = mf.List(mf.Nested(ActionInfo), required=True)
-            lookups = mf.List(mf.Nested(LookupInfo), required=True)
+            options = List(mf.Nested(OptionInfo), required=True)
+            actions = List(mf.Nested(ActionInfo), required=True)
+            lookups = List(mf.Nested(LookupInfo), required=True)
             rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
             refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
                 "description": "every refusal code of the game -> the rule it cites"})
 
         class GamesResponse(ma.Schema):
-            games = mf.List(mf.Nested(GameInfo), required=True)
+            games = List(mf.Nested(GameInfo), required=True)
 
         class DealRequest(Strict):
-            players = mf.List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
+            players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
                               metadata={"description": "player ids in seat order"})
             options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
             seed = mf.String(validate=validate.Length(min=1, max=256),
@@ -828,12 +860,12 @@ class Schemas:
                                "deal's commitment exactly; a referee act, like `seed`)"})
             dealer = mf.String(allow_none=True)
             match = MatchField(allow_none=True)
-            deck = mf.List(_card(), allow_none=True,
+            deck = List(_card(), allow_none=True,
                            metadata={"description": "an explicit deck, top card first (physical "
                                      "deals); replaces the shuffle. What the rules decide at "
                                      "random comes from `table`; without a seed, later "
                                      "shuffles follow from the deck's order"})
-            hands = mf.Dict(keys=mf.String(), values=mf.List(_card()), allow_none=True,
+            hands = mf.Dict(keys=mf.String(), values=List(_card()), allow_none=True,
                             metadata={"description": "each seat's cards, exactly (games that "
                                       "accept hands: a physical table or a recorded game)"})
             table = mf.Dict(keys=mf.String(), allow_none=True,
@@ -862,7 +894,7 @@ class Schemas:
         class DealResponse(ma.Schema):
             lineage = lineage_field()
             state = StateField(required=True)
-            to_act = mf.List(mf.String(), required=True)
+            to_act = List(mf.String(), required=True)
             seed_commitment = mf.String(required=True, metadata={
                 "description": "SHA-256 over the seed and a random salt (engine/rng.py "
                                "`commitment`): both are revealed when the deal ends; "
@@ -905,9 +937,9 @@ class Schemas:
             lineage = lineage_field()
             valid = _bool(required=True, validate=validate.OneOf([True]))
             state = StateField(required=True)
-            score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
-            events = mf.List(EventField(), required=True)
-            to_act = mf.List(mf.String(), required=True)
+            score_deltas = List(mf.Nested(ScoreDeltaSchema), required=True)
+            events = List(EventField(), required=True)
+            to_act = List(mf.String(), required=True)
             status = RefField("Status", required=True)
             seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
                                        "(check it against the deal's seed_commitment)"})
@@ -932,10 +964,10 @@ class Schemas:
             player = mf.String(required=True, allow_none=True)
 
         class LegalActionsRequest(ViewRequest):
-            types = mf.List(mf.String(), metadata={"description": "only these action types"})
+            types = List(mf.String(), metadata={"description": "only these action types"})
 
         class LegalActionsResponse(ma.Schema):
-            actions = mf.List(ActionField(), required=True)
+            actions = List(ActionField(), required=True)
             count = _int(required=True)
 
         class ViewResponse(ma.Schema):
@@ -946,15 +978,15 @@ class Schemas:
 
         class ReplayRequest(Strict):
             deal = ReplayDealField(ReplayDeal(), required=True)
-            actions = mf.List(ActionField(), required=True)
+            actions = List(ActionField(), required=True)
 
         class ReplayStep(ma.Schema):
             index = _int(required=True)
             game = RefField("GameId", required=True, metadata={"description": "the replay's game"})
             action = ActionField(required=True)
-            score_deltas = mf.List(mf.Nested(ScoreDeltaSchema), required=True)
-            events = mf.List(EventField(), required=True)
-            to_act = mf.List(mf.String(), required=True)
+            score_deltas = List(mf.Nested(ScoreDeltaSchema), required=True)
+            events = List(EventField(), required=True)
+            to_act = List(mf.String(), required=True)
             status = RefField("Status", required=True)
 
         class ReplayStop(ma.Schema):
@@ -967,11 +999,11 @@ class Schemas:
             lineage = lineage_field()
             seed_commitment = mf.String(required=True)
             initial_state = StateField(required=True)
-            steps = mf.List(mf.Nested(ReplayStep), required=True)
+            steps = List(mf.Nested(ReplayStep), required=True)
             state = StateField(required=True)
             totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
             status = RefField("Status", required=True)
-            to_act = mf.List(mf.String(), required=True)
+            to_act = List(mf.String(), required=True)
             stopped = mf.Nested(ReplayStop, required=True, allow_none=True, metadata={
                 "description": "the first refused action (null: every action was taken)"})
             next_match = MatchField(required=True, allow_none=True)
@@ -1019,7 +1051,7 @@ class Schemas:
                                "carries none)"})
             game = RefField("GameId", required=True)
             format_version = _int(required=True)
-            deals = mf.List(mf.Nested(RecordDeal), required=True, metadata={
+            deals = List(mf.Nested(RecordDeal), required=True, metadata={
                 "description": "every deal checked, up to the discrepancy's"})
             totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
                 "description": "the deals' totals summed"})
@@ -1029,7 +1061,7 @@ class Schemas:
 
         class VerifyDealRequest(Strict):
             game = mf.String(required=True, metadata={"description": "a game's id"})
-            players = mf.List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
+            players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
                               metadata={"description": "player ids in seat order"})
             options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
             seed = mf.String(required=True, validate=validate.Length(min=1, max=256),
@@ -1051,11 +1083,11 @@ class Schemas:
                 "description": "the seed and salt make the commitment"})
             seed_commitment = mf.String(required=True, metadata={
                 "description": "the commitment they make"})
-            hands = mf.Dict(keys=mf.String(), values=mf.List(mf.String()), required=True,
+            hands = mf.Dict(keys=mf.String(), values=List(mf.String()), required=True,
                             metadata={"description": "each seat's cards as that seed deals them"})
             face_up = RefField("View", required=True, metadata={
                 "description": "the deal as a spectator sees it: whatever lies face up"})
-            to_act = mf.List(mf.String(), required=True)
+            to_act = List(mf.String(), required=True)
 
         class Health(ma.Schema):
             status = mf.String(required=True)
@@ -1091,7 +1123,7 @@ class Schemas:
                           "rolls games back to the last one), `none`, or `unknown` (CONFIG "
                           "disabled, or Redis not answering); with CARDREF_SEQUENCE_REQUIRE_AOF "
                           "anything but `aof` is not ready (503)"})
-            games = mf.List(mf.String(), required=True)
+            games = List(mf.String(), required=True)
 
         self.games_response = GamesResponse()
         self.deal_request = DealRequest()

@@ -65,6 +65,7 @@ CLASSIFY = Lookup(
 class GuandanGame(Game[GuandanState]):
     id = "guandan"
     names = {"en": "Guandan", "ja": "掼蛋(グアンダン)"}
+    team_ids = ("team1", "team2")  # state.TEAMS (G-1)
     min_players = 4
     max_players = 4
     state_version = VERSION

@@ -20,6 +20,7 @@ State = ManillenState
 class ManillenGame(Game[State]):
     id = "manillen"
     names = {"en": "Manillen", "ja": "マニーレン"}
+    team_ids = ("team_0_2", "team_1_3", "team_0_2_4", "team_1_3_5")  # sides.TEAMS (A3, A35)
     min_players = 2
     max_players = 6                   # not 5: 2, 3, 4 or 6 (A3, A34–A36)
     state_type = ManillenState

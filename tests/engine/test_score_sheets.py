@@ -286,3 +286,93 @@ def test_a_record_changed_after_its_digest_was_made_is_shown_whole_and_says_so()
     assert len(sheet.rows) == len(sheets.build(example("manteur"),
                                                checked(example("manteur"))).rows)
     assert "NOT consistent: digest_mismatch" in sheets.render_text(sheet, "en")
+
+
+# ---------------------------------------------------------------- sheets that neither lie nor attack
+
+def _renamed(record: dict, old: str, new: str) -> dict:
+    """The record with a seat id replaced everywhere (keys and values); its digest dropped."""
+    text = json.dumps(record, ensure_ascii=False).replace(json.dumps(old), json.dumps(new))
+    out = json.loads(text)
+    out.pop("digest", None)
+    return out
+
+
+def test_csv_text_cells_that_a_spreadsheet_reads_as_formulas_are_neutralised_numbers_stay():
+    # OWASP CSV injection: a cell starting with = + - @ (or tab, CR) runs as a formula in the
+    # spreadsheet the CSV is for. Names and seat ids are the record author's: prefixed with '.
+    record = _renamed(example("man"), "aoki", "-aoki")
+    record["tags"]["names"] = {"-aoki": "=HYPERLINK(\"http://x\",\"y\")", "baba": "@SUM(A1)",
+                               "chiba": "+1", "doi": "\tdoi"}
+    record["tags"]["event"] = "=1+1"
+    report = checked(record)
+    assert report["consistent"], report["discrepancy"]
+    rows = list(csv.reader(io.StringIO(sheets.render(record, report, "csv"), newline="")))
+    cells = [c for row in rows for c in row]
+    starts = ("=", "+", "-", "@", "\t", "\r")
+    numeric = re.compile(r"^-?\d+$")
+    assert not [c for c in cells if c.startswith(starts) and not numeric.match(c)], cells
+    assert "'=1+1" in cells and any(c.startswith("'=HYPERLINK") for c in cells)
+    # the score columns stay numbers, negative ones included
+    assert any(numeric.match(c) and c.startswith("-") for c in cells), cells
+
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+def test_tags_named_like_the_headings_own_lines_never_pass_for_them(lang):
+    # An unknown tag `Check` (or `Digest`, `検証`) printed "Check: consistent" and a digest of
+    # the author's choice above the real lines of an inconsistent record.
+    record = copy.deepcopy(example("man"))
+    record["deals"][0]["result"] = {"totals": {"aoki": 12345}}  # inconsistent
+    fake = {"Check": "consistent (forged)", "Digest": "sha256:" + "0" * 64,
+            "検証": "整合(偽)", "ダイジェスト": "sha256:" + "1" * 64}
+    record["tags"].update(fake)
+    report = checked(record)
+    assert not report["consistent"]
+    sheet = sheets.build(record, report)
+    text = sheets.render_text(sheet, lang)
+    heading = text.split("\n\n")[1].splitlines()
+    for label in (sheets._ui("check", lang), sheets._ui("digest", lang)):
+        mine = [line for line in heading if line.split("  ")[0].strip() == label]
+        assert len(mine) == 1, (label, heading)
+    assert not any(v in line for v in fake.values() for line in heading), heading
+    assert all(line.startswith("  ") for line in text.splitlines() if "0" * 64 in line)
+    assert sheets._ui("other_tags", lang) in text
+    rows = list(csv.reader(io.StringIO(sheets.render_csv(sheet, lang), newline="")))
+    heading_rows = rows[:rows.index([])]
+    labels = [row[0] for row in heading_rows]
+    assert labels.count(sheets._ui("check", lang)) == 1
+    assert labels.count(sheets._ui("digest", lang)) == 1
+    for label, value in heading_rows:
+        if value in fake.values():  # only ever under its tag's own label, after the verdict
+            assert label.startswith(sheets._ui("tag", lang, name="")[:3]), (label, value)
+            assert labels.index(label) > labels.index(sheets._ui("check", lang))
+    root = ET.fromstring(sheets.render_html(sheet, lang))
+    heading_dds = [dd.text for dd in root.find(f".//{XHTML}dl") if dd.tag == f"{XHTML}dd"]
+    assert not set(fake.values()) & set(heading_dds), heading_dds
+
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+def test_control_characters_and_bidi_overrides_are_shown_never_written_raw(lang):
+    # ESC sequences rewrite a terminal (clear it, retitle it, forge lines); bidi overrides
+    # reorder what a reader sees; a control character makes the HTML page ill-formed XML.
+    record = copy.deepcopy(example("man"))
+    record["tags"]["names"]["aoki"] = "\x1b[2J\x1b]0;pwned\x07Ao\u202eki\x9b"
+    record["tags"]["event"] = "Open\nCheck: consistent\x7f"
+    record["tags"]["club"] = "\x01\u2066x"
+    report = checked(record)
+    sheet = sheets.build(record, report)
+    raw = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    text = sheets.render_text(sheet, lang)
+    assert not raw.search(text), repr(raw.search(text))
+    assert "\\x1b[2J" in text and "\\u202e" in text
+    assert "\nCheck: consistent" not in text
+    html = sheets.render_html(sheet, lang)
+    ET.fromstring(html)  # well-formed XML although the name held \x1b and \x07
+    assert not raw.search(html)
+
+
+def test_a_character_xml_does_not_allow_is_replaced_in_the_html_sheet():
+    record = copy.deepcopy(example("man"))
+    record["tags"]["names"]["aoki"] = "Ao\uffffki\ufffe"
+    report = checked(record)
+    ET.fromstring(sheets.render_html(sheets.build(record, report), "en"))

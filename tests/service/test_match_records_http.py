@@ -187,3 +187,90 @@ def test_verify_deal_answers_the_same_in_every_trust_mode():
     assert plain["matches"]
     for client in (_client(state_secrets=("s",)), _client(seal_keys=(SEAL_KEY,))):
         assert _verify(body, client).get_json() == plain
+
+
+def _bare_record(**fields):
+    return {"format": records.FORMAT, "format_version": 1, "game": "man",
+            "players": ["ann", "bob", "cho"], "deals": [{"deal": {"seed": "x"}}], **fields}
+
+
+def test_a_record_of_forty_thousand_named_seats_is_refused_by_its_count_at_once():
+    # The names were checked against the seats by a list scan each, before the seat count:
+    # 70,424 named seats held a worker for 29 s. The count is checked first now.
+    import time
+    seats = [f"p{i}" for i in range(40000)]
+    start = time.perf_counter()
+    resp = post_check(_bare_record(players=seats, tags={"names": {p: "x" for p in seats}}))
+    took = time.perf_counter() - start
+    assert resp.status_code == 422 and resp.get_json()["code"] == "record_invalid"
+    assert "players" in resp.get_json()["errors"], resp.get_json()
+    assert took < 2, took
+
+
+@pytest.mark.parametrize("tags,where", [
+    ({"k" * 65: 1}, "tags"),
+    ({f"t{i}": 1 for i in range(33)}, "tags"),
+    ({"sponsor": "x" * 4095}, "tags.sponsor"),
+    ({"names": {"ann": "a" * 4095}}, "tags.names"),
+])
+def test_tags_past_their_documented_bounds_are_record_invalid(tags, where):
+    # docs/records.md "Tags": at most 32 tags, names of at most 64 characters, values of at
+    # most 4096 bytes as JSON; a 500,000-character key once cost seconds to walk.
+    assert (records.MAX_TAGS, records.MAX_TAG_NAME, records.MAX_TAG_BYTES) == (32, 64, 4096)
+    for path in ("/v1/records/check", "/v1/records/sheet"):
+        resp = PLAIN.post(path, json=_bare_record(tags=tags))
+        assert resp.status_code == 422, resp.get_data(as_text=True)[:300]
+        assert resp.get_json()["code"] == "record_invalid"
+        assert where in resp.get_json()["errors"], resp.get_json()
+
+
+def test_a_long_tag_key_over_a_long_list_is_walked_once():
+    # The canonical form built each element's path as text: a key of k characters over a list
+    # of n elements cost k·n (900 kB: 4 s). Within the bounds now, and refused at once past them.
+    import time
+    start = time.perf_counter()
+    resp = post_check(_bare_record(tags={"x" * 500000: [0] * 200000}))
+    assert resp.status_code == 422 and time.perf_counter() - start < 2
+    deep = _bare_record(tags={"a" * 60: {"b" * 60: [[0] * 20] * 40}})
+    assert post_check(deep).status_code == 200, post_check(deep).get_json()
+
+
+@pytest.mark.parametrize("game_id,players", [
+    ("guandan", ["team1", "bob", "cho", "dan"]),     # Guandan's teams: team1, team2
+    ("guandan", ["ann", "TEAM2", "cho", "dan"]),
+    ("manillen", ["team_0_2", "bob", "cho", "dan"]),  # Manillen's: team_0_2, team_1_3, …
+])
+def test_a_seat_named_like_a_team_is_refused_at_the_deal_and_in_a_record(game_id, players):
+    # A team game's score sheet heads its columns by team id: a seat named `team1` put its
+    # penalty marks in the team's column. Refused wherever seats are given.
+    resp = PLAIN.post(f"/v1/games/{game_id}/deal", json={"players": players, "seed": "x"})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid"
+    assert any(k.startswith("players[") for k in resp.get_json()["errors"]), resp.get_json()
+    record = {"format": records.FORMAT, "format_version": 1, "game": game_id,
+              "players": players, "deals": [{"deal": {"seed": "x"}}]}
+    resp = post_check(record)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "record_invalid"
+    assert any(k.startswith("players[") for k in resp.get_json()["errors"]), resp.get_json()
+
+
+@pytest.mark.parametrize("twin", ["\u0430nn", "a\u200bnn", "Ann", "\uff41\uff4e\uff4e"])
+def test_seats_that_look_alike_are_refused_at_the_deal_replay_verify_and_record(twin):
+    # `ann` and Cyrillic `аnn` (or with a zero-width space, another case, full width) read as
+    # one seat on a sheet and at a table: docs/integrating.md "Player ids".
+    players = ["ann", twin, "cho"]
+    resp = PLAIN.post("/v1/games/man/deal", json={"players": players, "seed": "x"})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid", resp.get_json()
+    resp = PLAIN.post("/v1/replay", json={"deal": {"game": "man", "players": players,
+                                                   "seed": "x"}, "actions": []})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "deal_invalid", resp.get_json()
+    record = {"format": records.FORMAT, "format_version": 1, "game": "man",
+              "players": players, "deals": [{"deal": {"seed": "x"}}]}
+    resp = post_check(record)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "record_invalid"
+    assert "players[1]" in resp.get_json()["errors"], resp.get_json()
+
+
+def test_japanese_and_distinct_latin_seats_are_still_dealt():
+    for players in (["青木", "馬場", "千葉"], ["ann", "bob", "cho"], ["p0", "p1", "po"]):
+        resp = PLAIN.post("/v1/games/man/deal", json={"players": players, "seed": "x"})
+        assert resp.status_code == 201, resp.get_json()

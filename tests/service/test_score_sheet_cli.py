@@ -58,3 +58,21 @@ def test_a_file_that_is_not_a_record_exits_2_with_one_line(tmp_path, capsys, con
     assert cli.main(["sheet", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["sheet"], ["check"], ["check", "--json"]])
+def test_a_records_control_characters_never_reach_the_terminal_raw(tmp_path, capsys, command):
+    # An ESC sequence in a name or a comment cleared, retitled or rewrote the reader's terminal;
+    # a bidi override reorders what they see. Shown visibly instead (\x1b, \u202e).
+    record = record_of("man")
+    record["tags"]["names"]["aoki"] = "\x1b[2J\x1b]0;pwned\x07Aoki\u202e\x9b"
+    record["tags"]["event"] = "Open \x1b[31mred"
+    record["deals"][0]["actions"][0]["comment"] = "\x1b[1A\x1b[2KCheck: consistent"
+    if "--json" in command:  # the report carries what the record wrote where it stops
+        record["deals"][0]["actions"][0]["action"]["player"] = "\u202e\x9b\x7f"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    cli.main([*command[:1], str(path), *command[1:]])
+    out = capsys.readouterr().out
+    for raw in ("\x1b", "\x07", "\u202e", "\x9b"):
+        assert raw not in out, (raw, out[:500])
