@@ -74,13 +74,14 @@ def top_rank_value(s: ManState) -> int:
 
 
 def chain_eligible(s: ManState) -> list[str]:
-    """5.4: who still has to call or decline: not the card's player, not a caller, not yet
-    declined since the last call."""
+    """5.4: who still has to call or decline: every player who has not called and has not
+    declined since the last call — the card's player too, since a counter-man is a man on a
+    man, not on their own card (the seed's worked game: 「プレイヤーC・Dは3に対してまんする
+    ことができないので」, C having played the 3)."""
     if s.chain is None or s.phase != "chain":
         return []
     callers = {c.player for c in s.chain.calls}
-    return [p for p in s.players if p != s.chain.against and p not in callers
-            and p not in s.chain.declined]
+    return [p for p in s.players if p not in callers and p not in s.chain.declined]
 
 
 def hand_makes_top(s: ManState, seat: str) -> bool:

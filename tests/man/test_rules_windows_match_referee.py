@@ -28,7 +28,9 @@ def test_rule_5_3_penalty_draw_reopens_the_drawers_window_for_a_plain_man():
     assert {"type": "man", "player": "C"} in legal(drawn.state, "C")
     res = ok(drawn.state, "man", "C")  # 5 − 3 = 2: a plain man (not on turn, not mekuri)
     assert res.events[0]["kinds"] == [] and res.events[0]["multiplier"] == 1
-    res = ok(ok(res.state, "decline", "A").state, "decline", "D")
+    for p in ("A", "B"):  # B, whose 2 it is, may counter too (5.4)
+        res = ok(res.state, "decline", p)
+    res = ok(res.state, "decline", "D")
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"C": 1, "B": -1}
 
 
@@ -154,12 +156,12 @@ def test_rule_7_1_the_match_names_the_next_dealer():
 # ------------------------------------------------------------------ 7.2 / 7.3 the match
 
 def _won(totals=None, games_played=0, **options):
-    """A mans B's 7 in a two-player game (+1 / −1)."""
+    """A mans B's 7 in a two-player game and B declines to counter it (5.4) (+1 / −1)."""
     s = build({"A": ["S3", "S4"], "B": ["HK", "HQ"]}, ["H7"], top_by="B", turn="A",
               options=options, match={"totals": totals or {"A": 0, "B": 0},
                                       "games_played": games_played, "over": False,
                                       "winner": None})
-    return ok(s, "man", "A")
+    return ok(ok(s, "man", "A").state, "decline", "B")
 
 
 def test_rule_7_2_match_games_ends_the_match_and_names_the_winner():
