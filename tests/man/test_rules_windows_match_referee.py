@@ -97,6 +97,27 @@ def test_rule_5_3_a_number_let_go_reopens_when_the_players_own_hand_changes():
     ok(s, "man", "A")
 
 
+def test_rule_5_3_every_pair_let_go_since_the_hand_last_changed_blocks():
+    """Seed: 「1回スルーした数字であっても違うプレイヤーが同じ数字を出したときや自分の手札が変わった
+    ときにまんするのは問題ありません」. A number-and-player pair let go stays blocked until the
+    hand changes, however many other pairs are let go after it: A (3 + 4, passing in a first
+    turn, so the hand never changes) lets B's 7 go, then C's 5 and D's 5; B's next 7 is still
+    closed to A."""
+    hands = {"A": ["S3", "S4"], "B": ["D7", "DK", "DQ"], "C": ["H5", "CK", "CQ"],
+             "D": ["D5", "SK", "SQ"]}
+    s = build(hands, ["H10", "H7"], top_by="B", turn="C")
+    s["first_turn"]["A"] = True
+    s = ok(s, "play", "C", cards=["H5"]).state  # A lets B's 7 go
+    s = ok(s, "play", "D", cards=["D5"]).state  # then C's 5
+    s = ok(s, "pass", "A").state  # then D's 5
+    assert [x for x in s["let_go"] if x["player"] == "A"] == [
+        {"player": "A", "number": 7, "by": "B"}, {"player": "A", "number": 5, "by": "C"},
+        {"player": "A", "number": 5, "by": "D"}]
+    s = ok(s, "play", "B", cards=["D7"]).state  # the same player's 7 again
+    assert "A" not in s["window"]
+    assert refused(s, "man", "A").code == "man_window_closed"
+
+
 def test_rule_5_3_let_go_records_every_player_the_window_held_so_they_reveal_nothing():
     hands = {"A": ["S3", "S4"], "B": ["HK", "HQ"], "C": ["C2", "CK"], "D": ["DK", "DQ"]}
     s = build(hands, ["H10", "H7"], top_by="B", turn="C", stock=["S9"])
