@@ -34,14 +34,12 @@ def has_playable(s: ManState, seat: str) -> bool:
     return any(playable(s, c) for c in s.hands[seat])
 
 
-def start_size(s: ManState, seat: str) -> int:
-    """3.5: the hand size at the start of the turn (cards drawn this turn taken off)."""
-    return len(s.hands[seat]) - (len(s.drawn_cards) if seat == s.turn else 0)
-
-
 def must_play(s: ManState, seat: str) -> bool:
-    """3.5: 8+ cards at the start of the turn and a playable card held: play it."""
-    return start_size(s, seat) >= BIG_HAND and has_playable(s, seat)
+    """3.5: 8+ cards in hand on the player's turn and a playable card held: play it. The hand
+    as it is now, cards drawn this turn included (seed: 手札が8枚以上になった場合は、自分の
+    手番で、出せるカードは必ず出さなければならない), so drawing to 8 with a playable card
+    binds as much as starting the turn with 8."""
+    return len(s.hands[seat]) >= BIG_HAND and has_playable(s, seat)
 
 
 def play_options(s: ManState, seat: str) -> list[tuple[tuple[str, ...], str | None]]:
@@ -74,13 +72,14 @@ def top_rank_value(s: ManState) -> int:
 
 
 def chain_eligible(s: ManState) -> list[str]:
-    """5.4: who still has to call or decline: not the card's player, not a caller, not yet
-    declined since the last call."""
+    """5.4: who still has to call or decline: every player who has not called and has not
+    declined since the last call — the card's player too, since a counter-man is a man on a
+    man, not on their own card (the seed's worked game: 「プレイヤーC・Dは3に対してまんする
+    ことができないので」, C having played the 3)."""
     if s.chain is None or s.phase != "chain":
         return []
     callers = {c.player for c in s.chain.calls}
-    return [p for p in s.players if p != s.chain.against and p not in callers
-            and p not in s.chain.declined]
+    return [p for p in s.players if p not in callers and p not in s.chain.declined]
 
 
 def hand_makes_top(s: ManState, seat: str) -> bool:

@@ -42,8 +42,8 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
         "3.3", True, "Only one draw per turn: play a card or end the turn.",
         "山札から引けるのは1手番に1回です。カードを出すか手番を終えてください。"),
     "must_play_big_hand": (
-        "3.5", True, "With 8 or more cards at the start of the turn a playable card must be played.",
-        "手番開始時に手札が8枚以上のときは、出せるカードを必ず出さなければなりません。"),
+        "3.5", True, "With 8 or more cards in hand on your turn a playable card must be played.",
+        "自分の手番で手札が8枚以上のときは、出せるカードを必ず出さなければなりません。"),
     "draw_first": (
         "3.3", True, "A turn ends by playing a card; ending without playing needs a draw first.",
         "カードを出さずに手番を終えるには、先に山札から1枚引く必要があります。"),

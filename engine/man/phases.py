@@ -590,8 +590,7 @@ def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if s.phase == "opening" or (s.phase == "play" and s.top_by is None):
         raise refuse("man_on_start_card")  # 5.2
     if s.phase == "chain":
-        if seat == s.chain.against:
-            raise refuse("man_own_card")  # 5.4: the card's player cannot
+        # 5.4: the card's player may counter-man (a man on a man, not on their own card)
         if seat in {c.player for c in s.chain.calls}:
             raise refuse("man_already_called")
         if seat in s.chain.declined:
@@ -631,7 +630,7 @@ def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 def _decline(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if s.phase != "chain":
         raise refuse("no_man_chain")
-    if seat == s.chain.against or seat in {c.player for c in s.chain.calls}:
+    if seat in {c.player for c in s.chain.calls}:
         raise refuse("not_eligible_to_decline", player=seat)
     if seat in s.chain.declined:
         raise refuse("already_declined", player=seat)

@@ -156,9 +156,12 @@ def invariants(s: ManState) -> None:
         if c.card != s.top:
             raise _bad("a man chain is on the top card", "chain.card")
         callers = [call.player for call in c.calls]
-        if not callers or c.against in callers or len(set(callers)) != len(callers) \
+        # 5.4: the first call is on the card, so never by its player; a later one is on a
+        # man, and the card's player may make it
+        if not callers or c.against == callers[0] or len(set(callers)) != len(callers) \
                 or not seated.issuperset([c.against, *callers, *c.declined]):
-            raise _bad("seated callers, each once, never on their own card", "chain.calls")
+            raise _bad("seated callers, each once, the first not the card's player's",
+                       "chain.calls")
         for i, call in enumerate(c.calls):
             if len(set(call.kinds)) != len(call.kinds) or call.multiplier != 2 ** len(call.kinds):
                 raise _bad("distinct kinds; multiplier 2 to their number", f"chain.calls[{i}]")

@@ -193,6 +193,14 @@ def _state_before(record: dict, k: int, i: int) -> dict:
     return state
 
 
+def _either_order(first: dict, second: dict) -> bool:
+    """Two entries the rules take in either order to the same end, so swapping them changes
+    nothing but the digest: Man's declines in a chain (5.4: every eligible player decides, in
+    no set order), neither the one that resolves it (that one carries the score deltas)."""
+    return all(e["action"]["type"] == "decline" and not e.get("score_deltas")
+               for e in (first, second))
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 @PROPERTY
 @given(seed=SEEDS)
@@ -200,7 +208,8 @@ def test_two_swapped_actions_are_found_where_the_first_is_refused(game_id, seed)
     rnd = random.Random(seed)
     record = random_record(game_id, rnd, deals=2, ledger=0)
     places = [(k, i) for k, d in enumerate(record["deals"]) for i in range(len(d["actions"]) - 1)
-              if d["actions"][i]["action"] != d["actions"][i + 1]["action"]]
+              if d["actions"][i]["action"] != d["actions"][i + 1]["action"]
+              and not _either_order(d["actions"][i], d["actions"][i + 1])]
     if not places:
         return
     k, i = rnd.choice(places)

@@ -79,7 +79,8 @@ def _won_game():
     s = build({"A": ["S3", "S4"], "B": ["HK", "HQ"]}, ["H7"], top_by="B", turn="A",
               dealer="B", match={"totals": {"A": 5, "B": -5}, "games_played": 3,
                                  "over": False, "winner": None})
-    return ok(s, "man", "A").state
+    # 5.4: B, whose card it is, may still counter-man A's man; B declines and the chain ends
+    return ok(ok(s, "man", "A").state, "decline", "B").state
 
 
 def test_rule_7_1_winner_deals_next_and_totals_carry_over():

@@ -86,7 +86,7 @@ def test_rule_5_1_man_out_of_turn_on_a_number_the_hand_makes():
     assert GAME.to_act(GAME.decode(s)) == ["C", "A"]
     res = ok(s, "man", "A")
     assert res.state["phase"] == "chain" and res.events[0]["type"] == "man_called"
-    assert res.to_act == ["C", "D"]
+    assert res.to_act == ["B", "C", "D"]  # B, the card's player, may counter-man too (5.4)
 
 
 def test_rule_5_1_no_man_on_own_card_and_no_false_man():
@@ -141,13 +141,16 @@ def test_rule_5_4_kaeshi_chain_last_caller_wins_from_the_previous_caller():
     s1 = ok(s, "man", "A").state
     assert adjudicate.view(s1, "D")["hands"]["A"] == ["S3", "S4"]  # shown
     assert adjudicate.view(s1, "D")["hands"]["C"] is None
-    assert refused(s1, "man", "B").code == "man_own_card"  # the card's player cannot
-    assert refused(s1, "decline", "B").code == "not_eligible_to_decline"
+    # B may counter-man A's man (5.4), but K + Q is out of reach
+    assert refused(s1, "man", "B").code == "man_not_in_reach"
+    assert refused(s1, "decline", "A").code == "not_eligible_to_decline"  # A called
     assert refused(s1, "play", "C", cards=["C5"]).code == "man_chain_open"
     s2 = ok(s1, "man", "C").state  # 2 + 5 = 7
     assert refused(s2, "man", "A").code == "man_already_called"
-    assert GAME.to_act(GAME.decode(s2)) == ["D"]
-    s3 = ok(s2, "man", "D")  # 6 + A = 7: a second kaeshi, nobody left → resolves
+    assert GAME.to_act(GAME.decode(s2)) == ["B", "D"]
+    s3 = ok(s2, "man", "D")  # 6 + A = 7: a second kaeshi
+    assert s3.to_act == ["B"]
+    s3 = ok(s3.state, "decline", "B")  # nobody left → resolves
     assert s3.status == "finished"
     assert {d["target"]: d["delta"] for d in s3.score_deltas} == {"D": 4, "C": -4}
     assert "kaeshi man ×2 on kaeshi man ×2 on man ×1" in s3.score_deltas[0]["reason"]
@@ -158,21 +161,45 @@ def test_rule_5_4_decline_resolves_and_each_declines_once():
     assert refused(build(FOUR, ["H7"], top_by="B"), "decline", "A").code == "no_man_chain"
     s2 = ok(s1, "decline", "C").state
     assert refused(s2, "decline", "C").code == "already_declined"
-    res = ok(s2, "decline", "D")
+    s3 = ok(s2, "decline", "D").state
+    res = ok(s3, "decline", "B")
     assert res.status == "finished" and res.state["result"]["winner"] == "A"
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"A": 1, "B": -1}
 
 
-def test_rule_5_4_two_players_resolve_at_once():
+def test_rule_5_4_two_players_the_card_s_player_answers_the_man():
     s = build({"A": ["S3", "S4"], "B": ["HK", "HQ"]}, ["H7"], top_by="B", turn="A")
     res = ok(s, "man", "A")
+    assert res.status == "in_progress" and res.to_act == ["B"]
+    assert legal(res.state, "B") == [{"type": "decline", "player": "B"}]
+    res = ok(res.state, "decline", "B")
     assert res.status == "finished" and res.state["result"]["stake"] == 1
+
+
+def test_rule_5_4_the_card_s_player_may_counter_man():
+    """Seed (the worked game, after A's 返しまん on B's man on C's club 3): 「残りのプレイヤー2人が
+    さらに返しまんを続けてくれることに望みをかけますが、プレイヤーC・Dは3に対してまんすることが
+    できないので、ここでゲームは終了します」 — C, whose card it is, is one of the two who could have
+    countered; only the hand stops them. A counter-man is a man on a man, not on one's own card
+    (5.1 still keeps the card's player from the first man)."""
+    hands = {"A": ["S3", "S4"], "B": ["H2", "H5"], "C": ["CK", "CQ"], "D": ["DK", "DQ"]}
+    s = build(hands, ["H10", "H7"], top_by="B", turn="C")
+    assert refused(s, "man", "B").code == "man_own_card"  # 5.1: not on the card itself
+    s1 = ok(s, "man", "A").state  # 3 + 4 = 7 on B's 7
+    assert GAME.to_act(GAME.decode(s1)) == ["B", "C", "D"]
+    assert {"type": "man", "player": "B"} in legal(s1, "B")
+    res = ok(s1, "man", "B")  # 2 + 5 = 7: B counters the man on their own card
+    assert res.events[0]["type"] == "kaeshi_called" and res.events[0]["against"] == "A"
+    assert res.to_act == ["C", "D"]
+    res = ok(ok(res.state, "decline", "C").state, "decline", "D")
+    assert res.state["result"]["winner"] == "B" and res.state["result"]["loser"] == "A"
+    assert {d["target"]: d["delta"] for d in res.score_deltas} == {"B": 2, "A": -2}
 
 
 def test_rule_5_5_tanki_doubles():
     s = seven(hands={**FOUR, "A": ["S7"]})
     res = ok(ok(s, "man", "A").state, "decline", "C")
-    res = ok(res.state, "decline", "D")
+    res = ok(ok(res.state, "decline", "D").state, "decline", "B")
     assert res.state["result"]["stake"] == 2
 
 
@@ -184,7 +211,7 @@ def test_rule_5_5_tanki_mekuri_countered_once_is_eight():
     assert s["chain"]["calls"][0]["kinds"] == ["tanki", "mekuri"]
     assert s["chain"]["calls"][0]["multiplier"] == 4
     s = ok(s, "man", "A").state  # kaeshi ×2 although A's own window had closed
-    res = ok(s, "decline", "D")
+    res = ok(ok(s, "decline", "D").state, "decline", "B")
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"A": 8, "C": -8}
     assert res.score_deltas[0]["reason"] == \
         "kaeshi man ×2 on tanki mekuri man ×4: stake ×8"

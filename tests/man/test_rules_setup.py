@@ -47,6 +47,8 @@ def test_rule_1_4_a_man_ends_the_game_with_one_winner_and_one_loser():
                top_by="A", turn="B")
     res = ok(st, "man", "C")  # C (4 + A = 5) mans A's 5 out of turn; B is on turn
     res = ok(res.state, "decline", "B")
+    assert res.status == "in_progress" and res.to_act == ["A"]  # A may counter-man (5.4)
+    res = ok(res.state, "decline", "A")
     assert res.status == "finished"
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"C": 1, "A": -1}
     assert res.state["result"]["kind"] == "man"

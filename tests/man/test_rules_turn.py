@@ -121,8 +121,41 @@ def test_rule_3_5_including_a_card_just_drawn():
     ok(ok(s2, "draw", "A").state, "end_turn", "A")  # nothing playable: may stop
 
 
+SEVEN = ["C5", "HK", "D7", "H2", "H3", "H4", "H6"]  # 7 cards, nothing matches S9
+
+
+def test_rule_3_5_drawing_to_eight_with_a_playable_card_must_play():
+    """Seed: 「手札が8枚以上になった場合は、自分の手番で、出せるカードは必ず出さなければならない
+    (出せるけどあえて出さない、ということができない)」 — the hand *becoming* 8 binds on the
+    player's turn, not only a turn begun with 8: A draws an eighth card that plays."""
+    s = st(hands={**HANDS, "A": SEVEN}, stock=["S4"])
+    assert {a["type"] for a in legal(s, "A")} == {"draw"}  # 7 cards: no duty yet
+    drawn = ok(s, "draw", "A").state
+    r = refused(drawn, "end_turn", "A")
+    assert r.code == "must_play_big_hand" and r.rule == "man 3.5"
+    assert {a["type"] for a in legal(drawn, "A")} == {"play"}  # end_turn no longer offered
+    ok(drawn, "play", "A", cards=["S4"])
+
+
+def test_rule_3_5_a_penalty_draw_to_eight_with_a_playable_card_must_play():
+    """Seed: 「手札が8枚以上になった場合は、自分の手番で、出せるカードは必ず出さなければならない」
+    — with `penalty_draw_ends_turn: false` the turn goes on after the pending draw (3.8), and
+    a hand it brought to 8 or more must play a playable card rather than end the turn."""
+    hand = ["C5", "HK", "D7", "H4", "H6", "D10"]  # 6 cards, none answers the 2
+    s = build({**HANDS, "A": hand}, ["S2"], top_by="D", pending_draw=2, stock=["S7", "D4"],
+              options={"penalty_draw_ends_turn": False})
+    after = ok(s, "draw", "A").state  # 8 cards now, S7 follows the spade 2
+    assert refused(after, "end_turn", "A").code == "must_play_big_hand"
+    assert {a["type"] for a in legal(after, "A")} == {"play"}
+    ok(after, "play", "A", cards=["S7"])
+    # nothing playable among the 8: the turn may end
+    s2 = build({**HANDS, "A": hand}, ["S2"], top_by="D", pending_draw=2, stock=["C7", "D4"],
+               options={"penalty_draw_ends_turn": False})
+    ok(ok(s2, "draw", "A").state, "end_turn", "A")
+
+
 def test_rule_3_6_eight_or_more_cards_at_the_end_of_a_turn_are_public():
-    hand = ["C5", "HK", "D7", "H2", "H3", "H4", "H6"]  # 7, nothing matches S9
+    hand = SEVEN
     s = st(hands={**HANDS, "A": hand}, stock=["C4"])
     after = ok(ok(s, "draw", "A").state, "end_turn", "A").state
     assert after["public"]["A"] is True

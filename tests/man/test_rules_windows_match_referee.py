@@ -28,7 +28,9 @@ def test_rule_5_3_penalty_draw_reopens_the_drawers_window_for_a_plain_man():
     assert {"type": "man", "player": "C"} in legal(drawn.state, "C")
     res = ok(drawn.state, "man", "C")  # 5 − 3 = 2: a plain man (not on turn, not mekuri)
     assert res.events[0]["kinds"] == [] and res.events[0]["multiplier"] == 1
-    res = ok(ok(res.state, "decline", "A").state, "decline", "D")
+    for p in ("A", "B"):  # B, whose 2 it is, may counter too (5.4)
+        res = ok(res.state, "decline", p)
+    res = ok(res.state, "decline", "D")
     assert {d["target"]: d["delta"] for d in res.score_deltas} == {"C": 1, "B": -1}
 
 
@@ -95,6 +97,27 @@ def test_rule_5_3_a_number_let_go_reopens_when_the_players_own_hand_changes():
     ok(s, "man", "A")
 
 
+def test_rule_5_3_every_pair_let_go_since_the_hand_last_changed_blocks():
+    """Seed: 「1回スルーした数字であっても違うプレイヤーが同じ数字を出したときや自分の手札が変わった
+    ときにまんするのは問題ありません」. A number-and-player pair let go stays blocked until the
+    hand changes, however many other pairs are let go after it: A (3 + 4, passing in a first
+    turn, so the hand never changes) lets B's 7 go, then C's 5 and D's 5; B's next 7 is still
+    closed to A."""
+    hands = {"A": ["S3", "S4"], "B": ["D7", "DK", "DQ"], "C": ["H5", "CK", "CQ"],
+             "D": ["D5", "SK", "SQ"]}
+    s = build(hands, ["H10", "H7"], top_by="B", turn="C")
+    s["first_turn"]["A"] = True
+    s = ok(s, "play", "C", cards=["H5"]).state  # A lets B's 7 go
+    s = ok(s, "play", "D", cards=["D5"]).state  # then C's 5
+    s = ok(s, "pass", "A").state  # then D's 5
+    assert [x for x in s["let_go"] if x["player"] == "A"] == [
+        {"player": "A", "number": 7, "by": "B"}, {"player": "A", "number": 5, "by": "C"},
+        {"player": "A", "number": 5, "by": "D"}]
+    s = ok(s, "play", "B", cards=["D7"]).state  # the same player's 7 again
+    assert "A" not in s["window"]
+    assert refused(s, "man", "A").code == "man_window_closed"
+
+
 def test_rule_5_3_let_go_records_every_player_the_window_held_so_they_reveal_nothing():
     hands = {"A": ["S3", "S4"], "B": ["HK", "HQ"], "C": ["C2", "CK"], "D": ["DK", "DQ"]}
     s = build(hands, ["H10", "H7"], top_by="B", turn="C", stock=["S9"])
@@ -154,12 +177,12 @@ def test_rule_7_1_the_match_names_the_next_dealer():
 # ------------------------------------------------------------------ 7.2 / 7.3 the match
 
 def _won(totals=None, games_played=0, **options):
-    """A mans B's 7 in a two-player game (+1 / −1)."""
+    """A mans B's 7 in a two-player game and B declines to counter it (5.4) (+1 / −1)."""
     s = build({"A": ["S3", "S4"], "B": ["HK", "HQ"]}, ["H7"], top_by="B", turn="A",
               options=options, match={"totals": totals or {"A": 0, "B": 0},
                                       "games_played": games_played, "over": False,
                                       "winner": None})
-    return ok(s, "man", "A")
+    return ok(ok(s, "man", "A").state, "decline", "B")
 
 
 def test_rule_7_2_match_games_ends_the_match_and_names_the_winner():

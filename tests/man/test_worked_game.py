@@ -39,6 +39,9 @@ MOVES = [
     ({"type": "play", "player": "C", "cards": ["C3"]}, "リーチ続行"),
     ({"type": "man", "player": "B"}, None),
     ({"type": "man", "player": "A"}, None),
+    # 5.4: 「残りのプレイヤー2人がさらに返しまんを続けてくれることに望みをかけますが、プレイヤーC・D
+    # は3に対してまんすることができないので」: C, whose 3 it is, and D could go on; neither makes 3.
+    ({"type": "decline", "player": "C"}, None),
     ({"type": "decline", "player": "D"}, None),
 ]
 CODES = {"リーチ": "reach", "パス続行": "pass_continue", "パス": "pass", "はい": "hai",
@@ -79,11 +82,14 @@ def test_rule_5_6_worked_game_move_by_move():
             assert res.to_act == ["D", "A", "B"]
         if index == 20:
             assert [e["type"] for e in res.events] == ["man_called"]
-            assert res.to_act == ["A", "D"]
+            assert res.to_act == ["A", "C", "D"]  # C too: a counter-man is a man on B's man
         if index == 21:
             kaeshi = res.events[0]
             assert kaeshi["type"] == "kaeshi_called" and kaeshi["multiplier"] == 2
-            assert res.to_act == ["D"]  # C played the card, B already called
+            assert res.to_act == ["C", "D"]  # 「残りのプレイヤー2人」: B already called
+            # C's hand (A, 2, 4) cannot make 3: refused for the number, not for whose card
+            assert adjudicate.validate(state, {"type": "man", "player": "C"}).refusal.code == \
+                "man_number_not_made"
     assert res.status == "finished"
     assert totals == {"A": 2, "B": -2}
     assert state["match"]["totals"] == {"A": 2, "B": -2, "C": 0, "D": 0}

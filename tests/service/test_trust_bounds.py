@@ -59,7 +59,9 @@ def test_a_delta_past_the_safe_range_is_a_refusal_not_a_500():
     from tests.man.helpers import build
     s = build({"A": ["S5", "HA"], "B": ["D9"]}, ["H6"], top_by="B", turn="A")
     s["match"]["totals"] = {"A": MAX_SAFE_INT, "B": -MAX_SAFE_INT}
-    out = adjudicate.validate(s, {"type": "man", "player": "A"})
+    # A mans B's 6; the chain ends when B, whose card it is, declines to counter (man 5.4)
+    s = adjudicate.validate(s, {"type": "man", "player": "A"}).state
+    out = adjudicate.validate(s, {"type": "decline", "player": "B"})
     assert not out.valid and out.refusal.code == "number_out_of_range"
     assert out.state == s
 
