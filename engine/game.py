@@ -379,6 +379,12 @@ class Game(ABC, Generic[S]):
         raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
                                   "but does not carry it out")
 
+    def referee_legal_actions(self, state: S) -> list[Action] | None:
+        """The game's own referee-only acts the referee may post now (Guandan's void hand and
+        forfeit), each naming its seat; None: those the seats' legal_actions list (the
+        default, engine/referee.py legal_actions)."""
+        return None
+
     @abstractmethod
     def legal_actions(self, state: S, player: str) -> list[Action]:
         """Every action `player` may legally take now (each accepted by apply)."""

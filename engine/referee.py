@@ -207,7 +207,10 @@ def legal_actions(game: "Game", state: Any) -> list["Action"]:
     out += [Action(WITHDRAW, e.player, {"entry": e.id})
             for e in state.referee_ledger if not e.withdrawn]
     own = game.referee_actions - LEDGER_ACTION_TYPES
-    if own:
+    listed = game.referee_legal_actions(state) if own else None
+    if listed is not None:
+        out += listed
+    elif own:
         seen = set()
         for p in state.players:
             for a in game.legal_actions(state, p):

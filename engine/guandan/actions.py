@@ -49,7 +49,23 @@ ACTIONS = (
                    "leader": Field("player", "one of the two payers",
                                    "進貢した2人のうちの1人")}, "T-10"),
     ActionType("anti_tribute", "Claim anti-tribute (anti_tribute=optional): the paying side "
-               "shows both big jokers and no tribute is paid.",
+               "shows both big jokers and no tribute is paid; if it does not hold both, the "
+               "claim fails in the open and the tribute goes on.",
                "抗貢を宣言する(anti_tribute=optional): 進貢する側が大王2枚を見せ、進貢は"
-               "行われない。", {}, "T-6"),
+               "行われない。2枚を持っていなければ宣言は公開で失敗し、進貢が続く。", {}, "T-6"),
+    ActionType("void_hand", "Referee (violations=referee): a wrong tribute found after play "
+               "began; the hand of `player`, who paid it, is void: face down, no more turns, "
+               "ranked last (R-6).",
+               "審判(violations=referee): プレイ開始後に貢错牌が見つかった。進貢した `player` "
+               "の手札は無効: 伏せて置き、以後手番はなく、最下位(下游)とする(R-6)。",
+               {"reason": Field("str", "what happened (shown with the event)",
+                                "何が起きたか(イベントに表示)", required=False)},
+               "R-6", referee_only=True),
+    ActionType("forfeit", "Referee (violations=referee): `player` signalled to the partner; "
+               "their team loses the deal, scored as the opponents' 1st-and-2nd finish (R-7).",
+               "審判(violations=referee): `player` がパートナーに合図を送った。そのチームは"
+               "この一局を負けとし、相手の1位・2位として計算する(R-7)。",
+               {"reason": Field("str", "what happened (shown with the event)",
+                                "何が起きたか(イベントに表示)", required=False)},
+               "R-7", referee_only=True),
 )

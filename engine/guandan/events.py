@@ -42,6 +42,21 @@ EVENTS = (
     EventType("first_leader_named", "who leads the deal's first trick", {"player": _PLAYER}),
     EventType("anti_tribute_claimed", "a player claimed anti-tribute (T-5)", {
         "player": _PLAYER, "leader": Field("player", "who leads")}),
+    EventType("anti_tribute_failed", "an anti-tribute claim failed: the paying side does not "
+              "hold both big jokers; the tribute goes on (T-6, D14 optional)", {
+                  "player": Field("player", "who claimed")}),
+    EventType("lead_type_barred", "referee mode, R-3: after an out-of-turn play the partner "
+              "may not lead its combination types in the next round", {
+                  "player": Field("player", "the partner barred"),
+                  "offender": Field("player", "who played out of turn"),
+                  "types": Field("str_list", "the combination types barred")}),
+    EventType("hand_voided", "referee mode, R-6: a wrong tribute found after play began; the "
+              "payer's hand is void and ranks last", {
+                  "player": _PLAYER,
+                  "reason": Field("str", "what happened (absent: not given)", required=False)}),
+    EventType("deal_forfeited", "referee mode, R-7: a team lost the deal for signalling", {
+        "player": Field("player", "who signalled"), "team": _TEAM,
+        "reason": Field("str", "what happened (absent: not given)", required=False)}),
     EventType("deal_finished", "the deal ended (L)", {
         "team": _TEAM, "finish": Field("enum", "the finish", choices=FINISHES),
         "order": Field("str_list", "the finishing order")}),

@@ -143,7 +143,10 @@ class GuandanGame(Game[GuandanState]):
 
     def sanction_effect(self, state: GuandanState, action: Action, refusal: Refusal,
                         sanction: Sanction) -> Transition[GuandanState]:
-        return Transition(phases.bar_for_round(state, action))  # R-2, the one effect of its own
+        return phases.bar_for_round(state, action)  # the one effect of its own
+
+    def referee_legal_actions(self, state: GuandanState) -> list[Action]:
+        return phases.referee_acts(state)  # the referee's own acts
 
     def to_act(self, state: GuandanState) -> list[str]:
         return phases.to_act(state)

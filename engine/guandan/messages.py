@@ -15,6 +15,23 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "barred_this_round": (
         "R-2", "{player} played out of turn in this round and may only pass until it ends.",
         "{player}はこのラウンドで越序したので、ラウンドが終わるまでパスしかできません。"),
+    "lead_type_barred": (
+        "R-3", "{player} may not lead the combination type the partner played out of turn in "
+        "the last round; lead another.",
+        "{player}は、前のラウンドでパートナーが越序で出した牌型をリードできません。別の役を"
+        "リードしてください。"),
+    "referee_mode_required": (
+        "R-1", "The referee's sanctions void_hand and forfeit need the option "
+        "violations=referee.",
+        "審判の罰則 void_hand と forfeit には、オプション violations=referee が必要です。"),
+    "void_hand_not_allowed": (
+        "R-6", "Only the hand of a player who paid tribute in this deal and still plays is "
+        "declared void, once play has begun; {player} is not such a player.",
+        "手札を無効にできるのは、このディールで進貢し、まだプレイ中のプレイヤーだけで、プレイ"
+        "開始後に限ります。{player}は該当しません。"),
+    "forfeit_not_allowed": (
+        "R-7", "A deal is forfeited for signalling once play has begun; {phase} is under way.",
+        "合図による一局負けは、プレイ開始後に限ります(現在: {phase})。"),
     "tribute_first": (
         "T-11", "The tribute and return come before the first lead; {phase} is under way.",
         "最初のリードの前に進貢と返貢を済ませます(現在: {phase})。"),
@@ -83,9 +100,10 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "T-10", "The first lead goes to one of the two payers.",
         "最初のリードは進貢した2人のどちらかです。"),
     "anti_tribute_not_available": (
-        "T-6", "Anti-tribute needs the paying side to hold both big jokers, claimed by a payer "
-        "during the tribute (D14 optional).",
-        "抗貢は、進貢する側が大王を2枚持ち、進貢中に進貢者が宣言するときだけです(D14)。"),
+        "T-6", "Anti-tribute is claimed by a payer during the tribute (D14 optional), once, and "
+        "only when the paying side may hold both big jokers as far as the payer can see.",
+        "抗貢は、進貢中に進貢者が宣言するもので(D14 optional)、1回だけ、進貢者から見て進貢する"
+        "側が大王を2枚持ちうるときに限ります。"),
 }
 
 
@@ -134,6 +152,9 @@ SANCTIONS: dict[str, Sanction] = {
     **{code: _WRONG_TRIBUTE for code in (
         "tribute_not_highest", "tribute_wild", "return_above_cap", "return_level_card",
         "return_not_lowest", "return_received_card")},
+    "lead_type_barred": Sanction(
+        "R-3", "the lead is taken back; the player leads again, another combination type.",
+        "リードを取り消す。そのプレイヤーは別の牌型でリードし直す。", ledger=None),
     **{code: _TAKEN_BACK for code in (
         "does_not_beat", "does_not_beat_bomb", "not_a_combination", "lead_cannot_pass",
         "barred_this_round")},

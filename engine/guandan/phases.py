@@ -16,9 +16,10 @@ from .messages import refuse
 from .moves import legal_plays
 from .options import combo_rules
 from .scoring import finish_deal, tribute_payers
-from .state import (DECK, LEVELS, TEAMS, VERSION, GuandanMatch, GuandanMove, GuandanOut,
-                    GuandanReading, GuandanState, GuandanTribute, GuandanTrick, GuandanOptions,
-                    team_of)
+from .state import (DECK, LEVELS, TEAMS, VERSION, GuandanLeadBan, GuandanMatch, GuandanMove,
+                    GuandanOut, GuandanReading, GuandanState, GuandanTribute, GuandanTrick,
+                    GuandanOptions, team_of)
+from engine.referee import in_referee_mode
 from engine.errors import shown
 
 _WILD_FREE_RANKS = frozenset(RANKS)
@@ -201,7 +202,27 @@ def top_play(s: GuandanState) -> GuandanMove | None:
 
 
 def _out_players(s: GuandanState) -> set[str]:
-    return {o.player for o in s.out}
+    """Who takes no more turns: the players out (P-7) and the void hands (R-6)."""
+    return {o.player for o in s.out} | set(s.void)
+
+
+def _deal_over(s: GuandanState) -> bool:
+    """P-8: both players of one team are out; or (R-6, a void hand ranks last) at most one
+    player still plays, so every place is known."""
+    outs = [o.player for o in s.out]
+    teams_out = [team_of(s.players, p) for p in outs]
+    if len(set(teams_out)) < len(teams_out):
+        return True
+    return bool(s.void) and len(s.players) - len(outs) - len(s.void) <= 1
+
+
+def _finished(s: GuandanState, events, forfeit: str | None = None) -> Transition[GuandanState]:
+    """The deal ends (P-8, R-6, R-7): the result, the next match, the level deltas."""
+    done = replace(s, phase="finished", status="finished", turn=None, trick=None, barred=(),
+                   lead_bans=())
+    result, next_match, deltas, more = finish_deal(done, forfeit)
+    done = replace(done, result=result, next_match=next_match)
+    return Transition(done, deltas, tuple(events) + more)
 
 
 def _next_active(s: GuandanState, after: str, out: set[str]) -> str:
@@ -347,6 +368,12 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
         if err.code == "ambiguous_reading":
             details["readings"] = [combos.reading_to_json(r) for r in err.readings]
         raise refuse(code, **details) from None
+    bans = s.lead_bans
+    if s.trick is None and bans:  # a lead: R-3, then the bans of this lead are spent
+        banned = lead_banned_types(s, player)
+        if reading.type in banned:
+            raise refuse("lead_type_barred", player=player)
+        bans = tuple(replace(b, waiting=False) for b in bans if b.waiting)
     rest = tuple(remove_cards(hand, cards))
     move = GuandanMove(player, cards, _reading(reading))
     trick = GuandanTrick((s.trick.plays if s.trick else ()) + (move,))
@@ -358,16 +385,12 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
         events.append(Event("went_out", {"player": player, "place": len(out)}))
     elif s.options.count_disclosure == "announce" and len(rest) <= s.options.count_threshold:
         events.append(Event("count_announced", {"player": player, "count": len(rest)}))
-    s2 = replace(s, hands={**s.hands, player: rest}, trick=trick, played=s.played + cards, out=out)
-    out_set = _out_players(s2)
-    teams_out = [team_of(s.players, p) for p in out_set]
-    if len(set(teams_out)) < len(teams_out):  # P-8: one team's two players are out
-        done = replace(s2, phase="finished", status="finished", turn=None, trick=None,
-                       barred=())
-        result, next_match, deltas, more = finish_deal(done)
-        done = replace(done, result=result, next_match=next_match)
-        return Transition(done, deltas, tuple(events) + more)
-    return Transition(replace(s2, turn=_next_active(s2, player, out_set)), (), tuple(events))
+    s2 = replace(s, hands={**s.hands, player: rest}, trick=trick, played=s.played + cards,
+                 out=out, lead_bans=bans)
+    if _deal_over(s2):  # P-8: one team's two players are out
+        return _finished(s2, events)
+    return Transition(replace(s2, turn=_next_active(s2, player, _out_players(s2))), (),
+                      tuple(events))
 
 
 def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
@@ -379,21 +402,34 @@ def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
     top = top_play(s)
     if top is None:
         raise refuse("lead_cannot_pass")
-    plays = s.trick.plays + (GuandanMove(player, (), None),)
+    s2 = replace(s, trick=GuandanTrick(s.trick.plays + (GuandanMove(player, (), None),)))
+    events = [Event("passed", {"player": player})]
+    won = _trick_won(s2, events)
+    if won is not None:
+        return Transition(won, (), tuple(events))
+    return Transition(replace(s2, turn=_next_active(s, player, _out_players(s))),
+                      (), tuple(events))
+
+
+def _trick_won(s: GuandanState, events: list) -> GuandanState | None:
+    """P-4: when every other active player has passed since the last play, the trick is won
+    and its winner leads (the state after; None while the trick goes on)."""
+    top = top_play(s)
+    plays = s.trick.plays
     passes = len(plays) - 1 - max(i for i, m in enumerate(plays) if m.reading is not None)
     out = _out_players(s)
     others = [p for p in s.players if p not in out and p != top.player]
-    events = [Event("passed", {"player": player})]
-    if passes >= len(others):  # P-4: every other active player passed
-        leader = top.player
-        if leader in out:  # P-5: 接风
-            leader = partner(s.players, leader)
-            events.append(Event("jiefeng", {"from": top.player, "leader": leader}))
-        events.append(Event("trick_won", {"player": top.player, "leader": leader}))
-        # R-2: a right to play lost in this round comes back with the next lead
-        return Transition(replace(s, trick=None, turn=leader, barred=()), (), tuple(events))
-    return Transition(replace(s, trick=GuandanTrick(plays), turn=_next_active(s, player, out)),
-                      (), tuple(events))
+    if passes < len(others):
+        return None
+    leader = top.player
+    if leader in out:  # P-5: 接风 (R-6: a void hand's lead goes the same way)
+        leader = partner(s.players, leader)
+        if leader in out:  # the partner's hand is void: the next player on in turn
+            leader = _next_active(s, leader, out)
+        events.append(Event("jiefeng", {"from": top.player, "leader": leader}))
+    events.append(Event("trick_won", {"player": top.player, "leader": leader}))
+    # R-2: a right to play lost in this round comes back with the next lead
+    return replace(s, trick=None, turn=leader, barred=())
 
 
 # ---------------------------------------------------------------- tribute
@@ -521,14 +557,33 @@ def _lead(s: GuandanState, action: Action) -> Transition[GuandanState]:
 
 
 def _can_claim_anti(s: GuandanState, player: str) -> bool:
-    return (s.phase == "tribute" and s.options.anti_tribute == "optional"
-            and any(t.payer == player for t in s.tributes)
-            and sum(s.hands[t.payer].count("RJ") + (t.card == "RJ") for t in s.tributes) >= 2)
+    """T-6, D14 optional: whether `player` may claim anti-tribute, judged from what `player`
+    sees (the own hand and the tributes paid, which are shown): a payer during the tribute,
+    no claim shown to fail yet, and the paying side may hold both big jokers. In a double
+    tribute the partner's hand is hidden: it may hold any big joker the payer does not, unless
+    the partner paid a tribute other than a big joker (T-4: then it holds none)."""
+    if not (s.phase == "tribute" and s.options.anti_tribute == "optional"
+            and not s.anti_tribute_failed and any(t.payer == player for t in s.tributes)):
+        return False
+    if s.hands[player].count("RJ") + sum(t.card == "RJ" for t in s.tributes) >= 2:
+        return True
+    partners = [t for t in s.tributes if t.payer != player]
+    return bool(partners) and all(t.card in (None, "RJ") for t in partners)
+
+
+def _anti_holds(s: GuandanState) -> bool:
+    """T-6: the paying side holds both big jokers (hands and tributes paid)."""
+    return sum(s.hands[t.payer].count("RJ") + (t.card == "RJ") for t in s.tributes) >= 2
 
 
 def _anti(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if not _can_claim_anti(s, action.player):
         raise refuse("anti_tribute_not_available")
+    if not _anti_holds(s):
+        # T-6, D14 optional: the claim is made at the table and the paying side shows it does
+        # not hold both big jokers; the tribute goes on, and no second claim is heard
+        return Transition(replace(s, anti_tribute_failed=True), (),
+                          (Event("anti_tribute_failed", {"player": action.player}),))
     hands = dict(s.hands)
     for t in s.tributes:  # a tribute already paid goes back to its payer
         if t.card is not None:
@@ -537,14 +592,6 @@ def _anti(s: GuandanState, action: Action) -> Transition[GuandanState]:
     return Transition(replace(s, hands=hands, tributes=(), anti_tribute=True, phase="play",
                               turn=first), (),
                       (Event("anti_tribute_claimed", {"player": action.player, "leader": first}),))
-
-
-HANDLERS = {"play": _play, "pass": _pass, "tribute": _tribute, "take": _take, "return": _return,
-            "lead": _lead, "anti_tribute": _anti}
-
-
-def apply(s: GuandanState, action: Action) -> Transition[GuandanState]:
-    return HANDLERS[action.type](s, action)
 
 
 # ---------------------------------------------------------------- who acts, what is legal
@@ -573,6 +620,9 @@ def play_actions(s: GuandanState, player: str) -> list[Action]:
     # fifth of the request)
     keyed = [(tuple(sorted(cards)), cards, r) for cards, r in plays]
     per_cards = Counter(key for key, _, _ in keyed)
+    if top is None and s.lead_bans:  # R-3: a lead of a type the partner's offence barred
+        banned = lead_banned_types(s, player, plays)
+        keyed = [k for k in keyed if k[2].type not in banned]
     out = []
     for key, cards, r in keyed:
         fields: dict[str, Any] = {"cards": list(cards)}
@@ -586,16 +636,114 @@ def play_actions(s: GuandanState, player: str) -> list[Action]:
     return out
 
 
-def bar_for_round(s: GuandanState, action: Action) -> GuandanState:
+def bar_for_round(s: GuandanState, action: Action) -> Transition[GuandanState]:
     """R-2 (referee mode, 掼蛋竞赛规则 越序): an out-of-turn play is taken back and its player
     may not play again in this round; after an out-of-turn pass neither the player nor the
-    partner may follow. The right comes back with the next lead (`_pass`)."""
+    partner may follow. The right comes back with the next lead (`_pass`). R-3: after an
+    out-of-turn play its player's partner, if they lead the next round, may not lead the
+    play's combination type."""
     seats = [action.player]
     if action.type == "pass":
         seats.append(partner(s.players, action.player))
-    if s.phase != "play":  # out of turn before play (tribute phases): only taken back
-        return s
-    return replace(s, barred=s.barred + tuple(p for p in seats if p not in s.barred))
+    if s.phase != "play" or action.player in _out_players(s):
+        return Transition(s)  # out of turn before play (tribute phases): only taken back
+    s2 = replace(s, barred=s.barred + tuple(p for p in seats if p not in s.barred))
+    types = _played_types(s, action) if action.type == "play" else ()
+    mate = partner(s.players, action.player)
+    if not types or mate in _out_players(s):
+        return Transition(s2)
+    bans = [b for b in s2.lead_bans if not (b.player == mate and b.offender == action.player)]
+    old = next((b for b in s2.lead_bans if b.player == mate and b.offender == action.player
+                and b.waiting == (s.trick is None)), None)
+    merged = tuple(t for t in TYPES_ORDER if t in types or (old is not None and t in old.types))
+    ban = GuandanLeadBan(mate, action.player, merged, waiting=s.trick is None)
+    return Transition(replace(s2, lead_bans=tuple(bans) + (ban,)), (), (Event(
+        "lead_type_barred", {"player": mate, "offender": action.player,
+                             "types": list(merged)}),))
+
+
+TYPES_ORDER = combos.TYPES
+
+
+def _played_types(s: GuandanState, action: Action) -> tuple[str, ...]:
+    """The combination types an out-of-turn play was made as (R-3): the declared reading's,
+    else every reading's of its cards; none when they form no combination."""
+    try:
+        found = combos.readings(action.get("cards"), s.level, combo_rules(s.options))
+        declared = _declared(action)
+    except (ValueError, InvalidAction):
+        return ()
+    if declared is not None:
+        found = [r for r in found if r == declared] or found
+    return tuple(t for t in TYPES_ORDER if any(r.type == t for r in found))
+
+
+def lead_banned_types(s: GuandanState, player: str, plays=None) -> frozenset[str]:
+    """R-3: the types `player` may not lead now (bans not waiting for a later lead). A hand
+    with no lead of another type leads freely: a ban never leaves a player without a play."""
+    banned = frozenset(t for b in s.lead_bans if b.player == player and not b.waiting
+                       for t in b.types)
+    if not banned:
+        return banned
+    if plays is None:
+        plays = legal_plays(s.hands[player], s.level, combo_rules(s.options), None)
+    if all(r.type in banned for _cards, r in plays):
+        return frozenset()
+    return banned
+
+
+# ---------------------------------------------------------------- the referee's acts (R-6, R-7)
+
+def _referee_act_allowed(s: GuandanState) -> None:
+    if not in_referee_mode(s):
+        raise refuse("referee_mode_required")
+
+
+def _void_hand(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    """R-6 (贡错牌 found after play began): the payer's hand is void, put face down; the
+    payer takes no more turns and ranks last (下游)."""
+    _referee_act_allowed(s)
+    player = action.player
+    if s.phase != "play" or player not in {t.payer for t in s.tributes} \
+            or player in _out_players(s):
+        raise refuse("void_hand_not_allowed", player=player)
+    s2 = replace(s, void=s.void + (player,), barred=tuple(p for p in s.barred if p != player),
+                 lead_bans=tuple(b for b in s.lead_bans if b.player != player))
+    said = {"reason": action.get("reason")} if action.get("reason") else {}
+    events: list = [Event("hand_voided", {"player": player, **said})]
+    if _deal_over(s2):
+        return _finished(s2, events)
+    out = _out_players(s2)
+    if s2.turn in out:
+        s2 = replace(s2, turn=_next_active(s2, s2.turn, out))
+    if s2.trick is not None:
+        won = _trick_won(s2, events)
+        if won is not None:
+            s2 = won
+    return Transition(s2, (), tuple(events))
+
+
+def _forfeit(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    """R-7 (明显传递信号, grave and repeated): the offender's team loses the deal, scored as
+    the opponents' 1st-and-2nd finish."""
+    _referee_act_allowed(s)
+    if s.phase != "play":
+        raise refuse("forfeit_not_allowed", phase=s.phase)
+    said = {"reason": action.get("reason")} if action.get("reason") else {}
+    team = team_of(s.players, action.player)
+    return _finished(s, [Event("deal_forfeited", {"player": action.player, "team": team,
+                                                  **said})], forfeit=action.player)
+
+
+def referee_acts(s: GuandanState) -> list[Action]:
+    """The referee's own acts now (referee mode, during play): a void hand for each payer
+    still playing (R-6), a forfeit for each seat (R-7)."""
+    if s.phase != "play" or not in_referee_mode(s):
+        return []
+    out = _out_players(s)
+    payers = {t.payer for t in s.tributes}
+    return [Action("void_hand", p, {}) for p in s.players if p in payers and p not in out] + \
+        [Action("forfeit", p, {}) for p in s.players]
 
 
 def legal_actions(s: GuandanState, player: str) -> list[Action]:
@@ -617,3 +765,11 @@ def legal_actions(s: GuandanState, player: str) -> list[Action]:
     if s.phase == "lead":
         return [Action("lead", player, {"leader": t.payer}) for t in s.tributes]
     return []
+
+
+HANDLERS = {"play": _play, "pass": _pass, "tribute": _tribute, "take": _take, "return": _return,
+            "lead": _lead, "anti_tribute": _anti, "void_hand": _void_hand, "forfeit": _forfeit}
+
+
+def apply(s: GuandanState, action: Action) -> Transition[GuandanState]:
+    return HANDLERS[action.type](s, action)

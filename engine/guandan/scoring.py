@@ -34,18 +34,35 @@ def _delta(team: str, before: str, after: str, reason: str) -> ScoreDelta:
                       {"from": before, "to": after})
 
 
-def finish_deal(s: GuandanState) -> tuple[GuandanResult, GuandanMatch | None,
-                                           tuple[ScoreDelta, ...], tuple[Event, ...]]:
+def forfeit_order(s: GuandanState, offender: str) -> tuple[str, ...]:
+    """R-7: the opponents of the `offender`'s team take 1st and 2nd: one already out first,
+    else in turn from the offender's right (the next to play after the offender)."""
+    players = s.players
+    team = team_of(players, offender)
+    opponents = [p for p in players if team_of(players, p) != team]
+    outs = [x.player for x in s.out if x.player in opponents]
+    start = players.index(offender)
+    turn = [players[(start + k) % 4] for k in range(1, 5)]
+    return tuple(outs) + tuple(p for p in turn if p in opponents and p not in outs)
+
+
+def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
+        GuandanResult, GuandanMatch | None, tuple[ScoreDelta, ...], tuple[Event, ...]]:
+    """`forfeit`: the player whose signalling lost the deal for their team (R-7), scored as
+    the opponents' 1-2 finish."""
     players, o, m = s.players, s.options, s.match
     outs = [x.player for x in s.out]
+    if forfeit is not None:
+        outs = list(forfeit_order(s, forfeit))
     first = outs[0]
     winner = team_of(players, first)
     loser = TEAMS[1 - TEAMS.index(winner)]
-    if len(outs) == 2:
+    if len(outs) >= 2 and team_of(players, outs[1]) == winner:
         finish = "1-2"
-        order = tuple(outs)
+        order = tuple(outs[:2])
     else:
-        rest = [p for p in players if p not in outs]
+        # the player left with cards, then (R-6) the void hands, last in the order voided
+        rest = [p for p in players if p not in outs and p not in s.void] + list(s.void)
         order = tuple(outs) + tuple(rest)
         partner_place = [team_of(players, p) for p in order].index(winner, 1) + 1
         finish = f"1-{partner_place}"
@@ -66,7 +83,8 @@ def finish_deal(s: GuandanState) -> tuple[GuandanResult, GuandanMatch | None,
     up = o.level_up_1_2 if finish == "1-2" else UP[finish]
     before = levels[winner]
     levels[winner] = raise_level(before, up)
-    deltas.append(_delta(winner, before, levels[winner], f"finish {finish}"))
+    deltas.append(_delta(winner, before, levels[winner], f"finish {finish}" if forfeit is None
+                         else f"finish {finish}: the opponents forfeited the deal (R-7)"))
     events.append(Event("deal_finished", {"team": winner, "finish": finish, "order": list(order)}))
     if match_winner is not None:
         events.append(Event("match_finished", {

@@ -1,6 +1,7 @@
 """What Guandan's score sheet shows of a deal (Game.sheet_lines, engine/sheets.py): each team's
-level, from → to for the team that went up (S-1, S-2) or was sent back (S-5, S-6); the finish
-and the finishing order (L), a failure at A (S-5), the match's end (S-3)."""
+level, from → to for the team that went up (S-1, S-2) or was sent back (S-5, S-6); a hand
+declared void (R-6) and a forfeited deal (R-7); the finish and the finishing order (L), a
+failure at A (S-5), the match's end (S-3)."""
 from __future__ import annotations
 
 from typing import Mapping, Sequence
@@ -39,6 +40,12 @@ def lines(deal: CheckedDeal) -> list[SheetLine]:
                 cells[team] = words(level)
     en: list[str] = []
     ja: list[str] = []
+    for _, e in deal.events("hand_voided"):  # R-6
+        en.append(f"{deal.name(e['player'])}'s hand void, ranked last (R-6: wrong tribute)")
+        ja.append(f"{deal.name(e['player'])}の手札は無効、最下位(R-6: 貢错牌)")
+    for _, e in deal.events("deal_forfeited"):  # R-7
+        en.append(f"{e['team']} forfeited the deal (R-7: signalling by {deal.name(e['player'])})")
+        ja.append(f"{e['team']}は一局負け(R-7: {deal.name(e['player'])}の合図)")
     done = deal.last("deal_finished")
     if done is not None:
         team = done["team"]

@@ -17,7 +17,9 @@ from .combos import TYPES
 from .options import OPTIONS
 
 VERSION = 4  # 3: tribute_to_first (physical deals, D5 random); 4: options.violations and
-# barred (referee mode, R-1, R-2), ledger_levels (the referee's penalties, S-9)
+# barred (referee mode, R-1, R-2), ledger_levels (the referee's penalties, S-9); later, with
+# defaults so earlier version-4 states still load: lead_bans (R-3), void (R-6),
+# anti_tribute_failed (T-6, D14 optional)
 PHASES = ("tribute", "choose", "return", "lead", "play", "finished")
 TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
@@ -60,6 +62,16 @@ class GuandanTribute(Struct, frozen=True, forbid_unknown_fields=True):
     card: Optional[Card]
     receiver: Optional[PlayerId]
     returned: Optional[Card]
+
+
+class GuandanLeadBan(Struct, frozen=True, forbid_unknown_fields=True):
+    """R-3 (referee mode): `player`, the partner of `offender` who played out of turn, may not
+    lead the combination types `types` in the next round; `waiting`: the out-of-turn play came
+    before this round's lead, so the ban waits for the lead after it."""
+    player: PlayerId
+    offender: PlayerId
+    types: tuple[Literal[TYPES], ...]
+    waiting: bool
 
 
 class GuandanMatch(Struct, frozen=True, forbid_unknown_fields=True):
@@ -105,6 +117,14 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     # down, a withdrawal back up), applied when the deal ends; absent: none. A deal's level
     # rank never changes while it is played (L-2).
     ledger_levels: dict[Team, Int] = field(default_factory=dict)
+    # R-3 (referee mode): the combination types a partner of an out-of-turn player may not lead
+    lead_bans: tuple[GuandanLeadBan, ...] = ()
+    # R-6 (referee mode): players whose hand was declared void (a wrong tribute found after
+    # play began): their cards lie face down, they take no more turns and rank last
+    void: tuple[PlayerId, ...] = ()
+    # T-6, D14 optional: a payer claimed anti-tribute and the paying side did not hold both big
+    # jokers; the claim was shown to fail and the tribute goes on (no second claim)
+    anti_tribute_failed: bool = False
 
 
 def team_of(players, player: str) -> str:
@@ -171,6 +191,21 @@ def invariants(s: GuandanState) -> None:
     if s.barred and (s.phase != "play" or len(set(s.barred)) != len(s.barred)
                      or not seated.issuperset(s.barred)):
         raise _bad("seated players, each once, during play only (R-2)", "barred")
+    voided = set(s.void)
+    if s.void and (s.phase not in ("play", "finished") or len(voided) != len(s.void)
+                   or not seated.issuperset(voided) or voided & set(who)
+                   or not voided <= {t.payer for t in s.tributes}):
+        raise _bad("tribute payers not out, each once, once play has begun (R-6)", "void")
+    if s.turn is not None and s.turn in voided:
+        raise _bad("an active seated player (not a void hand, R-6)", "turn")
+    for i, ban in enumerate(s.lead_bans):
+        if s.phase != "play" or ban.player not in seated or ban.offender not in seated \
+                or ban.player == ban.offender or not ban.types:
+            raise _bad("a seated partner of a seated offender, some types, during play (R-3)",
+                       f"lead_bans[{i}]")
+    if s.anti_tribute_failed and (s.options.anti_tribute != "optional" or s.anti_tribute):
+        raise _bad("only a claim under anti_tribute optional that was not granted (T-6)",
+                   "anti_tribute_failed")
     if s.tribute_to_first is not None and (s.tribute_to_first not in s.match.tribute_payers
                                            or len(s.match.tribute_payers) != 2):
         raise _bad("one of two tribute payers", "tribute_to_first")

@@ -138,8 +138,10 @@ PILES = {"man": man_piles, "guandan": guandan_piles, "daifugo": daifugo_piles,
          "manillen": manillen_piles, "manteur": manteur_piles}
 PUBLIC_FACTS = {"man": man_public_facts}
 # Actions whose answer shows hidden cards by the rules themselves, so it may differ: a Manteur
-# challenge reveals the hand (B14) and accepting takes it into the acceptor's hand (B15).
-REVEALING = {"manteur": {"challenge", "accept"}}
+# challenge reveals the hand (B14) and accepting takes it into the acceptor's hand (B15); a
+# Guandan anti-tribute claim shows the big jokers or fails in the open (T-6). Their listing
+# may not differ: it is compared like every other.
+REVEALING = {"manteur": {"challenge", "accept"}, "guandan": {"anti_tribute"}}
 
 
 def redeal(game, j: dict, seat: str, rnd: random.Random, tries: int = 80) -> dict | None:
@@ -238,6 +240,8 @@ def test_answers_depend_only_on_the_seats_view(game_id):
             if other is None:
                 continue
             actions = adjudicate.legal_actions(j, seat)
+            assert actions == adjudicate.legal_actions(other, seat), \
+                (f"{game_id}: {seat}'s legal actions tell hidden cards", j, other)
             actions = rnd.sample(actions, min(len(actions), 6))
             actions += [random_action(rnd, game, players, seat) for _ in range(4)]
             for action in actions:

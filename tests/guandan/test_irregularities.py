@@ -3,6 +3,7 @@ the engine; in reject mode (the default) the same act is refused, nothing change
 from __future__ import annotations
 
 import copy
+import json
 
 from engine import adjudicate
 
@@ -126,3 +127,220 @@ def test_R_1_reject_is_the_default_and_a_card_not_held_is_refused_in_either_mode
     assert st["options"]["violations"] == "reject"
     st = referee_state(hands=HANDS, turn="a")
     assert act(st, "play", "a", cards=["RJ"]).refusal.code == "card_not_in_hand"
+
+
+# ------------------------------------------------------------------ R-3, R-6, R-7
+# From "掼蛋比赛中的违规及处罚" (the competition rules as summarized): the partner of an
+# out-of-turn player may not lead that play's type in the next round (越序出牌 (2)); a wrong
+# tribute found after play began voids the payer's hand, ranked last (贡错牌 (2)); grave
+# signalling loses the deal (明显传递信号 2).
+
+def referee_listing(state: dict) -> list[dict]:
+    return adjudicate.legal_actions(state, "referee", referee_seen=True)
+
+
+def test_R_3_the_partner_may_not_lead_the_out_of_turn_players_combination_type():
+    hands = {"a": ["S3", "S4", "H9"], "b": ["C5", "C6", "CK"],
+             "c": ["D7", "D7", "DQ", "D9"], "d": ["S9", "S10", "SJ"]}
+    st = act(referee_state(hands=hands, turn="a"), "play", "a", cards=["S3"]).state
+    out = act(st, "play", "a", cards=["S4"])  # b is on turn: a plays out of turn, a single
+    assert mark(out)["code"] == "not_your_turn"
+    (ban,) = [e for e in out.events if e["type"] == "lead_type_barred"]
+    assert ban == {"type": "lead_type_barred", "game": "guandan", "player": "c",
+                   "offender": "a", "types": ["single"]}
+    # b, c, d pass: a's S3 wins and a leads this next round: a is not barred from singles
+    st = out.state
+    for p in ("b", "c", "d"):
+        st = act(st, "pass", p).state
+    assert st["turn"] == "a" and st["lead_bans"]
+    led = act(st, "play", "a", cards=["S4"])
+    assert led.valid and led.state["lead_bans"] == []  # the ban was for this lead only
+    # the same out-of-turn play, and now the partner c gains the next lead
+    st = act(referee_state(hands=hands, turn="a"), "play", "a", cards=["S3"]).state
+    st = act(st, "play", "a", cards=["S4"]).state
+    st = act(st, "pass", "b").state
+    st = act(st, "play", "c", cards=["DQ"]).state
+    for p in ("d", "a", "b"):
+        st = act(st, "pass", p).state
+    assert st["turn"] == "c"
+    listed = adjudicate.legal_actions(st, "c")
+    assert listed and all(len(a["cards"]) == 2 for a in listed)  # the pair D7 D7 only
+    barred = act(st, "play", "c", cards=["D9"])
+    assert mark(barred)["code"] == "lead_type_barred"
+    assert mark(barred)["sanction_rule"] == "guandan R-3"
+    assert barred.to_act == ["c"] and barred.state["hands"] == st["hands"]
+    assert "entry" not in mark(barred)  # the text: taken back, no warning
+    assert_refused_in_reject_mode(st, "play", "c", "lead_type_barred", cards=["D9"])
+    assert act(rejecting(st), "play", "c", cards=["D9"]).refusal.rule == "guandan R-3"
+    assert act(st, "play", "c", cards=["D7", "D7"]).valid
+
+
+def test_R_3_a_hand_with_no_other_type_leads_freely():
+    hands = {"a": ["S3", "S4"], "b": ["C5", "C6", "CK"], "c": ["D8"], "d": ["S9", "S10"]}
+    st = act(referee_state(hands=hands, turn="c"), "play", "c", cards=["D8"]).state
+    # c is out; d on turn; b plays out of turn: d, b's partner, leads next only if ...
+    out = act(st, "play", "b", cards=["CK"])
+    (ban,) = out.state["lead_bans"]
+    assert ban["player"] == "d" and ban["types"] == ["single"]
+    st = out.state
+    st = act(st, "play", "d", cards=["S9"]).state
+    for p in ("a", "b"):
+        st = act(st, "pass", p).state
+    # d leads with only singles left: the ban cannot leave d without a lead
+    assert st["turn"] == "d" and adjudicate.legal_actions(st, "d") == \
+        [{"type": "play", "player": "d", "cards": ["S10"]}]
+    assert act(st, "play", "d", cards=["S10"]).valid
+
+
+TRIBUTE = [{"payer": "d", "card": "RJ", "receiver": "a", "returned": "S2"}]
+
+
+def test_R_6_a_wrong_tribute_found_after_play_began_voids_the_hand_and_ranks_it_last():
+    hands = {"a": ["S3", "S4"], "b": ["C5"], "c": ["D7", "D8"], "d": ["S9", "S10", "SJ"]}
+    st = referee_state(hands=hands, turn="a", tributes=TRIBUTE)
+    assert {"type": "void_hand", "player": "d"} in referee_listing(st)
+    assert not [a for a in referee_listing(st) if a["type"] == "void_hand" and a["player"] != "d"]
+    out = act(st, "void_hand", "d", reason="paid the RJ keeping the other")
+    assert out.valid and out.state["void"] == ["d"] and out.to_act == ["a"]
+    assert out.events[0] == {"type": "hand_voided", "game": "guandan", "player": "d",
+                             "reason": "paid the RJ keeping the other"}
+    assert out.state["hands"]["d"] == st["hands"]["d"]  # face down, still the same cards
+    assert not [a for a in referee_listing(out.state) if a["type"] == "void_hand"]
+    assert act(out.state, "void_hand", "d").refusal.code == "void_hand_not_allowed"
+    assert act(st, "void_hand", "b").refusal.code == "void_hand_not_allowed"  # paid none
+    # a leads, b goes out 1st; d is skipped; c wins and goes out 2nd; a is 3rd, d last
+    st = act(out.state, "play", "a", cards=["S3"]).state
+    st = act(st, "play", "b", cards=["C5"]).state
+    assert st["turn"] == "c"
+    st = act(st, "play", "c", cards=["D7"]).state
+    assert st["turn"] == "a"  # d's turn is skipped
+    st = act(st, "pass", "a").state
+    assert st["turn"] == "c"
+    done = act(st, "play", "c", cards=["D8"])
+    assert done.status == "finished"
+    assert done.state["result"]["order"] == ["b", "c", "a", "d"]
+    assert done.state["result"]["finish"] == "1-4"  # b 1st, partner d last
+    assert done.state["next_match"]["tribute_payers"] == ["d"]
+
+
+def test_R_6_the_void_hands_turn_passes_on_and_a_finished_trick_is_won():
+    hands = {"a": ["S3", "S4"], "b": ["C5", "C6"], "c": ["D7", "D8"], "d": ["S9", "S10"]}
+    st = act(referee_state(hands=hands, turn="a", tributes=TRIBUTE), "play", "a",
+             cards=["S3"]).state
+    st = act(st, "pass", "b").state
+    st = act(st, "pass", "c").state
+    out = act(st, "void_hand", "d")  # d was on turn, and was the last to answer a's S3
+    assert [e["type"] for e in out.events] == ["hand_voided", "trick_won"]
+    assert out.to_act == ["a"] and out.state["trick"] is None
+
+
+def test_R_6_and_R_7_need_referee_mode_and_play():
+    hands = {"a": ["S3", "S4"], "b": ["C5", "C6"], "c": ["D7", "D8"], "d": ["S9", "S10"]}
+    st = build(hands=hands, turn="a", tributes=TRIBUTE)
+    for kind in ("void_hand", "forfeit"):
+        refusal = act(st, kind, "d").refusal
+        assert refusal.code == "referee_mode_required" and refusal.rule == "guandan R-1"
+    assert not [a for a in adjudicate.legal_actions(st, "referee", referee_seen=True)
+                if a["type"] in ("void_hand", "forfeit")]
+    tribute = deal({"d": ["S5"]}, ["a", "b", "c", "d"], low=["d"], **REFEREE)
+    assert tribute["phase"] == "tribute"
+    assert act(tribute, "forfeit", "d").refusal.code == "forfeit_not_allowed"
+    assert act(tribute, "void_hand", "d").refusal.code == "void_hand_not_allowed"
+    # a seat's own listing never holds the referee's acts
+    referee_mode = referee_state(hands=hands, turn="a", tributes=TRIBUTE)
+    assert all(a["type"] in ("play", "pass") for a in adjudicate.legal_actions(referee_mode, "a"))
+
+
+def test_R_7_signalling_forfeits_the_deal_scored_as_the_opponents_1_2_finish():
+    hands = {"a": ["S3", "S4"], "b": ["C5", "C6"], "c": ["D7", "D8"], "d": ["S9", "S10"]}
+    st = referee_state(hands=hands, turn="a")
+    assert {"type": "forfeit", "player": "b"} in referee_listing(st)
+    out = act(st, "forfeit", "b", reason="coughed at each lead")
+    assert out.valid and out.status == "finished" and out.to_act == []
+    assert out.events[0] == {"type": "deal_forfeited", "game": "guandan", "player": "b",
+                             "team": "team2", "reason": "coughed at each lead"}
+    result = out.state["result"]
+    assert result["winner"] == "team1" and result["finish"] == "1-2"
+    assert result["order"] == ["c", "a"]  # in turn from the offender's right
+    (delta,) = out.score_deltas
+    assert (delta["target"], delta["delta"]) == ("team1", 3)  # D1: 3 levels for a 1-2 finish
+    assert "R-7" in delta["reason"]
+    assert out.state["next_match"]["tribute_payers"] == ["b", "d"]  # the double tribute
+
+
+def test_R_6_and_R_7_on_the_score_sheet():
+    from engine.guandan import sheet
+    from engine.sheets import CheckedDeal
+    hands = {"a": ["S3", "S4"], "b": ["C5", "C6"], "c": ["D7", "D8"], "d": ["S9", "S10"]}
+    st = referee_state(hands=hands, turn="a", tributes=TRIBUTE)
+    steps = []
+    for i, (kind, player) in enumerate((("void_hand", "d"), ("forfeit", "b"))):
+        out = act(st, kind, player)
+        steps.append({"index": i, "action": {"type": kind, "player": player},
+                      "events": out.events, "score_deltas": out.score_deltas})
+        st = out.state
+    deal_ = CheckedDeal(0, tuple(PLAYERS), {"b": "Bo"}, steps, st["match"],
+                        out.next_match, "finished")
+    (line,) = sheet.lines(deal_)
+    assert "d's hand void, ranked last (R-6" in line.note["en"]
+    assert "team2 forfeited the deal (R-7: signalling by Bo)" in line.note["en"]
+    assert "R-6" in line.note["ja"] and "R-7" in line.note["ja"]
+    assert line.cells["team1"]["en"] == "2→5"
+
+
+def test_random_matches_with_random_sanctions_end_with_every_invariant_holding():
+    """Random referee-mode matches: legal play mixed with out-of-turn plays (R-2, R-3), void
+    hands (R-6) and forfeits (R-7) the referee's listing offers. Every answer is a valid state
+    (a full decode: all 108 cards, the void hands, the bans), the seat on turn always has a
+    listed act, listed acts are accepted without a sanction, and every deal and the match end."""
+    import random
+    from tests.sizing import examples
+    seen: set[str] = set()
+    for seed in range(examples(6)):
+        rnd = random.Random(f"guandan-sanctions-{seed}")
+        match = None
+        for deal_number in range(6):
+            dealt = adjudicate.deal("guandan", PLAYERS, {"violations": "referee",
+                                    "preset": rnd.choice(["seed", "official", "pagat"])},
+                                    f"sanctions-{seed}-{deal_number}", match=match)
+            st, to_act = dealt["state"], dealt["to_act"]
+            for _ in range(3000):
+                if st["status"] == "finished":
+                    break
+                assert to_act, "nobody on turn in an unfinished deal"
+                legal = [a for p in to_act for a in adjudicate.legal_actions(st, p)]
+                assert legal, f"{to_act} have no listed act"
+                roll = rnd.random()
+                voids = [a for a in referee_listing(st) if a["type"] == "void_hand"]
+                forfeits = [a for a in referee_listing(st) if a["type"] == "forfeit"]
+                if voids and roll < 0.04:
+                    action = rnd.choice(voids)
+                elif forfeits and rnd.random() < 0.003:
+                    action = rnd.choice(forfeits)
+                elif st["phase"] == "play" and roll < 0.15:
+                    others = [p for p in PLAYERS if p not in to_act]
+                    action = {**rnd.choice(legal), "player": rnd.choice(others)}
+                else:
+                    moving = [a for a in legal if a["type"] != "pass"]
+                    action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
+                out = act(st, action["type"], action["player"],
+                          **{k: v for k, v in action.items() if k not in ("type", "player")})
+                if not out.valid:
+                    assert out.state == st  # e.g. cards the out-of-turn seat does not hold
+                    continue
+                marks = [e for e in out.events if e["type"] == "irregularity_sanctioned"]
+                if action in legal:
+                    assert not marks, (action, marks)
+                seen |= {e["type"] for e in out.events} | {m["code"] for m in marks}
+                adjudicate.load_state(out.state)  # every invariant
+                for ban in out.state.get("lead_bans", []):
+                    assert ban["player"] not in out.state["void"]
+                st, to_act = out.state, out.to_act
+            assert st["status"] == "finished", "the deal did not end"
+            order = st["result"]["order"]
+            assert all(p in order[-len(st["void"]):] for p in st["void"]) or \
+                st["result"]["finish"] == "1-2"  # a void hand ranks last
+            if st["next_match"] is None:
+                break  # the match is won
+            match = json.loads(json.dumps(out.next_match))  # as a client sends it back
+    assert {"hand_voided", "deal_forfeited", "lead_type_barred", "not_your_turn"} <= seen, seen

@@ -259,3 +259,37 @@ def test_T_6_D14_optional_a_payer_claims_it():
     assert out.state["phase"] == "play" and out.to_act == ["a"] and out.state["anti_tribute"]
     st = deal({"d": ["RJ", "RJ"]}, ["a", "b", "c", "d"], low=["d"])
     assert refused(st, "anti_tribute", "d").code == "anti_tribute_not_available"
+
+
+def test_T_6_D14_optional_a_payers_claim_is_listed_whatever_the_partner_holds():
+    # A double tribute (a and c finished 1-2; b and d pay). b holds no big joker; whether d
+    # holds both is hidden from b, so b's listing and b's claim may not depend on it: the claim
+    # is listed either way, and a claim that fails is made in the open, not refused.
+    with_jokers = deal({"d": ["RJ", "RJ"]}, ["a", "c"], low=["b", "d"],
+                       anti_tribute="optional")
+    without = deal({"a": ["RJ", "RJ"]}, ["a", "c"], low=["b", "d"], anti_tribute="optional")
+    claim = {"type": "anti_tribute", "player": "b"}
+    assert with_jokers["phase"] == without["phase"] == "tribute"
+    assert claim in legal(with_jokers, "b") and claim in legal(without, "b")
+    granted = ok(with_jokers, "anti_tribute", "b")
+    assert granted.state["anti_tribute"] and granted.state["phase"] == "play"
+    failed = ok(without, "anti_tribute", "b")
+    assert [e["type"] for e in failed.events] == ["anti_tribute_failed"]
+    assert failed.state["phase"] == "tribute" and not failed.state["anti_tribute"]
+    assert failed.state["hands"] == without["hands"] and failed.to_act == ["b", "d"]
+    # the failure is public: no second claim, by either payer; the tribute goes on
+    st = failed.state
+    assert claim not in legal(st, "b") and refused(st, "anti_tribute", "d").code == \
+        "anti_tribute_not_available"
+    for payer in ("b", "d"):
+        st = ok(st, "tribute", payer, card=legal(st, payer)[0]["card"]).state
+    assert st["phase"] in ("return", "choose")
+
+
+def test_T_6_D14_optional_a_partner_who_paid_no_big_joker_holds_none():
+    # T-4: a payer holding a big joker pays it; d paid something else, so b (no big joker)
+    # knows the side cannot hold both, and the claim is neither listed nor heard.
+    st = deal({"a": ["RJ", "RJ"]}, ["a", "c"], low=["b", "d"], anti_tribute="optional")
+    st = ok(st, "tribute", "d", card=legal(st, "d")[0]["card"]).state
+    assert {"type": "anti_tribute", "player": "b"} not in legal(st, "b")
+    assert refused(st, "anti_tribute", "b").code == "anti_tribute_not_available"
