@@ -48,10 +48,11 @@ UNSEEN_WHERE = "not in the stock"
 def differ_only_by_an_unseen_draw(a: dict, b: dict) -> bool:
     """Two answers a seat got to the same action in two states that look the same to it may
     differ only where the action names, as drawn from an unknown stock, a card the seat cannot
-    see that lies in the stock in one state and elsewhere in the other: accepted there, refused
-    here as `stock_card_seen` saying no more than UNSEEN_WHERE (never which hand or pile)."""
+    see that lies in the stock in one state and elsewhere in the other: refused there as
+    `stock_card_seen` saying no more than UNSEEN_WHERE (never which hand or pile), and taken
+    in the other, whose answer is then that of the rest of the action (accepted, or refused for
+    a later card or check: pairs where the card lies in the stock in both states check that)."""
     def as_unseen(x: dict) -> bool:
         return x.get("valid") is False and x.get("code") == "stock_card_seen" and \
             (x.get("details") or {}).get("where") == UNSEEN_WHERE
-    return (as_unseen(a) or as_unseen(b)) and \
-        all(x.get("valid") is True or as_unseen(x) for x in (a, b))
+    return (as_unseen(a) or as_unseen(b)) and all("valid" in x for x in (a, b))

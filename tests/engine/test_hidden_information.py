@@ -56,6 +56,13 @@ def man_piles(j: dict, seat: str) -> list[Pile]:
         if p != seat and not j["public"][p] and not j["shown"][p]:
             fixed = list(j["drawn_cards"]) if p == j["turn"] else []
             piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+    if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (2.7)
+        from engine.man.state import DECK_ORDER
+
+        def unknown(state: dict, cards: list) -> None:
+            state["stock"] = sorted(cards, key=DECK_ORDER.__getitem__)
+        piles.append((unknown, [], list(j["stock"])))
+        return piles
     keep = max(1, j["pending_draw"])
     head = list(j["stock"][:keep])
 
