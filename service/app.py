@@ -44,7 +44,7 @@ CACHEABLE_PATHS = ("/v1/games", "/openapi.json", "/openapi.yaml")
 CACHE_CONTROL = "public, max-age=300"
 # Answers with no words for a person (no Content-Language / Vary: Accept-Language).
 _LANGUAGE_FREE = ("/metrics", "/docs/assets/")
-CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "X-Seat-Token", "X-Request-ID",
+CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "X-Seat-Token", "X-Host-Token", "X-Request-ID",
                       "Accept-Language", "If-None-Match"]
 CORS_EXPOSE_HEADERS = ["X-Request-ID", "ETag", "Content-Language", "Retry-After", "Allow",
                        "Card-Referee-Consistent", "Card-Referee-Digest"]  # a score sheet's

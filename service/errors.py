@@ -19,7 +19,7 @@ from engine.game import InputError
 
 from .sequence import MatchSuperseded, RolledBack, SequenceUnavailable, Superseded
 from .signing import SignatureError
-from .trust import RefereeKeyRequired, SeatTokenInvalid
+from .trust import HostTokenInvalid, RefereeKeyRequired, SeatTokenInvalid
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,8 @@ TITLES: dict[str, tuple[str, str]] = {
     "body_too_large": ("Request body too large", "リクエストが大きすぎます"),
     "referee_key_required": ("This deal needs the referee key", "この配札には審判用キーが必要です"),
     "seat_token_invalid": ("This seat's token is missing or wrong", "この席のトークンがないか、正しくありません"),
+    "host_token_invalid": ("This match's host token is missing or wrong",
+                           "この対戦のホストトークンがないか、正しくありません"),
     "state_superseded": ("This state is not the game's latest", "この状態は対局の最新の状態ではありません"),
     "sequence_unavailable": ("Strict sequencing is unavailable", "手順の確認ができないため受け付けられません"),
     "sequence_rolled_back": ("Strict sequencing's store lost moves of this game",
@@ -291,6 +293,7 @@ PLAIN_PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     SignatureError: (403, "state_signature_invalid"),
     RefereeKeyRequired: (403, "referee_key_required"),
     SeatTokenInvalid: (403, "seat_token_invalid"),
+    HostTokenInvalid: (403, "host_token_invalid"),
     Superseded: (409, "state_superseded"),
     RolledBack: (409, "sequence_rolled_back"),
     MatchSuperseded: (409, "match_superseded"),

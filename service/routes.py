@@ -32,8 +32,8 @@ PROBLEM_RESPONSES = {
     400: "Malformed JSON (`json_malformed`)",
     415: "Body not declared as JSON (`unsupported_media_type`)",
     403: "State signature invalid (`state_signature_invalid`), a seat's token missing "
-         "(`seat_token_invalid`) or a referee act without the referee key "
-         "(`referee_key_required`)",
+         "(`seat_token_invalid`), a match's host token missing (`host_token_invalid`) or a "
+         "referee act without the referee key (`referee_key_required`)",
     404: "Unknown game (`game_unknown`)",
     413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
@@ -57,6 +57,15 @@ SEAT_TOKEN_PARAMETER = {"in": "header", "name": SEAT_TOKEN_HEADER, "required": F
                         "description": "sealing on: the token of the seat that acts (validate) "
                                        "or asks (legal actions, view), from the deal's "
                                        "`seat_tokens`; ignored when states are not sealed",
+                        "schema": {"type": "string", "maxLength": 512}}
+HOST_TOKEN_HEADER = "X-Host-Token"
+# Sealing on: a deal from a match's next_match answers every seat's token, so it is the host's
+# (the match's host token, answered with each of its deals) or the referee's (the key).
+HOST_TOKEN_PARAMETER = {"in": "header", "name": HOST_TOKEN_HEADER, "required": False,
+                        "description": "sealing on: the match's `host_token`, answered with "
+                                       "each of its deals; needed to deal its next deal from "
+                                       "its `next_match` without the referee key; ignored "
+                                       "when states are not sealed",
                         "schema": {"type": "string", "maxLength": 512}}
 
 
@@ -135,6 +144,10 @@ def _guarded_deal(ext, body: dict, game: str, players, identity: object
     if lineage is None:  # a match begins
         return guard.new_meta(provenance, match_provenance="referee" if referee else "server"), \
             match, body.get("seed"), body.get("seed_salt"), None
+    if guard.sealed and not referee:
+        # The answer carries every seat's token: only the match's host (or the referee) may
+        # deal it. The next_match itself is no secret (it reaches the seat that ended the deal).
+        guard.require_host(lineage.match_id, request.headers.get(HOST_TOKEN_HEADER))
     if lineage.game != game or list(lineage.players) != list(players):
         raise InvalidDeal(f"this next_match continues a match of {lineage.game} between "
                           f"{lineage.players} (in seat order); deal that game and those seats, "
@@ -169,6 +182,7 @@ def _dealt(ext, out: dict, meta: Meta | None, players) -> dict:
     tokens = guard.seat_tokens(meta, players)
     if tokens is not None:
         out["seat_tokens"] = tokens
+        out["host_token"] = guard.host_token(meta)
     return out
 
 
@@ -313,7 +327,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
     def game_rules_html_in_language(game: str, lang: str):
         return rules_page(ext, game, html=True, lang=lang)
 
-    @api.route("/games/<string:game>/deal", methods=["POST"], parameters=[GAME_PARAMETER])
+    @api.route("/games/<string:game>/deal", methods=["POST"],
+               parameters=[GAME_PARAMETER, HOST_TOKEN_PARAMETER])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @problems(400, 403, 404, 413, 415, 422)
@@ -463,7 +478,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             out["lineage"] = got.meta.lineage()
         return json_response(out)
 
-    @api.route("/replay", methods=["POST"])
+    @api.route("/replay", methods=["POST"], parameters=[HOST_TOKEN_PARAMETER])
     @api.arguments(schemas.replay_request, example=examples.request("replay"))
     @api.response(200, schemas.replay_response, example=examples.response("replay"))
     @problems(400, 403, 404, 413, 415, 422)
@@ -502,6 +517,7 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         tokens = guard.seat_tokens(meta, deal["players"])
         if tokens is not None:
             out["seat_tokens"] = tokens
+            out["host_token"] = guard.host_token(meta)
         if out["stopped"] is not None:
             request.environ["cardref.refusal"] = out["stopped"]["error"].code
             out["stopped"]["error"] = refusal_json(out["stopped"]["error"], request_lang())

@@ -905,6 +905,10 @@ class Schemas:
             seat_tokens = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
                 "description": "sealing on: each seat's token, for the X-Seat-Token header; "
                                "the deal's caller hands each player their own"})
+            host_token = mf.String(metadata={
+                "description": "sealing on: the match's host token, for the X-Host-Token "
+                               "header: dealing the match's next deal from its next_match "
+                               "needs it (or the referee key); the host keeps it"})
 
         game_field = lambda: mf.String(  # noqa: E731
             validate=validate.OneOf(game_ids) if game_ids else None,
@@ -1008,6 +1012,9 @@ class Schemas:
                 "description": "the first refused action (null: every action was taken)"})
             next_match = MatchField(required=True, allow_none=True)
             seat_tokens = mf.Dict(keys=mf.String(), values=mf.String())
+            host_token = mf.String(metadata={
+                "description": "sealing on: the match's host token (X-Host-Token), as a "
+                               "deal answers it"})
 
         class RecordDeal(ma.Schema):
             index = _int(required=True, metadata={"description": "the deal's index in the record (0: first)"})

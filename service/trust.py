@@ -12,6 +12,12 @@
 - Match lineage: a finished deal's `next_match` carries its match's lineage (match id, deal
   number, game, players in seat order, provenance) under the same signature or seal; the next
   deal continues that lineage only (same game, same seats), once under strict sequencing.
+- The host token (sealing): a deal's answer carries every seat's token, so it goes only to
+  whoever may hand them out. A match's first deal answers its caller (the host) the match's
+  `host_token` beside the seat tokens; a next deal from the match's `next_match` (which anyone
+  may hold: it reaches the seat that ended the deal) needs that token (X-Host-Token) or the
+  referee key, so whoever merely holds the public parts of the host's request (players,
+  next_match, options) gets no deal, let alone its seat tokens.
 - The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
   sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
   not the previous deal's signed `next_match`) needs it, and so does every action a game
@@ -49,6 +55,11 @@ class RefereeKeyRequired(Exception):
 
 class SeatTokenInvalid(Exception):
     """A seat's action or view without that seat's token (403 seat_token_invalid)."""
+
+
+class HostTokenInvalid(Exception):
+    """Under sealing, a match's next deal without its host token or the referee key (403
+    host_token_invalid): its answer carries every seat's token."""
 
 
 class Meta(NamedTuple):
@@ -273,6 +284,32 @@ class Guard:
             return None
         key = self._token_keys[0]
         return {p: _token(key, self._seat_message(meta, p)) for p in players}
+
+    def host_token(self, meta: Meta | None) -> str | None:
+        """The match's host token (sealing only): handed to whoever deals one of its deals, and
+        asked of whoever deals its next deal from a next_match without the referee key."""
+        if meta is None or not self.sealer.enabled:
+            return None
+        return _token(self._token_keys[0], self._host_message(meta.match_id))
+
+    def require_host(self, match_id: str, token: str | None) -> None:
+        """Under sealing, dealing a match's next deal from its next_match needs the match's
+        host token: the deal's answer carries every seat's token (docs/security.md)."""
+        if not self.sealer.enabled:
+            return
+        message = self._host_message(match_id)
+        given = token.encode() if isinstance(token, str) and token.isascii() else None
+        if given is None or not any(hmac.compare_digest(_token(k, message).encode(), given)
+                                    for k in self._token_verifiers):
+            raise HostTokenInvalid(
+                "dealing a match's next deal from its next_match needs the match's host token "
+                "(X-Host-Token, answered to the host with each of its deals) or the referee "
+                "key: the deal's answer carries every seat's token")
+
+    @staticmethod
+    def _host_message(match_id: str) -> bytes:
+        # "host" vs "seat": a seat token is never a host token, whatever the ids
+        return b"host\x00" + match_id.encode("utf-8", "surrogatepass")
 
     def require_seat(self, meta: Meta | None, player: str | None, token: str | None) -> None:
         """With sealing on, acting as or viewing as a seat needs that seat's token; a

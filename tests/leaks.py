@@ -36,3 +36,23 @@ def assert_no_leak(view: dict, hidden: set[str], who: str | None) -> None:
     assert not leaked, f"{who!r} sees hidden cards {sorted(leaked)}"
     assert "seed" not in keys_in(view), f"{who!r} sees the seed"
     assert "seed_salt" not in keys_in(view), f"{who!r} sees the seed's commitment salt"
+
+
+# What a refusal may say of a card named as received from a stock whose order is unknown (a
+# physical deal, man 3.10, manteur B.6) and that the seat cannot see: only that it is not among
+# the cards left to draw. Refusing it says that much whatever the message (the engine knows every
+# hand as the referee entered it, and cannot take as drawn a card that lies elsewhere).
+UNSEEN_WHERE = "not in the stock"
+
+
+def differ_only_by_an_unseen_draw(a: dict, b: dict) -> bool:
+    """Two answers a seat got to the same action in two states that look the same to it may
+    differ only where the action names, as drawn from an unknown stock, a card the seat cannot
+    see that lies in the stock in one state and elsewhere in the other: refused there as
+    `stock_card_seen` saying no more than UNSEEN_WHERE (never which hand or pile), and taken
+    in the other, whose answer is then that of the rest of the action (accepted, or refused for
+    a later card or check: pairs where the card lies in the stock in both states check that)."""
+    def as_unseen(x: dict) -> bool:
+        return x.get("valid") is False and x.get("code") == "stock_card_seen" and \
+            (x.get("details") or {}).get("where") == UNSEEN_WHERE
+    return (as_unseen(a) or as_unseen(b)) and all("valid" in x for x in (a, b))

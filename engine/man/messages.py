@@ -124,13 +124,16 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
         "8.1", False, "{offender} is not seated in this game.", "{offender}はこの対局の参加者ではありません。"),
 }
 
-# Why a card named as drawn cannot come from an unknown stock (3.10), in both languages. The
-# refusal says only that the card is in *a* hand, never whose.
+# Why a card named as drawn cannot come from an unknown stock (3.10), in both languages: only
+# what the seat that names it can see (its own hand, the discard pile, its own action, the
+# deck). A card in another hand is "not in the stock", never where: refusals that cost nothing
+# must not map the hidden cards.
 WHERE = {
-    "in a hand": "誰かの手札にあります",
+    "in your hand": "あなたの手札にあります",
     "on the discard pile": "捨て札にあります",
     "named twice": "2回指定されています",
     "not in the deck": "このゲームのデッキにありません",
+    "not in the stock": "山札の残りのカードの中にありません",
 }
 
 # What each {placeholder} above carries: a refusal's details are its messages' fill values
@@ -151,8 +154,9 @@ DETAIL_KINDS: dict[str, Field] = {
     "call_text": Field("text", "the call made in words: {en, ja}"),
     "given": Field("int", "how many cards the action named"),
     "count": Field("int", "how many cards are drawn (3.10)"),
-    "where": Field("enum", "why the card cannot be drawn (3.10): seen in a hand, on the discard "
-                   "pile, named twice, or not in the deck", choices=tuple(WHERE)),
+    "where": Field("enum", "why the card cannot be drawn (3.10), as far as the seat can see: in "
+                   "its own hand, on the discard pile, named twice, not in the deck, or else "
+                   "not in the stock (never where)", choices=tuple(WHERE)),
     "where_text": Field("text", "the same in words: {en, ja}"),
 }
 _CALL_MADE = Field("enum", "the call made (its code, 6.1)", choices=tuple(CALLS))

@@ -196,7 +196,7 @@ def _flip(s: ManState, seat: str, a: Action) -> Transition[ManState]:
         _turn_up(stock, discard, s.hands, s.options.start_card == "by_dealer",
                  s.options.no_opening_match == "flip_again")
     else:
-        _turn_named(s, stock, discard, named)
+        _turn_named(s, seat, stock, discard, named)
     turned = discard[len(s.discard):]
     new = _settle(replace(s, stock=tuple(stock), discard=tuple(discard),
                           start_cards=s.start_cards + tuple(turned)))
@@ -204,13 +204,13 @@ def _flip(s: ManState, seat: str, a: Action) -> Transition[ManState]:
                                                              "cards": turned}),))
 
 
-def _turn_named(s: ManState, stock: list, discard: list, named) -> None:
+def _turn_named(s: ManState, seat: str, stock: list, discard: list, named) -> None:
     """3.10 with 2.3: the dealer's `flip` from an unknown stock names every card turned, up
     to the one where turning stops (_turn_up's rule), each an unseen card."""
     if not named:
         raise refuse("stock_cards_required")
     for i, card in enumerate(named):
-        _take_unseen(s, stock, card, named[:i])
+        _take_unseen(s, seat, stock, card, named[:i])
         discard.append(card)
         stops = _turning_stops(s.hands, card, True, s.options.no_opening_match == "flip_again")
         if stops and i < len(named) - 1:
@@ -219,8 +219,10 @@ def _turn_named(s: ManState, stock: list, discard: list, named) -> None:
             raise refuse("flip_goes_on", card=card)
 
 
-def _take_unseen(s: ManState, stock: list, card: str, before) -> None:
-    """3.10: `card` comes off the unknown stock: it must be one nobody has seen."""
+def _take_unseen(s: ManState, seat: str, stock: list, card: str, before) -> None:
+    """3.10: `card` comes off the unknown stock: it must be one nobody has seen. The refusal
+    says only what `seat` can see (its hand, the discard pile, its own action): a card in
+    another hand is "not in the stock", never where, so that refusals map no hidden card."""
     if card in stock:
         stock.remove(card)
         return
@@ -228,10 +230,12 @@ def _take_unseen(s: ManState, stock: list, card: str, before) -> None:
         why = "not in the deck"
     elif card in before:
         why = "named twice"
-    elif any(card in h for h in s.hands.values()):
-        why = "in a hand"
-    else:
+    elif seat in s.hands and card in s.hands[seat]:
+        why = "in your hand"
+    elif card in s.discard:
         why = "on the discard pile"
+    else:
+        why = "not in the stock"
     raise refuse("stock_card_seen", card=card, where=why,
                  where_text={"en": why, "ja": WHERE[why]})
 
@@ -463,12 +467,12 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 
 # -- drawing (3.3, 3.8, 3.9) ------------------------------------------------------
 
-def _take(s: ManState, count: int, named=None):
+def _take(s: ManState, count: int, named=None, seat: str | None = None):
     """Draw `count` cards: (cards, stock, discard, reshuffles, events), or None when the
     stock runs out under stock_exhausted=draw_game (3.9). An unknown stock (3.10) draws the
     `named` cards instead."""
     if not s.stock_known:
-        return _take_named(s, count, named)
+        return _take_named(s, count, named, seat)
     stock, discard, reshuffles = list(s.stock), s.discard, s.reshuffles
     drawn, events = [], []
     while len(drawn) < count:
@@ -487,7 +491,7 @@ def _take(s: ManState, count: int, named=None):
     return tuple(drawn), tuple(stock), discard, reshuffles, events
 
 
-def _take_named(s: ManState, count: int, named):
+def _take_named(s: ManState, count: int, named, seat: str | None):
     """3.10: `_take` from an unknown stock. The table says which cards came off it, in the
     order drawn; they are checked as drawn: while the stock holds cards each must be one of
     them, and once it is empty the discard pile below its top card becomes the stock again
@@ -513,7 +517,7 @@ def _take_named(s: ManState, count: int, named):
             discard = discard[-1:]
             events.append(Event("reshuffled", {"number": reshuffles, "count": len(stock)}))
             reshuffles += 1
-        _take_unseen(s, stock, card, drawn)
+        _take_unseen(s, seat, stock, card, drawn)
         drawn.append(card)
     return tuple(drawn), tuple(stock), discard, reshuffles, events
 
@@ -535,7 +539,7 @@ def _draw(s: ManState, seat: str, a: Action) -> Transition[ManState]:
                                                    "ja": "なし(手番は続きます)"})
     if s.stock_known and a.get("cards") is not None:
         raise refuse("stock_cards_not_allowed")
-    taken = _take(s, count, a.get("cards"))
+    taken = _take(s, count, a.get("cards"), seat)
     if taken is None:
         if a.get("call") is not None:  # 3.9: the game ends before any call is due
             raise refuse("call_wrong", call=a.get("call"), call_text=_call_text(a.get("call")),

@@ -63,10 +63,12 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
 
 # B.6 (the physical deals section; refusals cite the rule they apply: B15 receiving cards
 # from the stock, B16 a new round's deal): why a card named as received cannot come from an
-# unknown stock, in both languages.
+# unknown stock, in both languages: only what the receiving seat can see (the hand it holds,
+# its own action, the deck). A card among the face-down discards is "not in the stock", never
+# where: refusals that cost nothing must not map the hidden cards.
 WHERE = {
     "in the hand": "手札にあります",
-    "among the discards": "捨て札にあります",
+    "not in the stock": "山札の残りのカードの中にありません",
     "being given back": "今戻しているカードです",
     "named twice": "2回指定されています",
     "not in the deck": "このゲームのデッキにありません",
@@ -95,7 +97,8 @@ DETAIL_KINDS: dict[str, Field] = {
     "count": Field("int", "how many cards"),
     "card": Field("card", "the card concerned"),
     "given": Field("int", "how many cards the action named"),
-    "where": Field("enum", "why the card cannot come from the stock (B.6)",
+    "where": Field("enum", "why the card cannot come from the stock (B.6), as far as the "
+                   "receiving seat can see (never where an unseen card lies)",
                    choices=tuple(WHERE)),
     "where_text": Field("text", "the same in words: {en, ja}"),
 }

@@ -127,9 +127,10 @@ def _unseen(s: ManteurState, stock: list, card: str, before, giving=()) -> None:
     elif card in giving:
         why = "being given back"
     elif card in s.hand:
-        why = "in the hand"
+        why = "in the hand"  # the holder's: only the holder receives cards
     else:
-        why = "among the discards"
+        # the face-down discards (or anywhere else the seat cannot see): never where
+        why = "not in the stock"
     raise refuse("stock_card_seen", card=card, where=why,
                  where_text={"en": why, "ja": WHERE[why]})
 

@@ -23,11 +23,14 @@ export async function call(method, path, body, auth = {}) {
 }
 
 // {data, kept}: `kept` when the answer is the service worker's copy (the service is out of reach).
-export async function callWithSource(method, path, body, { key, seatToken } = {}) {
+// hostToken: under sealing, a match's next deal from its next_match is its host's (the
+// `host_token` a deal of the match answered) or the referee's (the key).
+export async function callWithSource(method, path, body, { key, seatToken, hostToken } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers["Authorization"] = `Bearer ${key}`;
   if (seatToken) headers["X-Seat-Token"] = seatToken;
+  if (hostToken) headers["X-Host-Token"] = hostToken;
   let resp;
   try {
     resp = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),

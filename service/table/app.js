@@ -44,6 +44,12 @@ function dealState(d) { const s = lastStep(d); return s ? s.state : d.answer.sta
 function dealToAct(d) { const s = lastStep(d); return s ? s.to_act : d.answer.to_act; }
 function dealStatus(d) { const s = lastStep(d); return s ? s.status : d.answer.status; }
 function save() { if (M) saveMatch(M); }
+// The match's host token (sealing): every deal of the match answers the same one.
+function matchHostToken(before) {
+  const deals = before ? M.deals.slice(0, M.deals.indexOf(before)) : M.deals;
+  const d = [...deals].reverse().find((x) => x.answer && x.answer.host_token);
+  return d ? d.answer.host_token : undefined;
+}
 function auth(seat) {
   const d = currentDeal();
   const tokens = d && d.answer && d.answer.seat_tokens;
@@ -327,7 +333,8 @@ async function dealWith(request) {
   ui.refusal = null;
   let answer;
   try {
-    answer = await withKey(() => call("POST", `/v1/games/${M.game}/deal`, request, { key: M.key || undefined }));
+    answer = await withKey(() => call("POST", `/v1/games/${M.game}/deal`, request,
+                                      { key: M.key || undefined, hostToken: request.match ? matchHostToken() : undefined }));
   } catch (e) {
     if (!M.deals.length && !M.draft) { M = null; }
     return showProblem(e);
@@ -719,7 +726,8 @@ async function restoreStates(d) {
   const prev = M.deals[M.deals.indexOf(d) - 1];
   const deal = { game: M.game, ...d.request };
   if (prev) deal.match = lastStep(prev).next_match;
-  const answer = await call("POST", "/v1/replay", { deal, actions: d.steps.map((s) => s.action) }, { key: M.key || undefined });
+  const answer = await call("POST", "/v1/replay", { deal, actions: d.steps.map((s) => s.action) },
+                            { key: M.key || undefined, hostToken: prev ? matchHostToken(d) : undefined });
   lastStep(d).state = answer.state;
 }
 
@@ -787,19 +795,23 @@ async function importRecord(record) {
                   mode: record.deals.some((x) => x.deal.hands) ? "physical" : "server", deals: [], pending: [],
                   created: new Date().toISOString(), tags: record.tags || {} };
   let match = record.match || null;
+  let hostToken;  // the match's, from the first replayed deal's answer (sealing)
   try {
     for (const [request, actions, comments] of recordDeals(record)) {
       const req = { players: record.players, options: built.options, ...request };
       if (match) req.match = match;
       const deal = { game: record.game, ...req };
-      const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions }, { key: M ? M.key : key || undefined }));
+      const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions },
+                                              { key: M ? M.key : key || undefined, hostToken: req.match ? hostToken : undefined }));
       if (answer === undefined) return;
       if (answer.stopped) { ui.refusal = { action: answer.stopped.action, error: answer.stopped.error }; render(); return; }
       const steps = answer.steps.map((s, i) => ({ action: s.action, state: null, to_act: s.to_act, status: s.status,
         score_deltas: s.score_deltas || [], events: s.events || [], ...(comments[i] ? { comment: comments[i] } : {}) }));
       // the deal's own answer: only its state matters once steps follow (each step has its to_act)
       const answerDeal = { state: answer.initial_state, to_act: [], status: "in_progress",
-                           seed_commitment: answer.seed_commitment, seat_tokens: answer.seat_tokens };
+                           seed_commitment: answer.seed_commitment, seat_tokens: answer.seat_tokens,
+                           host_token: answer.host_token };
+      hostToken = answer.host_token || hostToken;
       if (steps.length) {
         const last = steps[steps.length - 1];
         last.state = answer.state; last.next_match = answer.next_match; last.seed = answer.seed; last.seed_salt = answer.seed_salt;

@@ -23,6 +23,7 @@ from engine import adjudicate, registry
 from engine.errors import InputError
 from engine.man.numbers import in_reach
 from tests.adjudication import random_action
+from tests.leaks import differ_only_by_an_unseen_draw
 from tests.sizing import examples
 
 GAMES = ("man", "manillen", "guandan", "daifugo", "manteur")
@@ -55,6 +56,13 @@ def man_piles(j: dict, seat: str) -> list[Pile]:
         if p != seat and not j["public"][p] and not j["shown"][p]:
             fixed = list(j["drawn_cards"]) if p == j["turn"] else []
             piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+    if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (2.7)
+        from engine.man.state import DECK_ORDER
+
+        def unknown(state: dict, cards: list) -> None:
+            state["stock"] = sorted(cards, key=DECK_ORDER.__getitem__)
+        piles.append((unknown, [], list(j["stock"])))
+        return piles
     keep = max(1, j["pending_draw"])
     head = list(j["stock"][:keep])
 
@@ -127,6 +135,14 @@ def manteur_piles(j: dict, seat: str) -> list[Pile]:
         state["discard"] = cards
     piles.append((discard, [], list(j["discard"])))
     head = list(j["stock"][:5])
+    if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (B.6)
+        from engine.manteur.state import deck_of
+        order = {c: i for i, c in enumerate(deck_of(registry.get("manteur").decode(j).options))}
+
+        def stock(state: dict, cards: list) -> None:
+            state["stock"] = sorted(cards, key=order.__getitem__)
+        piles.append((stock, [], list(j["stock"])))
+        return piles
 
     def stock(state: dict, cards: list) -> None:
         state["stock"] = head + cards
@@ -255,3 +271,134 @@ def test_answers_depend_only_on_the_seats_view(game_id):
                                 f"{action}", j, other)
                 compared += 1
     assert compared >= examples(12), compared
+
+
+# ------------------------------------------------------------------ physical deals, referee mode
+# The same property for deals entered from the cards (a stock whose order is unknown: every
+# card drawn is named by the table, and checked against what is left) and in referee mode
+# (`violations: referee`, Man's `chombo`): a refused act is then sanctioned, and its answer
+# (events, ledger entry) reaches the seat as a refusal would.
+
+def physical_request(game_id: str, rnd: random.Random, players: list, options: dict) -> dict:
+    """A deal from the cards on the table: the hands (and what lies face up) of a shuffled
+    deal, as a referee enters them."""
+    from tests.man.physical import random_table
+
+    seeded = adjudicate.deal(game_id, players, options=options,
+                             seed=f"t{rnd.random()}")["state"]
+    req: dict[str, Any] = {"game_id": game_id, "players": players, "options": options}
+    if game_id == "man":  # 2.7: the table names its dealer
+        return {**req, **random_table(rnd, players, seeded["options"]),
+                "dealer": rnd.choice(players)}
+    if game_id == "manteur":  # one hand travels (B3): the starter's
+        return {**req, "hands": {p: list(seeded["hand"]) if p == seeded["holder"] else []
+                                 for p in players}}
+    hands = {p: list(seeded["hands"][p]) for p in players}
+    req["hands"] = hands
+    if game_id == "guandan":  # a first deal: the cut turns up one card of one hand (G-4)
+        holder = rnd.choice(players)
+        card = rnd.choice(hands[holder])
+        req["table"] = {"cut_card": card}
+        if sum(card in hands[p] for p in players) > 1:
+            req["table"]["leader"] = holder
+    if game_id == "daifugo" and seeded["options"]["first_leader"] == "random_then_daihinmin":
+        req["table"] = {"leader": rnd.choice(players)}  # D4: drawn at the table
+    return req
+
+
+def referee_mode_request(game_id: str, rnd: random.Random, n: int, physical: bool) -> dict:
+    players = [f"p{i}" for i in range(n)]
+    if game_id == "man":
+        options = {"preset": rnd.choice(["standard", "referee"]),
+                   "penalty_draw_ends_turn": rnd.random() < 0.5}
+    else:
+        options = {"violations": rnd.choice(["reject", "referee"])}
+    if physical:
+        return physical_request(game_id, rnd, players, options)
+    return {"game_id": game_id, "players": players, "options": options,
+            "seed": f"s{rnd.random()}"}
+
+
+def complete_draw(game_id: str, rnd: random.Random, j: dict, action: dict) -> dict:
+    """A listed action as a table would post it: a draw from an unknown stock names its cards."""
+    from tests.man.physical import complete as man_complete
+    from tests.manteur.physical import complete as manteur_complete
+
+    done = {"man": man_complete, "manteur": manteur_complete}.get(game_id)
+    return done(rnd, j, action) if done else action
+
+
+# The field of an action that names the cards received from an unknown stock.
+NAMED_DRAWS = {"man": {"draw": "cards", "flip": "cards"},
+               "manteur": {"exchange": "drawn", "deal": "cards"}}
+
+
+def probes(game_id: str, rnd: random.Random, j: dict, listed: list, unseen: list) -> list:
+    """A seat's draws naming, among the cards it drew, one it cannot see (another hand, a
+    face-down pile, the stock): what a seat probing where the unseen cards lie would post."""
+    fields = NAMED_DRAWS.get(game_id, {})
+    # mostly cards that lie elsewhere than the stock here (the re-dealt state likely has them
+    # in its stock): the pairs where a refusal could say where
+    elsewhere = [c for c in unseen if c not in j.get("stock", ())] or unseen
+    out = []
+    for action in listed:
+        key = fields.get(action["type"])
+        if key is None or j.get("stock_known", True) or not unseen:
+            continue
+        action = complete_draw(game_id, rnd, j, action)
+        if not action.get(key):
+            continue
+        for _ in range(3):
+            named = list(action[key])
+            named[rnd.randrange(len(named))] = rnd.choice(
+                elsewhere if rnd.random() < 0.7 else unseen)
+            out.append({**action, key: named})
+    return out
+
+
+@pytest.mark.parametrize("physical", [True, False], ids=["physical", "seeded"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_answers_depend_only_on_the_seats_view_in_physical_deals_and_referee_mode(game_id,
+                                                                                 physical):
+    game = registry.get(game_id)
+    rnd = random.Random(f"hidden-table-{game_id}-{physical}")
+    compared = 0
+    for _ in range(examples(20)):
+        req = referee_mode_request(game_id, rnd, player_count(game), physical)
+        players = req["players"]
+        j = adjudicate.deal(**req)["state"]
+        draws = NAMED_DRAWS.get(game_id, {}) if physical else {}
+        length = rnd.randint(0, STEPS[game_id])
+        for step in range(length + 40):
+            listed = [a for p in players for a in adjudicate.legal_actions(j, p)]
+            # past the random length, on to a state where a draw names its cards (probed)
+            if not listed or step >= length and (not draws or any(a["type"] in draws
+                                                                  for a in listed)):
+                break
+            out = adjudicate.validate(j, complete_draw(game_id, rnd, j, rnd.choice(listed)))
+            assert out.valid, out.refusal
+            if out.status == "finished":
+                break
+            j = out.state
+        if j["status"] == "finished":
+            continue
+        for seat in rnd.sample(players, len(players)):
+            other = redeal(game, j, seat, rnd)
+            if other is None:
+                continue
+            unseen = [c for _, _, movable in PILES[game_id](j, seat) for c in movable]
+            listed = adjudicate.legal_actions(j, seat)
+            actions = [complete_draw(game_id, rnd, j, a)
+                       for a in rnd.sample(listed, min(len(listed), 6))]
+            actions += probes(game_id, rnd, j, listed, unseen)
+            actions += [random_action(rnd, game, players, seat) for _ in range(4)]
+            for action in actions:
+                if action["type"] in REVEALING.get(game_id, ()) or \
+                        action["type"] in game.referee_actions:
+                    continue
+                a, b = (sealed_answer(game, s, action, seat) for s in (j, other))
+                assert a == b or differ_only_by_an_unseen_draw(a, b), (
+                    f"{game_id}: {seat} learns hidden cards from the answer to {action}",
+                    a, b, j, other)
+                compared += 1
+    assert compared >= examples(10), compared

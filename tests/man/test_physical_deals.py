@@ -182,8 +182,10 @@ def test_rule_3_10_a_draw_names_its_card():
     (None, "stock_cards_required", {}),
     ([], "stock_cards_count", {"given": 0, "count": 1}),
     (["DK", "DQ"], "stock_cards_count", {"given": 2, "count": 1}),
-    (["H9"], "stock_card_seen", {"card": "H9", "where": "in a hand"}),
-    (["CK"], "stock_card_seen", {"card": "CK", "where": "in a hand"}),
+    # another seat's hand: the refusal says no more than that the card is not in the stock
+    # (saying where would let a seat map the hidden hands by refused draws)
+    (["H9"], "stock_card_seen", {"card": "H9", "where": "not in the stock"}),
+    (["CK"], "stock_card_seen", {"card": "CK", "where": "in your hand"}),
     (["SA"], "stock_card_seen", {"card": "SA", "where": "on the discard pile"}),
     (["S10"], "stock_card_seen", {"card": "S10", "where": "on the discard pile"}),
     (["RJ"], "stock_card_seen", {"card": "RJ", "where": "not in the deck"}),
@@ -250,7 +252,9 @@ def test_rule_3_10_the_dealer_flips_named_cards_onto_an_effect_start_card():
     assert refused(s, "flip", "ann").code == "stock_cards_required"
     assert refused(s, "flip", "ann", cards=["D7"]).code == "flip_goes_on"
     assert refused(s, "flip", "ann", cards=["H7", "D7"]).code == "flip_stops_earlier"
-    assert refused(s, "flip", "ann", cards=["H9"]).details["where"] == "in a hand"
+    assert refused(s, "flip", "ann", cards=["H9"]).details["where"] == "in your hand"
+    # bob's: the dealer is told only that it is not in the stock
+    assert refused(s, "flip", "ann", cards=["H5"]).details["where"] == "not in the stock"
     res = ok(s, "flip", "ann", cards=["D7", "H7"])
     assert res.state["start_cards"] == ["S2", "D7", "H7"]
     assert res.state["discard"] == ["S2", "D7", "H7"]

@@ -18,6 +18,7 @@ from engine.manteur.state import deck_of
 from service.app import create_app
 from service.config import Settings
 from tests.adjudication import ok, refused
+from tests.manteur.physical import complete
 from tests.sizing import examples
 from tests.state_schema import schema_errors
 
@@ -34,27 +35,6 @@ def physical(hand=FIVE, starter="bob", players=PLAYERS, **options) -> dict:
 
 def _without_seed(state: dict) -> dict:
     return {k: v for k, v in state.items() if k not in ("seed", "seed_salt")}
-
-
-def complete(rng: random.Random, state: dict, action: dict) -> dict:
-    """A listed exchange or deal from an unknown stock with its cards filled in as a table
-    would: the stock's cards first, then, once it is empty, the discards (B18), never the cards
-    being given back."""
-    if state["stock_known"]:
-        return action
-    stock = list(state["stock"])
-    rng.shuffle(stock)
-    if action["type"] == "deal":
-        return {**action, "cards": stock[:5]}
-    if action["type"] != "exchange":
-        return action
-    n = len(action["cards"])
-    drawn = stock[:n]
-    if len(drawn) < n:
-        refill = list(state["discard"])
-        rng.shuffle(refill)
-        drawn += refill[:n - len(drawn)]
-    return {**action, "drawn": drawn}
 
 
 def choose(rng: random.Random, acts: list) -> dict:
@@ -182,17 +162,20 @@ def test_b6_received_cards_are_checked_against_what_has_been_seen(drawn, code, d
     assert refusal.en and refusal.ja
 
 
-def test_b6_a_discarded_card_and_a_card_outside_the_deck_are_seen():
+def test_b6_a_discarded_card_is_not_in_the_stock_and_the_refusal_says_no_more():
     s = _accepted()
     s = ok(s, "exchange", "cho", cards=["CK", "S2"], drawn=["H3", "C9"]).state
     s = ok(s, "declare", "cho", declaration={"type": "pair", "ranks": ["A"],
                                               "kickers": ["K"]}).state
     s = ok(s, "accept", "ann").state
+    # the discards lie face down: ann never saw them, so the refusal says only that the card
+    # is not in the stock, not where it is (else refused draws would map the discards)
     refusal = refused(s, "exchange", "ann", cards=["H3"], drawn=["CK"])
-    assert refusal.details == {"card": "CK", "where": "among the discards",
-                               "where_text": {"en": "among the discards", "ja": "捨て札にあります"}}
+    assert refusal.details == {"card": "CK", "where": "not in the stock", "where_text": {
+        "en": "not in the stock", "ja": "山札の残りのカードの中にありません"}}
+    assert "discard" not in refusal.en and "捨て札" not in refusal.ja
     assert refused(s, "exchange", "ann", cards=["H3"], drawn=["S2"]).details[
-        "where"] == "among the discards"
+        "where"] == "not in the stock"
     piquet = physical(hand=["SA", "HA", "DA", "CK", "S7"], deck="piquet32")
     piquet = ok(piquet, "declare", "bob", declaration={"type": "pair", "ranks": ["A"]}).state
     piquet = ok(piquet, "accept", "cho").state
@@ -215,8 +198,9 @@ def test_b6_with_b18_the_discards_become_an_unknown_stock_again():
     GAME.decode(s)
     # While the stock holds a card it comes first; the cards given back are never drawn.
     refusal = refused(s, "exchange", "cho", cards=["CK", "S2"], drawn=["H3", "C9"])
-    assert refusal.details == {"card": "H3", "where": "among the discards",
-                               "where_text": {"en": "among the discards", "ja": "捨て札にあります"}}
+    # (face down: "not in the stock", never where)
+    assert refusal.details == {"card": "H3", "where": "not in the stock", "where_text": {
+        "en": "not in the stock", "ja": "山札の残りのカードの中にありません"}}
     assert refused(s, "exchange", "cho", cards=["CK", "S2"], drawn=["C9", "CK"]).details[
         "where"] == "being given back"
     res = ok(s, "exchange", "cho", cards=["CK", "S2"], drawn=["C9", "H3"])

@@ -112,19 +112,70 @@ def test_a_referee_match_stays_a_referees_only_while_every_deal_is_dealt_with_th
 def test_a_next_match_starts_one_deal_under_strict_sequencing(redis_url, sealing):
     settings = {"seal_keys": (parse_key(new_key()),)} if sealing else {}
     client = client_for(redis_url=redis_url, sequence="strict", **settings)
-    summary = finish(client, deal(client).get_json(), seed=4)["next_match"]
-    nxt = deal(client, match=summary)
+    first = deal(client).get_json()
+    # under sealing the match's next deal is its host's (the host token of its first deal)
+    host = {"X-Host-Token": first["host_token"]} if sealing else None
+    summary = finish(client, first, seed=4)["next_match"]
+    nxt = deal(client, match=summary, headers=host)
     assert nxt.status_code == 201, nxt.get_json()
     # the same request again (its answer lost): the same deal, not a second one
-    again = deal(client, match=summary)
+    again = deal(client, match=summary, headers=host)
     assert again.status_code == 201 and again.get_json()["game_id"] == nxt.get_json()["game_id"]
     assert again.get_json()["seed_commitment"] == nxt.get_json()["seed_commitment"]
     # any other deal from the same summary: refused
-    other = deal(client, match=summary, options={})
+    other = deal(client, match=summary, options={}, headers=host)
     assert other.status_code == 409 and other.get_json()["code"] == "match_superseded"
     replayed = client.post("/v1/replay", json={"deal": {"game": "man", "players": MAN,
-                                                        "match": summary}, "actions": []})
+                                                        "match": summary}, "actions": []},
+                           headers=host)
     assert replayed.status_code == 409 and replayed.get_json()["code"] == "match_superseded"
+
+
+def _hands_seen(client, dealt: dict, tokens: dict) -> dict:
+    """Every seat's hand as its view shows it, each asked with the token given."""
+    return {p: client.post("/v1/view", json={"state": dealt["state"], "player": p},
+                           headers={"X-Seat-Token": t}).get_json()
+            for p, t in tokens.items()}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_stranger_reposting_the_hosts_next_deal_request_gets_no_seat_token(redis_url, strict):
+    # Under sealing a deal's answer carries every seat's token. The next deal's request is made
+    # of public parts only (players, the next_match that reached the seat ending the deal,
+    # options), and the same request gets the same deal (a lost answer's retry): whoever posts
+    # it, before or after the host, must get no deal of the match, let alone its tokens.
+    settings = {"redis_url": redis_url, "sequence": "strict"} if strict else {}
+    client = client_for(seal_keys=(parse_key(new_key()),), **settings)
+    first = deal(client).get_json()
+    summary = finish(client, first, seed=7)["next_match"]
+    body = {"players": MAN, "match": summary, "options": {"preset": "standard"}}
+    replay_body = {"deal": {"game": "man", **body}, "actions": []}
+    player_token = {"X-Host-Token": first["seat_tokens"]["ann"]}  # a seat's is not the host's
+    for headers in (None, player_token, {"X-Host-Token": "0" * 32}):
+        before = client.post("/v1/games/man/deal", json=body, headers=headers)
+        assert before.status_code == 403, before.get_json()
+        assert before.get_json()["code"] == "host_token_invalid"
+        assert "seat_tokens" not in before.get_json()
+        replayed = client.post("/v1/replay", json=replay_body, headers=headers)
+        assert replayed.status_code == 403 and "seat_tokens" not in replayed.get_json()
+    # the stranger used nothing up: the host deals the next deal, and its players see it
+    host = {"X-Host-Token": first["host_token"]}
+    nxt = client.post("/v1/games/man/deal", json=body, headers=host)
+    assert nxt.status_code == 201, nxt.get_json()
+    dealt = nxt.get_json()
+    assert dealt["lineage"]["deal"] == 2 and dealt["host_token"] == first["host_token"]
+    assert all(v.get("view") for v in _hands_seen(client, dealt, dealt["seat_tokens"]).values())
+    # after the host, the same public body again: still nothing
+    after = client.post("/v1/games/man/deal", json=body)
+    assert after.status_code == 403 and after.get_json()["code"] == "host_token_invalid"
+    # the host's own retry (its answer lost) is the same deal with the same tokens
+    again = client.post("/v1/games/man/deal", json=body, headers=host).get_json()
+    assert again["seat_tokens"] == dealt["seat_tokens"] and again["game_id"] == dealt["game_id"]
+    # the referee needs no host token, and the answer hands the match's on
+    by_referee = client.post("/v1/games/man/deal", json=body, headers=REFEREE)
+    assert by_referee.status_code == 201  # the same request: the same deal (strict or not)
+    assert by_referee.get_json()["game_id"] == dealt["game_id"]
+    assert by_referee.get_json()["host_token"] == first["host_token"]
 
 
 def test_a_dealer_other_than_the_next_matchs_needs_the_referee_key():

@@ -94,8 +94,11 @@ def test_the_ledger_travels_in_the_signed_match_summary_to_the_next_deal(mode):
         state, to_act, status = answer["state"], answer["to_act"], answer["status"]
     assert status == "finished"
     summary = answer["next_match"]
-    # anyone passes the summary on; the next deal carries the ledger, totals and all
-    nxt = client.post("/v1/games/man/deal", json={"players": players, "match": summary})
+    # the host passes the summary on (under sealing with the match's host token: the answer
+    # carries every seat's token); the next deal carries the ledger, totals and all
+    host = {"X-Host-Token": dealt["host_token"]} if mode == "sealed" else None
+    nxt = client.post("/v1/games/man/deal", json={"players": players, "match": summary},
+                      headers=host)
     assert nxt.status_code == 201, nxt.get_json()
     seen = client.post("/v1/view", json={"state": nxt.get_json()["state"], "player": "referee"},
                        headers=REFEREE).get_json()["view"]
