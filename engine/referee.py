@@ -270,10 +270,13 @@ def violations_option(rule: str) -> Option:
     return Option(VIOLATIONS, Field(
         "enum", "reject: refuse an act the rules forbid, state unchanged (front ends); "
         "referee: record it and apply the sanction the rules page gives (a referee entering a "
-        "real table, docs/referee.md)",
+        f"real table, docs/referee.md); after {MAX_SANCTION_ENTRIES} sanction entries against "
+        "one seat in a match, that seat's further such acts are refused as under reject",
         "reject: ルールが禁じる行為を拒否し、状態は変えない(フロントエンド向け)。referee: "
         "それを記録し、ルールページが定める罰則を適用する(実際の卓を入力する審判向け、"
-        "docs/referee.md)", choices=(REJECT, REFEREE_MODE)), REJECT, rule)
+        f"docs/referee.md)。一つの席に対する罰則の記録が一試合で{MAX_SANCTION_ENTRIES}件に"
+        "達すると、その席のそれ以降の同様の行為は reject と同じく拒否される",
+        choices=(REJECT, REFEREE_MODE)), REJECT, rule)
 
 
 @dataclass(frozen=True)
