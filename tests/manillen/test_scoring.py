@@ -10,7 +10,7 @@ from engine.game import DealSetup
 from engine.manillen import GAME
 from engine.manillen import scoring
 from engine.state import encode_state, replace
-from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, start
+from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, refused, start
 
 SPADES_HEARTS = [c for c in deck_32() if c[0] in "SH"]      # 30 card points
 DIAMONDS_CLUBS = [c for c in deck_32() if c[0] in "DC"]     # 30 card points
@@ -248,8 +248,11 @@ def test_integers_stay_in_json_safe_range():
                      match={"carry": MAX_SAFE_INT, "deal_number": MAX_SAFE_INT,
                             "scores": {"team_1_3": MAX_SAFE_INT - 1}})["state"]
     state = act(state, "choose_trump", "p0", trump="no_trump").state
-    state = act(state, "double", "p1").state
-    assert state["multiplier"] == MAX_SAFE_INT
+    assert state["multiplier"] == MAX_SAFE_INT          # no-trump × the carry: capped
+    # A18: a doubling call would take the multiplier further past the range: refused
+    # (number_out_of_range), not listed
+    assert refused(state, "double", "p1").code == "number_out_of_range"
+    assert [a["type"] for a in adj.legal_actions(state, "p1")] == ["pass"]
     while state["phase"] == "doubling":
         state = act(state, "pass", state["doubling"]["turn"]).state
     final, deltas, _ = play_out(state, random.Random(3))
