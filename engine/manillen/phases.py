@@ -61,13 +61,15 @@ def deal(setup: DealSetup) -> State:
         raise InvalidDeal("the French form (A37) is played by 4, with trumps turned up: no "
                           "blind no-trump, no en face", "options.french_form")
     m = _match(setup, sd.holders(players))
-    # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5);
-    # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
+    # An explicit dealer wins (a referee or an organiser who seats the first dealer, and the
+    # later deals of a match, which name the dealer the deal passed to, A5); otherwise the
+    # first dealer is cut for (A5, first_dealer: cut, the default: the seed), from the seed,
+    # or the first player (first_dealer: first_player).
     cut: list[tuple[str, str]] = []
     dealer_id = setup.dealer or m.get("dealer")
     if setup.deck is not None:
         physical.deck_table(setup)
-    if setup.physical:   # hands or a deck: the cut as shown at the table, no seed
+    if setup.physical:   # hands or a deck: the cut as shown at the table if given, no seed
         cut = physical.cut(setup, players, dealer_id, opts.first_dealer)
         dealer_id = cut_winner(cut, players) if cut else dealer_id
     elif dealer_id is None and opts.first_dealer == "cut":

@@ -22,7 +22,8 @@ def finished(n=4, won=None, trump="S", calls=0, options=None, match=None, blind=
     `rest_to`); `calls` doubling calls, alternately by p1 and p0."""
     opts = GAME.resolve_options(options)
     players = PLAYERS[n]
-    state = GAME.deal(DealSetup(tuple(players), opts, "x", match=match))
+    named = None if (match or {}).get("dealer") else players[0]   # not the cut (A5)
+    state = GAME.deal(DealSetup(tuple(players), opts, "x", dealer=named, match=match))
     won = dict(won or {})
     rest = [c for c in deck_32() if c not in {c for w in won.values() for c in w}
             and c not in state.leftover]
