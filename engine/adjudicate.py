@@ -17,7 +17,7 @@ from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .state import GameState, replace as replace_struct
 from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
-                   InvalidState, Refusal, Transition)
+                   InvalidState, Refusal, Transition, number_out_of_range)
 from .errors import shown
 
 
@@ -230,10 +230,7 @@ def _check_numbers(game: Game, tr: Transition, encoded: dict) -> None:
             return
         except orjson.JSONEncodeError:
             pass
-    raise Refusal("number_out_of_range",
-                  "This action would take a score or count past ±(2^53 − 1), the largest integer "
-                  "every JSON client holds exactly; it is refused.",
-                  "この操作を行うと得点や数がJSONで正確に扱える範囲(±(2^53 − 1))を超えるため、受け付けられません。")
+    raise number_out_of_range()
 
 
 def validate(state_json: Mapping[str, Any], action_json: Any,

@@ -149,6 +149,18 @@ class Refusal(Exception):
         return out
 
 
+def number_out_of_range() -> Refusal:
+    """The engine's refusal, the same in every game, of an action that would take a score or
+    count past ±(2^53 − 1), the largest integer every JSON client holds exactly: the engine
+    checks every answer for it (adjudicate), and a game refuses so itself where its own rules
+    would otherwise grow a number past it (Manillen's doubling calls)."""
+    return Refusal("number_out_of_range",
+                   "This action would take a score or count past ±(2^53 − 1), the largest "
+                   "integer every JSON client holds exactly; it is refused.",
+                   "この操作を行うと得点や数がJSONで正確に扱える範囲(±(2^53 − 1))を超えるため、"
+                   "受け付けられません。")
+
+
 # ---------------------------------------------------------------- declarations
 
 @dataclass(frozen=True)

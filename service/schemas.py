@@ -858,7 +858,11 @@ class Schemas:
                 "description": "the salt of the seed commitment, 32 lowercase hex digits: omit "
                                "to let the server draw one (always, but to replay a recorded "
                                "deal's commitment exactly; a referee act, like `seed`)"})
-            dealer = mf.String(allow_none=True)
+            dealer = mf.String(allow_none=True, metadata={
+                "description": "who deals, for games with a dealer: a named dealer wins; "
+                               "omitted, the match's dealer, else the game's first dealer "
+                               "(its rules page: the first seat, or Manillen's cut from the "
+                               "seed, A5)"})
             match = MatchField(allow_none=True)
             deck = List(_card(), allow_none=True,
                            metadata={"description": "an explicit deck, top card first (physical "

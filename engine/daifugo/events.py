@@ -25,7 +25,8 @@ EVENTS = (
         "effects": Field("str_list", "what the play triggered", choices=EFFECTS)}),
     EventType("field_cleared", "the field was cleared", {
         "reason": Field("enum", "why", choices=CLEAR_REASONS),
-        "by": Field("player", "who leads next")}),
+        "by": Field("player", "who leads next: the last player, or the next player still in "
+                    "when the last player has gone out (U5)")}),
     EventType("pass_limit_reached", "passes in a row without a play ended the deal (D9, "
               "leader_may_pass); the players left are ranked in a seeded random order", {
         "passes": Field("int", "passes in a row since the last play"),

@@ -383,10 +383,15 @@ def _play(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
         passed_field=() if out.clears else s.passed_field)
     ev.append(Event("played", {"player": player, **play.to_action(), "form": play.form,
                              "effects": list(out.effects)}))
-    if out.clears:
-        ev.append(Event("field_cleared", {"reason": out.clear_reason, "by": player}))
+    cleared_at = len(ev)
     if not hand:
         s = _finish(s, player, forbidden_finish(play, field, rules), ev)
+    if out.clears:
+        # D9 / U5: the field cleared, before the player went out; `by` is who leads next, the
+        # player, or the next still in after them when these were their last cards (known
+        # once they are out: a miyako-ochi may have sent the previous daifugo down too)
+        ev.insert(cleared_at, Event("field_cleared", {"reason": out.clear_reason,
+                                                      "by": _leader_after(s, player)}))
     if len(active(s)) <= 1:
         return _end_deal(_clear_if_all_passed(s, player, ev))
     give = discard = 0
@@ -428,8 +433,7 @@ def _advance(s: DaifugoState, player: str, skips: int, ev: list) -> DaifugoState
         return _end_deal(s)
     s = replace(s, phase="play", owed=None)
     if s.top is None:  # cleared: the last player leads, or the next one still in (U5)
-        lead = player if player in act else _next_in(s, player, act)
-        return replace(s, turn=lead)
+        return replace(s, turn=_leader_after(s, player))
     cur = player
     for _ in range(skips):  # D17: each skipped player counts as having passed (Decision)
         cands = [p for p in act if p != player and p not in s.passed]
@@ -451,12 +455,17 @@ def _all_passed(s: DaifugoState) -> bool:
     return need <= set(s.passed)
 
 
+def _leader_after(s: DaifugoState, last: str) -> str:
+    """Who leads a field cleared after `last`'s play (D9, U5): `last`, or when they have gone
+    out the next player still in (`last` again when nobody is: the deal is over)."""
+    act = active(s)
+    return last if last in act or not act else _next_in(s, last, act)
+
+
 def _clear_by_passes(s: DaifugoState, ev: list) -> DaifugoState:
     """The field clears by passes: the last player leads, or the next one still in (U5)."""
-    act = active(s)
-    by = s.top.by
-    lead = by if by in act or not act else _next_in(s, by, act)
-    ev.append(Event("field_cleared", {"reason": "passes", "by": by}))
+    lead = _leader_after(s, s.top.by)
+    ev.append(Event("field_cleared", {"reason": "passes", "by": lead}))
     return replace(s, top=None, pile=(), discards=s.discards + s.pile, jack_back=False,
                    locked_suits=None, sequence_lock=False, passed=(), passed_field=(),
                    turn=lead)

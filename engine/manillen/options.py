@@ -3,6 +3,8 @@
 Defaults are the seed's game (docs/rules/manillen.md, "Decisions"). Where the
 rules page's table recommends otherwise the seed wins: unlimited doubling (M-d recommends 2)
 and a redouble by either member of the dealer's side (the seed: "ディーラーのチームのプレイヤー").
+The first dealer is cut for (A5, the seed: 最初の ディーラーカット で最も強いカードを示した
+プレイヤーがなります) unless the request or the match names one.
 """
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ DEAL_PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-2-2-2": (2, 2, 2, 2)
 OPTIONS: tuple[Option, ...] = (
     Option("first_dealer", Field(
         "enum", "Who deals when neither the request nor the match names a dealer: the first "
-        "player, or the strongest card of a cut (each player cuts; ties cut again).",
+        "player, or the strongest card of a cut (the seed; each player cuts, ties cut again), "
+        "drawn from the seed, or as shown at the table (table.cut) in a physical deal.",
         "リクエストにも対戦情報にもディーラーの指定がないときに配る人：最初のプレイヤー、"
-        "またはカットで最も強いカードを引いた人（全員がカットし、同点ならやり直す）。",
-        choices=("first_player", "cut")), "first_player", rule="A5"),
+        "またはカットで最も強いカードを引いた人（元ルール。全員がカットし、同点ならやり直す）。"
+        "カットはシードから引く。実際の卓の配り（物理ディール）では卓で示したとおり（table.cut）。",
+        choices=("first_player", "cut")), "cut", rule="A5"),
     Option("french_form", Field(
         "enum", "The French form (4 players): the last card dealt is turned up and fixes "
         "trumps, play and the deal go counter-clockwise; 'muette' (silent) or 'parlee' "

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.cards import deck_32
-from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
+from engine.game import (Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition,
+                         number_out_of_range)
 from engine.rng import shuffled
 from engine.state import MAX_SAFE_INT, encode_state, replace
 
@@ -13,7 +14,7 @@ from .messages import refuse
 from .options import DEAL_PATTERNS
 from . import physical
 from .cut import cut_for_dealer, cut_winner
-from .scoring import current_multiplier, reason, settle
+from .scoring import current_multiplier, multiplier_in_range, reason, settle
 from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
                     ManillenOptions, ManillenState, ManillenTrick)
 from engine.errors import shown
@@ -60,13 +61,15 @@ def deal(setup: DealSetup) -> State:
         raise InvalidDeal("the French form (A37) is played by 4, with trumps turned up: no "
                           "blind no-trump, no en face", "options.french_form")
     m = _match(setup, sd.holders(players))
-    # An explicit dealer wins; otherwise the match's next dealer (the deal passed left, A5);
-    # the first dealer is the first player, or (first_dealer: cut) chosen by a cut (A5).
+    # An explicit dealer wins (a referee or an organiser who seats the first dealer, and the
+    # later deals of a match, which name the dealer the deal passed to, A5); otherwise the
+    # first dealer is cut for (A5, first_dealer: cut, the default: the seed), from the seed,
+    # or the first player (first_dealer: first_player).
     cut: list[tuple[str, str]] = []
     dealer_id = setup.dealer or m.get("dealer")
     if setup.deck is not None:
         physical.deck_table(setup)
-    if setup.physical:   # hands or a deck: the cut as shown at the table, no seed
+    if setup.physical:   # hands or a deck: the cut as shown at the table if given, no seed
         cut = physical.cut(setup, players, dealer_id, opts.first_dealer)
         dealer_id = cut_winner(cut, players) if cut else dealer_id
     elif dealer_id is None and opts.first_dealer == "cut":
@@ -205,6 +208,15 @@ def call_due(state: State) -> str:
     return "double" if len(state.doubling.calls) % 2 == 0 else "redouble"
 
 
+def call_in_range(state: State) -> bool:
+    """Whether one more doubling call keeps the deal's multiplier -- every factor multiplied
+    (A18), before any multiplier_cap -- within JSON's safe range (±(2^53 − 1)). The seed lets
+    the calls go on until one side stops; a call past the range is refused
+    `number_out_of_range`, as every action that would take a number past it, and is not
+    listed, so the side asked may only pass."""
+    return multiplier_in_range(state, len(state.doubling.calls) + 1)
+
+
 # ---------------------------------------------------------------- transitions
 
 def _candidates(state: State, calls: tuple[str, ...]) -> list[str]:
@@ -340,6 +352,8 @@ def _call(state: State, player: str, action: Action) -> Transition[State]:
         side = "the non-dealing side" if due == "double" else "the dealer's side"
         raise refuse("wrong_doubling_call", details={"due": due}, side=side, call=due,
                      posted=action.type)
+    if action.type != "pass" and not call_in_range(state):
+        raise number_out_of_range()
     calls = state.doubling.calls
     if action.type == "pass":
         cands = _candidates(state, calls)
@@ -485,7 +499,8 @@ def legal_actions(state: State, player: str) -> list[Action]:
             out.append(Action("pass_trump_choice", player))
         return out
     if state.phase == "doubling":
-        return [Action(call_due(state), player), Action("pass", player)]
+        calls = [Action(call_due(state), player)] if call_in_range(state) else []
+        return [*calls, Action("pass", player)]
     players = state.players
     legal, _ = play_rules(playable(state, player), state.trick.cards,
                           players.index(state.trick.leader), players.index(player),

@@ -9,7 +9,8 @@ layout and what the rules would otherwise draw from the seed, which the referee 
   which card turns up (views show only that a card lies there);
 - `turned` (the French form, A37): the turned-up card that fixes trumps, the dealer's last
   card, still in the dealer's hand;
-- `cut` (A5, `first_dealer: cut`, no dealer named): the cards shown in the cut, in order.
+- `cut` (A5, `first_dealer: cut`, no dealer named): the cards shown in the cut, in order;
+  optional (without it the first seat deals: the engine never cuts for a real table).
 
 Every card of the 32 appears exactly once over hands and table, each hand and table part has
 its count for the player count; an error names the card and its place (`hands.ann[3]`,
@@ -53,12 +54,14 @@ TABLE_FIELDS: dict[str, Field] = {
         "フランス式(A37): 切札を決める表にしたカード。ディーラーの最後のカードで、ディーラーの"
         "手札にある。そのとき必須、それ以外では指定できない", required=False),
     "cut": Field(
-        "object_list", "first_dealer cut (A5) with no dealer named: the cut's cards as shown, "
-        "in order, each {player, card}; tied players cut again in seat order. Required then "
-        "(or name the dealer), refused otherwise",
-        "first_dealer が cut(A5)でディーラーの指定がないとき: カットで見せたカードを順に、"
-        "それぞれ {player, card}。同点の人は席順にカットし直す。そのとき必須(またはディーラーを"
-        "指定)、それ以外では指定できない", required=False,
+        "object_list", "first_dealer cut (A5, the default) with no dealer named: the cut's "
+        "cards as shown, in order, each {player, card}; tied players cut again in seat order. "
+        "Its winner deals; without it (and no dealer named) the first seat deals. Refused with "
+        "a dealer named or first_dealer first_player",
+        "first_dealer が cut(A5、既定)でディーラーの指定がないとき: カットで見せたカードを順に、"
+        "それぞれ {player, card}。同点の人は席順にカットし直す。勝った人が配る。指定がなければ"
+        "(ディーラーの指定もなければ)最初の席が配る。ディーラーを指定したとき、または "
+        "first_dealer が first_player のときは指定できない", required=False,
         schema=obj({"player": {"type": "string", "minLength": 1}, "card": CARD_INPUT})),
 }
 
@@ -93,17 +96,15 @@ def deck_table(setup: DealSetup) -> None:
 
 def cut(setup: DealSetup, players: Sequence[str], named: str | None,
         first_dealer: str) -> list[tuple[str, str]]:
-    """A5 in a physical deal: the cut as shown at the table (no seed), when it decides."""
+    """A5 in a physical deal: the cut as shown at the table (no seed), when the referee gives
+    it. The engine never cuts for a real table: its dealer is the one named (the request's or
+    the match's), else the winner of the cut given, else the first seat."""
     table = setup.table or {}
-    needed = first_dealer == "cut" and named is None
-    if needed and "cut" not in table:
-        raise InvalidDeal("the first dealer is cut for (A5, first_dealer cut): give the cards "
-                          "shown as table.cut, or name the dealer", "table.cut")
-    if not needed:
-        if "cut" in table:
-            raise InvalidDeal("no cut decides the dealer here (A5: first_dealer cut with no "
-                              "dealer named only)", "table.cut")
+    if "cut" not in table:
         return []
+    if first_dealer != "cut" or named is not None:
+        raise InvalidDeal("no cut decides the dealer here (A5: first_dealer cut with no "
+                          "dealer named only)", "table.cut")
     shown: list[tuple[str, str]] = []
     for i, item in enumerate(table["cut"]):
         if set(item) != {"player", "card"} or item["player"] not in players:

@@ -60,6 +60,13 @@ def current_multiplier(state: ManillenState) -> int:
                    * (2 ** len(state.doubling.calls)) * state.match.carry)[0]
 
 
+def multiplier_in_range(state: ManillenState, calls: int) -> bool:
+    """Whether the deal's multiplier with `calls` doubling calls -- every factor multiplied
+    (A18), before any multiplier_cap -- stays within JSON's safe range."""
+    factor = _no_trump_factor(state.options, state.trump, state.blind) * state.match.carry
+    return factor << calls <= MAX_SAFE_INT
+
+
 def settle(state: ManillenState) -> ManillenState:
     """The state with its derived fields (status, multiplier, result, next_match, next_dealer)
     computed from the rest: the phases store them, decode checks them."""

@@ -274,6 +274,31 @@ def test_D13_eight_cut_single():
     assert r.state["top"] is None and r.state["turn"] == "A"
 
 
+def test_U5_an_eight_cut_with_the_last_cards_gives_the_lead_to_the_next_player_still_in():
+    # U5 (the seed's D9 alike): the last player leads a cleared field, or the next player
+    # still in when they have finished. A's 8-cut is their last card: the field clears and
+    # `field_cleared.by`, declared as who leads next, is B, the player on turn after it.
+    s = build({"A": ["H8"], "B": ["S5", "D6"], "C": ["C3", "C7"], "D": ["D4", "S9"]},
+              top=["H6"], by="D", preset="uecda")
+    res = ok(s, "play", "A", cards=["H8"])
+    assert events(res) == ["played", "field_cleared", "went_out"]
+    cleared = res.events[1]
+    assert cleared["reason"] == "eight_cut" and cleared["by"] == "B"
+    assert res.state["top"] is None and res.state["turn"] == "B" and res.to_act == ["B"]
+
+
+def test_U5_a_field_cleared_by_passes_after_a_finisher_names_the_next_player_still_in():
+    # U5: A goes out on ♥9 (no clear); B, C and D pass, the field clears, and the lead passes
+    # to the next player still in after A, which `field_cleared.by` names (not A, who is out).
+    s = build({"A": ["H9"], "B": ["S5", "D6"], "C": ["C3", "C7"], "D": ["D4", "S9"]},
+              top=["H6"], by="D", preset="uecda")
+    s = pass_(pass_(play(s, "A", "H9"), "B"), "C")
+    res = ok(s, "pass", "D")
+    assert events(res) == ["passed", "field_cleared"]
+    assert res.events[1]["reason"] == "passes" and res.events[1]["by"] == "B"
+    assert res.state["turn"] == "B" and res.to_act == ["B"]
+
+
 # ---- D14 lock -------------------------------------------------------------------------------
 
 def test_D14_lock_kept_and_broken_by_a_lone_joker():

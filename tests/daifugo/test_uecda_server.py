@@ -78,6 +78,14 @@ def replay_recorded(rec: dict, table: dict | None = None, seed: str = "uecda"
                 seen["leader_refused"] += leading
                 step = ok(s, "pass", player)             # U14: the server passes it
         s = step.state
+        # U5: a cleared field is led by the player who cleared it, or by the next player still
+        # in when that player has gone out; `field_cleared.by` names who leads next, which is
+        # the player the server asks next
+        for ev in step.events:
+            if ev["type"] == "field_cleared" and s["status"] == "in_progress":
+                assert ev["by"] == s["turn"], (k, ev, s["turn"])
+                seen["cleared"] += 1
+                seen["cleared_going_out"] += any(e["type"] == "went_out" for e in step.events)
         # D9: the server's 20 passes in a row end the game at this very submission
         limit = [ev for ev in step.events if ev["type"] == "pass_limit_reached"]
         assert bool(limit) == ("ranked_by_passes" in rec and k == len(rec["moves"]) - 1), k
@@ -194,3 +202,5 @@ def test_C3_recorded_games_cover_the_standard_rules():
     # passes in a row end games, and every submission after a leader's pass agreed too
     assert total["leader_pass"] >= 10 and total["leader_refused"] >= 3
     assert total["pass_limit"] >= 2
+    # U5: clears whose last player went out, so the next player still in leads, were met
+    assert total["cleared"] > 0 and total["cleared_going_out"] > 0

@@ -45,7 +45,7 @@ def test_A36_two_players_play_sixteen_tricks():
 
 
 def test_A34_three_players_ten_each_two_shown():
-    state = adj.deal("manillen", ["p0", "p1", "p2"], seed="three")["state"]
+    state = adj.deal("manillen", ["p0", "p1", "p2"], seed="three", dealer="p0")["state"]
     assert {p: len(h) for p, h in state["hands"].items()} == {"p0": 10, "p1": 10, "p2": 10}
     assert len(state["leftover"]) == 2
     view = adj.view(state, "p1")
@@ -104,7 +104,7 @@ def test_four_players_whole_deal_with_doubling():
 
 def test_referee_replay_of_a_whole_deal_and_its_first_bad_action():
     request = {"game_id": "manillen", "players": ["a", "b", "c", "d"], "seed": "rep",
-               "seed_salt": "5a175a175a175a175a175a175a175a17"}  # recorded with the deal
+               "dealer": "a", "seed_salt": "5a175a175a175a175a175a175a175a17"}  # recorded with the deal
     state = adj.deal(**request)["state"]
     log = [{"type": "choose_trump", "player": "a", "trump": "H"}]
     state = act(state, "choose_trump", "a", trump="H").state

@@ -131,6 +131,49 @@ def test_M_d_multiplier_cap_bounds_the_score_not_the_calls():
     assert to_act(state) == ["p3"]
 
 
+def _double_to_the_bound(state):
+    """Every call the engine lists, taken in turn (checking that each listed action is
+    accepted) until it lists none: (the state, the number of calls made)."""
+    calls = 0
+    while calls <= 64:                  # 2^64 is far past the range: the calls must stop first
+        player = to_act(state)[0]
+        listed = adj.legal_actions(state, player)
+        for action in listed:                               # every listed action is accepted
+            assert adj.validate(state, action).valid, action
+        kinds = [a["type"] for a in listed]
+        if kinds == ["pass"]:
+            return state, calls
+        assert kinds == [("double", "redouble")[calls % 2], "pass"], kinds
+        state = act(state, kinds[0], player).state
+        calls += 1
+    raise AssertionError(f"{calls} doubling calls still listed and accepted")
+
+
+def test_A14_A18_doubling_past_the_safe_integer_range_is_refused_and_not_listed():
+    # The seed: doubling goes on 「どちらかがやめるまで、いつまでも繰り返すことができます」 (until
+    # one side stops), and every factor multiplies (A18). README: an action that would take a
+    # number past ±(2^53 − 1) is refused `number_out_of_range`. No-trump ×2 × 2^51 calls is
+    # 2^52, the last multiplier in range: the 52nd call is refused and no longer listed, and
+    # the side asked may pass.
+    from engine.state import MAX_SAFE_INT
+    for options in ({}, {"multiplier_cap": 4}):        # the cap bounds the score, not the calls
+        state, calls = _double_to_the_bound(_named(options))
+        assert calls == 51 and state["phase"] == "doubling"
+        assert state["multiplier"] == (2 ** 52 if not options else 4)
+        player, due = to_act(state)[0], ("double", "redouble")[calls % 2]
+        refusal = refused(state, due, player)
+        assert refusal.code == "number_out_of_range" and refusal.rule == ""
+        assert refusal.message("ja").startswith("この操作")
+        while state["phase"] == "doubling":
+            state = act(state, "pass", to_act(state)[0]).state
+        assert state["phase"] == "play" and state["multiplier"] <= MAX_SAFE_INT
+    # a tie carry already large leaves room for fewer calls (the carry × 2^calls bound)
+    carried = new_deal(seed="d", dealer="p0", match={"carry": 2 ** 50})
+    carried = act(carried, "choose_trump", "p0", trump="S").state
+    state, calls = _double_to_the_bound(carried)
+    assert calls == 2 and state["multiplier"] == 2 ** 52
+
+
 def test_M_e_eldest_only():
     state = _named({"double_by": "eldest_only"})
     out = act(state, "pass", "p1")

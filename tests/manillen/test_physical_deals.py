@@ -158,9 +158,11 @@ def test_A5_the_first_dealer_cut_is_given_as_shown():
     rnd = random.Random(7)
     four = physical(4, rnd)
     players, hands = four["players"], four["hands"]
-    with pytest.raises(InvalidDeal) as err:
-        adjudicate.deal("manillen", players, {"preset": "cut"}, hands=hands)
-    assert err.value.path == "table.cut"
+    # a physical deal names its dealer, or gives the cut as shown; with neither the first
+    # seat deals, as before the cut was the default: the engine never cuts for a real table
+    for options in ({}, {"preset": "cut"}, {"first_dealer": "first_player"}):
+        plain = adjudicate.deal("manillen", players, options, hands=hands)["state"]
+        assert plain["dealer"] == "ann" and plain["cut"] == []
     shown = [{"player": "ann", "card": "S10"}, {"player": "bob", "card": "H7"},
              {"player": "cho", "card": "D10"}, {"player": "dai", "card": "CA"},
              {"player": "ann", "card": "SK"}, {"player": "cho", "card": "H8"}]
@@ -184,6 +186,13 @@ def test_A5_the_first_dealer_cut_is_given_as_shown():
         adjudicate.deal("manillen", players, {"preset": "cut"}, hands=hands, dealer="cho",
                         table={"cut": shown})
     assert err.value.path == "table.cut"
+    with pytest.raises(InvalidDeal) as err:  # first_dealer first_player: no cut decides
+        adjudicate.deal("manillen", players, {"first_dealer": "first_player"}, hands=hands,
+                        table={"cut": shown})
+    assert err.value.path == "table.cut"
+    # the default (first_dealer: cut) takes the cut as shown, with no preset
+    by_default = adjudicate.deal("manillen", players, hands=hands, table={"cut": shown})
+    assert by_default["state"]["dealer"] == "ann" and by_default["state"]["cut"] == shown
 
 
 def test_A5_a_match_goes_on_with_a_new_physical_deal(client):

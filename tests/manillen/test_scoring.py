@@ -10,7 +10,7 @@ from engine.game import DealSetup
 from engine.manillen import GAME
 from engine.manillen import scoring
 from engine.state import encode_state, replace
-from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, start
+from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, refused, start
 
 SPADES_HEARTS = [c for c in deck_32() if c[0] in "SH"]      # 30 card points
 DIAMONDS_CLUBS = [c for c in deck_32() if c[0] in "DC"]     # 30 card points
@@ -22,7 +22,8 @@ def finished(n=4, won=None, trump="S", calls=0, options=None, match=None, blind=
     `rest_to`); `calls` doubling calls, alternately by p1 and p0."""
     opts = GAME.resolve_options(options)
     players = PLAYERS[n]
-    state = GAME.deal(DealSetup(tuple(players), opts, "x", match=match))
+    named = None if (match or {}).get("dealer") else players[0]   # not the cut (A5)
+    state = GAME.deal(DealSetup(tuple(players), opts, "x", dealer=named, match=match))
     won = dict(won or {})
     rest = [c for c in deck_32() if c not in {c for w in won.values() for c in w}
             and c not in state.leftover]
@@ -248,8 +249,11 @@ def test_integers_stay_in_json_safe_range():
                      match={"carry": MAX_SAFE_INT, "deal_number": MAX_SAFE_INT,
                             "scores": {"team_1_3": MAX_SAFE_INT - 1}})["state"]
     state = act(state, "choose_trump", "p0", trump="no_trump").state
-    state = act(state, "double", "p1").state
-    assert state["multiplier"] == MAX_SAFE_INT
+    assert state["multiplier"] == MAX_SAFE_INT          # no-trump × the carry: capped
+    # A18: a doubling call would take the multiplier further past the range: refused
+    # (number_out_of_range), not listed
+    assert refused(state, "double", "p1").code == "number_out_of_range"
+    assert [a["type"] for a in adj.legal_actions(state, "p1")] == ["pass"]
     while state["phase"] == "doubling":
         state = act(state, "pass", state["doubling"]["turn"]).state
     final, deltas, _ = play_out(state, random.Random(3))

@@ -1,5 +1,6 @@
 """The first dealer by a cut (A5, A6)."""
 import copy
+import random
 
 import pytest
 
@@ -8,7 +9,7 @@ from engine.errors import InvalidState
 from engine.manillen import GAME
 from engine.manillen.cut import cut_for_dealer, cut_winner
 from engine.manillen.tricks import strength
-from tests.manillen.helpers import PLAYERS
+from tests.manillen.helpers import PLAYERS, act, play_out
 
 
 def test_A5_first_dealer_is_the_strongest_card_of_a_cut():
@@ -40,14 +41,49 @@ def test_A5_tied_strongest_cards_cut_again():
     pytest.fail("no tie in 400 seeds")
 
 
-def test_A5_cut_only_when_no_dealer_is_named_and_off_by_default():
-    assert adj.deal("manillen", PLAYERS[4], seed="s")["state"]["cut"] == []
-    named = adj.deal("manillen", PLAYERS[4], seed="s", dealer="p2",
-                     options={"first_dealer": "cut"})["state"]
+def test_A5_a_seeded_match_cuts_for_the_first_dealer_by_default():
+    # The seed: 「最初の ディーラーカット で最も強いカードを示したプレイヤーがなります」 -- the
+    # first dealer is whoever shows the strongest card of a cut. It is the default of a
+    # server-shuffled deal, not only of the `cut` preset: drawn from the seed (the same seed
+    # cuts the same), recorded in the state and shown in every view.
+    dealers = set()
+    for seed in map(str, range(40)):
+        state = adj.deal("manillen", PLAYERS[4], seed=seed)["state"]
+        assert state["options"]["first_dealer"] == "cut"
+        cut = [(c["player"], c["card"]) for c in state["cut"]]
+        assert cut == cut_for_dealer(PLAYERS[4], seed)               # deterministic from the seed
+        assert state["dealer"] == state["match"]["dealer"] == cut_winner(cut, PLAYERS[4])
+        again = adj.deal("manillen", PLAYERS[4], seed=seed)["state"]
+        assert (again["cut"], again["dealer"], again["hands"]) == \
+            (state["cut"], state["dealer"], state["hands"])
+        assert adj.view(state, "p1")["cut"] == state["cut"]
+        dealers.add(state["dealer"])
+    assert dealers == set(PLAYERS[4])                    # not always the first player
+    # first_dealer: first_player (the former default) deals from the first seat, no cut
+    first = adj.deal("manillen", PLAYERS[4], seed="s",
+                     options={"first_dealer": "first_player"})["state"]
+    assert first["cut"] == [] and first["dealer"] == "p0"
+
+
+def test_A5_a_named_dealer_wins_over_the_cut_and_later_deals_pass_it_left():
+    # Decision: a dealer named by the request (a referee or organiser seating the first
+    # dealer) wins over the cut, which is not made; later deals of a match name the dealer
+    # the deal passed to (A5, `next_match.dealer`), never cut again.
+    named = adj.deal("manillen", PLAYERS[4], seed="s", dealer="p2")["state"]
     assert named["cut"] == [] and named["dealer"] == "p2"
-    later = adj.deal("manillen", PLAYERS[4], seed="s", options={"preset": "cut"},
+    first = adj.deal("manillen", PLAYERS[4], seed="s")["state"]
+    later = adj.deal("manillen", PLAYERS[4], seed="s",
                      match={"dealer": "p3", "deal_number": 1})["state"]
     assert later["cut"] == [] and later["dealer"] == "p3"
+    state = act(first, "choose_trump", first["dealer"], trump="S").state
+    while state["phase"] == "doubling":
+        state = act(state, "pass", state["doubling"]["turn"]).state
+    final, _, _ = play_out(state, random.Random(5))
+    players = PLAYERS[4]
+    left = players[(players.index(first["dealer"]) + 1) % 4]
+    assert final["next_match"]["dealer"] == final["next_dealer"] == left
+    second = adj.deal("manillen", players, seed="s", match=final["next_match"])["state"]
+    assert second["dealer"] == left and second["cut"] == []
 
 
 def test_A5_decode_refuses_a_cut_that_does_not_give_the_dealer():

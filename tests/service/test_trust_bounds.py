@@ -111,29 +111,39 @@ def test_a_blank_state_secret_fails_at_start_up(raw):
     assert Settings.from_env({}).state_secrets == ()
 
 
-def test_seventy_doublings_offered_by_legal_actions_stay_within_the_safe_range():
-    """Issue #13: the 64th doubling call of a default 4-player Manillen deal used to take the
-    multiplier past 64 bits (a 500). Every call legal-actions offers is accepted, and the
-    multiplier is capped at 2^53 − 1 (docs/rules/manillen.md)."""
+def test_doubling_calls_offered_by_legal_actions_stop_at_the_safe_range():
+    """Manillen's doubling goes on until one side stops (the seed): the 64th call of a default
+    4-player deal once took the multiplier past 64 bits (a 500), then was capped at 2^53 − 1
+    and still offered. Every call legal-actions offers is accepted; the call that would take
+    the multiplier past 2^53 − 1 is refused number_out_of_range and not offered (README,
+    docs/rules/manillen.md A18): with trumps (×1) the 53rd, as 2^52 is the last power of two
+    in range."""
     client = _client()
     players = ["a", "b", "c", "d"]
     out = client.post("/v1/games/manillen/deal", json={"players": players}).get_json()
     calls = 0
     for _ in range(400):
-        if calls >= 70 or out["status"] == "finished":
+        if out["state"]["phase"] not in ("trump", "doubling"):
             break
         actions = []
         for p in out["to_act"]:
             actions += client.post("/v1/legal-actions",
                                    json={"state": out["state"], "player": p}).get_json()["actions"]
         pick = next((a for a in actions if a["type"] in ("double", "redouble")), None)
-        if pick is None:
-            pick = next(a for a in actions if a["type"] != "pass" or out["state"]["phase"] != "doubling")
+        if pick is None and out["state"]["phase"] == "doubling":
+            due = ("double", "redouble")[len(out["state"]["doubling"]["calls"]) % 2]
+            refused = client.post("/v1/validate", json={"state": out["state"], "action": {
+                "type": due, "player": out["to_act"][0]}})
+            assert refused.status_code == 200 and not refused.get_json()["valid"]
+            assert refused.get_json()["error"]["code"] == "number_out_of_range"
+            pick = next(a for a in actions if a["type"] == "pass")
+        elif pick is None:
+            pick = next(a for a in actions if a.get("trump") != "no_trump")
         resp = client.post("/v1/validate", json={"state": out["state"], "action": pick})
         assert resp.status_code == 200, resp.get_json()
         out = resp.get_json()
         assert out["valid"], out["error"]
         calls += pick["type"] in ("double", "redouble")
         assert 1 <= out["state"]["multiplier"] <= MAX_SAFE_INT
-    assert calls >= 70
-    assert out["state"]["multiplier"] == MAX_SAFE_INT
+    assert out["state"]["phase"] == "play"
+    assert calls == 52 and out["state"]["multiplier"] == 2 ** 52
