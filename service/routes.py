@@ -363,8 +363,11 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         referee_act = guard.enabled and adjudicate.is_referee_act(got.state, action,
                                                                   sealed=guard.sealed)
         if referee_act:
+            # (the same words wherever the named cards lie: the answer tells nothing of them)
+            named = "" if adjudicate.is_referee_act(got.state, action) else \
+                " naming cards drawn from a stock of unknown order (a physical deal)"
             guard.require_referee(req.headers.get("Authorization"),
-                                  f"the action {action.get('type')!r}")
+                                  f"the action {action.get('type')!r}{named}")
         elif guard.sealed and isinstance(actor, str):
             guard.require_seat(got.meta, actor, req.headers.get(SEAT_TOKEN_HEADER))
         if isinstance(got.state, dict) and isinstance(got.state.get("game"), str):
