@@ -252,15 +252,22 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
                    game.match_summary(tr.state) if status == FINISHED else None, action.to_json())
 
 
-def is_referee_act(state_json: Any, action_json: Any) -> bool:
-    """Whether the posted action is of a type its game declares referee-only. Anything that
-    is not a well-formed action of a known game answers False: validate words what is wrong."""
+def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> bool:
+    """Whether the posted action is the referee's: of a type its game declares referee-only,
+    or, when `sealed` (the caller hides the state from the seats), one that names cards
+    taken from a stock whose order nobody knows (Game.names_unseen_draw: a physical deal's
+    draws, whose refusals would tell the naming seat which unseen cards are out of the
+    stock). Anything that is not a well-formed action of a known game answers False: validate
+    words what is wrong."""
     if not isinstance(state_json, Mapping) or not isinstance(action_json, Mapping):
         return False
     game = registry.get(state_json.get("game")) if isinstance(state_json.get("game"), str) \
         else None
     kind = action_json.get("type")
-    return game is not None and isinstance(kind, str) and kind in game.referee_actions
+    if game is None or not isinstance(kind, str):
+        return False
+    return kind in game.referee_actions or (
+        sealed and game.names_unseen_draw(state_json, action_json))
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,

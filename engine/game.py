@@ -391,6 +391,19 @@ class Game(ABC, Generic[S]):
         raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
                                   "but does not carry it out")
 
+    def names_unseen_draw(self, state_json: Mapping[str, Any],
+                          action_json: Mapping[str, Any]) -> bool:
+        """Whether the posted action names cards taken from a stock whose order nobody knows
+        (a physical deal: Man's drawn and turned cards, 3.10; Manteur's cards received and
+        dealt, B.6). The engine refuses a named card that lies elsewhere (it knows every hand
+        as the referee entered it), so under sealing such an act is the referee's
+        (adjudicate.is_referee_act): a seat naming its own draws could otherwise learn which
+        unseen cards are out of the stock (docs/security.md, "Physical deals").
+        Runs on every sealed /v1/validate before anything is decoded: read only the few
+        fields needed from the JSON as posted, and answer False for anything malformed
+        (validate words what is wrong). The default: the game never names drawn cards."""
+        return False
+
     def referee_legal_actions(self, state: S) -> list[Action] | None:
         """The game's own referee-only acts the referee may post now (Guandan's void hand and
         forfeit), each naming its seat; None: those the seats' legal_actions list (the

@@ -357,11 +357,17 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         if "game" in body:
             _check_game(body["game"], got.state)
         # A referee-only action (a chombo recorded, a reported peek) is the referee's, not the
-        # seat's it is posted as: the referee key, with or without that seat's token.
-        referee_act = guard.enabled and adjudicate.is_referee_act(got.state, action)
+        # seat's it is posted as: the referee key, with or without that seat's token. Sealed,
+        # so is a card named as drawn from a physical deal's stock of unknown order: its
+        # refusal would tell the seat where an unseen card is not (docs/security.md).
+        referee_act = guard.enabled and adjudicate.is_referee_act(got.state, action,
+                                                                  sealed=guard.sealed)
         if referee_act:
+            # (the same words wherever the named cards lie: the answer tells nothing of them)
+            named = "" if adjudicate.is_referee_act(got.state, action) else \
+                " naming cards drawn from a stock of unknown order (a physical deal)"
             guard.require_referee(req.headers.get("Authorization"),
-                                  f"the action {action.get('type')!r}")
+                                  f"the action {action.get('type')!r}{named}")
         elif guard.sealed and isinstance(actor, str):
             guard.require_seat(got.meta, actor, req.headers.get(SEAT_TOKEN_HEADER))
         if isinstance(got.state, dict) and isinstance(got.state.get("game"), str):
@@ -498,6 +504,8 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
             ext, deal, deal["game_id"], deal["players"], [body["deal"], body["actions"]])
         guard = ext.guard
         if guard.enabled:
+            # The actions' types only: a replay of a physical deal (hands) needs the referee
+            # key as a deal the caller shapes, so its named draws are the referee's already.
             shown = {"game": deal["game_id"]}
             for action in body["actions"]:
                 if adjudicate.is_referee_act(shown, action):

@@ -41,7 +41,9 @@ def assert_no_leak(view: dict, hidden: set[str], who: str | None) -> None:
 # What a refusal may say of a card named as received from a stock whose order is unknown (a
 # physical deal, man 3.10, manteur B.6) and that the seat cannot see: only that it is not among
 # the cards left to draw. Refusing it says that much whatever the message (the engine knows every
-# hand as the referee entered it, and cannot take as drawn a card that lies elsewhere).
+# hand as the referee entered it, and cannot take as drawn a card that lies elsewhere). That is
+# the engine's answer; under sealing the service gives a seat neither, since naming such a card
+# is the referee's act (tests/service/test_sealed_physical_draws.py, docs/security.md).
 UNSEEN_WHERE = "not in the stock"
 
 

@@ -30,10 +30,15 @@ _CALL = Field("enum", "the end-of-turn call (6.1); required with calls=declared 
               "指定すれば正否を確かめる", required=False, choices=tuple(CALLS))
 
 # 3.10: with a stock of unknown order (a deal from the table, 2.7) the table says what came off it.
+# Sealing on, naming them is the referee's act (Game.names_unseen_draw, docs/security.md).
+SEALED_NOTE = ("; with states sealed, a draw naming cards is the referee's to enter (the referee "
+               "key; a seat token alone gets 403 referee_key_required)")
+SEALED_NOTE_JA = ("。状態を封印しているサービスでは、カードを指定した引きは審判が入力する"
+                  "(審判用キーが必要。席のトークンだけなら 403 referee_key_required)")
 _DRAWN = Field("cards", "the cards drawn, in the order drawn: required exactly when the stock's "
-               "order is unknown (a deal from the table, 3.10), refused otherwise",
+               "order is unknown (a deal from the table, 3.10), refused otherwise" + SEALED_NOTE,
                "引いたカード(引いた順)。山札の順番が分からないとき(卓の札から入力したディール、"
-               "3.10)は必須、それ以外では指定できない", required=False)
+               "3.10)は必須、それ以外では指定できない" + SEALED_NOTE_JA, required=False)
 
 ACTIONS = (
     ActionType("play", "Play one card, or several of one rank listed bottom to top (the last "
@@ -63,9 +68,11 @@ ACTIONS = (
                "card.",
                "親(start_card=by_dealer): 効果カードの台札の上に次のカードをめくる。", {
                    "cards": Field("cards", "the cards turned, in order: required exactly when "
-                                  "the stock's order is unknown (3.10), refused otherwise",
+                                  "the stock's order is unknown (3.10), refused otherwise"
+                                  + SEALED_NOTE.replace("a draw", "a flip"),
                                   "めくったカード(めくった順)。山札の順番が分からないとき"
-                                  "(3.10)は必須、それ以外では指定できない", required=False)},
+                                  "(3.10)は必須、それ以外では指定できない"
+                                  + SEALED_NOTE_JA.replace("引き", "めくり"), required=False)},
                "2.3"),
     ActionType("call", "calls=declared: call リーチ for a dealt hand totalling 13 or less, "
                "before any other action.",

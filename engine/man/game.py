@@ -1,6 +1,9 @@
 """ManGame: the Game interface over the modules of this package (rules: docs/rules/man.md)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.fields import Field
 from engine.game import Action, DealSetup, Game, Lookup, ScoreDelta, Transition
 from engine.state import replace
@@ -28,6 +31,10 @@ MAN_NUMBERS = Lookup(
     # cold takes ~40 µs, a Redis round trip 80–250 µs here, so the shared cache would only slow
     # it down (docs/performance.md: cache in Redis only what costs more than a round trip).
     cacheable=False)
+
+
+# 3.10 (with 2.3): the fields that name cards taken from a stock of unknown order, by action.
+UNSEEN_DRAW_FIELDS = {"draw": "cards", "flip": "cards"}
 
 
 class ManGame(Game[ManState]):
@@ -95,6 +102,15 @@ class ManGame(Game[ManState]):
 
     def legal_actions(self, state: ManState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def names_unseen_draw(self, state_json: Mapping[str, Any],
+                          action_json: Mapping[str, Any]) -> bool:
+        """3.10: a draw or a flip from a physical deal's stock (`stock_known` false) that
+        names at least one card (an empty list names none: a drawn game's draw, 3.9)."""
+        kind = action_json.get("type")
+        field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
+        return field is not None and state_json.get("stock_known") is False and \
+            bool(action_json.get(field))
 
     def to_act(self, state: ManState) -> list[str]:
         return phases.to_act(state)

@@ -55,15 +55,25 @@ ACTIONS = (
                                   "戻すカード。[] なら交換しない"),
                    "drawn": Field("cards", "the cards received from the stock, as many as "
                                   "given back: required exactly when the stock's order is "
-                                  "unknown (a physical deal, B.6), refused otherwise",
+                                  "unknown (a physical deal, B.6), refused otherwise; with "
+                                  "states sealed, an exchange naming cards is the referee's to "
+                                  "enter (the referee key; a seat token alone gets 403 "
+                                  "referee_key_required)",
                                   "山札から受け取ったカード(戻した枚数と同じ)。山札の順番が"
                                   "分からないとき(卓の札から入力したディール、B.6)は必須、"
-                                  "それ以外では指定できない", required=False)},
+                                  "それ以外では指定できない。状態を封印しているサービスでは、"
+                                  "カードを指定した交換は審判が入力する(審判用キーが必要。"
+                                  "席のトークンだけなら 403 referee_key_required)",
+                                  required=False)},
                "B15"),
     ActionType("deal", "A physical game with an unknown stock (B.6): the five cards the new "
-               "round's starter was dealt after a challenge (B16), posted by the starter.",
+               "round's starter was dealt after a challenge (B16), posted as the starter's; "
+               "with states sealed, by the referee (the referee key; a seat token alone gets "
+               "403 referee_key_required).",
                "山札の順番が分からない卓のゲーム(B.6): 挑戦の後、新しいラウンドの最初の"
-               "プレイヤーに配られた5枚(B16)。最初のプレイヤーが送る。", {
+               "プレイヤーに配られた5枚(B16)。最初のプレイヤーの行動として送る。状態を"
+               "封印しているサービスでは審判が送る(審判用キーが必要。席のトークンだけなら "
+               "403 referee_key_required)。", {
                    "cards": Field("cards", "the five cards dealt; required (the listed action "
                                   "leaves them for the table to fill in)",
                                   "配られた5枚。必須(挙げられる行動では卓が埋める)",

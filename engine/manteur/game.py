@@ -2,6 +2,7 @@
 docs/rules/manteur.md)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Sequence
 
 from engine.fields import Field
@@ -57,6 +58,11 @@ COMPARE = Lookup(
     cacheable=False)
 
 
+# B.6: the fields that name cards taken from a stock of unknown order, by action: the cards
+# received in an exchange (B15) and a new round's five cards (B16).
+UNSEEN_DRAW_FIELDS = {"exchange": "drawn", "deal": "cards"}
+
+
 class ManteurGame(Game[ManteurState]):
     id = "manteur"
     names = {"en": "Manteur (Poker Menteur)", "ja": "マントゥール(ポーカー・マントゥール)"}
@@ -105,6 +111,16 @@ class ManteurGame(Game[ManteurState]):
 
     def legal_actions(self, state: ManteurState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def names_unseen_draw(self, state_json: Mapping[str, Any],
+                          action_json: Mapping[str, Any]) -> bool:
+        """B.6: an exchange's cards received, or a new round's five cards, in a physical game
+        (`stock_known` false), when at least one card is named (an exchange of none names
+        none)."""
+        kind = action_json.get("type")
+        field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
+        return field is not None and state_json.get("stock_known") is False and \
+            bool(action_json.get(field))
 
     def to_act(self, state: ManteurState) -> list[str]:
         return phases.to_act(state)

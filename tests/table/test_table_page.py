@@ -207,11 +207,22 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
             wait_present(driver, "legal-actions")
             assert saved_match(driver)["deals"][0]["answer"]["state"].startswith("sealed.")
             assert saved_match(driver)["deals"][0]["answer"]["seat_tokens"]
-            # ann plays with her seat's token; bob's C6 on H9 is a chombo, which ends the deal
+            # ann plays with her seat's token
             click(driver, "act-seat-ann")
             wait_for(driver, lambda d: idle(d) and "ann" in find(d, "to-act").text)
             click(driver, "legal-0")
-            wait_for(driver, lambda d: idle(d) and entries(d) == 1, what="ann's play")
+            wait_for(driver, lambda d: idle(d) and entries(d) == 1 and
+                     finds(d, '[data-type="draw"]'), what="ann's play")
+            # bob's draw names its card from a stock nobody has seen: sealed, a referee act
+            # (docs/security.md), which the page sends with the key it dealt with
+            finds(driver, '[data-type="draw"]')[0].click()
+            picker = wait_present(driver, "draw-picker")
+            drawn = picker.find_elements(By.CSS_SELECTOR, "button")[0].get_attribute("aria-label")
+            click(driver, f"drawn-{drawn}")
+            click(driver, "ask-send")
+            wait_for(driver, lambda d: idle(d) and entries(d) == 2, what="bob's draw")
+            assert saved_match(driver)["deals"][0]["steps"][1]["action"]["cards"] == [drawn]
+            # bob's C6 on H9 is a chombo, which ends the deal
             enter_other(driver, "play", "bob", cards="C6")
             assert "chombo" in wait_present(driver, "result").text
         finally:
