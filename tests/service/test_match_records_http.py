@@ -70,6 +70,57 @@ def test_the_discrepancy_speaks_the_callers_language():
     assert en["code"] == ja["code"] == "result_differs" and en["message"] != ja["message"]
 
 
+def _tampered(record: dict) -> list[dict]:
+    """Copies of a consistent record, each with one thing wrong: an action out of turn (the
+    rules refuse it), a result, the totals, the digest, a commitment, one deal too many."""
+    out = []
+    first = record["deals"][0]
+    if first["actions"]:
+        copy_ = copy.deepcopy(record)
+        action = copy_["deals"][0]["actions"][0]["action"]
+        action["player"] = next(p for p in record["players"] if p != action.get("player"))
+        out.append(copy_)
+    for change in (lambda r: r["deals"][0].setdefault("result", {}).update(status="in_progress"),
+                   lambda r: r.update(totals={r["players"][0]: 12345}),
+                   lambda r: r.update(digest="sha256:" + "0" * 64),
+                   lambda r: r["deals"][0]["deal"].update(seed_commitment="0" * 64),
+                   lambda r: r["deals"].append(copy.deepcopy(r["deals"][0]))):
+        copy_ = copy.deepcopy(record)
+        change(copy_)
+        out.append(copy_)
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_discrepancy_answers_exactly_what_the_spec_declares(game_id):
+    # The report is a contract: a discrepancy's fields, and the refusal it carries when the
+    # rules refused a recorded action, are each the spec's model (a refusal's model requires
+    # the link to its rule, `rule_url`, as on /v1/validate), so a typed client reads them.
+    from tests.service.test_whole_games import spec_validators
+
+    schema, _ = spec_validators()
+    validator = schema("RecordCheckResponse")
+    codes = set()
+    for seed in range(2):
+        record = random_record(game_id, random.Random(seed), deals=2)
+        for i, tampered in enumerate(_tampered(record)):
+            lang = ("en", "ja")[(seed + i) % 2]
+            resp = post_check(tampered, **{"Accept-Language": lang})
+            if resp.status_code != 200:
+                continue  # a change the record's own checks refuse (422)
+            answer = resp.get_json()
+            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}"
+                      for e in validator.iter_errors(answer)]
+            assert not errors, errors[:3]
+            found = answer["discrepancy"]
+            if found is not None:
+                codes.add(found["code"])
+                if "refusal" in found:
+                    assert found["refusal"]["rule_url"].startswith(
+                        f"/v1/games/{game_id}/rules.{lang}.html#")
+    assert "action_refused" in codes and "digest_mismatch" in codes, codes
+
+
 @pytest.mark.parametrize("body, status, code, path", [
     ({"format": "card-referee/match-record", "format_version": 1, "game": "man",
       "players": ["a", "b"], "deals": [{"deal": {"seed": "s"}, "actions": [{"action": {},
