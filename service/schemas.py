@@ -8,6 +8,7 @@ are built from what the registered games declare, so adding a game never touches
 from __future__ import annotations
 
 import copy
+import re
 from typing import Iterable
 
 import marshmallow as ma
@@ -20,6 +21,8 @@ from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
 from engine.referee import REFEREE
 from engine.records import DISCREPANCY_CODES
+
+from .sealing import LEGACY_PREFIX, PREFIX
 
 
 def _int(**kw) -> mf.Integer:
@@ -258,10 +261,13 @@ class ReplayDealField(mf.Field):
             raise ma.ValidationError(err.messages, valid_data=err.valid_data) from None
 
 
-SEALED_STATE = {"type": "string", "pattern": "^sealed\\.v1\\.",
+# What a sealed string starts with: the prefix the service seals with and every one it still
+# opens (service/sealing.py), so the spec admits both what it answers and what it accepts.
+SEALED_PATTERN = "^(" + "|".join(re.escape(p) for p in (PREFIX, LEGACY_PREFIX)) + ")"
+SEALED_STATE = {"type": "string", "pattern": SEALED_PATTERN,
                 "description": "A state sealed with AES-GCM (CARDREF_SEAL_KEYS): opaque; post "
                                "it back as it came"}
-SEALED_MATCH = {"type": "string", "pattern": "^sealed\\.v1\\.",
+SEALED_MATCH = {"type": "string", "pattern": SEALED_PATTERN,
                 "description": "A sealed match summary (next_match): opaque; pass it as the "
                                "next deal's `match`"}
 META = {"type": "object", "description": "The state's binding, under its signature: a game "
