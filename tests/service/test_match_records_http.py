@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import adjudicate, records, registry, rng
+from engine.errors import InvalidDeal
 from service.app import create_app
 from service.config import Settings
 from tests.records import random_record
@@ -192,6 +193,38 @@ def test_a_revealed_seed_verifies_its_commitment_and_deals_each_seats_hand(game_
     for wrong in ({"seed": state["seed"] + "!"}, {"seed_salt": rng.new_salt()},
                   {"seed_commitment": "0" * 64}):
         assert _verify({**body, **wrong}).get_json()["matches"] is False
+
+
+def _player_counts():
+    for game in registry.all_games():
+        for n in range(game.min_players, game.max_players + 1):
+            players = [f"p{i}" for i in range(n)]
+            try:
+                adjudicate.deal(game.id, players, None, "probe")
+            except InvalidDeal:  # a count the game is not played by (Manillen: 5)
+                continue
+            yield game.id, n
+
+
+@pytest.mark.parametrize("game_id, n", list(_player_counts()))
+def test_verify_deal_answers_every_seats_dealt_cards_at_every_player_count(game_id, n):
+    # The seed reveals every seat's cards, so verify-deal answers each seat the cards that seed
+    # dealt it, even while a seat's own view hides them (Manillen A8: the dealer's partner sees
+    # nothing until trumps are named; 6 players: both partners). A game that deals one hand
+    # (Manteur: the holder's) answers it for its holder and [] for the others.
+    players = [f"p{i}" for i in range(n)]
+    salt = rng.new_salt()
+    state = adjudicate.deal(game_id, players, None, "verify-every-seat", seed_salt=salt)["state"]
+    out = _verify({"game": game_id, "players": players, "seed": "verify-every-seat",
+                   "seed_salt": salt, "seed_commitment": rng.commitment("verify-every-seat", salt)})
+    assert out.status_code == 200, out.get_json()
+    hands = out.get_json()["hands"]
+    if isinstance(state.get("hands"), dict):
+        dealt = {p: list(state["hands"][p] or []) for p in players}
+    else:
+        dealt = {p: list(state["hand"]) if p == state["holder"] else [] for p in players}
+    assert hands == dealt
+    assert sum(map(len, hands.values())) > 0
 
 
 def test_a_deal_made_before_salting_verifies_by_the_bare_sha256():
