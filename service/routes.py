@@ -38,7 +38,7 @@ PROBLEM_RESPONSES = {
     413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
          "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`, "
-         "`game_mismatch`)",
+         "`game_mismatch`; `json_duplicate_key`: an object names a key twice)",
 }
 
 
