@@ -119,6 +119,8 @@ JA_MESSAGES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p + r"\Z", r
     (r"Invalid JSON body: not UTF-8 at byte (\d+)\.", r"JSON が UTF-8 ではありません(\1 バイト目)。"),
     (r"Invalid JSON body: (.*)\.", r"JSON の形式が正しくありません: \1。"),
     (r"the request body does not fit the schema", "リクエストの本文がスキーマに合いません"),
+    (r"must be a string", "文字列でなければなりません"),
+    (r"does not fit the state's binding \(meta\)", "状態の結び付け(meta)に合いません"),
     (r"duplicate key (.+): a JSON object names each key once",
      r"キー \1 が重複しています: JSON のオブジェクトでは各キーを一度だけ書きます"),
     # engine.fields.Field.parse

@@ -292,6 +292,39 @@ MATCH_LINEAGE = {
                    "provenance": {"type": "string", "enum": ["server", "referee"]}}}
 
 
+_ABSENT = object()
+
+
+def binding_fault(meta: object, signature: object) -> tuple[str, str] | None:
+    """(path, message) where a state posted to a deployment that neither signs nor seals
+    carries a `meta` or `signature` unlike the spec's (META, SIGNATURE), else None. Such a
+    deployment ignores both (nothing vouches for them), but a value the spec refuses is
+    refused (422), as anywhere else in a state."""
+    if signature is not _ABSENT and not isinstance(signature, str):
+        return "state.signature", "must be a string"
+    if meta is _ABSENT:
+        return None
+    if not isinstance(meta, dict):
+        return "state.meta", "must be an object"
+    props = META["properties"]
+    for key in meta:
+        if key not in props:
+            return f"state.meta.{key}", "unknown field"
+    for key in META["required"]:
+        if key not in meta:
+            return f"state.meta.{key}", "missing required field"
+    for key, value in meta.items():
+        rule = props[key]
+        if rule["type"] == "string":
+            ok = isinstance(value, str) and ("enum" not in rule or value in rule["enum"])
+        else:
+            ok = (isinstance(value, int) and not isinstance(value, bool)
+                  and value >= rule.get("minimum", value))
+        if not ok:
+            return f"state.meta.{key}", "does not fit the state's binding (meta)"
+    return None
+
+
 SIGNATURE = {"type": "string", "description": "HMAC-SHA256 over the state's canonical JSON "
              "(`v1:` and hex), present when the service signs states"}
 LOOSE_STATE = {
