@@ -584,9 +584,23 @@ def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any]
                             seed_salt=seed_salt or None)
     game = adjudicate.game_by_id(game_id)
     state = game.decode(dealt["state"])
+    # Each seat's dealt cards, from the referee's view of the deal (everything): a seat's own
+    # view may hide its own hand for a while (Manillen A8: the dealer's partner sees nothing
+    # until trumps are named, A11: the blind dealer), and the seed reveals them anyway.
+    everything = game.referee_view(state)
     return {"matches": made == seed_commitment.strip().lower(), "seed_commitment": made,
-            "hands": {p: _own_hand(game.view(state, p), p) for p in dealt["state"]["players"]},
+            "hands": {p: _dealt_hand(everything, game, state, p)
+                      for p in dealt["state"]["players"]},
             "face_up": game.view(state, None), "to_act": dealt["to_act"]}
+
+
+def _dealt_hand(everything: Mapping[str, Any], game: Game, state: Any, seat: str) -> list[str]:
+    """The seat's dealt cards: its entry of every seat's `hands` in the referee's view, or for a
+    game that deals one hand at a time (Manteur's `hand`) what the seat's own view holds."""
+    hands = everything.get("hands")
+    if isinstance(hands, Mapping):
+        return list(hands.get(seat) or [])
+    return _own_hand(game.view(state, seat), seat)
 
 
 def _own_hand(view: Mapping[str, Any], seat: str) -> list[str]:

@@ -286,12 +286,22 @@ def _read_json(path: str, what: str):
         raise BadInput(f"{path}: cannot read it ({err.__class__.__name__}: "
                        f"{getattr(err, 'strerror', None) or err})") from None
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as err:
         raise BadInput(f"{path}: not JSON: {err.msg} at line {err.lineno}, "
                        f"column {err.colno}") from None
     except RecursionError:
         raise BadInput(f"{path}: nested too deep to be {what}") from None
+    # A key named twice is refused as the service refuses it (last-one-wins would let two
+    # different files check as one record, with one digest).
+    from .json_keys import find_duplicate_key
+
+    found = find_duplicate_key(text)
+    if found is not None:
+        where, key = found
+        raise BadInput(f"{path}: json_duplicate_key at {where}: duplicate key {key!r}: "
+                       "a JSON object names each key once")
+    return value
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -28,6 +28,8 @@ PROBLEM_MIME = "application/problem+json"
 # code -> (title en, title ja)
 TITLES: dict[str, tuple[str, str]] = {
     "json_malformed": ("Malformed JSON", "JSON の形式が正しくありません"),
+    "json_duplicate_key": ("A JSON object names a key twice",
+                           "JSON のオブジェクトに同じキーが二度あります"),
     "body_incomplete": ("The request body ended before its declared end",
                         "リクエストの本文が途中で終わっています"),
     # The HTTP server's own refusals (service/gunicorn_conf.py: before the app sees a request).
@@ -119,6 +121,10 @@ JA_MESSAGES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p + r"\Z", r
     (r"Invalid JSON body: not UTF-8 at byte (\d+)\.", r"JSON が UTF-8 ではありません(\1 バイト目)。"),
     (r"Invalid JSON body: (.*)\.", r"JSON の形式が正しくありません: \1。"),
     (r"the request body does not fit the schema", "リクエストの本文がスキーマに合いません"),
+    (r"must be a string", "文字列でなければなりません"),
+    (r"does not fit the state's binding \(meta\)", "状態の結び付け(meta)に合いません"),
+    (r"duplicate key (.+): a JSON object names each key once",
+     r"キー \1 が重複しています: JSON のオブジェクトでは各キーを一度だけ書きます"),
     # engine.fields.Field.parse
     (r"may not be null", "null にはできません"),
     (r"must be a list of cards", "カードのリストでなければなりません"),

@@ -11,6 +11,8 @@ from webargs import core
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
+from .json_keys import refuse_duplicate_keys
+
 
 class OrjsonProvider(JSONProvider):
     def dumps(self, obj: Any, **kwargs: Any) -> str:
@@ -98,12 +100,16 @@ class BadChunkedBody(HTTPException):
 def raw_json_body(req: Request, required: bool) -> Any:
     """The body parsed with orjson (which reads an integer beyond 64 bits as a float instead of
     a value no JSON encoder here can write back). A body not declared JSON is refused with 415;
-    when not `required`, an empty one reads as missing. Malformed JSON raises JSONDecodeError."""
+    when not `required`, an empty one reads as missing. Malformed JSON raises JSONDecodeError;
+    an object naming a key twice raises DuplicateKey (service/json_keys.py)."""
     if req.environ.get("CONTENT_TYPE") != "application/json" and not is_json_request(req):
         if required or body_bytes(req):
             abort(415, messages={"json": ["Content-Type must be application/json."]})
         return core.missing
-    return orjson.loads(body_bytes(req))
+    data = body_bytes(req)
+    value = orjson.loads(data)
+    refuse_duplicate_keys(data, value)  # 422 json_duplicate_key, never last-one-wins
+    return value
 
 
 def load_body(schema, req: Request) -> dict:

@@ -38,7 +38,7 @@ PROBLEM_RESPONSES = {
     413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
     422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
          "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`, "
-         "`game_mismatch`)",
+         "`game_mismatch`; `json_duplicate_key`: an object names a key twice)",
 }
 
 
@@ -94,7 +94,13 @@ def refusal_json(refusal, lang: str) -> dict:
     """A refusal as answered: the engine's JSON in `lang`, and where it cites a rule
     ("daifugo D9") `rule_url`, the link that lands on it in that language's rules page
     (`/v1/games/daifugo/rules.en.html#D9`: every rule number is its heading's id)."""
-    out = refusal.to_json(lang)
+    return with_rule_url(refusal.to_json(lang), lang)
+
+
+def with_rule_url(out: dict, lang: str) -> dict:
+    """A refusal's JSON (`out`, changed in place) with its `rule_url` where it cites a rule of
+    a game with a rules page: the spec's refusal models require it wherever a refusal is
+    answered (/v1/validate, a replay's stop, a record's discrepancy)."""
     game, _, number = out.get("rule", "").partition(" ")
     if number and getattr(registry.get(game), "rules_doc", None):  # a game with a rules page
         out["rule_url"] = f"{request.script_root}/v1/games/{game}/rules.{lang}.html#{number}"
@@ -545,10 +551,14 @@ def build_blueprints(schemas, ext) -> list[Blueprint]:
         # The same in every trust mode: a record carries no state and the answer issues none
         # (its next_match values are neither signed nor sealed), so there is nothing to guard.
         req = request._get_current_object()
-        report = records.check_record(_record_in(ext, req), lang=request_lang(req))
+        lang = request_lang(req)
+        report = records.check_record(_record_in(ext, req), lang=lang)
         req.environ["cardref.game"] = report["game"]
-        if report["discrepancy"] is not None:
-            req.environ["cardref.refusal"] = report["discrepancy"]["code"]
+        found = report["discrepancy"]
+        if found is not None:
+            req.environ["cardref.refusal"] = found["code"]
+            if "refusal" in found:  # answered as every refusal is: with its rule's link
+                with_rule_url(found["refusal"], lang)
         return json_response(report)
 
     @api.route("/verify-deal", methods=["POST"])

@@ -8,6 +8,7 @@ are built from what the registered games declare, so adding a game never touches
 from __future__ import annotations
 
 import copy
+import re
 from typing import Iterable
 
 import marshmallow as ma
@@ -20,6 +21,8 @@ from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
 from engine.referee import REFEREE
 from engine.records import DISCREPANCY_CODES
+
+from .sealing import LEGACY_PREFIX, PREFIX
 
 
 class List(mf.List):
@@ -290,10 +293,13 @@ class ReplayDealField(mf.Field):
             raise ma.ValidationError(err.messages, valid_data=err.valid_data) from None
 
 
-SEALED_STATE = {"type": "string", "pattern": "^sealed\\.v1\\.",
+# What a sealed string starts with: the prefix the service seals with and every one it still
+# opens (service/sealing.py), so the spec admits both what it answers and what it accepts.
+SEALED_PATTERN = "^(" + "|".join(re.escape(p) for p in (PREFIX, LEGACY_PREFIX)) + ")"
+SEALED_STATE = {"type": "string", "pattern": SEALED_PATTERN,
                 "description": "A state sealed with AES-GCM (CARDREF_SEAL_KEYS): opaque; post "
                                "it back as it came"}
-SEALED_MATCH = {"type": "string", "pattern": "^sealed\\.v1\\.",
+SEALED_MATCH = {"type": "string", "pattern": SEALED_PATTERN,
                 "description": "A sealed match summary (next_match): opaque; pass it as the "
                                "next deal's `match`"}
 META = {"type": "object", "description": "The state's binding, under its signature: a game "
@@ -316,6 +322,39 @@ MATCH_LINEAGE = {
                    "game": {"type": "string"},
                    "players": {"type": "array", "items": {"type": "string"}},
                    "provenance": {"type": "string", "enum": ["server", "referee"]}}}
+
+
+_ABSENT = object()
+
+
+def binding_fault(meta: object, signature: object) -> tuple[str, str] | None:
+    """(path, message) where a state posted to a deployment that neither signs nor seals
+    carries a `meta` or `signature` unlike the spec's (META, SIGNATURE), else None. Such a
+    deployment ignores both (nothing vouches for them), but a value the spec refuses is
+    refused (422), as anywhere else in a state."""
+    if signature is not _ABSENT and not isinstance(signature, str):
+        return "state.signature", "must be a string"
+    if meta is _ABSENT:
+        return None
+    if not isinstance(meta, dict):
+        return "state.meta", "must be an object"
+    props = META["properties"]
+    for key in meta:
+        if key not in props:
+            return f"state.meta.{key}", "unknown field"
+    for key in META["required"]:
+        if key not in meta:
+            return f"state.meta.{key}", "missing required field"
+    for key, value in meta.items():
+        rule = props[key]
+        if rule["type"] == "string":
+            ok = isinstance(value, str) and ("enum" not in rule or value in rule["enum"])
+        else:
+            ok = (isinstance(value, int) and not isinstance(value, bool)
+                  and value >= rule.get("minimum", value))
+        if not ok:
+            return f"state.meta.{key}", "does not fit the state's binding (meta)"
+    return None
 
 
 SIGNATURE = {"type": "string", "description": "HMAC-SHA256 over the state's canonical JSON "

@@ -185,6 +185,11 @@ class Guard:
                 raise SignatureError("the signed state carries no binding (meta)")
             return Posted(data, Meta.from_json(meta), True)
         if META_KEY in posted or SIGNATURE_KEY in posted:
+            from .schemas import _ABSENT, binding_fault  # rare: a bound state posted here
+
+            fault = binding_fault(posted.get(META_KEY, _ABSENT), posted.get(SIGNATURE_KEY, _ABSENT))
+            if fault is not None:
+                raise InvalidState(fault[1], fault[0])
             posted = {k: v for k, v in posted.items() if k not in (META_KEY, SIGNATURE_KEY)}
         return Posted(posted, None, False)
 

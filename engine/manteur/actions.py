@@ -18,11 +18,13 @@ from .declarations import (TYPES, DeclarationError, DeclarationRules, parse_decl
                            to_json)
 
 # A declaration as a client writes it (B10; declarations.parse_declaration): ranks and
-# kickers highest first, each a rank (T for 10), either list left out when empty.
+# kickers highest first, each a rank (T for 10), either list left out (or null) when empty:
+# parse_declaration reads null as an empty list, so the spec admits it (`nullable`).
 _RANK_INPUT = {"type": "string", "pattern": "^\\s*([2-9]|10|[TtJjQqKkAa])\\s*$"}
 DECLARATION_INPUT = obj({"type": {"type": "string", "enum": list(TYPES)},
-                         "ranks": {"type": "array", "items": dict(_RANK_INPUT)},
-                         "kickers": {"type": "array", "items": dict(_RANK_INPUT)}},
+                         "ranks": {"type": "array", "items": dict(_RANK_INPUT), "nullable": True},
+                         "kickers": {"type": "array", "items": dict(_RANK_INPUT),
+                                     "nullable": True}},
                         optional=("ranks", "kickers"))
 
 # The most permissive rules: everything any option set allows parses under them.

@@ -199,11 +199,44 @@ def parse_hand(cards: Sequence[str], path: str = "hand",
     return list(cards)
 
 
+def lookup_rules(options: object, path: str) -> DeclarationRules:
+    """The declaration rules of a lookup's `options`, refused as the deal refuses its options
+    (422 `options_invalid`, every wrong option named): only the declaration options of B-a,
+    B-b, B-c, B-f, each in its declared range (`jokers` 0..2: a deck holds two jokers)."""
+    if options is None:
+        return DEFAULT_RULES
+    from engine.errors import InvalidOptions, shown
+    from engine.fields import FieldError
+
+    from .options import OPTIONS
+
+    fields = {o.name: o.field for o in OPTIONS if o.name in DeclarationRules.OPTION_ROWS}
+    if not isinstance(options, dict):
+        raise InvalidOptions("options must be an object", path)
+    wrong: dict[str, list[str]] = {}
+    for key, value in options.items():
+        fld = fields.get(key)
+        if fld is None:
+            wrong[f"{path}.{key}"] = [f"unknown option {shown(key)}; a lookup takes "
+                                      f"{sorted(fields)}"]
+            continue
+        try:
+            fld.parse(value, f"{path}.{key}")
+        except FieldError as err:
+            wrong.setdefault(err.path, []).append(err.message)
+    if wrong:
+        first, messages = next(iter(wrong.items()))
+        detail = messages[0] if len(wrong) == 1 else f"{len(wrong)} options are wrong: " + \
+            "; ".join(f"{p}: {m[0]}" for p, m in wrong.items())
+        raise InvalidOptions(detail, first, errors=wrong)
+    return DeclarationRules.from_options(options, path)
+
+
 def lookup_check(request: dict, path: str = "body") -> dict:
     """The `check` lookup: `{hand, declaration, options?}` -> `{truthful, proof}`; proof is
     `{cards, jokers: {joker: card}}` or null for a lie. A malformed hand or declaration raises
     DeclarationError (422) naming the field (`body.hand[2]`, `body.declaration.ranks[0]`)."""
-    rules = DeclarationRules.from_options(request.get("options"), f"{path}.options")
+    rules = lookup_rules(request.get("options"), f"{path}.options")
     hand = parse_hand(request["hand"], f"{path}.hand", rules)
     d = parse_declaration(request["declaration"], f"{path}.declaration", rules)
     proof = check(hand, d, rules)
@@ -213,7 +246,7 @@ def lookup_check(request: dict, path: str = "body") -> dict:
 def lookup_compare(request: dict, path: str = "body") -> dict:
     """The `compare` lookup: `{a, b, options?}` -> `{order}`: 1 when a is higher, -1 when b is,
     0 when they are the same declaration (B9)."""
-    rules = DeclarationRules.from_options(request.get("options"), f"{path}.options")
+    rules = lookup_rules(request.get("options"), f"{path}.options")
     a = parse_declaration(request["a"], f"{path}.a", rules)
     b = parse_declaration(request["b"], f"{path}.b", rules)
     return {"order": compare(a, b, rules)}

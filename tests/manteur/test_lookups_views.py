@@ -146,3 +146,41 @@ def test_b14_the_challenged_hand_is_revealed_to_everyone():
                          "B").state)
     assert all(GAME.view(end, p)["hand"] == HAND for p in ("A", "B", "C", None))
     assert cards_shown(GAME.view(end, None)["last_round"]) >= set(HAND)
+
+
+CHECK_BODY = {"hand": ["SA"], "declaration": {"type": "high_card", "ranks": ["A"]}}
+COMPARE_BODY = {"a": {"type": "pair"}, "b": {"type": "flush"}}
+
+
+@pytest.mark.parametrize("name, body", [("check", CHECK_BODY), ("compare", COMPARE_BODY)])
+@pytest.mark.parametrize("options, wrong", [
+    ({"jokers": 3}, "jokers"),            # B-a: a deck holds two jokers at most (spec: max 2)
+    ({"jokers": 10 ** 12}, "jokers"),
+    ({"jokers": -1}, "jokers"),
+    ({"deck": "tarot78"}, "deck"),
+    ({"penalty_limit": 5}, "penalty_limit"),  # a round option, not a declaration option
+    ({"bogus": True}, "bogus"),
+])
+def test_b_a_lookup_options_are_refused_out_of_range_as_the_deal_refuses_them(
+        client, name, body, options, wrong):
+    # The spec caps the lookups' options as it caps the deal's; the deal answers 422
+    # options_invalid for the same value, and so must the lookups (same code, path named).
+    resp = client.post(f"/v1/games/manteur/{name}", json={**body, "options": options})
+    assert resp.status_code == 422, resp.get_json()
+    problem = resp.get_json()
+    assert problem["code"] == "options_invalid"
+    assert list(problem["errors"]) == [f"body.options.{wrong}"]
+    if wrong in {"jokers", "deck"}:
+        deal = client.post("/v1/games/manteur/deal",
+                           json={"players": ["a", "b", "c"], "options": options})
+        assert (deal.status_code, deal.get_json()["code"]) == (422, "options_invalid")
+
+
+@pytest.mark.parametrize("name, body", [("check", CHECK_BODY), ("compare", COMPARE_BODY)])
+def test_b_a_lookup_options_in_range_are_taken(client, name, body):
+    for options in ({"jokers": 0}, {"jokers": 2, "deck": "piquet32"}, {"min_declaration": "one_pair"},
+                    {"flush_above_full_house": None}):
+        resp = client.post(f"/v1/games/manteur/{name}", json={**body, "options": options})
+        assert resp.status_code in (200, 422), resp.get_json()
+        if resp.status_code == 422:  # a declaration the options bar, never the options
+            assert resp.get_json()["code"] != "options_invalid"

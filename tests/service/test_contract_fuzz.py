@@ -1,11 +1,12 @@
-"""Contract fuzzing with schemathesis: requests generated from our own spec, every answer checked
-against it (documented status codes, content types, response schemas) and never a 500; then
-the same requests under every trust configuration (signed with a referee key; sealed with
-strict sequencing and seat tokens, on the real Redis), never a 5xx."""
+"""Contract fuzzing with schemathesis: requests generated from our own spec (schema-valid ones
+and schema-violating ones), every answer held to schemathesis' whole set of checks -- never a
+5xx, response schemas, documented status codes and content types and headers, a
+schema-violating request refused, a schema-valid one accepted (save where a JSON schema cannot
+say what is valid, below) -- in each trust configuration: plain; signed with a referee key;
+sealed with strict sequencing and seat tokens, on the real Redis."""
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from schemathesis.checks import not_a_server_error
 
 from service.app import create_app
 from service.config import Settings
@@ -36,13 +37,15 @@ CARRIES_A_FREE_OBJECT = {"/v1/games/manteur/check", "/v1/games/manteur/compare",
                          "/v1/records/check", "/v1/records/sheet", "/v1/verify-deal"}
 
 
+def _excluded(case) -> list:
+    return ([positive_data_acceptance]
+            if case.path in CARRIES_A_STATE | CARRIES_A_FREE_OBJECT else [])
+
+
 @schema.parametrize()
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_honours_the_spec(case):
-    excluded = ([positive_data_acceptance]
-                if case.path in CARRIES_A_STATE | CARRIES_A_FREE_OBJECT else [])
-    case.call_and_validate(excluded_checks=excluded)
-
+    case.call_and_validate(excluded_checks=_excluded(case))
 
 
 def _redis_for_strict() -> str:
@@ -70,17 +73,19 @@ sealed_strict_schema = schemathesis.openapi.from_wsgi("/openapi.json", create_ap
     metrics=False, seal_keys=(b"k" * 32,), referee_keys=(REFEREE_KEY,), sequence="strict",
     redis_url=_redis_for_strict())))
 
-# Signed, sealed and strict add 403s and 409s that a generated state cannot avoid; what must
-# hold in every configuration is that nothing is a server error (strict's 503 needs Redis down).
+# Signed, sealed and strict add 403s (no signature, a seal that is not ours, no seat token) and
+# 409s (a state that is not its game's latest) that a generated state cannot avoid: each is a
+# documented refusal, so every check holds there too; a generated state is never accepted,
+# which is why "schema-valid is accepted" is left out where a state is carried.
 
 
 @signed_schema.parametrize()
-@settings(max_examples=examples(3), deadline=None, suppress_health_check=list(HealthCheck))
-def test_signed_with_a_referee_key_every_operation_answers_no_5xx(case):
-    case.call_and_validate(checks=[not_a_server_error], headers=REFEREE)
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=list(HealthCheck))
+def test_signed_with_a_referee_key_every_operation_honours_the_spec(case):
+    case.call_and_validate(headers=REFEREE, excluded_checks=_excluded(case))
 
 
 @sealed_strict_schema.parametrize()
-@settings(max_examples=examples(3), deadline=None, suppress_health_check=list(HealthCheck))
-def test_sealed_strict_with_seat_tokens_every_operation_answers_no_5xx(case):
-    case.call_and_validate(checks=[not_a_server_error], headers=REFEREE)
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=list(HealthCheck))
+def test_sealed_strict_with_seat_tokens_every_operation_honours_the_spec(case):
+    case.call_and_validate(headers=REFEREE, excluded_checks=_excluded(case))

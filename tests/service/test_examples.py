@@ -109,3 +109,45 @@ def test_the_readme_checks_an_example_with_curl():
     for path in re.findall(r"@(examples/\w+\.json)", readme):
         assert (ROOT / path).exists(), path
     assert "/v1/records/check" in readme and "/v1/records/sheet" in readme
+
+
+ELIDED = "…"
+
+
+def _fits(printed, actual, where="answer") -> list[str]:
+    """Where a printed answer (docs' `…` marks what it leaves out: a string cut short, a list's
+    items, an object's other keys) differs from the service's."""
+    if isinstance(printed, str) and printed.endswith(ELIDED):
+        ok = isinstance(actual, str) and actual.startswith(printed[:-1])
+        return [] if ok else [f"{where}: {actual!r} does not start {printed[:-1]!r}"]
+    if printed == [ELIDED]:
+        return [] if isinstance(actual, list) else [f"{where}: not a list"]
+    if isinstance(printed, dict):
+        if not isinstance(actual, dict):
+            return [f"{where}: not an object"]
+        wrong = [f"{where}.{k}: missing" for k in printed if k != ELIDED and k not in actual]
+        if ELIDED not in printed:
+            wrong += [f"{where}.{k}: not printed" for k in actual if k not in printed]
+        for key, value in printed.items():
+            if key != ELIDED and key in actual:
+                wrong += _fits(value, actual[key], f"{where}.{key}")
+        return wrong
+    return [] if printed == actual else [f"{where}: printed {printed!r}, answered {actual!r}"]
+
+
+@pytest.mark.parametrize("page", ["records.md", "records.ja.md"])
+def test_the_docs_verify_deal_example_answers_what_the_docs_print(page):
+    # The page's curl command and the answer printed under it: run against the service, the
+    # answer must be the printed one (`…` elides), so the example cannot rot.
+    from service.app import create_app
+    from service.config import Settings
+
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    found = re.search(r"curl -s localhost:8000(/v1/verify-deal) .*?-d '(\{.*?\})'\n```\s*\n"
+                      r"```json\n(.*?)\n```", text, re.S)
+    assert found, f"docs/{page} shows no verify-deal example"
+    path, body, printed = found.group(1), json.loads(found.group(2)), json.loads(found.group(3))
+    resp = create_app(Settings(metrics=False)).test_client().post(path, json=body)
+    assert resp.status_code == 200, resp.get_json()
+    assert printed["matches"] is True, "the example shows a deal that verifies"
+    assert not _fits(printed, resp.get_json()), _fits(printed, resp.get_json())

@@ -138,3 +138,31 @@ def test_a_replayed_action_whose_type_is_not_a_string_is_a_4xx_under_signing(mak
         "deal": {"game": "manillen", "players": ["ann", "bob"], "seed": "example"},
         "actions": [{"cards": [], "player": "ann", "type": {}}]})
     assert 400 <= resp.status_code < 500, resp.get_data(as_text=True)
+
+
+META = {"game_id": "g", "move": 0, "provenance": "server", "match_id": "g", "deal": 1,
+        "match_provenance": "server"}
+
+
+@pytest.mark.parametrize("binding, where", [
+    ({"meta": {**META, "x-extra": 42}}, "state.meta.x-extra"),
+    ({"meta": {**META, "move": -1}}, "state.meta.move"),
+    ({"meta": {**META, "provenance": "anyone"}}, "state.meta.provenance"),
+    ({"meta": {k: v for k, v in META.items() if k != "deal"}}, "state.meta.deal"),
+    ({"meta": [META]}, "state.meta"),
+    ({"signature": 5}, "state.signature"),
+])
+def test_a_binding_unlike_the_specs_is_state_invalid_even_where_nothing_is_signed(
+        client, binding, where):
+    # A deployment that neither signs nor seals ignores a state's `meta` and `signature`
+    # (nothing vouches for them), but one the spec refuses (State.meta: those six fields,
+    # no other) is refused like any other field of a state, not taken silently.
+    dealt = post(client, "/v1/games/daifugo/deal", {"players": players_of("daifugo")})
+    state = dealt.get_json()["state"]
+    assert "meta" not in state
+    resp = post(client, "/v1/view", {"state": {**state, **binding}, "player": "p0"})
+    assert resp.status_code == 422, resp.get_json()
+    assert resp.get_json()["code"] == "state_invalid" and where in resp.get_json()["errors"]
+    fine = post(client, "/v1/view", {"state": {**state, "meta": META, "signature": "v1:00"},
+                                     "player": "p0"})
+    assert fine.status_code == 200, fine.get_json()

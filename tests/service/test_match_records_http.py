@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import adjudicate, records, registry, rng
+from engine.errors import InvalidDeal
 from service.app import create_app
 from service.config import Settings
 from tests.records import random_record
@@ -68,6 +69,57 @@ def test_the_discrepancy_speaks_the_callers_language():
     en = post_check(record).get_json()["discrepancy"]
     ja = post_check(record, **{"Accept-Language": "ja"}).get_json()["discrepancy"]
     assert en["code"] == ja["code"] == "result_differs" and en["message"] != ja["message"]
+
+
+def _tampered(record: dict) -> list[dict]:
+    """Copies of a consistent record, each with one thing wrong: an action out of turn (the
+    rules refuse it), a result, the totals, the digest, a commitment, one deal too many."""
+    out = []
+    first = record["deals"][0]
+    if first["actions"]:
+        copy_ = copy.deepcopy(record)
+        action = copy_["deals"][0]["actions"][0]["action"]
+        action["player"] = next(p for p in record["players"] if p != action.get("player"))
+        out.append(copy_)
+    for change in (lambda r: r["deals"][0].setdefault("result", {}).update(status="in_progress"),
+                   lambda r: r.update(totals={r["players"][0]: 12345}),
+                   lambda r: r.update(digest="sha256:" + "0" * 64),
+                   lambda r: r["deals"][0]["deal"].update(seed_commitment="0" * 64),
+                   lambda r: r["deals"].append(copy.deepcopy(r["deals"][0]))):
+        copy_ = copy.deepcopy(record)
+        change(copy_)
+        out.append(copy_)
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_discrepancy_answers_exactly_what_the_spec_declares(game_id):
+    # The report is a contract: a discrepancy's fields, and the refusal it carries when the
+    # rules refused a recorded action, are each the spec's model (a refusal's model requires
+    # the link to its rule, `rule_url`, as on /v1/validate), so a typed client reads them.
+    from tests.service.test_whole_games import spec_validators
+
+    schema, _ = spec_validators()
+    validator = schema("RecordCheckResponse")
+    codes = set()
+    for seed in range(2):
+        record = random_record(game_id, random.Random(seed), deals=2)
+        for i, tampered in enumerate(_tampered(record)):
+            lang = ("en", "ja")[(seed + i) % 2]
+            resp = post_check(tampered, **{"Accept-Language": lang})
+            if resp.status_code != 200:
+                continue  # a change the record's own checks refuse (422)
+            answer = resp.get_json()
+            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}"
+                      for e in validator.iter_errors(answer)]
+            assert not errors, errors[:3]
+            found = answer["discrepancy"]
+            if found is not None:
+                codes.add(found["code"])
+                if "refusal" in found:
+                    assert found["refusal"]["rule_url"].startswith(
+                        f"/v1/games/{game_id}/rules.{lang}.html#")
+    assert "action_refused" in codes and "digest_mismatch" in codes, codes
 
 
 @pytest.mark.parametrize("body, status, code, path", [
@@ -141,6 +193,38 @@ def test_a_revealed_seed_verifies_its_commitment_and_deals_each_seats_hand(game_
     for wrong in ({"seed": state["seed"] + "!"}, {"seed_salt": rng.new_salt()},
                   {"seed_commitment": "0" * 64}):
         assert _verify({**body, **wrong}).get_json()["matches"] is False
+
+
+def _player_counts():
+    for game in registry.all_games():
+        for n in range(game.min_players, game.max_players + 1):
+            players = [f"p{i}" for i in range(n)]
+            try:
+                adjudicate.deal(game.id, players, None, "probe")
+            except InvalidDeal:  # a count the game is not played by (Manillen: 5)
+                continue
+            yield game.id, n
+
+
+@pytest.mark.parametrize("game_id, n", list(_player_counts()))
+def test_verify_deal_answers_every_seats_dealt_cards_at_every_player_count(game_id, n):
+    # The seed reveals every seat's cards, so verify-deal answers each seat the cards that seed
+    # dealt it, even while a seat's own view hides them (Manillen A8: the dealer's partner sees
+    # nothing until trumps are named; 6 players: both partners). A game that deals one hand
+    # (Manteur: the holder's) answers it for its holder and [] for the others.
+    players = [f"p{i}" for i in range(n)]
+    salt = rng.new_salt()
+    state = adjudicate.deal(game_id, players, None, "verify-every-seat", seed_salt=salt)["state"]
+    out = _verify({"game": game_id, "players": players, "seed": "verify-every-seat",
+                   "seed_salt": salt, "seed_commitment": rng.commitment("verify-every-seat", salt)})
+    assert out.status_code == 200, out.get_json()
+    hands = out.get_json()["hands"]
+    if isinstance(state.get("hands"), dict):
+        dealt = {p: list(state["hands"][p] or []) for p in players}
+    else:
+        dealt = {p: list(state["hand"]) if p == state["holder"] else [] for p in players}
+    assert hands == dealt
+    assert sum(map(len, hands.values())) > 0
 
 
 def test_a_deal_made_before_salting_verifies_by_the_bare_sha256():

@@ -208,3 +208,25 @@ def test_readiness_answers_fit_the_typed_ready_schema(redis_url):
         assert not list(ready.iter_errors(answer)), answer
     wrong = {**answers[0], "cache": {**answers[0]["cache"], "redis": "maybe"}}
     assert list(ready.iter_errors(wrong))
+
+
+def test_the_sealed_patterns_admit_what_the_service_seals_and_what_it_still_opens():
+    """`SealedState` and `SealedMatch` are what a sealed deployment answers and takes back: a
+    string it seals now (`sealed.v2.`) and one sealed before padding (`sealed.v1.`), which it
+    still opens, must both fit; another prefix must not."""
+    import re
+
+    from service.sealing import LEGACY_PREFIX, Sealer, new_key, parse_key
+
+    spec = yaml.safe_load(generated_spec())
+    key = new_key()
+    app = create_app(Settings(metrics=False, seal_keys=(parse_key(key),)))
+    dealt = app.test_client().post("/v1/games/daifugo/deal",
+                                   json={"players": ["a", "b", "c"]}).get_json()
+    answered = [dealt["state"], Sealer([parse_key(key)]).seal({"deals": 1}, b"match")]
+    legacy = LEGACY_PREFIX + answered[0].split(".", 2)[2]
+    for name in ("SealedState", "SealedMatch"):
+        pattern = spec["components"]["schemas"][name]["pattern"]
+        for text in answered + [legacy]:
+            assert re.search(pattern, text), (name, pattern, text[:20])
+        assert not re.search(pattern, "sealed.v9." + answered[0].split(".", 2)[2])
