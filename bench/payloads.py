@@ -232,6 +232,19 @@ def deal_cases() -> Iterator[Case]:
                    [_body({"players": [f"p{i}" for i in range(seats_of(game_id))]})], status=201)
 
 
+def lasting_choices(state: dict, legal: list[dict], rnd: random.Random) -> list[dict]:
+    """The Man actions to choose from for a deal that must last: mostly draws and discards,
+    never a man (a chain, once called, ends the deal when its last player declines, 5.4) nor an
+    action that ends the deal while another is legal."""
+    slow = [a for a in legal if a["type"] in ("draw", "discard")]
+    for pool in (slow if slow and rnd.random() < 0.9 else legal, legal):
+        going_on = [a for a in pool if a["type"] != "man"
+                    and adjudicate.validate(state, a).status != "finished"]
+        if going_on:
+            return going_on
+    return legal
+
+
 def long_man_actions(count: int, seed: str = "bench") -> tuple[dict, list[dict]]:
     """(deal request, `count` legal actions) of one Man deal that lasts: its players mostly
     draw and discard (the stock is shuffled again when it runs out), so a deal runs to
@@ -243,11 +256,9 @@ def long_man_actions(count: int, seed: str = "bench") -> tuple[dict, list[dict]]
     state, actions = out["state"], []
     while len(actions) < count:
         legal = [a for p in out["to_act"] for a in adjudicate.legal_actions(state, p)]
-        slow = [a for a in legal if a["type"] in ("draw", "discard")]
-        action = rnd.choice(slow if slow and rnd.random() < 0.9 else legal)
+        action = rnd.choice(lasting_choices(state, legal, rnd))
         applied = adjudicate.validate(state, action)
-        if applied.status == "finished":  # take another action instead of ending the deal
-            continue
+        assert applied.status != "finished", "the deal ended: lasting_choices let it"
         actions.append(action)
         state, out = applied.state, {"to_act": applied.to_act}
     return deal, actions

@@ -14,6 +14,7 @@ import httpx
 import pytest
 import redis
 
+from bench import payloads
 from engine import adjudicate
 from engine.cards import deck_52
 from tests.redis_cluster import RedisCluster
@@ -70,15 +71,9 @@ class Table:
 
     def lasting(self, legal: list[dict]) -> list[dict]:
         """The actions to choose from: mostly draws and discards, never one that ends the deal
-        (as bench/payloads.long_man_actions plays): the test posts as many moves as the failover
-        takes, and the game must outlast them."""
-        slow = [a for a in legal if a["type"] in ("draw", "discard")]
-        for pool in (slow if slow and self.rnd.random() < 0.9 else legal, legal):
-            going_on = [a for a in pool
-                        if adjudicate.validate(_bare(self.state), a).status != "finished"]
-            if going_on:
-                return going_on
-        return legal
+        nor a man (bench/payloads.lasting_choices): the test posts as many moves as the
+        failover takes, and the game must outlast them."""
+        return payloads.lasting_choices(_bare(self.state), legal, self.rnd)
 
     def move(self, retry_until: float | None = None) -> int:
         """Post one legal action until it is taken (503s retried until `retry_until`); the
