@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import adjudicate, registry
 from engine.errors import InvalidDeal, InvalidOptions
+from engine.fields import parse_fields
 
 ROOT = Path(__file__).resolve().parents[2]
 FACTS = Path(__file__).resolve().parent / "facts"
@@ -83,22 +84,36 @@ def tables(draw, game_id: str) -> dict:
 def deal(game_id: str, table: dict, match: dict | None = None,
          players: list[str] | None = None) -> dict | None:
     """The first answer of a deal of `table` (and its players as `players`), or None when the
-    game refuses the options drawn (a combination its rules exclude). A player count the game
-    does not deal to (one its range holds but its rules exclude) is replaced by the next."""
+    game refuses the options drawn however they are eased. A player count the game does not
+    deal to (one its range holds but its rules exclude) is replaced by the next; an option the
+    game refuses in this combination (the path it names) falls back to its default, then the
+    preset is dropped, so most drawn tables are played rather than rejected."""
+    options = dict(table["options"])
     for count in ([len(players)] if players else table["counts"]):
         seats = players or [f"p{i}" for i in range(count)]
-        try:
-            out = adjudicate.deal(game_id, seats, table["options"], table["seed"], match=match)
-        except InvalidOptions:
-            return None
-        except InvalidDeal as err:
-            if err.path.startswith("options"):
+        for _ in range(len(options) + 1):
+            try:
+                out = adjudicate.deal(game_id, seats, options, table["seed"], match=match)
+            except InvalidOptions:
                 return None
-            if err.path == "players" and not players:
-                continue
-            raise
-        out["players"] = seats
-        return out
+            except InvalidDeal as err:
+                if err.path.startswith("options."):
+                    name = err.path.split(".")[1]
+                    if name in options:
+                        del options[name]
+                    elif "preset" in options:
+                        del options["preset"]
+                    else:
+                        return None
+                    continue
+                if err.path == "players" and not players:
+                    break
+                raise
+            out["players"] = seats
+            table["options"] = options  # what the match's later deals are dealt with
+            return out
+    if players:
+        return None
     raise AssertionError(f"{game_id} deals to none of {table['counts']} players")
 
 
@@ -161,6 +176,9 @@ def play_match(game_id: str, table: dict, rnd: random.Random) -> Iterator[tuple[
         if last is None or last.applied.next_match is None:
             return
         match = jsonable(last.applied.next_match)
+        # what a deal request's `match` may carry, as the game declares it: a summary that
+        # does not parse is a broken answer, never the end of the match
+        parse_fields(registry.get(game_id).match_fields, match, "match")
         table = {**table, "seed": f"{table['seed']}-{number + 1}"}
 
 
