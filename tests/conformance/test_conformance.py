@@ -136,12 +136,15 @@ RULE = "(^|[^\\w.]){}([^\\w]|$)"
 
 
 def assert_cited_on_both_pages(game_id: str, refusal) -> None:
-    """A refusal of the game's rules cites "<game> <number>", a rule both rules pages have; the
-    engine's own refusals (the same in every game) cite none."""
+    """A refusal of the game's rules cites "<game> <number>", a rule both rules pages have, and
+    is catalogued with it; the engine's own refusals (the same in every game) cite none."""
     if refusal.code in ENGINE_REFUSAL_DETAILS and not refusal.rule:
         return
     prefix, _, number = refusal.rule.partition(" ")
     assert prefix == game_id and number, (refusal.code, refusal.rule)
+    # the catalogue (GET /v1/games) maps the code to the same rule
+    assert registry.get(game_id).refusals.get(refusal.code) == refusal.rule, \
+        (refusal.code, refusal.rule)
     for lang, page in helpers.rules_pages(game_id).items():
         assert re.search(RULE.format(re.escape(number)), page, re.M), \
             f"{refusal.code} cites {refusal.rule}, which the {lang} rules page does not have"
