@@ -229,6 +229,17 @@ def hands_of(game_id: str, state: dict) -> dict[str, list[str]]:
     return {holder: list(state[f["hand"]])} if holder else {}
 
 
+def face_down(game_id: str, state: dict) -> set[str]:
+    """Cards lying face down on the table (the facts' `face_down_piles`: state maps seat ->
+    piles, each a list of cards top first, the top face up and the rest face down)."""
+    out: set[str] = set()
+    for key in facts(game_id).get("face_down_piles", ()):
+        for piles in (state.get(key) or {}).values():
+            for pile in piles:
+                out |= set(pile[1:])
+    return out
+
+
 def _without(view, keys: set):
     if isinstance(view, dict):
         return {k: _without(v, keys) for k, v in view.items() if k not in keys}

@@ -90,8 +90,9 @@ def test_no_view_shows_another_seats_hidden_hand(game_id, data):
     own) holds nothing else; no card of such a hand appears anywhere else in the view either
     (but in public records, and for cards the viewer held itself earlier in the deal: an
     exchange, a tribute, a hand passed on; a game of two decks names each card twice, so the
-    scan skips it); a pile the view declares never shown (engine/state.py Hidden) is null; and
-    the seed and its salt appear nowhere."""
+    scan skips it); a pile the view declares never shown (engine/state.py Hidden) is null and
+    none of its cards, nor a card lying face down, appears anywhere; and the seed and its
+    salt appear nowhere."""
     table = table_or_reject(game_id, data)
     dealt = helpers.deal(game_id, table)
     if dealt is None:
@@ -110,7 +111,8 @@ def test_no_view_shows_another_seats_hidden_hand(game_id, data):
         public = helpers.public_seats(game_id, state)
         for p, hand in hands.items():
             held[p] |= set(hand)
-        in_piles = {c for name in piles for c in state.get(name) or ()}
+        in_piles = {c for name in piles for c in state.get(name) or ()} | \
+            helpers.face_down(game_id, state)
         for viewer in [*state["players"], None]:
             view = adjudicate.view(state, viewer)
             for name in piles:
