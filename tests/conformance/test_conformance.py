@@ -134,7 +134,9 @@ def test_no_view_shows_another_seats_hidden_hand(game_id, data):
             assert state["seed"] not in json.dumps(view), f"{viewer!r} sees the seed"
 
 
-RULE = "(^|[^\\w.]){}([^\\w]|$)"
+# A rule number standing alone: not inside a longer number. ASCII edges, since in Japanese a
+# number is written right against kana and kanji (which `\w` counts as word characters).
+RULE = "(^|[^0-9A-Za-z_.]){}([^0-9A-Za-z_]|$)"
 
 
 def assert_cited_on_both_pages(game_id: str, refusal) -> None:
