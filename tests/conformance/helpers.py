@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import msgspec
 from hypothesis import strategies as st
@@ -184,7 +185,7 @@ def play_match(game_id: str, table: dict, rnd: random.Random) -> Iterator[tuple[
 
 # ------------------------------------------------------------------ rules pages
 
-@lru_cache(maxsize=None)
+@cache
 def rules_pages(game_id: str) -> dict[str, str]:
     """The game's rules page (its `rules_doc`) and the Japanese one beside it."""
     doc = registry.get(game_id).rules_doc
@@ -195,7 +196,7 @@ def rules_pages(game_id: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------ hidden information
 
-@lru_cache(maxsize=None)
+@cache
 def hidden_view_fields(game_id: str) -> tuple[str, ...]:
     """The view's fields the game declares never shown (engine/state.py Hidden: x-hidden)."""
     game = registry.get(game_id)
@@ -210,7 +211,7 @@ def hidden_view_fields(game_id: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=None)
+@cache
 def facts(game_id: str) -> dict:
     """What the tests must know of a game that it does not declare: where its seats' hands lie
     in a state (tests/conformance/facts/<game id>.json, found by the game's id)."""
@@ -281,14 +282,14 @@ def _null_admitted(node):
     return node
 
 
-@lru_cache(maxsize=None)
+@cache
 def spec_components() -> dict:
     import yaml
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     return _null_admitted(spec["components"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def answer_validator(name: str):
     """openapi.yaml's schema `name` (a response's), as a validator."""
     from openapi_schema_validator import OAS30Validator

@@ -10,7 +10,8 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import adjudicate, registry
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
@@ -19,7 +20,7 @@ from engine.errors import InputError
 from tests.adjudication import random_action
 from tests.conformance import helpers
 from tests.conformance.helpers import GAME_IDS, LEGAL_SAMPLE, jsonable, tables
-from tests.leaks import assert_no_leak, cards_shown
+from tests.leaks import assert_no_leak
 from tests.sizing import examples
 
 by_game = pytest.mark.parametrize("game_id", GAME_IDS)
@@ -150,7 +151,7 @@ def assert_cited_on_both_pages(game_id: str, refusal) -> None:
     assert registry.get(game_id).refusals.get(refusal.code) == refusal.rule, \
         (refusal.code, refusal.rule)
     for lang, page in helpers.rules_pages(game_id).items():
-        assert re.search(RULE.format(re.escape(number)), page, re.M), \
+        assert re.search(RULE.format(re.escape(number)), page, re.MULTILINE), \
             f"{refusal.code} cites {refusal.rule}, which the {lang} rules page does not have"
 
 
@@ -227,9 +228,8 @@ def test_every_answer_fits_the_spec_response_schemas(game_id, data, client):
     rnd = random.Random(data.draw(st.integers(0, 2**32), label="play"))
     players = dealt["players"]
     for index, step in enumerate(helpers.play_deal(game_id, dealt, rnd)):
-        if index % 3:  # every third step, the deal's end and its refusals: the budget (≤ 60 s)
-            if step.applied.status != "finished":
-                continue
+        if index % 3 and step.applied.status != "finished":
+            continue  # every third step and the deal's last: the directory's budget (≤ 60 s)
         for player in step.to_act:
             answer = answered(client, "/v1/legal-actions", {"state": step.state, "player": player})
             assert not helpers.schema_errors("LegalActionsResponse", answer)
