@@ -1,10 +1,11 @@
 """What every resource module of the API shares: the blueprint class, the context its views
-close over, the documented parameters and problem answers, and the checks of a posted state.
+close over, and the checks of a posted state.
 
 Each resource module (games, play, records, lookups, operations) has a `build(ctx)` that adds
 its views as closures over `ctx`'s precomputed objects (the app's guard and cache, `ext`, and
 the marshmallow envelopes, `schemas`): views get them by closure, not through `current_app`,
-whose proxy lookup costs a few µs on every request (docs/performance.md)."""
+whose proxy lookup costs a few µs on every request (docs/performance.md). What the spec says
+of routes in several modules (parameters, problem answers): service/api/spec.py."""
 from __future__ import annotations
 
 import hashlib
@@ -20,49 +21,14 @@ from engine.referee import REFEREE
 
 from ..cache import cache_key
 from ..jsonio import OrjsonParser
-from ..trust import HOST_TOKEN_HEADER, SEAT_TOKEN_HEADER, Posted
+from ..trust import SEAT_TOKEN_HEADER, Posted
+from .spec import problem_docs
 
 
 class RefereeBlueprint(Blueprint):
     """flask-smorest's Blueprint, reading request bodies with orjson."""
 
     ARGUMENTS_PARSER = OrjsonParser()
-
-
-PROBLEM_RESPONSES = {
-    400: "Malformed JSON (`json_malformed`)",
-    415: "Body not declared as JSON (`unsupported_media_type`)",
-    403: "State signature invalid (`state_signature_invalid`), a seat's token missing "
-         "(`seat_token_invalid`), a match's host token missing (`host_token_invalid`) or a "
-         "referee act without the referee key (`referee_key_required`)",
-    404: "Unknown game (`game_unknown`)",
-    413: "Body too large (`body_too_large`) or past a limit (`limit_exceeded`)",
-    422: "Request, state, action or options invalid (`request_invalid`, `state_invalid`, "
-         "`action_invalid`, `options_invalid`, `deal_invalid`, `player_unknown`, "
-         "`game_mismatch`; `json_duplicate_key`: an object names a key twice)",
-}
-
-
-# `{game}` in paths, documented as the registry's ids (`GameId`); routed as any segment (an
-# unknown game answers 404 game_unknown) under the rule metrics label routes by.
-GAME_PARAMETER = {"in": "path", "name": "game", "required": True,
-                  "schema": {"$ref": "#/components/schemas/GameId"}}
-# Sealing on (docs/security.md): the seat's token handed out with the deal, proving the caller
-# is the seat it acts or asks for; ignored when states are not sealed. Declared so a generated
-# client types it (a referee's act carries the referee key in Authorization instead).
-SEAT_TOKEN_PARAMETER = {"in": "header", "name": SEAT_TOKEN_HEADER, "required": False,
-                        "description": "sealing on: the token of the seat that acts (validate) "
-                                       "or asks (legal actions, view), from the deal's "
-                                       "`seat_tokens`; ignored when states are not sealed",
-                        "schema": {"type": "string", "maxLength": 512}}
-# Sealing on: a deal from a match's next_match answers every seat's token, so it is the host's
-# (the match's host token, answered with each of its deals) or the referee's (the key).
-HOST_TOKEN_PARAMETER = {"in": "header", "name": HOST_TOKEN_HEADER, "required": False,
-                        "description": "sealing on: the match's `host_token`, answered with "
-                                       "each of its deals; needed to deal its next deal from "
-                                       "its `next_match` without the referee key; ignored "
-                                       "when states are not sealed",
-                        "schema": {"type": "string", "maxLength": 512}}
 
 
 def state_in(ext, posted, seat: str | None = None) -> Posted:
@@ -134,26 +100,6 @@ def cached_json(ext, namespace: str, identity: bytes, compute) -> bytes:
     body = orjson.dumps(compute())
     cache.set(key, body)
     return body
-
-
-def problem_docs(blp: Blueprint, schemas, *codes: int):
-    """Document problem+json answers. A plain doc entry, not alt_response: each alt_response
-    adds a wrapper layer to every request (measured ~5 µs each on the hot path)."""
-    ref = {"$ref": "#/components/schemas/Problem"}
-    return blp.doc(responses={
-        str(code): {"description": PROBLEM_RESPONSES[code],
-                    "content": {"application/problem+json": {"schema": ref}}}
-        for code in codes})
-
-
-def called_directly(view):
-    """Mark a view that reads its own body and returns a Response: flask-smorest's decorators
-    above it only document it (response, doc), so the app calls it without their wrapper
-    layers (each resolves `current_app` and unpacks the answer; ~8 µs of /v1/validate).
-    `functools.wraps` carries the mark up to the outermost wrapper (service/app.py swaps it)."""
-    view.direct_view = view
-    return view
-
 
 
 class Context:

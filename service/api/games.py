@@ -9,7 +9,8 @@ from engine import registry
 from .. import examples, pages
 from ..errors import request_lang
 from ..jsonio import json_response
-from .common import GAME_PARAMETER
+from .spec import GAME_PARAMETER
+
 
 _RULES_LANGUAGE_DOC = (
     "In the negotiated language: with `Accept-Language: ja` the Japanese page "

@@ -12,7 +12,8 @@ from engine import adjudicate, registry
 from .. import examples
 from ..errors import LimitExceeded
 from ..schemas import schema_from_fields
-from .common import RefereeBlueprint, cached_json, problem_docs
+from .common import RefereeBlueprint, cached_json
+from .spec import problem_docs
 
 
 def build(ctx) -> Blueprint:

@@ -11,7 +11,8 @@ from engine.errors import InputError
 from .. import examples, pages
 from ..errors import LimitExceeded, request_lang
 from ..jsonio import invalid_json, json_response, raw_json_body
-from .common import called_directly, check_player_ids, with_rule_url
+from .common import check_player_ids, with_rule_url
+from .spec import called_directly
 
 # A score sheet's formats by media type (POST /v1/records/sheet): `?format=` names one, else
 # Accept chooses; text/plain when neither does.

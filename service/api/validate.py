@@ -16,8 +16,8 @@ from .. import examples
 from ..errors import request_lang
 from ..jsonio import json_response, load_body
 from ..trust import SEAT_TOKEN_HEADER
-from .common import (SEAT_TOKEN_PARAMETER, RefereeBlueprint, called_directly, check_game,
-                     check_latest, problem_docs, refusal_json)
+from .common import RefereeBlueprint, check_game, check_latest, refusal_json
+from .spec import SEAT_TOKEN_PARAMETER, called_directly, problem_docs
 
 
 def action_digest(move: int, action: dict) -> str:
