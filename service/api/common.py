@@ -1,11 +1,11 @@
 """What every resource module of the API shares: the blueprint class, the context its views
 close over, and the checks of a posted state.
 
-Each resource module (games, play, records, lookups, operations) has a `build(ctx)` that adds
-its views as closures over `ctx`'s precomputed objects (the app's guard and cache, `ext`, and
-the marshmallow envelopes, `schemas`): views get them by closure, not through `current_app`,
-whose proxy lookup costs a few µs on every request (docs/performance.md). What the spec says
-of routes in several modules (parameters, problem answers): service/api/spec.py."""
+Each resource module (games, play, validate, records, lookups, operations) has a `build(ctx)`
+that adds its views as closures over `ctx`'s precomputed objects (the app's guard and cache,
+`ext`, and the marshmallow envelopes, `schemas`): views get them by closure, not through
+`current_app`, whose proxy lookup costs a few µs on every request (docs/performance.md). What
+the spec says of routes in several modules (parameters, problem answers): service/api/spec.py."""
 from __future__ import annotations
 
 import hashlib

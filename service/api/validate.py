@@ -26,10 +26,9 @@ def action_digest(move: int, action: dict) -> str:
     return hashlib.sha256(orjson.dumps([move, action], option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
 
 
-# Two named examples, an accepted action and a refused one, the request's and the answer's
-# under the same names.
-
 def validate_examples(side: str, op: str) -> dict:
+    """Two named examples, an accepted action and a refused one, the request's and the
+    answer's under the same names."""
     pick = examples.request if side == "request" else examples.response
     return {name: {"summary": summary, "value": pick(recorded)} for name, summary, recorded in (
         ("accepted", "A legal action: the next state", op),
@@ -139,4 +138,5 @@ def build(ctx) -> RefereeBlueprint:
     def validate_alias():
         req = request._get_current_object()
         return _validate(req, load_body(schemas.validate_request, req))
+
     return alias
