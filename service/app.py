@@ -7,20 +7,18 @@ import time
 from http import HTTPStatus
 from types import SimpleNamespace
 
-import flask
-import swagger_ui_bundle
-from flask import Flask, Response, request, send_from_directory
+from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_smorest import Api
 
 from engine import registry
 
-from . import errors, headers, logs, metrics, pages
+from . import errors, headers, logs, metrics
+from .api import build_blueprints, operations
 from .cache import Cache
 from .config import Settings
-from .errors import PROBLEM_MIME, request_lang
+from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
-from .routes import build_blueprints
 from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
                       record_components, refusal_components, request_components,
                       state_components,
@@ -184,54 +182,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         "type": "string", "enum": sorted(errors.problem_codes()),
         "description": "stable: branch on it (docs/integrating.md, Error codes)"}
 
-    spec_yaml: list[str] = []  # rendered on first request: the spec is fixed once built
-
-    @app.get("/openapi.yaml")
-    def openapi_yaml():
-        if not spec_yaml:
-            spec_yaml.append(api.spec.to_yaml())
-        return Response(spec_yaml[0], mimetype="application/yaml")
-
-    @app.get("/docs/assets/<path:filename>")
-    def swagger_assets(filename: str):
-        return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
-
-    # Swagger UI started from a file, not flask-smorest's inline script, which the page's
-    # Content-Security-Policy refuses (service/headers.py); /docs/ (with the slash) is the
-    # same page as /docs.
-    def swagger_ui():
-        return pages.docs_page(api.spec.title, flask.url_for("api-docs.openapi_json"),
-                               app.config["OPENAPI_SWAGGER_UI_URL"],
-                               f"{request.script_root}/docs/init.js",
-                               app.config["OPENAPI_SWAGGER_UI_CONFIG"])
-
-    app.view_functions["api-docs.openapi_swagger_ui"] = swagger_ui
-    app.add_url_rule("/docs/", endpoint="docs_slash", view_func=swagger_ui)
-
-    @app.get("/docs/init.js")
-    def swagger_init():
-        return pages.docs_script()
-
-    # The referee's table page (service/table/: plain HTML, CSS and ES modules, no build step), a
-    # client of the public API like any other front end.
-    @app.get("/table")
-    def table_page():
-        return pages.table_page()
-
-    # Its service worker, which lets a reload open the page while the service is out of reach:
-    # filled in with the cache's version; its scope is the page itself (<root>/table).
-    @app.get("/table/sw.js")
-    def table_service_worker():
-        return pages.table_service_worker(request.script_root)
-
-    @app.get("/table/<path:filename>")
-    def table_assets(filename: str):
-        return send_from_directory(pages.TABLE_DIR, filename, max_age=0)
-
-    @app.get("/")
-    def index():
-        return pages.index_page(pages.chosen_language(request.args.get("lang"), request_lang()),
-                                request.script_root)
+    operations.install_pages(app, api)
 
     observe = metrics.install(app) if settings.metrics else None
     _install_request_hooks(app, settings, observe)

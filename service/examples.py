@@ -1,10 +1,10 @@
 """The spec's request and response examples: real answers of this service, kept in
 examples.json (by operationId) so building the spec costs nothing.
 
-`record` makes them by calling the service (unsigned, a chosen seed: every answer is
-deterministic); tests/service/test_openapi.py posts each request example to the service and checks
-that its answer is the response example, so they never drift from the code. Refresh with
-`python -m service.examples` after a change to a game's rules or its state.
+tools/make_spec_examples.py makes them by calling the service (unsigned, a chosen seed: every
+answer is deterministic); tests/service/test_openapi.py posts each request example to the
+service and checks that its answer is the response example, so they never drift from the code.
+Refresh with `python -m tools.make_spec_examples` after a change to a game's rules or its state.
 """
 from __future__ import annotations
 
@@ -13,22 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 
 FILE = Path(__file__).with_name("examples.json")
-
-# (operationId, method, path, request body or None, status)
-SEED = "example"
-SALT = "0123456789abcdef0123456789abcdef"  # a fixed commitment salt: deterministic examples
-PLAYERS = ["ann", "bob"]
-LOOKUPS = [
-    ("lookupManManNumbers", "/v1/games/man/man-numbers", {"hand": ["SA", "S8", "H2"]}),
-    ("lookupManteurCheck", "/v1/games/manteur/check",
-     {"hand": ["S2", "BJ", "CK", "D7", "S9"], "declaration": {"type": "pair", "ranks": ["2"]}}),
-    ("lookupManteurCompare", "/v1/games/manteur/compare",
-     {"a": {"type": "pair", "ranks": ["K"]}, "b": {"type": "pair", "ranks": ["2"]}}),
-    ("lookupGuandanClassify", "/v1/games/guandan/classify",
-     {"cards": ["S5", "H5", "D5"], "level": "2"}),
-    ("lookupDaifugoUecdaTable", "/v1/games/daifugo/uecda-table",
-     {"kind": "hand", "cards": ["S3", "BJ"]}),
-]
 
 
 @lru_cache(maxsize=1)
@@ -45,111 +29,3 @@ def request(op: str):
 
 def response(op: str):
     return load().get(op, {}).get("response")
-
-
-def calls() -> list[tuple[str, str, str, dict | None, int]]:
-    """Every example call, in order; later requests are built from earlier answers."""
-    return [("listGames", "GET", "/v1/games", None, 200),
-            ("healthz", "GET", "/healthz", None, 200),
-            ("readyz", "GET", "/readyz", None, 200)]
-
-
-def record(client) -> dict:
-    """Each operation's example request and the service's real answer to it (`client`: a Flask
-    test client of an unsigned app)."""
-    out: dict[str, dict] = {}
-
-    def call(op, method, path, body=None, status=200):
-        resp = client.open(path, method=method, json=body)
-        assert resp.status_code == status, (op, resp.status_code, resp.get_json())
-        out[op] = ({"request": body} if body is not None else {}) | {"response": resp.get_json()}
-        return resp.get_json()
-
-    for op, method, path, body, status in calls():
-        call(op, method, path, body, status)
-    dealt = call("deal", "POST", "/v1/games/manillen/deal",
-                 {"players": PLAYERS, "seed": SEED, "seed_salt": SALT}, 201)
-    state, player = dealt["state"], dealt["to_act"][0]
-    game = state["game"]  # requests that carry a state name its game (they are typed by it)
-    legal = call("legalActions", "POST", "/v1/legal-actions",
-                 {"game": game, "state": state, "player": player})
-    action = legal["actions"][0]
-    call("validateAction", "POST", "/v1/validate", {"game": game, "state": state, "action": action})
-    call("validateActionAlias", "POST", "/validate", {"game": game, "state": state,
-                                                      "action": action})
-    # A refusal is an answer too (200, valid: false): the same action posted by another seat.
-    other = next(p for p in PLAYERS if p != player)
-    call("validateActionRefused", "POST", "/v1/validate",
-         {"game": game, "state": state, "action": {**action, "player": other}})
-    call("view", "POST", "/v1/view", {"game": game, "state": state, "player": player})
-    call("replay", "POST", "/v1/replay",
-         {"deal": {"game": "manillen", "players": PLAYERS, "seed": SEED, "seed_salt": SALT},
-          "actions": [{k: v for k, v in action.items() if k != "game"}]})
-    match_record = _played_record(client)
-    call("checkRecord", "POST", "/v1/records/check", match_record)
-    # A score sheet is text (text/plain unless asked otherwise): the answer as the body reads.
-    sheet = client.post("/v1/records/sheet", json=match_record, headers={"Accept": "text/plain"})
-    assert sheet.status_code == 200, sheet.get_data(as_text=True)
-    out["recordSheet"] = {"request": match_record, "response": sheet.get_data(as_text=True)}
-    call("verifyDeal", "POST", "/v1/verify-deal",
-         {"game": "man", "players": RECORD_PLAYERS, "options": {"preset": "referee"},
-          "seed": SEED, "seed_salt": SALT,
-          "seed_commitment": match_record["deals"][0]["deal"]["seed_commitment"]})
-    for op, path, body in LOOKUPS:
-        call(op, "POST", path, body)
-    return out
-
-
-RECORD_PLAYERS = ["ann", "bob", "cho"]
-
-
-def _played_record(client) -> dict:
-    """A match record of one deal of Man, dealt from SEED and SALT and played to its end by
-    each turn's first legal action (deterministic), as a table would write it down."""
-    from engine import records
-
-    dealt = client.post("/v1/games/man/deal", json={
-        "players": RECORD_PLAYERS, "options": {"preset": "referee"}, "seed": SEED,
-        "seed_salt": SALT}).get_json()
-    state, to_act, status = dealt["state"], dealt["to_act"], dealt["status"]
-    entries, totals = [], {}
-    while status != "finished":
-        action = client.post("/v1/legal-actions", json={
-            "state": state, "player": to_act[0]}).get_json()["actions"][0]
-        action = {k: v for k, v in action.items() if k != "game"}
-        done = client.post("/v1/validate", json={"state": state, "action": action}).get_json()
-        entry = {"action": action}
-        if done["score_deltas"]:
-            entry["score_deltas"] = [{k: d[k] for k in ("target", "kind", "delta")}
-                                     for d in done["score_deltas"]]
-            for d in done["score_deltas"]:
-                totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
-        entries.append(entry)
-        state, to_act, status = done["state"], done["to_act"], done["status"]
-    entries[0]["comment"] = "先手"
-    record = {"format": records.FORMAT, "format_version": records.FORMAT_VERSION,
-              "game": "man", "players": RECORD_PLAYERS, "options": {"preset": "referee"},
-              "tags": {"event": "Autumn Open", "site": "Kyoto", "date": "2026-11-25",
-                       "round": "3", "table": "7", "referee": "Sato",
-                       "names": {"ann": "Aoki", "bob": "Baba", "cho": "Chiba"}},
-              "deals": [{"deal": {"seed": SEED, "seed_salt": SALT,
-                                  "seed_commitment": dealt["seed_commitment"]},
-                         "actions": entries,
-                         "result": {"status": "finished", "totals": totals}}],
-              "totals": totals}
-    record["digest"] = records.digest(record)
-    return record
-
-
-def fresh() -> dict:
-    from engine import registry
-
-    from .app import create_app
-    from .config import Settings
-
-    registry.unregister("toy")
-    return record(create_app(Settings(metrics=False)).test_client())
-
-
-if __name__ == "__main__":
-    FILE.write_text(json.dumps(fresh(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -829,361 +829,419 @@ class ActionField(mf.Field):
         return value
 
 
+def _only_games(field: mf.Field, game_ids) -> None:
+    """`field` takes only these games' ids (the spec: their enum), when there are any."""
+    if game_ids:
+        field.validate = validate.OneOf(list(game_ids))
+        field.validators = [field.validate]
+
+
+# ------------------------------------------------------------------ the envelopes
+# Every request and answer of the routes (service/api/), at module level; Schemas makes the
+# instances the routes use, once per app.
+
+def _value(**kw) -> mf.Raw:  # an option's value or an allowed one: JSON scalars, lists
+    return mf.Raw(metadata={"anyOf": [{"type": "string"}, {"type": "integer"},
+                                      {"type": "boolean"},
+                                      {"type": "array", "items": {"type": "string"}}],
+                            "nullable": True}, **kw)
+
+
+class FieldInfo(ma.Schema):
+    """A declared value, as GET /v1/games describes it (engine/fields.py Field)."""
+    type = mf.String(required=True, metadata={"description": "its kind: cards, card, "
+                     "suit, enum, int, bool, str, player, … (engine/fields.py)"})
+    description = mf.String()
+    allowed = List(_value())
+    minimum = _int()
+    maximum = _int()
+    nullable = _bool()
+    required = _bool(metadata={"description": "false: optional (absent: required)"})
+
+
+class OptionInfo(FieldInfo):
+    name = mf.String(required=True)
+    default = _value(required=True)
+    rule = mf.String()
+
+
+class ActionInfo(ma.Schema):
+    type = mf.String(required=True)
+    description = mf.String(required=True)
+    fields = mf.Dict(keys=mf.String(), values=mf.Nested(FieldInfo), required=True)
+    rule = mf.String()
+    referee_only = _bool(required=True)
+
+
+class LookupInfo(ma.Schema):
+    name = mf.String(required=True)
+    summary = mf.String(required=True)
+
+
+class GameInfo(ma.Schema):
+    id = mf.String(required=True)
+    names = mf.Dict(keys=mf.String(), values=mf.String(), required=True)
+    players = mf.Dict(keys=mf.String(), values=_int(), required=True)
+    state_version = _int(required=True)
+    zero_sum = _bool(required=True)
+    presets = mf.Dict(keys=mf.String(), values=mf.Dict(keys=mf.String(), values=_value()),
+                      required=True)
+    options = List(mf.Nested(OptionInfo), required=True)
+    actions = List(mf.Nested(ActionInfo), required=True)
+    lookups = List(mf.Nested(LookupInfo), required=True)
+    rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
+    refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+        "description": "every refusal code of the game -> the rule it cites"})
+
+    def __init__(self, game_ids=(), **kwargs):
+        super().__init__(**kwargs)
+        _only_games(self.fields["id"], game_ids)
+
+
+class GamesResponse(ma.Schema):
+    games = List(mf.Nested(GameInfo), required=True)
+
+    def __init__(self, game_ids=(), **kwargs):
+        super().__init__(**kwargs)
+        # its games' `id` one of these (the spec's enum): a GameInfo bound to them
+        self.fields["games"].inner.nested = GameInfo(game_ids)
+
+
+class DealRequest(Strict):
+    players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
+                      metadata={"description": "player ids in seat order"})
+    options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
+    seed = mf.String(validate=validate.Length(min=1, max=256),
+                     metadata={"description": "omit to let the server draw one"})
+    seed_salt = mf.String(validate=validate.Regexp("^[0-9a-f]{32}$"), metadata={
+        "description": "the salt of the seed commitment, 32 lowercase hex digits: omit "
+                       "to let the server draw one (always, but to replay a recorded "
+                       "deal's commitment exactly; a referee act, like `seed`)"})
+    dealer = mf.String(allow_none=True, metadata={
+        "description": "who deals, for games with a dealer: a named dealer wins; "
+                       "omitted, the match's dealer, else the game's first dealer "
+                       "(its rules page: the first seat, or Manillen's cut from the "
+                       "seed, A5)"})
+    match = MatchField(allow_none=True)
+    deck = List(_card(), allow_none=True,
+                   metadata={"description": "an explicit deck, top card first (physical "
+                             "deals); replaces the shuffle. What the rules decide at "
+                             "random comes from `table`; without a seed, later "
+                             "shuffles follow from the deck's order"})
+    hands = mf.Dict(keys=mf.String(), values=List(_card()), allow_none=True,
+                    metadata={"description": "each seat's cards, exactly (games that "
+                              "accept hands: a physical table or a recorded game)"})
+    table = mf.Dict(keys=mf.String(), allow_none=True,
+                    metadata={"description": "with hands or a deck: what else lies "
+                              "face up and what the rules decided at random (the "
+                              "game's `<Game>Table`)"})
+
+
+class ReplayDeal(DealRequest):
+    game = mf.String(required=True)
+
+
+class Lineage(ma.Schema):
+    """The match whose totals an answer shows (signing or sealing on)."""
+    match_id = mf.String(required=True, metadata={"description": "made at the match's "
+                         "first deal; every deal of the match carries it"})
+    deal = _int(required=True, metadata={"description": "this deal's number in the "
+                "match (1: its first)"})
+    provenance = mf.String(required=True, validate=validate.OneOf(["server", "referee"]),
+                           metadata={"description": "`referee` only while every deal "
+                                     "of the match was dealt with the referee key; "
+                                     "`server`: anyone could have played every seat "
+                                     "of some deal of it, so its totals prove nothing"})
+
+
+def _lineage_field() -> mf.Nested:
+    return mf.Nested(Lineage, metadata={
+        "description": "signing or sealing on: the match this deal belongs to"})
+
+
+class DealResponse(ma.Schema):
+    lineage = _lineage_field()
+    state = StateField(required=True)
+    to_act = List(mf.String(), required=True)
+    seed_commitment = mf.String(required=True, metadata={
+        "description": "SHA-256 over the seed and a random salt (engine/rng.py "
+                       "`commitment`): both are revealed when the deal ends; "
+                       "`card-referee verify-seed SEED COMMITMENT --salt SALT` checks them"})
+    status = RefField("Status", required=True)
+    game_id = mf.String(metadata={"description": "the game id the state is bound to "
+                                  "(signing or sealing on)"})
+    seat_tokens = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
+        "description": "sealing on: each seat's token, for the X-Seat-Token header; "
+                       "the deal's caller hands each player their own"})
+    host_token = mf.String(metadata={
+        "description": "sealing on: the match's host token, for the X-Host-Token "
+                       "header: dealing the match's next deal from its next_match "
+                       "needs it (or the referee key); the host keeps it"})
+
+
+class GameTyped(Strict):
+    """A request that may name its state's game: `game`, one of the games the envelopes are
+    built for (Schemas: bound at construction, `game_ids`)."""
+
+    game = mf.String(metadata={"description": "the state's game (optional; 422 game_mismatch "
+                                              "when another): it types the request "
+                                              "(`<Game>ValidateRequest`)"})
+
+    def __init__(self, game_ids=(), **kwargs):
+        super().__init__(**kwargs)
+        self.game_ids = list(game_ids)
+        _only_games(self.fields["game"], self.game_ids)
+
+
+class ValidateRequest(GameTyped):
+    state = StateField(required=True)
+    action = ActionField(required=True)
+
+    def quick_load(self, data):
+        """What `load` returns for a body already in shape (exactly these two keys,
+        the state an object or a sealed string, the action an object; or these and
+        a known `game`), without marshmallow's per-field machinery (~10 µs of
+        /v1/validate); None otherwise, and `load` words what is wrong."""
+        if type(data) is dict and 2 <= len(data) <= 3:
+            state, action = data.get("state"), data.get("action")
+            if type(action) is dict and type(state) in (dict, str):
+                if len(data) == 2:
+                    return {"state": state, "action": action}
+                if data.get("game") in self.game_ids:
+                    return {"game": data["game"], "state": state, "action": action}
+        return None
+
+
+# The two answers of /v1/validate, a `oneOf` told apart by `valid` (true: every field
+# of an accepted action present; false: the refusal): generated clients narrow on it.
+class ValidateAccepted(ma.Schema):
+    lineage = _lineage_field()
+    valid = _bool(required=True, validate=validate.OneOf([True]))
+    state = StateField(required=True)
+    score_deltas = List(mf.Nested(ScoreDeltaSchema), required=True)
+    events = List(EventField(), required=True)
+    to_act = List(mf.String(), required=True)
+    status = RefField("Status", required=True)
+    seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
+                               "(check it against the deal's seed_commitment)"})
+    seed_salt = mf.String(allow_none=True, metadata={
+        "description": "once finished: the salt of the deal's seed_commitment, revealed "
+                       "with the seed; null for a deal made before commitments were "
+                       "salted (its commitment is the seed's bare SHA-256)"})
+    next_match = MatchField(metadata={"description": "once finished: the next deal's "
+                                      "`match`, signed or sealed"})
+    view = RefField("View", metadata={"description": "sealing on: the acting seat's "
+                                      "view of the next state"})
+
+
+class ValidateRefused(ma.Schema):
+    valid = _bool(required=True, validate=validate.OneOf([False]))
+    error = RefusalField(required=True)
+    state = StateField(required=True, metadata={"description": "the state as posted, "
+                                                "unchanged"})
+
+
+class ViewRequest(GameTyped):
+    state = StateField(required=True)
+    player = mf.String(required=True, allow_none=True)
+
+
+class LegalActionsRequest(ViewRequest):
+    types = List(mf.String(), metadata={"description": "only these action types"})
+
+
+class LegalActionsResponse(ma.Schema):
+    actions = List(ActionField(), required=True)
+    count = _int(required=True)
+
+
+class ViewResponse(ma.Schema):
+    lineage = _lineage_field()
+    view = RefField("SeenView", required=True, metadata={
+        "description": "the state as that player may see it (`referee`, with the "
+                       "referee key: everything, RefereeView)"})
+
+
+class ReplayRequest(Strict):
+    deal = ReplayDealField(ReplayDeal(), required=True)
+    actions = List(ActionField(), required=True)
+
+
+class ReplayStep(ma.Schema):
+    index = _int(required=True)
+    game = RefField("GameId", required=True, metadata={"description": "the replay's game"})
+    action = ActionField(required=True)
+    score_deltas = List(mf.Nested(ScoreDeltaSchema), required=True)
+    events = List(EventField(), required=True)
+    to_act = List(mf.String(), required=True)
+    status = RefField("Status", required=True)
+
+
+class ReplayStop(ma.Schema):
+    index = _int(required=True)
+    action = ActionField(required=True, metadata={"description": "the refused "
+                         "action, as posted"})
+    error = RefusalField(required=True)
+
+
+class ReplayResponse(ma.Schema):
+    lineage = _lineage_field()
+    seed_commitment = mf.String(required=True)
+    initial_state = StateField(required=True)
+    steps = List(mf.Nested(ReplayStep), required=True)
+    state = StateField(required=True)
+    totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
+    status = RefField("Status", required=True)
+    to_act = List(mf.String(), required=True)
+    stopped = mf.Nested(ReplayStop, required=True, allow_none=True, metadata={
+        "description": "the first refused action (null: every action was taken)"})
+    next_match = MatchField(required=True, allow_none=True)
+    seat_tokens = mf.Dict(keys=mf.String(), values=mf.String())
+    host_token = mf.String(metadata={
+        "description": "sealing on: the match's host token (X-Host-Token), as a "
+                       "deal answers it"})
+
+
+class RecordDeal(ma.Schema):
+    index = _int(required=True, metadata={"description": "the deal's index in the record (0: first)"})
+    seed_commitment = mf.String(required=True, allow_none=True, metadata={
+        "description": "the commitment the deal's seed and salt make (null: dealt "
+                       "from the cards without a seed)"})
+    commitment_checked = _bool(required=True, metadata={
+        "description": "the record gave a seed_commitment and it matches"})
+    status = RefField("Status", required=True)
+    actions = _int(required=True, metadata={"description": "actions taken (up to a "
+                   "discrepancy in this deal: those before it)"})
+    totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
+        "description": "the deal's score deltas summed per target"})
+    next_match = MatchField(required=True, allow_none=True, metadata={
+        "description": "once finished: the match summary the next deal is dealt with "
+                       "(values, never signed or sealed)"})
+    match_over = _bool(required=True, metadata={
+        "description": "the match ended with this deal"})
+
+
+class Discrepancy(ma.Schema):
+    deal = _int(required=True, allow_none=True, metadata={
+        "description": "the deal's index (null: the record as a whole)"})
+    step = _int(required=True, allow_none=True, metadata={
+        "description": "the action's index in its deal (null: the deal itself)"})
+    code = mf.String(required=True, validate=validate.OneOf(DISCREPANCY_CODES))
+    message = mf.String(required=True, metadata={"description": "in the negotiated language"})
+    rule = mf.String(metadata={"description": "the rule broken, as a refusal cites it"})
+    refusal = RefusalField(metadata={"description": "action_refused: the engine's refusal"})
+    recorded = mf.Raw(required=True, allow_none=True, metadata={
+        "description": "what the record says"})
+    engine = mf.Raw(required=True, allow_none=True, metadata={
+        "description": "what the engine makes of it"})
+
+
+class RecordCheckResponse(ma.Schema):
+    consistent = _bool(required=True, metadata={"description": "no discrepancy"})
+    digest = mf.String(required=True, metadata={
+        "description": "\"sha256:\" + hex SHA-256 of the record's canonical form "
+                       "without `digest` (docs/records.md)"})
+    digest_matches = _bool(required=True, allow_none=True, metadata={
+        "description": "whether the digest the record carries is its digest (null: it "
+                       "carries none)"})
+    game = RefField("GameId", required=True)
+    format_version = _int(required=True)
+    deals = List(mf.Nested(RecordDeal), required=True, metadata={
+        "description": "every deal checked, up to the discrepancy's"})
+    totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
+        "description": "the deals' totals summed"})
+    match_finished = _bool(required=True)
+    discrepancy = mf.Nested(Discrepancy, required=True, allow_none=True, metadata={
+        "description": "the first one found (null: the record is consistent)"})
+
+
+class VerifyDealRequest(Strict):
+    game = mf.String(required=True, metadata={"description": "a game's id"})
+    players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
+                      metadata={"description": "player ids in seat order"})
+    options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
+    seed = mf.String(required=True, validate=validate.Length(min=1, max=256),
+                     metadata={"description": "the seed revealed when the deal ended"})
+    seed_salt = mf.String(allow_none=True, validate=validate.Regexp("^[0-9a-fA-F]{32}$"),
+                          metadata={"description": "the salt revealed with it; omit "
+                                    "(or null) for a deal made before commitments were "
+                                    "salted"})
+    seed_commitment = mf.String(required=True, validate=validate.Length(max=128),
+                                metadata={"description": "the commitment published "
+                                          "before play (hex)"})
+    match = mf.Dict(allow_none=True, metadata={
+        "description": "the deal's match values (a later deal of a match: who deals "
+                       "decides who gets which cards)"})
+    dealer = mf.String(allow_none=True)
+
+
+class VerifyDealResponse(ma.Schema):
+    matches = _bool(required=True, metadata={
+        "description": "the seed and salt make the commitment"})
+    seed_commitment = mf.String(required=True, metadata={
+        "description": "the commitment they make"})
+    hands = mf.Dict(keys=mf.String(), values=List(mf.String()), required=True,
+                    metadata={"description": "each seat's cards as that seed deals them"})
+    face_up = RefField("View", required=True, metadata={
+        "description": "the deal as a spectator sees it: whatever lies face up"})
+    to_act = List(mf.String(), required=True)
+
+
+class Health(ma.Schema):
+    status = mf.String(required=True)
+
+
+class ClusterState(ma.Schema):
+    state = mf.String(required=True, metadata={
+        "description": "`ok`, or `fail` while a slot has no reachable master (Redis's "
+                       "own `cluster_state`)"})
+    masters = _int(required=True, metadata={"description": "masters serving slots"})
+    replicas = _int(required=True, metadata={"description": "replicas following them"})
+
+
+class CacheState(ma.Schema):
+    backend = mf.String(required=True, validate=validate.OneOf(["redis", "memory"]))
+    redis = mf.String(required=True,
+                      validate=validate.OneOf(["ok", "down", "not_configured"]))
+    ready = _bool(required=True, metadata={
+        "description": "the cache answers (Redis up, or no Redis configured)"})
+    cluster = mf.Nested(ClusterState, metadata={
+        "description": "on a Redis Cluster, as one of its nodes sees it "
+                       "(docs/operations.md)"})
+
+
+class Ready(ma.Schema):
+    status = mf.String(required=True, validate=validate.OneOf(["ready", "degraded"]))
+    engine_version = mf.String(required=True)
+    cache = mf.Nested(CacheState, required=True)
+    signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
+    sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
+    sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))
+    sequence_durability = mf.String(
+        validate=validate.OneOf(["aof", "rdb_only", "none", "unknown"]),
+        metadata={"description": "strict sequencing: what its Redis keeps across a "
+                  "restart — `aof` (append-only file), `rdb_only` (snapshots: a restart "
+                  "rolls games back to the last one), `none`, or `unknown` (CONFIG "
+                  "disabled, or Redis not answering); with CARDREF_SEQUENCE_REQUIRE_AOF "
+                  "anything but `aof` is not ready (503)"})
+    games = List(mf.String(), required=True)
+
+
 class Schemas:
     """Every schema instance the routes use, built once per app from the registered games
     (instances, not classes: webargs would rebuild a class on every request)."""
 
     def __init__(self, games: list[Game]):
         game_ids = [g.id for g in games]
-
-        def value(**kw) -> mf.Raw:  # an option's value or an allowed one: JSON scalars, lists
-            return mf.Raw(metadata={"anyOf": [{"type": "string"}, {"type": "integer"},
-                                              {"type": "boolean"},
-                                              {"type": "array", "items": {"type": "string"}}],
-                                    "nullable": True}, **kw)
-
-        class FieldInfo(ma.Schema):
-            """A declared value, as GET /v1/games describes it (engine/fields.py Field)."""
-            type = mf.String(required=True, metadata={"description": "its kind: cards, card, "
-                             "suit, enum, int, bool, str, player, … (engine/fields.py)"})
-            description = mf.String()
-            allowed = List(value())
-            minimum = _int()
-            maximum = _int()
-            nullable = _bool()
-            required = _bool(metadata={"description": "false: optional (absent: required)"})
-
-        class OptionInfo(FieldInfo):
-            name = mf.String(required=True)
-            default = value(required=True)
-            rule = mf.String()
-
-        class ActionInfo(ma.Schema):
-            type = mf.String(required=True)
-            description = mf.String(required=True)
-            fields = mf.Dict(keys=mf.String(), values=mf.Nested(FieldInfo), required=True)
-            rule = mf.String()
-            referee_only = _bool(required=True)
-
-        class LookupInfo(ma.Schema):
-            name = mf.String(required=True)
-            summary = mf.String(required=True)
-
-        class GameInfo(ma.Schema):
-            id = mf.String(required=True, validate=validate.OneOf(game_ids) if game_ids else None)
-            names = mf.Dict(keys=mf.String(), values=mf.String(), required=True)
-            players = mf.Dict(keys=mf.String(), values=_int(), required=True)
-            state_version = _int(required=True)
-            zero_sum = _bool(required=True)
-            presets = mf.Dict(keys=mf.String(), values=mf.Dict(keys=mf.String(), values=value()),
-                              required=True)
-            options = List(mf.Nested(OptionInfo), required=True)
-            actions = List(mf.Nested(ActionInfo), required=True)
-            lookups = List(mf.Nested(LookupInfo), required=True)
-            rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
-            refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
-                "description": "every refusal code of the game -> the rule it cites"})
-
-        class GamesResponse(ma.Schema):
-            games = List(mf.Nested(GameInfo), required=True)
-
-        class DealRequest(Strict):
-            players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
-                              metadata={"description": "player ids in seat order"})
-            options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
-            seed = mf.String(validate=validate.Length(min=1, max=256),
-                             metadata={"description": "omit to let the server draw one"})
-            seed_salt = mf.String(validate=validate.Regexp("^[0-9a-f]{32}$"), metadata={
-                "description": "the salt of the seed commitment, 32 lowercase hex digits: omit "
-                               "to let the server draw one (always, but to replay a recorded "
-                               "deal's commitment exactly; a referee act, like `seed`)"})
-            dealer = mf.String(allow_none=True, metadata={
-                "description": "who deals, for games with a dealer: a named dealer wins; "
-                               "omitted, the match's dealer, else the game's first dealer "
-                               "(its rules page: the first seat, or Manillen's cut from the "
-                               "seed, A5)"})
-            match = MatchField(allow_none=True)
-            deck = List(_card(), allow_none=True,
-                           metadata={"description": "an explicit deck, top card first (physical "
-                                     "deals); replaces the shuffle. What the rules decide at "
-                                     "random comes from `table`; without a seed, later "
-                                     "shuffles follow from the deck's order"})
-            hands = mf.Dict(keys=mf.String(), values=List(_card()), allow_none=True,
-                            metadata={"description": "each seat's cards, exactly (games that "
-                                      "accept hands: a physical table or a recorded game)"})
-            table = mf.Dict(keys=mf.String(), allow_none=True,
-                            metadata={"description": "with hands or a deck: what else lies "
-                                      "face up and what the rules decided at random (the "
-                                      "game's `<Game>Table`)"})
-
-        class ReplayDeal(DealRequest):
-            game = mf.String(required=True)
-
-        class Lineage(ma.Schema):
-            """The match whose totals an answer shows (signing or sealing on)."""
-            match_id = mf.String(required=True, metadata={"description": "made at the match's "
-                                 "first deal; every deal of the match carries it"})
-            deal = _int(required=True, metadata={"description": "this deal's number in the "
-                        "match (1: its first)"})
-            provenance = mf.String(required=True, validate=validate.OneOf(["server", "referee"]),
-                                   metadata={"description": "`referee` only while every deal "
-                                             "of the match was dealt with the referee key; "
-                                             "`server`: anyone could have played every seat "
-                                             "of some deal of it, so its totals prove nothing"})
-
-        lineage_field = lambda: mf.Nested(Lineage, metadata={  # noqa: E731
-            "description": "signing or sealing on: the match this deal belongs to"})
-
-        class DealResponse(ma.Schema):
-            lineage = lineage_field()
-            state = StateField(required=True)
-            to_act = List(mf.String(), required=True)
-            seed_commitment = mf.String(required=True, metadata={
-                "description": "SHA-256 over the seed and a random salt (engine/rng.py "
-                               "`commitment`): both are revealed when the deal ends; "
-                               "`card-referee verify-seed SEED COMMITMENT --salt SALT` checks them"})
-            status = RefField("Status", required=True)
-            game_id = mf.String(metadata={"description": "the game id the state is bound to "
-                                          "(signing or sealing on)"})
-            seat_tokens = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
-                "description": "sealing on: each seat's token, for the X-Seat-Token header; "
-                               "the deal's caller hands each player their own"})
-            host_token = mf.String(metadata={
-                "description": "sealing on: the match's host token, for the X-Host-Token "
-                               "header: dealing the match's next deal from its next_match "
-                               "needs it (or the referee key); the host keeps it"})
-
-        game_field = lambda: mf.String(  # noqa: E731
-            validate=validate.OneOf(game_ids) if game_ids else None,
-            metadata={"description": "the state's game (optional; 422 game_mismatch when "
-                                     "another): it types the request (`<Game>ValidateRequest`)"})
-
-        class ValidateRequest(Strict):
-            game = game_field()
-            state = StateField(required=True)
-            action = ActionField(required=True)
-
-            @staticmethod
-            def quick_load(data):
-                """What `load` returns for a body already in shape (exactly these two keys,
-                the state an object or a sealed string, the action an object; or these and
-                a known `game`), without marshmallow's per-field machinery (~10 µs of
-                /v1/validate); None otherwise, and `load` words what is wrong."""
-                if type(data) is dict and 2 <= len(data) <= 3:
-                    state, action = data.get("state"), data.get("action")
-                    if type(action) is dict and type(state) in (dict, str):
-                        if len(data) == 2:
-                            return {"state": state, "action": action}
-                        if data.get("game") in game_ids:
-                            return {"game": data["game"], "state": state, "action": action}
-                return None
-
-        # The two answers of /v1/validate, a `oneOf` told apart by `valid` (true: every field
-        # of an accepted action present; false: the refusal): generated clients narrow on it.
-        class ValidateAccepted(ma.Schema):
-            lineage = lineage_field()
-            valid = _bool(required=True, validate=validate.OneOf([True]))
-            state = StateField(required=True)
-            score_deltas = List(mf.Nested(ScoreDeltaSchema), required=True)
-            events = List(EventField(), required=True)
-            to_act = List(mf.String(), required=True)
-            status = RefField("Status", required=True)
-            seed = mf.String(metadata={"description": "once finished: the deal's seed, revealed "
-                                       "(check it against the deal's seed_commitment)"})
-            seed_salt = mf.String(allow_none=True, metadata={
-                "description": "once finished: the salt of the deal's seed_commitment, revealed "
-                               "with the seed; null for a deal made before commitments were "
-                               "salted (its commitment is the seed's bare SHA-256)"})
-            next_match = MatchField(metadata={"description": "once finished: the next deal's "
-                                              "`match`, signed or sealed"})
-            view = RefField("View", metadata={"description": "sealing on: the acting seat's "
-                                              "view of the next state"})
-
-        class ValidateRefused(ma.Schema):
-            valid = _bool(required=True, validate=validate.OneOf([False]))
-            error = RefusalField(required=True)
-            state = StateField(required=True, metadata={"description": "the state as posted, "
-                                                        "unchanged"})
-
-        class ViewRequest(Strict):
-            game = game_field()
-            state = StateField(required=True)
-            player = mf.String(required=True, allow_none=True)
-
-        class LegalActionsRequest(ViewRequest):
-            types = List(mf.String(), metadata={"description": "only these action types"})
-
-        class LegalActionsResponse(ma.Schema):
-            actions = List(ActionField(), required=True)
-            count = _int(required=True)
-
-        class ViewResponse(ma.Schema):
-            lineage = lineage_field()
-            view = RefField("SeenView", required=True, metadata={
-                "description": "the state as that player may see it (`referee`, with the "
-                               "referee key: everything, RefereeView)"})
-
-        class ReplayRequest(Strict):
-            deal = ReplayDealField(ReplayDeal(), required=True)
-            actions = List(ActionField(), required=True)
-
-        class ReplayStep(ma.Schema):
-            index = _int(required=True)
-            game = RefField("GameId", required=True, metadata={"description": "the replay's game"})
-            action = ActionField(required=True)
-            score_deltas = List(mf.Nested(ScoreDeltaSchema), required=True)
-            events = List(EventField(), required=True)
-            to_act = List(mf.String(), required=True)
-            status = RefField("Status", required=True)
-
-        class ReplayStop(ma.Schema):
-            index = _int(required=True)
-            action = ActionField(required=True, metadata={"description": "the refused "
-                                 "action, as posted"})
-            error = RefusalField(required=True)
-
-        class ReplayResponse(ma.Schema):
-            lineage = lineage_field()
-            seed_commitment = mf.String(required=True)
-            initial_state = StateField(required=True)
-            steps = List(mf.Nested(ReplayStep), required=True)
-            state = StateField(required=True)
-            totals = mf.Dict(keys=mf.String(), values=_int(), required=True)
-            status = RefField("Status", required=True)
-            to_act = List(mf.String(), required=True)
-            stopped = mf.Nested(ReplayStop, required=True, allow_none=True, metadata={
-                "description": "the first refused action (null: every action was taken)"})
-            next_match = MatchField(required=True, allow_none=True)
-            seat_tokens = mf.Dict(keys=mf.String(), values=mf.String())
-            host_token = mf.String(metadata={
-                "description": "sealing on: the match's host token (X-Host-Token), as a "
-                               "deal answers it"})
-
-        class RecordDeal(ma.Schema):
-            index = _int(required=True, metadata={"description": "the deal's index in the record (0: first)"})
-            seed_commitment = mf.String(required=True, allow_none=True, metadata={
-                "description": "the commitment the deal's seed and salt make (null: dealt "
-                               "from the cards without a seed)"})
-            commitment_checked = _bool(required=True, metadata={
-                "description": "the record gave a seed_commitment and it matches"})
-            status = RefField("Status", required=True)
-            actions = _int(required=True, metadata={"description": "actions taken (up to a "
-                           "discrepancy in this deal: those before it)"})
-            totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
-                "description": "the deal's score deltas summed per target"})
-            next_match = MatchField(required=True, allow_none=True, metadata={
-                "description": "once finished: the match summary the next deal is dealt with "
-                               "(values, never signed or sealed)"})
-            match_over = _bool(required=True, metadata={
-                "description": "the match ended with this deal"})
-
-        class Discrepancy(ma.Schema):
-            deal = _int(required=True, allow_none=True, metadata={
-                "description": "the deal's index (null: the record as a whole)"})
-            step = _int(required=True, allow_none=True, metadata={
-                "description": "the action's index in its deal (null: the deal itself)"})
-            code = mf.String(required=True, validate=validate.OneOf(DISCREPANCY_CODES))
-            message = mf.String(required=True, metadata={"description": "in the negotiated language"})
-            rule = mf.String(metadata={"description": "the rule broken, as a refusal cites it"})
-            refusal = RefusalField(metadata={"description": "action_refused: the engine's refusal"})
-            recorded = mf.Raw(required=True, allow_none=True, metadata={
-                "description": "what the record says"})
-            engine = mf.Raw(required=True, allow_none=True, metadata={
-                "description": "what the engine makes of it"})
-
-        class RecordCheckResponse(ma.Schema):
-            consistent = _bool(required=True, metadata={"description": "no discrepancy"})
-            digest = mf.String(required=True, metadata={
-                "description": "\"sha256:\" + hex SHA-256 of the record's canonical form "
-                               "without `digest` (docs/records.md)"})
-            digest_matches = _bool(required=True, allow_none=True, metadata={
-                "description": "whether the digest the record carries is its digest (null: it "
-                               "carries none)"})
-            game = RefField("GameId", required=True)
-            format_version = _int(required=True)
-            deals = List(mf.Nested(RecordDeal), required=True, metadata={
-                "description": "every deal checked, up to the discrepancy's"})
-            totals = mf.Dict(keys=mf.String(), values=_int(), required=True, metadata={
-                "description": "the deals' totals summed"})
-            match_finished = _bool(required=True)
-            discrepancy = mf.Nested(Discrepancy, required=True, allow_none=True, metadata={
-                "description": "the first one found (null: the record is consistent)"})
-
-        class VerifyDealRequest(Strict):
-            game = mf.String(required=True, metadata={"description": "a game's id"})
-            players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
-                              metadata={"description": "player ids in seat order"})
-            options = mf.Dict(keys=mf.String(), metadata={"description": "`preset` and named options"})
-            seed = mf.String(required=True, validate=validate.Length(min=1, max=256),
-                             metadata={"description": "the seed revealed when the deal ended"})
-            seed_salt = mf.String(allow_none=True, validate=validate.Regexp("^[0-9a-fA-F]{32}$"),
-                                  metadata={"description": "the salt revealed with it; omit "
-                                            "(or null) for a deal made before commitments were "
-                                            "salted"})
-            seed_commitment = mf.String(required=True, validate=validate.Length(max=128),
-                                        metadata={"description": "the commitment published "
-                                                  "before play (hex)"})
-            match = mf.Dict(allow_none=True, metadata={
-                "description": "the deal's match values (a later deal of a match: who deals "
-                               "decides who gets which cards)"})
-            dealer = mf.String(allow_none=True)
-
-        class VerifyDealResponse(ma.Schema):
-            matches = _bool(required=True, metadata={
-                "description": "the seed and salt make the commitment"})
-            seed_commitment = mf.String(required=True, metadata={
-                "description": "the commitment they make"})
-            hands = mf.Dict(keys=mf.String(), values=List(mf.String()), required=True,
-                            metadata={"description": "each seat's cards as that seed deals them"})
-            face_up = RefField("View", required=True, metadata={
-                "description": "the deal as a spectator sees it: whatever lies face up"})
-            to_act = List(mf.String(), required=True)
-
-        class Health(ma.Schema):
-            status = mf.String(required=True)
-
-        class ClusterState(ma.Schema):
-            state = mf.String(required=True, metadata={
-                "description": "`ok`, or `fail` while a slot has no reachable master (Redis's "
-                               "own `cluster_state`)"})
-            masters = _int(required=True, metadata={"description": "masters serving slots"})
-            replicas = _int(required=True, metadata={"description": "replicas following them"})
-
-        class CacheState(ma.Schema):
-            backend = mf.String(required=True, validate=validate.OneOf(["redis", "memory"]))
-            redis = mf.String(required=True,
-                              validate=validate.OneOf(["ok", "down", "not_configured"]))
-            ready = _bool(required=True, metadata={
-                "description": "the cache answers (Redis up, or no Redis configured)"})
-            cluster = mf.Nested(ClusterState, metadata={
-                "description": "on a Redis Cluster, as one of its nodes sees it "
-                               "(docs/operations.md)"})
-
-        class Ready(ma.Schema):
-            status = mf.String(required=True, validate=validate.OneOf(["ready", "degraded"]))
-            engine_version = mf.String(required=True)
-            cache = mf.Nested(CacheState, required=True)
-            signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
-            sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
-            sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))
-            sequence_durability = mf.String(
-                validate=validate.OneOf(["aof", "rdb_only", "none", "unknown"]),
-                metadata={"description": "strict sequencing: what its Redis keeps across a "
-                          "restart — `aof` (append-only file), `rdb_only` (snapshots: a restart "
-                          "rolls games back to the last one), `none`, or `unknown` (CONFIG "
-                          "disabled, or Redis not answering); with CARDREF_SEQUENCE_REQUIRE_AOF "
-                          "anything but `aof` is not ready (503)"})
-            games = List(mf.String(), required=True)
-
-        self.games_response = GamesResponse()
+        self.games_response = GamesResponse(game_ids)
         self.deal_request = DealRequest()
         self.deal_response = DealResponse()
-        self.validate_request = ValidateRequest()
+        self.validate_request = ValidateRequest(game_ids)
         self.validate_accepted = ValidateAccepted()
         self.validate_refused = ValidateRefused()
-        self.legal_actions_request = LegalActionsRequest()
+        self.legal_actions_request = LegalActionsRequest(game_ids)
         self.legal_actions_response = LegalActionsResponse()
-        self.view_request = ViewRequest()
+        self.view_request = ViewRequest(game_ids)
         self.view_response = ViewResponse()
         self.replay_request = ReplayRequest()
         self.replay_response = ReplayResponse()

@@ -3,7 +3,7 @@ so an older or forked state of a game is refused (409 state_superseded) instead 
 draw or branching a game. One atomic compare-and-set per accepted move (a Lua script).
 
 The record says which action moved the game on: `<move>:<digest>`, the digest naming the action
-and the move it was applied to (routes.py, action_digest). So the same action posted again on
+and the move it was applied to (service/api/validate.py, action_digest). So the same action posted again on
 the same state is the same move, answered as the first time (the engine is deterministic): a
 client whose answer was lost (a timeout, a killed worker) retries safely. When Redis does not
 answer in time, the compare-and-set is sent again (it is idempotent) until it answers or the

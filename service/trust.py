@@ -38,7 +38,9 @@ from typing import Any, Mapping, NamedTuple
 
 import orjson
 
+from engine import adjudicate
 from engine.errors import InputError, InvalidState
+from engine.game import InvalidDeal
 
 from .sealing import SealError, Sealer
 from .sequence import Sequencer
@@ -48,6 +50,9 @@ META_KEY = "meta"
 STATE_PURPOSE = b"card-referee state v1"
 MATCH_PURPOSE = b"card-referee match v1"
 PROVENANCES = ("server", "referee")
+# The headers a seat's and a match host's tokens come in (sealing on).
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+HOST_TOKEN_HEADER = "X-Host-Token"
 DEAL_ACT = ("a deal with a deck, hands (and a table), a chosen seed or salt, match values, or a "
             "dealer beside a next_match")
 
@@ -334,3 +339,107 @@ class Guard:
     @staticmethod
     def _seat_message(meta: Meta, player: str) -> bytes:
         return b"seat\x00" + meta.game_id.encode() + b"\x00" + player.encode("utf-8", "surrogatepass")
+
+
+# ------------------------------------------------------------------ the deal's trust policy
+# Who may shape a deal (POST /v1/games/{game}/deal, and the deal a replay starts from), the
+# binding its states get, and what its answer hands out (service/api/play.py).
+
+def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, headers
+               ) -> tuple[Meta | None, object, str | None, str | None, tuple | None]:
+    """Who may shape this deal, its binding, its seed and seed salt (None: the engine draws
+    them) and the next_match it uses (claimed by claim_match once the engine dealt it). A deck,
+    hands, a chosen seed, match values this service did not sign or seal, or a dealer other
+    than the one a signed next_match names make it a referee act (the referee key, when states
+    are signed or sealed); the previous deal's signed next_match is anyone's to pass on, within
+    its lineage: the same game and seats, the next deal (once, under strict sequencing).
+    `identity`: the whole request, which a match's next deal is derived from (the same
+    request again gets the same deal: game id, seed and salt). `headers`: the request's."""
+    match, lineage = guard.incoming_match(body.get("match"))
+    shaped = any(body.get(k) is not None
+                 for k in ("deck", "hands", "table", "seed", "seed_salt")) or \
+        (match is not None and lineage is None) or \
+        (lineage is not None and body.get("dealer") is not None)
+    authorization = headers.get("Authorization")
+    if shaped:
+        guard.require_referee(authorization)
+    provenance = "referee" if shaped else "server"
+    if not guard.enabled:
+        return None, match, body.get("seed"), body.get("seed_salt"), None
+    referee = shaped or guard.is_referee(authorization)
+    if lineage is None:  # a match begins
+        return guard.new_meta(provenance, match_provenance="referee" if referee else "server"), \
+            match, body.get("seed"), body.get("seed_salt"), None
+    if guard.sealed and not referee:
+        # The answer carries every seat's token: only the match's host (or the referee) may
+        # deal it. The next_match itself is no secret (it reaches the seat that ended the deal).
+        guard.require_host(lineage.match_id, headers.get(HOST_TOKEN_HEADER))
+    if lineage.game != game or list(lineage.players) != list(players):
+        raise InvalidDeal(f"this next_match continues a match of {lineage.game} between "
+                          f"{lineage.players} (in seat order); deal that game and those seats, "
+                          "or have a referee start a match with its values", "match")
+    deal_number = lineage.deal + 1
+    request_digest = hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)
+                                    ).hexdigest()
+    parts = (lineage.match_id, str(deal_number), request_digest)
+    seed = body.get("seed") or guard.derive("seed", *parts)[:32]
+    salt = body.get("seed_salt") or guard.derive("salt", *parts)[:32]  # 128 bits of hex
+    meta = guard.new_meta(provenance, lineage.match_id, deal_number,
+                          "referee" if referee and lineage.provenance == "referee" else "server",
+                          game_id=guard.derive("game", *parts)[:16])
+    return meta, match, seed, salt, (lineage.match_id, deal_number, request_digest)
+
+
+def claim_match(guard: Guard, claim: tuple | None) -> None:
+    """Under strict sequencing a next_match starts one deal: recorded once the engine has
+    dealt it (a request the engine refuses, e.g. a typo in its options, uses nothing)."""
+    if claim is not None and guard.sequencer is not None:
+        guard.sequencer.use_match(*claim)
+
+
+def dealt(guard: Guard, out: dict, meta: Meta | None, players) -> dict:
+    """A deal's answer (`out`, changed in place) as it leaves: its state signed or sealed, its
+    game id and lineage, and under sealing every seat's token and the match's host token."""
+    if guard.sequencer is not None and meta is not None:
+        guard.sequencer.start(meta.game_id)
+    out["state"] = guard.outgoing(out["state"], meta)
+    if meta is not None:
+        out["game_id"] = meta.game_id
+        out["lineage"] = meta.lineage()
+    return _with_tokens(guard, out, meta, players)
+
+
+def require_replay_acts(guard: Guard, game_id: str, actions: list, headers) -> None:
+    """A replay's referee-only actions need the referee key, as in /v1/validate. The actions'
+    types only: a replay of a physical deal (hands) needs the referee key as a deal the caller
+    shapes, so its named draws are the referee's already."""
+    if guard.enabled:
+        shown = {"game": game_id}
+        for action in actions:
+            if adjudicate.is_referee_act(shown, action):
+                guard.require_referee(headers.get("Authorization"),
+                                      f"a replay with the action {action.get('type')!r}")
+
+
+def replayed(guard: Guard, out: dict, meta: Meta | None, game_id: str, players) -> dict:
+    """A replay's answer (`out`, changed in place) as it leaves: its first and last states and
+    its next_match signed or sealed (the last bound at the move the replay reached), its
+    lineage, and under sealing the tokens a deal answers."""
+    out["initial_state"] = guard.outgoing(out["initial_state"], meta)
+    final = None if meta is None else meta._replace(move=len(out["steps"]))
+    if guard.sequencer is not None and meta is not None:
+        guard.sequencer.start(meta.game_id, final.move)
+    out["state"] = guard.outgoing(out["state"], final)
+    out["next_match"] = guard.outgoing_match(
+        out["next_match"], final, {"game": game_id, "players": players})
+    if meta is not None:
+        out["lineage"] = meta.lineage()
+    return _with_tokens(guard, out, meta, players)
+
+
+def _with_tokens(guard: Guard, out: dict, meta: Meta | None, players) -> dict:
+    tokens = guard.seat_tokens(meta, players)
+    if tokens is not None:
+        out["seat_tokens"] = tokens
+        out["host_token"] = guard.host_token(meta)
+    return out

@@ -190,7 +190,7 @@ def redeal(game, j: dict, seat: str, rnd: random.Random, tries: int = 80) -> dic
 # ------------------------------------------------------------------ the answer a seat receives
 
 def sealed_answer(game, j: dict, action: dict, seat: str) -> dict:
-    """Everything a sealed /v1/validate answer tells the acting seat (service/routes.py)."""
+    """Everything a sealed /v1/validate answer tells the acting seat (service/api/validate.py)."""
     try:
         res = adjudicate.validate(j, action, public=True)
     except InputError as err:

@@ -77,7 +77,7 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                     assert resp.status_code == int(ok), op["operationId"]
                     assert resp.get_data(as_text=True) == content["text/plain"]["example"], (
                         f"{op['operationId']}: its example is stale: run "
-                        "`python -m service.examples` and regenerate openapi.yaml")
+                        "`python -m tools.make_spec_examples` and regenerate openapi.yaml")
                     checked += 1
                 continue
             answer = content["application/json"]
@@ -100,7 +100,7 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                 assert resp.status_code == int(ok), (op["operationId"], resp.get_json())
                 assert resp.get_json() == answers[name], (
                     f"{op['operationId']} {name}: its example is stale: run "
-                    "`python -m service.examples` and regenerate openapi.yaml")
+                    "`python -m tools.make_spec_examples` and regenerate openapi.yaml")
                 checked += 1
     # validateActionRefused is shown twice (under /v1/validate and /validate)
     assert checked == len(examples.load()) + 1 == 19
