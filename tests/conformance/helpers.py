@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from engine import adjudicate, registry
 from engine.errors import InvalidDeal, InvalidOptions
 from engine.fields import parse_fields
+from tests.state_schema import null_admitted
 
 ROOT = Path(__file__).resolve().parents[2]
 FACTS = Path(__file__).resolve().parent / "facts"
@@ -267,26 +268,11 @@ def public_seats(game_id: str, state: dict) -> set[str]:
 
 # ------------------------------------------------------------------ the spec's response schemas
 
-def _null_admitted(node):
-    """An object-or-null answer field is published `nullable` beside its oneOf; OAS 3.0.3
-    validators ignore `nullable` without a `type`, so read it as "one of these, or null"
-    (as tests/service/test_whole_games.py does)."""
-    if isinstance(node, list):
-        return [_null_admitted(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = {k: _null_admitted(v) for k, v in node.items()}
-    if node.get("nullable") is True and "oneOf" in node and "type" not in node:
-        union = node.pop("oneOf")
-        node["anyOf"] = [{"oneOf": union}, {"enum": [None]}]
-    return node
-
-
 @cache
 def spec_components() -> dict:
     import yaml
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
-    return _null_admitted(spec["components"])
+    return null_admitted(spec["components"])
 
 
 @cache

@@ -9,6 +9,7 @@ import pytest
 from engine import registry
 from service.app import create_app
 from service.config import Settings
+from tests.state_schema import null_admitted
 
 PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
 
@@ -120,7 +121,7 @@ def spec_validators():
 
     spec = yaml.safe_load(create_app(Settings(metrics=False)).extensions["card_referee"].api.spec.to_yaml())
 
-    components = _null_admitted(spec["components"])
+    components = null_admitted(spec["components"])
 
     def schema(name: str) -> OAS30Validator:
         assert name in spec["components"]["schemas"], f"the spec has no {name}"
@@ -132,22 +133,11 @@ def spec_validators():
 # Answer fields that are an object or null, each published `nullable` beside its oneOf: what
 # generated clients read as `X | null`. OAS 3.0.3 validators ignore `nullable` without a
 # `type`, so the validators here read such a node as "one of these, or null"
-# (_null_admitted); test_null_objects_are_published_nullable checks the spec's flags.
+# (tests/state_schema.null_admitted); test_null_objects_are_published_nullable checks the
+# spec's flags.
 NULLABLE_OBJECTS = {"ValidateAccepted": ("next_match",),
                     "ReplayResponse": ("next_match", "stopped"),
                     "RecordCheckResponse": ("discrepancy",)}
-
-
-def _null_admitted(node):
-    if isinstance(node, list):
-        return [_null_admitted(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = {k: _null_admitted(v) for k, v in node.items()}
-    if node.get("nullable") is True and "oneOf" in node and "type" not in node:
-        union = node.pop("oneOf")
-        node["anyOf"] = [{"oneOf": union}, {"enum": [None]}]
-    return node
 
 
 def _errors(validator, value) -> list[str]:
