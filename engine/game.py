@@ -11,205 +11,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 import msgspec
-from dataclasses import dataclass, field as dc_field
-from collections.abc import Callable, Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
+from typing import Any, ClassVar, Generic
 
 from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # noqa: F401
                      InvalidState, shown)  # (the error classes are re-exported)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
-from .state import (GameState, decode_state, decode_trusted_state, encode_state,
+from .state import (GameState, check_ledger, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
-from . import referee
-
-if TYPE_CHECKING:  # engine/sheets.py reads games through the registry
-    from .sheets import CheckedDeal, SheetColumn, SheetLine
-
-S = TypeVar("S")
-
-IN_PROGRESS = "in_progress"  # the values of every state's `status`
-FINISHED = "finished"
-
-
-# ---------------------------------------------------------------- what crosses the interface
-
-@dataclass(frozen=True)
-class ScoreDelta:
-    """One change of score. kind: points | level | penalty | rank. `extra` carries e.g. the
-    `from`/`to` of a level change; it is merged into the JSON object."""
-
-    target: str
-    kind: str
-    delta: int
-    reason: str
-    extra: Mapping[str, Any] = dc_field(default_factory=dict)
-
-    def to_json(self, game: str | None = None) -> dict:
-        """`game`: the answer's game, named on the delta (adjudicate names it on everything
-        it answers, so a client picks each game's model by it)."""
-        out = {"target": self.target, "kind": self.kind, "delta": self.delta,
-               "reason": self.reason, **self.extra}
-        if game is not None:
-            out["game"] = game
-        return out
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened and a table should show ("man_called", "boom", "call" …)."""
-
-    type: str
-    data: Mapping[str, Any] = dc_field(default_factory=dict)
-
-    def to_json(self, game: str | None = None) -> dict:
-        """`game`: the answer's game (games share event types with different fields)."""
-        if game is None:
-            return {"type": self.type, **self.data}
-        return {"type": self.type, "game": game, **self.data}
-
-
-@dataclass(frozen=True)
-class Action:
-    """A parsed action: its type, the acting seat's id, and its declared fields, canonical."""
-
-    type: str
-    player: str
-    fields: Mapping[str, Any] = dc_field(default_factory=dict)
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.fields.get(name, default)
-
-    def to_json(self, game: str | None = None) -> dict:
-        """`game`: named on listed actions (games share action types with different fields)."""
-        if game is None:
-            return {"type": self.type, "player": self.player, **self.fields}
-        return {"type": self.type, "game": game, "player": self.player, **self.fields}
-
-
-@dataclass(frozen=True)
-class Transition(Generic[S]):
-    """What a legal action did: the next state, score deltas and events."""
-
-    state: S
-    score_deltas: tuple[ScoreDelta, ...] = ()
-    events: tuple[Event, ...] = ()
-
-
-class _Unfilled(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def _shown(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return value  # a text {en, ja}: each template picks its language (`{x_text[ja]}`)
-    if value is None:
-        return "null"
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value))
-    return str(value)
-
-
-class Refusal(Exception):
-    """An action that is well formed but not legal now. Not an HTTP error: the API answers
-    200 with valid=false, the code, the message in the caller's language and the rule."""
-
-    def __init__(self, code: str, en: str, ja: str, rule: str = "",
-                 details: Mapping[str, Any] | None = None):
-        super().__init__(en)
-        self.code = code
-        self.en = en
-        self.ja = ja
-        self.rule = rule
-        self.details = dict(details or {})
-        self.game = ""  # set by the engine when it answers the refusal (adjudicate)
-
-    @classmethod
-    def from_templates(cls, game_id: str, code: str, rule: str, en: str, ja: str,
-                       fill: Mapping[str, Any], details: Mapping[str, Any] | None = None
-                       ) -> "Refusal":
-        """A refusal from a game's catalogue: `{placeholders}` of both messages filled from
-        `fill` (None as "null", a list as its items, a missing one as "?"), the rule cited as
-        "<game> <rule>"; `details` (default: `fill`) travel with it."""
-        values = _Unfilled({k: _shown(v) for k, v in fill.items()})
-        return cls(code, en.format_map(values), ja.format_map(values), rule=f"{game_id} {rule}",
-                   details=fill if details is None else details)
-
-    def message(self, lang: str = "en") -> str:
-        return self.ja if lang == "ja" else self.en
-
-    def to_json(self, lang: str = "en") -> dict:
-        out = {"code": self.code, "message": self.message(lang)}
-        if self.game:
-            out["game"] = self.game
-        if self.rule:
-            out["rule"] = self.rule
-        if self.details:
-            out["details"] = self.details
-        return out
-
-
-def number_out_of_range() -> Refusal:
-    """The engine's refusal, the same in every game, of an action that would take a score or
-    count past ±(2^53 − 1), the largest integer every JSON client holds exactly: the engine
-    checks every answer for it (adjudicate), and a game refuses so itself where its own rules
-    would otherwise grow a number past it (Manillen's doubling calls)."""
-    return Refusal("number_out_of_range",
-                   "This action would take a score or count past ±(2^53 − 1), the largest "
-                   "integer every JSON client holds exactly; it is refused.",
-                   "この操作を行うと得点や数がJSONで正確に扱える範囲(±(2^53 − 1))を超えるため、"
-                   "受け付けられません。")
-
-
-# ---------------------------------------------------------------- declarations
-
-@dataclass(frozen=True)
-class Lookup:
-    """A game-specific question (e.g. Man's man numbers of a hand). `handler` is pure: the
-    parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
-    than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
-    cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
-    and memoizes in the engine instead (docs/performance.md: never cache what is cheaper to recompute)."""
-
-    name: str
-    summary: str
-    summary_ja: str  # the summary in Japanese (GET /v1/games with Accept-Language: ja)
-    request: Mapping[str, Field]
-    response: Mapping[str, Field]
-    handler: Callable[[dict], dict]
-    cacheable: bool = True
-
-
-@dataclass(frozen=True)
-class DealSetup:
-    """Everything a deal needs, already checked by the engine: seat order, resolved options,
-    the seed (or an explicit deck, top card first, for physical deals entered by a referee),
-    the dealer's id (None: the game's default) and the previous match state (game-defined)."""
-
-    players: tuple[str, ...]
-    options: Mapping[str, Any]
-    seed: str
-    dealer: str | None = None
-    match: Mapping[str, Any] | None = None
-    deck: tuple[str, ...] | None = None
-    # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
-    # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
-    hands: Mapping[str, tuple[str, ...]] | None = None
-    # What else lies face up on a physical table, and what the rules decide at random there
-    # (the game's `table_fields`: Man's start card, Manillen's turned trump and cut, Daifugo's
-    # random first leader …), parsed; None when not given. With `deck` only the random
-    # decisions: the rest follows from the deck's order.
-    table: Mapping[str, Any] | None = None
-    # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries
-    # it as `seed_salt` (the engine sets it); a game with a state of its own writes it there.
-    seed_salt: str = ""
-
-    @property
-    def physical(self) -> bool:
-        """A deal of the cards on a real table (a deck's order or each seat's hand): what the
-        rules decide at random comes from `table` or follows from the cards, never the seed."""
-        return self.hands is not None or self.deck is not None
-
+from .values import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Lookup,  # noqa: F401
+                     Refusal, S, ScoreDelta, Transition, number_out_of_range)
+# (the values that cross the interface live in engine/values.py; re-exported here for the
+# service, which imports them from this module)
 
 # ---------------------------------------------------------------- the interface
 
@@ -272,23 +85,13 @@ class Game(ABC, Generic[S]):
     # Referee mode (option `violations`: `referee`, engine/referee.py): the refusal codes whose
     # act is recorded and sanctioned instead of refused, each with its sanction (listed on the
     # rules page with its source). Empty: every refusal stays a refusal.
-    sanctions: ClassVar[Mapping[str, referee.Sanction]] = {}
+    sanctions: ClassVar[Mapping[str, Any]] = {}  # code -> engine/referee.py Sanction
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # Every game has the referee's ledger (engine/referee.py), declared here once: its
-        # actions and events, and where a game has a match, the ledger among its match values.
-        if "actions" in cls.__dict__:
-            cls.actions = tuple(a for a in cls.actions
-                                if a.name not in referee.LEDGER_ACTION_TYPES) + \
-                referee.LEDGER_ACTIONS
-        if "events" in cls.__dict__:
-            extra = referee.LEDGER_EVENTS + \
-                ((referee.IRREGULARITY_EVENT,) if cls.__dict__.get("sanctions") else ())
-            names = {e.name for e in extra}
-            cls.events = tuple(e for e in cls.events if e.name not in names) + extra
-        if cls.__dict__.get("match_fields"):
-            cls.match_fields = {**cls.match_fields, referee.MATCH_KEY: referee.MATCH_FIELD}
+        # The published schemas of a declared state and view, derived once. (What every game
+        # gets from the engine's features, the referee's ledger among them, is composed at
+        # registration: engine/features.py.)
         kind = cls.__dict__.get("state_type")
         if kind is not None and "state_schema" not in cls.__dict__:
             cls.state_schema = openapi_schema(
@@ -313,7 +116,7 @@ class Game(ABC, Generic[S]):
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
         state = decode_state(self.state_type, data, self.invariants)
         if isinstance(state, GameState):
-            referee.check(state.referee_ledger, state.players)
+            check_ledger(state.referee_ledger, state.players)
         return state
 
     def decode_trusted(self, data: Mapping[str, Any]) -> S:
@@ -336,30 +139,21 @@ class Game(ABC, Generic[S]):
         summary = getattr(state, "next_match", None)
         return None if summary is None else msgspec.to_builtins(summary)
 
-    def match_summary(self, state: S) -> dict | None:
-        """What a finished deal answers as `next_match`: the game's own summary (next_match)
-        and, in it, the referee's ledger and its totals per seat (engine/referee.py)."""
-        summary = self.next_match(state)
-        if summary is None or not isinstance(state, GameState) or \
-                referee.MATCH_KEY not in self.match_fields:
-            return summary
-        return {**summary, referee.MATCH_KEY: referee.summary(state.players,
-                                                             state.referee_ledger)}
-
     # The ids a game names its teams by (score targets, match values, sheet columns): no seat
     # may be named so, nor look like one (engine/adjudicate.py check_players).
     team_ids: tuple[str, ...] = ()
 
     def sheet_columns(self, players: Sequence[str],
-                      names: Mapping[str, str]) -> list["SheetColumn"]:
-        """A score sheet's columns (engine/sheets.py): the targets of the game's score deltas,
-        headed for people (`names`: seat -> the name a record's tags give). The default: one
-        per seat; a game whose teams or score holders take the deltas lists those."""
-        from .sheets import seat_columns
-        return seat_columns(players, names)
+                      names: Mapping[str, str]) -> list:
+        """A score sheet's columns (engine/sheets.py SheetColumn): the targets of the game's
+        score deltas, headed for people (`names`: seat -> the name a record's tags give). The
+        default, an empty list: the sheet's one column per seat; a game whose teams or score
+        holders take the deltas lists those."""
+        return []
 
-    def sheet_lines(self, deal: "CheckedDeal") -> list["SheetLine"]:
-        """What a score sheet shows of one checked deal in the game's own scoring: the rows
+    def sheet_lines(self, deal: Any) -> list:
+        """What a score sheet shows of one checked deal (engine/sheets.py CheckedDeal) in the
+        game's own scoring: the rows (engine/sheets.py SheetLine)
         (one, or several for a game whose deal is played in rounds), each with the game's words
         per column and the outcome. The sheet adds the score deltas, the referee's marks and
         the totals itself. The default: one row, the deltas alone."""
@@ -375,18 +169,14 @@ class Game(ABC, Generic[S]):
         the seat and leaves the state as it is."""
         return Transition(state, (ScoreDelta(player, self.penalty_kind, delta, reason),))
 
-    def referee_view(self, state: S) -> dict:
-        """The state as the table's referee sees it: everything, but the seed and its salt
-        until the deal is finished (engine/referee.py view)."""
-        return referee.view(self, state)
-
     @abstractmethod
     def apply(self, state: S, action: Action) -> Transition[S]:
         """The result of a legal action, or raise Refusal."""
 
     def sanction_effect(self, state: S, action: Action, refusal: Refusal,
-                        sanction: "referee.Sanction") -> Transition[S]:
-        """The game's own consequence of a sanctioned act (a `sanctions` entry whose effect is
+                        sanction: Any) -> Transition[S]:
+        """The game's own consequence of a sanctioned act (a `sanctions` entry, engine/referee.py
+        Sanction, whose effect is
         not taken_back): the engine then records the irregularity and the ledger entry."""
         raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
                                   "but does not carry it out")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from .features import compose
 from .game import Game
 
 _GAMES: dict[str, Game] = {}
@@ -18,7 +19,8 @@ def register(game: Game) -> Game:
     existing = _GAMES.get(game.id)
     if existing is not None and type(existing) is not type(game):
         raise ValueError(f"game id {game.id!r} registered twice")
-    _GAMES[game.id] = game
+    # what the engine adds to every game (the referee's ledger …), composed in one place
+    _GAMES[game.id] = compose(game)
     return game
 
 

@@ -3,7 +3,8 @@ docs/rules/daifugo.md)."""
 from __future__ import annotations
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, ScoreDelta, Transition
+from engine.game import Game
+from engine.values import Action, DealSetup, Lookup, ScoreDelta, Transition
 from engine.state import replace
 
 from .events import EVENTS
@@ -13,7 +14,8 @@ from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
 from .plays import PlayError, read_play
 from .rules import UECDA
-from .state import VERSION, DaifugoState, invariants
+from .invariants import invariants
+from .state import VERSION, DaifugoState
 from .uecda import (COLS, ROWS, TableError, hand_to_table, play_to_table, table_to_cards,
                     table_to_hand)
 

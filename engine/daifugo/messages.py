@@ -3,8 +3,8 @@ below, each (rule, English, Japanese). Codes are stable API: clients switch on t
 from __future__ import annotations
 
 from engine.fields import Field, refusal_details
-from engine.game import Refusal
 from engine.referee import Sanction
+from engine.values import Refusal
 
 from .plays import REFUSALS, PlayError
 

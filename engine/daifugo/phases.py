@@ -11,7 +11,8 @@ from typing import Any
 import msgspec
 
 from engine.cards import JOKERS, SUITS, deck_52, first_repeated, remove_cards
-from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
+from engine.errors import InvalidDeal
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 from engine.errors import InvalidOptions, shown
 from engine.rng import shuffled
 from engine.state import replace

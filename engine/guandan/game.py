@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.errors import InputError
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, Refusal, ScoreDelta, Transition
+from engine.game import Game
+from engine.values import Action, DealSetup, Lookup, Refusal, ScoreDelta, Transition
 from engine.referee import Sanction
 from engine.schema import by_key
 from engine.state import openapi_schema, replace

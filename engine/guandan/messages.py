@@ -3,8 +3,8 @@ messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
 from engine.fields import Field, refusal_details
-from engine.game import Refusal
 from engine.referee import Sanction
+from engine.values import Refusal
 
 from .state import PHASES
 

@@ -6,7 +6,8 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import JOKERS, RANKS, double_deck_108, multiset_contains, remove_cards
-from engine.game import Action, DealSetup, Event, InvalidAction, InvalidDeal, Transition
+from engine.errors import InvalidAction, InvalidDeal
+from engine.values import Action, DealSetup, Event, Transition
 from engine.rng import shuffled
 from engine.state import replace
 

@@ -3,7 +3,7 @@ rules (S-3 … S-6, D2 … D4), the match's end, and the next deal's `match` (tr
 §8 included)."""
 from __future__ import annotations
 
-from engine.game import Event, ScoreDelta
+from engine.values import Event, ScoreDelta
 
 from .state import (LEVELS, TEAMS, GuandanMatch, GuandanResult, GuandanState, team_of)
 

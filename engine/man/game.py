@@ -5,7 +5,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, ScoreDelta, Transition
+from engine.game import Game
+from engine.values import Action, DealSetup, Lookup, ScoreDelta, Transition
 from engine.state import replace
 
 from .events import EVENTS

@@ -4,7 +4,7 @@ messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
 from engine.fields import Field, refusal_details
-from engine.game import Refusal
+from engine.values import Refusal
 
 from .actions import CALLS
 

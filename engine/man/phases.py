@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.cards import deck_52, first_repeated, rank_of, remove_cards
-from engine.game import (Action, DealSetup, Event, InvalidDeal, Refusal, ScoreDelta,
-                         Transition)
+from engine.errors import InvalidDeal
+from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
 from engine.errors import shown
 from engine.rng import shuffled
 from engine.state import replace

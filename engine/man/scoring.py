@@ -1,7 +1,7 @@
 """Scores: 5.5 chain multipliers and stake, 8.1 chombo penalty. Every game's deltas sum to 0."""
 from __future__ import annotations
 
-from engine.game import ScoreDelta
+from engine.values import ScoreDelta
 
 from .state import ManCall as Call, ManChain as Chain
 

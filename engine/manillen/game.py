@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Refusal, ScoreDelta, Transition
+from engine.game import Game
+from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 from engine.referee import Sanction
 from engine.state import encode_state, replace
 
@@ -12,7 +13,8 @@ from .views import ManillenView
 from .actions import ACTIONS
 from .messages import DETAILS, SANCTIONS, TEMPLATES
 from .options import OPTIONS, PRESETS
-from .state import VERSION, ManillenState, invariants
+from .invariants import invariants
+from .state import VERSION, ManillenState
 
 State = ManillenState
 

@@ -9,8 +9,8 @@ from typing import Any, Sequence
 
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
 from engine.fields import Field, refusal_details
-from engine.game import Refusal
 from engine.referee import Sanction
+from engine.values import Refusal
 
 from .state import PHASES
 

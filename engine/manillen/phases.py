@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.cards import deck_32
-from engine.game import (Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition,
-                         number_out_of_range)
+from engine.errors import InvalidDeal
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition, number_out_of_range
 from engine.rng import shuffled
 from engine.state import MAX_SAFE_INT, encode_state, replace
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from engine.cards import CardError, deck_32, parse_card
+from engine.errors import InvalidDeal
 from engine.fields import Field
-from engine.game import DealSetup, InvalidDeal
 from engine.schema import CARD_INPUT, obj
+from engine.values import DealSetup
 
 from . import sides as sd
 from .cut import cut_winner

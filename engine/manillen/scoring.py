@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.game import FINISHED, IN_PROGRESS
 from engine.state import MAX_SAFE_INT, replace
+from engine.values import FINISHED, IN_PROGRESS
 
 from . import sides as sd
 from .result import ManillenBoom, ManillenFactors, ManillenResult, ManillenSide

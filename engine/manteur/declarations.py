@@ -27,7 +27,8 @@ from types import MappingProxyType
 from collections.abc import Mapping  # not typing's: isinstance through it costs ~1 µs
 from typing import Any
 
-from engine.game import InputError, Refusal
+from engine.errors import InputError
+from engine.values import Refusal
 
 GAME_ID = "manteur"
 

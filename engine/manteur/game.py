@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any, Sequence
 
 from engine.fields import Field
-from engine.game import Action, DealSetup, Game, Lookup, Transition
+from engine.game import Game
+from engine.values import Action, DealSetup, Lookup, Transition
 from engine.state import openapi_schema
 
 from .events import EVENTS

@@ -4,8 +4,8 @@ option-dependent declaration errors live in declarations.py; `CATALOGUE` joins t
 from __future__ import annotations
 
 from engine.fields import Field, refusal_details
-from engine.game import Refusal
 from engine.referee import PENALTY, Sanction
+from engine.values import Refusal
 
 from .declarations import ERROR_MESSAGES, ERRORS, GAME_ID, REFUSAL_MESSAGES, REFUSALS
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from engine.game import Action, DealSetup, Event, InvalidDeal, ScoreDelta, Transition
+from engine.errors import InvalidDeal
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 from engine.rng import shuffled
 from engine.state import replace
 

@@ -13,7 +13,7 @@ from hypothesis import Phase, given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import Refusal
+from engine.values import Refusal
 from engine.daifugo import GAME
 from engine.daifugo.options import OPTIONS, points_of
 from engine.daifugo.phases import titles_for

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import adjudicate, referee, registry
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 from tests.sizing import examples
 
 GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))

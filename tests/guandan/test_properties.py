@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import double_deck_108
-from engine.game import Refusal
+from engine.values import Refusal
 from engine.guandan import GAME
 from engine.guandan.combos import classify
 from engine.guandan.options import combo_rules

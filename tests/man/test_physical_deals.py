@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 from engine.man import GAME
 from service.app import create_app
 from service.config import Settings

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import SUITS, deck_52
-from engine.game import Refusal
+from engine.values import Refusal
 from engine.man import GAME
 from engine.man.actions import CALLS
 from engine.man.messages import VIOLATIONS

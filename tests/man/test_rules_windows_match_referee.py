@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import adjudicate
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 from engine.man import GAME
 
 from .helpers import build, deal, legal, ok, refused

@@ -188,7 +188,7 @@ def test_A35_six_players_any_partner_winning_exempts():
 
 
 def test_A35_five_players_are_refused():
-    from engine.game import InvalidDeal
+    from engine.errors import InvalidDeal
     import pytest
     with pytest.raises(InvalidDeal) as err:
         adj.deal("manillen", PLAYERS[6][:5], seed="five")
@@ -224,7 +224,7 @@ def test_A37_french_form_has_no_trump_choice_and_needs_four_players():
     _, state = _french()
     assert refused(state, "choose_trump", "p0", trump="S").code == "wrong_phase"
     import pytest
-    from engine.game import InvalidDeal
+    from engine.errors import InvalidDeal
     for n, extra in ((3, {}), (4, {"blind_no_trump": True}),
                      (4, {"allow_pass_trump_to_partner": True})):
         with pytest.raises(InvalidDeal) as err:

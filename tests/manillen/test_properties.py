@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from engine.game import Refusal
+from engine.values import Refusal
 from engine.manillen import GAME
 from engine.manillen.phases import playable
 from engine.manillen.state import ManillenState

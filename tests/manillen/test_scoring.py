@@ -6,7 +6,7 @@ import pytest
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from engine.game import DealSetup
+from engine.values import DealSetup
 from engine.manillen import GAME
 from engine.manillen import scoring
 from engine.state import encode_state, replace
@@ -264,7 +264,7 @@ def test_integers_stay_in_json_safe_range():
 
 
 def test_deal_refuses_integers_outside_json_safe_range():
-    from engine.game import InputError
+    from engine.errors import InputError
     from engine.state import MAX_SAFE_INT
     too_big = MAX_SAFE_INT + 1
     for kw, code, path in (

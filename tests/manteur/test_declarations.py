@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from engine.game import InputError
+from engine.errors import InputError
 from engine.manteur.declarations import (DEFAULT_RULES, ERRORS, REFUSALS, TYPES, Declaration,
                                          DeclarationError, DeclarationRules, compare, describe,
                                          is_higher, parse_declaration, sort_key, to_json)

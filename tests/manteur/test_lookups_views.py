@@ -3,7 +3,7 @@
 import pytest
 
 from engine import adjudicate
-from engine.game import InputError
+from engine.errors import InputError
 from engine.manteur import GAME
 from service.app import create_app
 from service.config import Settings

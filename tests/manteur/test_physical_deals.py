@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 from engine.manteur import GAME
 from engine.manteur.state import deck_of
 from service.app import create_app

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import Refusal
+from engine.values import Refusal
 from engine.manteur import GAME
 from engine.manteur.declarations import compare, parse_declaration
 from engine.manteur.ladder import ladder
