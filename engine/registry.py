@@ -1,7 +1,9 @@
-"""Games register themselves; the service finds them here and never imports one by name.
+"""The games, found here: the service and the engine never import one by name.
 
-A game package under `engine/` calls `register(SomeGame())` when imported; `discover()` imports
-every subpackage of `engine`, so adding a game is adding a package.
+A game is a package `engine/games/<id>/` exposing its Game instance as `GAME` (engine/games/
+__init__.py). On first use `discover()` imports every package under `engine.games` and
+registers its `GAME`, so adding a game is adding a package. Registering composes what the
+engine gives every game (engine/features.py: the referee's ledger) into what it publishes.
 """
 from __future__ import annotations
 
@@ -32,11 +34,14 @@ def unregister(game_id: str) -> None:
 def discover() -> dict[str, Game]:
     global _discovered
     if not _discovered:
-        import engine
+        from . import games
 
-        for info in pkgutil.iter_modules(engine.__path__):
+        for info in pkgutil.iter_modules(games.__path__):
             if info.ispkg:
-                importlib.import_module(f"engine.{info.name}")
+                game = importlib.import_module(f"{games.__name__}.{info.name}").GAME
+                if game.id != info.name:
+                    raise ValueError(f"the game package {info.name!r} holds the game {game.id!r}")
+                register(game)
         _discovered = True
     return _GAMES
 

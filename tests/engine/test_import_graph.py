@@ -14,7 +14,7 @@ The edges, one per import statement's target:
 - importing `a.b.c` runs the `__init__.py` of `a` and `a.b` too, but those implicit imports are
   not edges: a package's `__init__.py` that imports its own submodules would otherwise form a
   circle with every submodule, which is no circle of the design. A submodule that imports a
-  name *from its package* (`from . import Name`, `from engine.man import X`) does get an edge
+  name *from its package* (`from . import Name`, `from engine.games.man import X`) does get an edge
   to the package's `__init__.py`, and that one counts.
 Only modules of `engine/` and `service/` are nodes; a module importing itself is no circle.
 """

@@ -55,7 +55,7 @@ def holder_of(game_id: str, players, player: str) -> str:
     if game_id == "guandan":
         return ("team1", "team2")[players.index(player) % 2]
     if game_id == "manillen":
-        from engine.manillen import sides as sd
+        from engine.games.manillen import sides as sd
         return next(h for h in sd.holders(players) if player in sd.holder_members(players, h))
     return player
 

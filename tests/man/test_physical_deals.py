@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from engine import adjudicate
 from engine.cards import deck_52
 from engine.errors import InvalidDeal
-from engine.man import GAME
+from engine.games.man import GAME
 from service.app import create_app
 from service.config import Settings
 from tests.sizing import examples

@@ -8,7 +8,7 @@ import pytest
 
 from engine import adjudicate
 from engine.errors import InvalidState
-from engine.man import GAME
+from engine.games.man import GAME
 
 from .helpers import build, ok, refused
 
@@ -216,7 +216,7 @@ def test_decode_refuses_wrong_types_in_per_player_maps():
 
     from engine import adjudicate
     from engine.errors import InvalidState
-    from engine.man import GAME
+    from engine.games.man import GAME
 
     state = adjudicate.deal("man", ["a", "b", "c"], seed="types")["state"]
     for path, value in ((("match", "totals", "a"), True), (("reach", "b"), 1),

@@ -7,7 +7,7 @@ import pytest
 
 from engine import adjudicate
 from engine.errors import InvalidDeal
-from engine.man import GAME
+from engine.games.man import GAME
 
 from .helpers import build, deal, legal, ok, refused
 

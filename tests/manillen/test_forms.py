@@ -148,7 +148,7 @@ def test_A35_six_players_left_over_cards_count_for_the_dealers_team():
     state = start({}, n=6, trump="S", dealer=0)
     final, deltas, events = play_out(state, random.Random(3))
     assert [e["type"] for e in events].count("trick_won") == 5
-    from engine.manillen.tricks import total_points
+    from engine.games.manillen.tricks import total_points
     res = final["result"]
     team = {s["id"]: s for s in res["sides"]}
     won = sum((final["won"][p] for p in ("p0", "p2", "p4")), [])
@@ -257,7 +257,7 @@ def test_A37_parlee_partner_may_signal_muette_may_not():
 def test_A37_decode_refuses_a_turned_card_that_does_not_fix_trumps():
     import pytest
     from engine.errors import InvalidState
-    from engine.manillen import GAME
+    from engine.games.manillen import GAME
     _, state = _french()
     other = next(c for c in deck_32() if c[0] != state["trump"])
     for broken in ({**state, "turned": other}, {**state, "turned": None},

@@ -6,7 +6,7 @@ import pytest
 
 from engine import adjudicate as adj
 from engine.errors import InvalidState
-from engine.manillen import GAME
+from engine.games.manillen import GAME
 from tests.manillen.helpers import act, new_deal, play, play_out, start
 
 

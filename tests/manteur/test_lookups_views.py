@@ -4,7 +4,7 @@ import pytest
 
 from engine import adjudicate
 from engine.errors import InputError
-from engine.manteur import GAME
+from engine.games.manteur import GAME
 from service.app import create_app
 from service.config import Settings
 from tests.leaks import assert_no_leak, cards_shown

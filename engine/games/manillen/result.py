@@ -1,5 +1,5 @@
 """The running match and what a finished Manillen deal decided, declared once like the state
-that carries it (`result` in engine/manillen/state.py; computed by scoring.settle)."""
+that carries it (`result` in engine/games/manillen/state.py; computed by scoring.settle)."""
 from __future__ import annotations
 
 from typing import Annotated, Optional

@@ -9,10 +9,8 @@
 - `options`, `state`, `actions`, `phases` (deal and the round machine, B13–B18 and B-d B-e
   B-g B-h), `messages`, `views`, `game`.
 """
-from engine.registry import register
-
 from .game import ManteurGame
 
-GAME = register(ManteurGame())
+GAME = ManteurGame()  # found and registered by engine/registry.py
 
 __all__ = ["GAME", "ManteurGame"]

@@ -6,10 +6,8 @@ Modules: `combos` (what a set of cards is: readings with the wilds, their order,
 declared once), `phases` (deal, tribute, return, tricks), `scoring` (levels, the A rules, the
 next deal's match), `messages` (refusals), `views`, `game` (the Game interface).
 """
-from engine.registry import register
-
 from .game import GuandanGame
 
-GAME = register(GuandanGame())
+GAME = GuandanGame()  # found and registered by engine/registry.py
 
 __all__ = ["GAME", "GuandanGame"]

@@ -6,12 +6,10 @@ Modules:
     uecda    the UECda 8x15 card tables <-> cards
     options  the game's options and presets; state: the state, declared once
     phases   deal, exchange, turns, follow-ups, finishing, titles; views: what a seat sees
-    game     the Game over these; registered here
+    game     the Game over these; its instance is GAME here (engine/registry.py finds it)
 """
-from engine.registry import register
-
 from .game import DaifugoGame
 
-GAME = register(DaifugoGame())
+GAME = DaifugoGame()  # found and registered by engine/registry.py
 
 __all__ = ["GAME", "DaifugoGame"]
