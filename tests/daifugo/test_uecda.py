@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.games.daifugo.game import uecda_table
+from engine.games.daifugo.lookups import uecda_table
 from engine.games.daifugo.plays import FieldState, PlayError, legal_plays, read_play
 from engine.games.daifugo.rules import UECDA
 from engine.games.daifugo.uecda import (TableError, card_cell, cell_card, empty_table, hand_to_table,

@@ -1,6 +1,6 @@
 """The Daifugo state, declared once (engine/state.py). One state covers one deal; `match`
 carries what the deal needs of the ones before (deal number, points, the last finishing
-order), `next_match` what the next deal request passes back. `invariants` checks what a type
+order), `next_match` what the next deal request passes back. `invariants.py` checks what a type
 cannot say: every card of the deck exactly once, ids seated, maps complete, phase consistency."""
 from __future__ import annotations
 

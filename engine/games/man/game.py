@@ -6,33 +6,17 @@ from typing import Any
 
 from engine.fields import Field
 from engine.game import Game
-from engine.values import Action, DealSetup, Lookup, ScoreDelta, Transition
 from engine.state import replace
+from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from .events import EVENTS
 from . import phases, sheet, views
 from .actions import ACTIONS
+from .events import EVENTS
+from .invariants import invariants
+from .lookups import MAN_NUMBERS
 from .messages import DETAILS, MESSAGES
-from .numbers import lookup_man_numbers
 from .options import OPTIONS, PRESETS
-from .state import VERSION, ManState, invariants
-
-MAN_NUMBERS = Lookup(
-    name="man-numbers",
-    summary="Whether a hand is in reach and which numbers it can man, with how (rule 4).",
-    summary_ja="手札がリーチかどうかと、まんできる数字とその作り方(ルール4)。",
-    request={"hand": Field("cards", "the hand")},
-    response={"reach": Field("bool", "plain total (A=1) is 13 or less"),
-              "total": Field("int", "plain total, A=1"),
-              "numbers": Field("int_list", "sorted list of the integers 1-13 the hand makes"),
-              "derivations": Field("str_list_map",
-                                   "number (as a string) -> the ways it is made")},
-    handler=lookup_man_numbers,
-    # Cached, but in the engine (numbers.py memoizes by hand values, per worker): computing it
-    # cold takes ~40 µs, a Redis round trip 80–250 µs here, so the shared cache would only slow
-    # it down (docs/performance.md: cache in Redis only what costs more than a round trip).
-    cacheable=False)
-
+from .state import VERSION, ManState
 
 # 3.10 (with 2.3): the fields that name cards taken from a stock of unknown order, by action.
 UNSEEN_DRAW_FIELDS = {"draw": "cards", "flip": "cards"}

@@ -3,18 +3,19 @@ from __future__ import annotations
 
 from engine.fields import Field
 from engine.game import Game
-from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 from engine.referee import Sanction
 from engine.state import encode_state, replace
+from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from .events import EVENTS
-from . import phases, physical, sheet, sides as sd
-from .views import ManillenView
+from . import phases, physical, sheet
+from . import sides as sd
 from .actions import ACTIONS
+from .events import EVENTS
+from .invariants import invariants
 from .messages import DETAILS, SANCTIONS, TEMPLATES
 from .options import OPTIONS, PRESETS
-from .invariants import invariants
 from .state import VERSION, ManillenState
+from .views import ManillenView
 
 State = ManillenState
 

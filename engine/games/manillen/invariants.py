@@ -8,10 +8,12 @@ from msgspec.json import encode as _json
 
 from engine.errors import InvalidState
 
-from . import scoring, sides as sd
+from . import scoring
+from . import sides as sd
 from .cut import cut_winner
 from .state import DECK, ManillenState
 from .tricks import winner_offset
+
 
 def _need(ok: bool, message: str, path: str, *args: object) -> None:
     if not ok:  # formatted only now: decode runs on every request

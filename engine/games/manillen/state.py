@@ -1,5 +1,5 @@
 """One Manillen deal, declared once (engine/state.py): these Structs are its JSON, decoders,
-encoder and published schema; ids name the players. `invariants` checks what a type cannot say;
+encoder and published schema; ids name the players. `invariants.py` checks what a type cannot say;
 the finished state's `next_match` is what the next deal request passes back as `match`."""
 from __future__ import annotations
 

@@ -7,57 +7,17 @@ from typing import Any, Sequence
 
 from engine.fields import Field
 from engine.game import Game
-from engine.values import Action, DealSetup, Lookup, Transition
-from engine.state import openapi_schema
+from engine.values import Action, DealSetup, Transition
 
-from .events import EVENTS
 from . import phases, sheet, views
-from .actions import ACTIONS, DECLARATION_INPUT, parse_shape
-from .declarations import ERRORS, DeclarationError, DeclarationRules
+from .actions import ACTIONS, parse_shape
+from .declarations import ERRORS, DeclarationError
+from .events import EVENTS
+from .invariants import invariants
+from .lookups import CHECK, COMPARE
 from .messages import CATALOGUE, DETAILS, SANCTIONS
 from .options import OPTIONS, PRESETS
-from .state import VERSION, ManteurProof, ManteurState, invariants
-from .truth import lookup_check, lookup_compare
-
-_OPTIONS_FIELD = Field("object", "the declaration options of B-a, B-b, B-c, B-f (deck, jokers, "
-                       "flush_above_full_house, allow_straights, allow_flushes, "
-                       "min_declaration, ace_low_straight); defaults when left out",
-                       required=False, schema={
-                           "type": "object", "additionalProperties": False,
-                           "properties": {o.name: o.json_schema() for o in OPTIONS
-                                          if o.name in DeclarationRules.OPTION_ROWS}})
-
-CHECK = Lookup(
-    name="check",
-    summary="Whether a hand contains a declaration (B11), with the proof a genuine declarer "
-            "shows (B12).",
-    summary_ja="手札に宣言の役が含まれるかどうか(B11)と、正しい宣言者が示す証拠(B12)。",
-    request={"hand": Field("cards", "at most five cards, each once"),
-             "declaration": Field("object", "{type, ranks?, kickers?} (B5, B10)",
-                                  schema=DECLARATION_INPUT),
-             "options": _OPTIONS_FIELD},
-    response={"truthful": Field("bool", "the hand contains the declaration"),
-              "proof": Field("object", "{cards, jokers: {joker: card it stands for}}; null "
-                             "for a lie", nullable=True, schema=openapi_schema(ManteurProof))},
-    handler=lookup_check,
-    # Memoized in the engine (truth.py, per sorted hand): a few µs warm, well under a
-    # shared-cache round trip.
-    cacheable=False)
-
-COMPARE = Lookup(
-    name="compare",
-    summary="The order of two declarations (B9): 1 when a is higher, -1 when b is, 0 when "
-            "they are the same.",
-    summary_ja="二つの宣言の強さの順(B9): a が強ければ1、b が強ければ-1、同じなら0。",
-    request={"a": Field("object", "a declaration {type, ranks?, kickers?}",
-                        schema=DECLARATION_INPUT),
-             "b": Field("object", "a declaration {type, ranks?, kickers?}",
-                        schema=DECLARATION_INPUT),
-             "options": _OPTIONS_FIELD},
-    response={"order": Field("int", "1, -1 or 0", minimum=-1, maximum=1)},
-    handler=lookup_compare,
-    cacheable=False)
-
+from .state import VERSION, ManteurState
 
 # B.6: the fields that name cards taken from a stock of unknown order, by action: the cards
 # received in an exchange (B15) and a new round's five cards (B16).
