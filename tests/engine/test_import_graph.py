@@ -130,3 +130,28 @@ def test_no_import_circle_among_engine_modules():
 def test_no_import_circle_among_service_modules():
     cycle = _cycle_through("service")
     assert cycle is None, "import circle: " + " -> ".join(cycle)
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def test_the_values_that_cross_the_interface_are_a_leaf():
+    # engine/values.py: plain values every module may import, so it imports only the
+    # engine's errors, field vocabulary and cards (and what those import)
+    assert _reachable(import_graph(), "engine.values") <= {
+        "engine.errors", "engine.fields", "engine.cards", "engine.schema"}
+
+
+def test_the_game_interface_depends_on_no_feature_that_wraps_every_game():
+    # The referee's ledger and sanctions, records, score sheets and the registry compose over
+    # the interface (engine/features.py), never the other way round: a game, and the
+    # interface it implements, can be read and tested without them.
+    wrapping = {"engine.referee", "engine.records", "engine.sheets", "engine.registry",
+                "engine.features", "engine.adjudicate"}
+    assert not _reachable(import_graph(), "engine.game") & wrapping
