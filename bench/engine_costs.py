@@ -55,9 +55,9 @@ def manteur_rows(n: int) -> None:
     """Manteur's own costs: the declaration ladder (every declaration in B9 order, built once
     per set of declaration options and cached), the declarations listed after a bid, and the
     check lookup cold (first sight of a hand) and warm (memoized)."""
-    from engine.manteur.declarations import DeclarationRules, parse_declaration
-    from engine.manteur.ladder import Ladder, ladder
-    from engine.manteur.truth import _check, lookup_check
+    from engine.games.manteur.declarations import DeclarationRules, parse_declaration
+    from engine.games.manteur.ladder import Ladder, ladder
+    from engine.games.manteur.truth import _check, lookup_check
 
     rules = DeclarationRules()
     build = per_call_us(lambda: Ladder(rules), max(1, n // 200))
@@ -78,7 +78,7 @@ def manteur_rows(n: int) -> None:
 def _daifugo_rows(n: int) -> None:
     """Daifugo under its other presets (5 seats; seed_full adds stairs and J-back, uecda the
     lock and stairs) and a lead enumeration with two jokers and stairs (the widest search)."""
-    from engine.daifugo import GAME
+    from engine.games.daifugo import GAME
 
     for preset, extra in (("seed_full", {}), ("uecda", {}), ("uecda", {"jokers": 2})):
         players = [f"p{i}" for i in range(5)]

@@ -1,4 +1,4 @@
-"""Guandan legal-play enumeration speed (engine/guandan/moves.py). Not a test.
+"""Guandan legal-play enumeration speed (engine/games/guandan/moves.py). Not a test.
 
 A fixed seeded set of 300 random 27-card hands, each holding both wild hearts of a random level
 (engine.rng.shuffled, seed "guandan-bench"). For every hand: the time to list every legal lead,
@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import RANKS, double_deck_108  # noqa: E402
-from engine.guandan.combos import readings  # noqa: E402
-from engine.guandan.moves import legal_follows, legal_leads  # noqa: E402
+from engine.games.guandan.combos import readings  # noqa: E402
+from engine.games.guandan.moves import legal_follows, legal_leads  # noqa: E402
 from engine.rng import shuffled  # noqa: E402
 
 SEED = "guandan-bench"

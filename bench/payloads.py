@@ -274,7 +274,7 @@ def replay_cases() -> Iterator[Case]:
 
 def classify_bodies(count: int, rnd: random.Random) -> list[bytes]:
     """Distinct 6-card sets holding both level-2 wilds (H2 twice, two decks): each reading
-    tries every substitution, the lookup's costliest shape (engine/guandan/game.py)."""
+    tries every substitution, the lookup's costliest shape (engine/games/guandan/game.py)."""
     from engine.cards import deck_52
 
     plain = [c for c in deck_52() if c != "H2"]

@@ -4,8 +4,11 @@ Public surface:
     engine.cards      card notation and decks
     engine.rng        the seeded, version-stable shuffle
     engine.fields     the small type vocabulary options, actions and lookups are declared in
-    engine.game       the Game interface, Transition, Refusal and the input errors
-    engine.registry   games register themselves; discover() imports every game package
+    engine.values     what crosses the game interface: Action, Transition, Refusal, DealSetup …
+    engine.game       the Game interface (and, re-exported, the values and the input errors)
+    engine.registry   finds the games: discover() imports every package of engine.games
+    engine.features   what the engine adds to every game at registration (the referee's ledger)
+    engine.games      one package per game, exposing its Game as GAME
     engine.adjudicate one call per endpoint shape, shared by the service and the CLI
 """
 

@@ -16,8 +16,9 @@ from .seats import seat_key
 from .cards import CardError, parse_cards
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .state import GameState, replace as replace_struct
-from .game import (FINISHED, Action, DealSetup, Game, InputError, InvalidAction, InvalidDeal,
-                   InvalidState, Refusal, Transition, number_out_of_range)
+from .errors import InputError, InvalidAction, InvalidDeal, InvalidState
+from .game import Game
+from .values import FINISHED, Action, DealSetup, Refusal, Transition, number_out_of_range
 from .errors import shown
 
 
@@ -249,7 +250,7 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
     return Applied(encoded, [d.to_json(gid) for d in tr.score_deltas],
                    [e.to_json(gid) for e in tr.events],
                    game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
-                   game.match_summary(tr.state) if status == FINISHED else None, action.to_json())
+                   referee.match_summary(game, tr.state) if status == FINISHED else None, action.to_json())
 
 
 def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> bool:
@@ -298,11 +299,11 @@ def legal_actions_of(game: Game, state: Any, state_json: Mapping[str, Any], play
 def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
          referee_seen: bool = False) -> dict:
     """`referee_seen`: the caller is the table's referee, so `player` may be "referee"
-    (Game.referee_view: everything but the seed until the deal ends); otherwise that id is as
+    (referee.view: everything but the seed until the deal ends); otherwise that id is as
     unknown as any unseated one, so answers never tell whether a referee exists."""
     game, state = load_state(state_json, trusted)
     if referee_seen and player == referee.REFEREE:
-        return game.referee_view(state)
+        return referee.view(game, state)
     if player is not None:
         player = _seated(state_json, player, "player")
     return game.view(state, player)
@@ -342,7 +343,7 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
     return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
             "steps": steps, "state": final, "totals": totals, "status": game.status(state),
             "to_act": who(game, state), "stopped": stopped,
-            "next_match": game.match_summary(state) if game.status(state) == FINISHED else None}
+            "next_match": referee.match_summary(game, state) if game.status(state) == FINISHED else None}
 
 
 def find_lookup(game_id: str, name: str):

@@ -11,205 +11,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 import msgspec
-from dataclasses import dataclass, field as dc_field
-from collections.abc import Callable, Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
+from typing import Any, ClassVar, Generic
 
 from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # noqa: F401
                      InvalidState, shown)  # (the error classes are re-exported)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
-from .state import (GameState, decode_state, decode_trusted_state, encode_state,
+from .state import (GameState, check_ledger, decode_state, decode_trusted_state, encode_state,
                     openapi_schema)
-from . import referee
-
-if TYPE_CHECKING:  # engine/sheets.py reads games through the registry
-    from .sheets import CheckedDeal, SheetColumn, SheetLine
-
-S = TypeVar("S")
-
-IN_PROGRESS = "in_progress"  # the values of every state's `status`
-FINISHED = "finished"
-
-
-# ---------------------------------------------------------------- what crosses the interface
-
-@dataclass(frozen=True)
-class ScoreDelta:
-    """One change of score. kind: points | level | penalty | rank. `extra` carries e.g. the
-    `from`/`to` of a level change; it is merged into the JSON object."""
-
-    target: str
-    kind: str
-    delta: int
-    reason: str
-    extra: Mapping[str, Any] = dc_field(default_factory=dict)
-
-    def to_json(self, game: str | None = None) -> dict:
-        """`game`: the answer's game, named on the delta (adjudicate names it on everything
-        it answers, so a client picks each game's model by it)."""
-        out = {"target": self.target, "kind": self.kind, "delta": self.delta,
-               "reason": self.reason, **self.extra}
-        if game is not None:
-            out["game"] = game
-        return out
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened and a table should show ("man_called", "boom", "call" …)."""
-
-    type: str
-    data: Mapping[str, Any] = dc_field(default_factory=dict)
-
-    def to_json(self, game: str | None = None) -> dict:
-        """`game`: the answer's game (games share event types with different fields)."""
-        if game is None:
-            return {"type": self.type, **self.data}
-        return {"type": self.type, "game": game, **self.data}
-
-
-@dataclass(frozen=True)
-class Action:
-    """A parsed action: its type, the acting seat's id, and its declared fields, canonical."""
-
-    type: str
-    player: str
-    fields: Mapping[str, Any] = dc_field(default_factory=dict)
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.fields.get(name, default)
-
-    def to_json(self, game: str | None = None) -> dict:
-        """`game`: named on listed actions (games share action types with different fields)."""
-        if game is None:
-            return {"type": self.type, "player": self.player, **self.fields}
-        return {"type": self.type, "game": game, "player": self.player, **self.fields}
-
-
-@dataclass(frozen=True)
-class Transition(Generic[S]):
-    """What a legal action did: the next state, score deltas and events."""
-
-    state: S
-    score_deltas: tuple[ScoreDelta, ...] = ()
-    events: tuple[Event, ...] = ()
-
-
-class _Unfilled(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def _shown(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return value  # a text {en, ja}: each template picks its language (`{x_text[ja]}`)
-    if value is None:
-        return "null"
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value))
-    return str(value)
-
-
-class Refusal(Exception):
-    """An action that is well formed but not legal now. Not an HTTP error: the API answers
-    200 with valid=false, the code, the message in the caller's language and the rule."""
-
-    def __init__(self, code: str, en: str, ja: str, rule: str = "",
-                 details: Mapping[str, Any] | None = None):
-        super().__init__(en)
-        self.code = code
-        self.en = en
-        self.ja = ja
-        self.rule = rule
-        self.details = dict(details or {})
-        self.game = ""  # set by the engine when it answers the refusal (adjudicate)
-
-    @classmethod
-    def from_templates(cls, game_id: str, code: str, rule: str, en: str, ja: str,
-                       fill: Mapping[str, Any], details: Mapping[str, Any] | None = None
-                       ) -> "Refusal":
-        """A refusal from a game's catalogue: `{placeholders}` of both messages filled from
-        `fill` (None as "null", a list as its items, a missing one as "?"), the rule cited as
-        "<game> <rule>"; `details` (default: `fill`) travel with it."""
-        values = _Unfilled({k: _shown(v) for k, v in fill.items()})
-        return cls(code, en.format_map(values), ja.format_map(values), rule=f"{game_id} {rule}",
-                   details=fill if details is None else details)
-
-    def message(self, lang: str = "en") -> str:
-        return self.ja if lang == "ja" else self.en
-
-    def to_json(self, lang: str = "en") -> dict:
-        out = {"code": self.code, "message": self.message(lang)}
-        if self.game:
-            out["game"] = self.game
-        if self.rule:
-            out["rule"] = self.rule
-        if self.details:
-            out["details"] = self.details
-        return out
-
-
-def number_out_of_range() -> Refusal:
-    """The engine's refusal, the same in every game, of an action that would take a score or
-    count past ±(2^53 − 1), the largest integer every JSON client holds exactly: the engine
-    checks every answer for it (adjudicate), and a game refuses so itself where its own rules
-    would otherwise grow a number past it (Manillen's doubling calls)."""
-    return Refusal("number_out_of_range",
-                   "This action would take a score or count past ±(2^53 − 1), the largest "
-                   "integer every JSON client holds exactly; it is refused.",
-                   "この操作を行うと得点や数がJSONで正確に扱える範囲(±(2^53 − 1))を超えるため、"
-                   "受け付けられません。")
-
-
-# ---------------------------------------------------------------- declarations
-
-@dataclass(frozen=True)
-class Lookup:
-    """A game-specific question (e.g. Man's man numbers of a hand). `handler` is pure: the
-    parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
-    than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
-    cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
-    and memoizes in the engine instead (docs/performance.md: never cache what is cheaper to recompute)."""
-
-    name: str
-    summary: str
-    summary_ja: str  # the summary in Japanese (GET /v1/games with Accept-Language: ja)
-    request: Mapping[str, Field]
-    response: Mapping[str, Field]
-    handler: Callable[[dict], dict]
-    cacheable: bool = True
-
-
-@dataclass(frozen=True)
-class DealSetup:
-    """Everything a deal needs, already checked by the engine: seat order, resolved options,
-    the seed (or an explicit deck, top card first, for physical deals entered by a referee),
-    the dealer's id (None: the game's default) and the previous match state (game-defined)."""
-
-    players: tuple[str, ...]
-    options: Mapping[str, Any]
-    seed: str
-    dealer: str | None = None
-    match: Mapping[str, Any] | None = None
-    deck: tuple[str, ...] | None = None
-    # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
-    # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
-    hands: Mapping[str, tuple[str, ...]] | None = None
-    # What else lies face up on a physical table, and what the rules decide at random there
-    # (the game's `table_fields`: Man's start card, Manillen's turned trump and cut, Daifugo's
-    # random first leader …), parsed; None when not given. With `deck` only the random
-    # decisions: the rest follows from the deck's order.
-    table: Mapping[str, Any] | None = None
-    # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries
-    # it as `seed_salt` (the engine sets it); a game with a state of its own writes it there.
-    seed_salt: str = ""
-
-    @property
-    def physical(self) -> bool:
-        """A deal of the cards on a real table (a deck's order or each seat's hand): what the
-        rules decide at random comes from `table` or follows from the cards, never the seed."""
-        return self.hands is not None or self.deck is not None
-
+from .values import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Lookup,  # noqa: F401
+                     Refusal, S, ScoreDelta, Transition, number_out_of_range)
+# (the values that cross the interface live in engine/values.py; re-exported here for the
+# service, which imports them from this module)
 
 # ---------------------------------------------------------------- the interface
 
@@ -218,32 +31,68 @@ ACTION_ENVELOPE = frozenset({"type", "player", "game"})
 
 
 class Game(ABC, Generic[S]):
-    """Implement this, instantiate it once in the game's package and `register` it."""
+    """One card game's rules, as the engine adjudicates them. Subclass it once per game, in the
+    game's package `engine/games/<id>/` (engine/games/__init__.py), and expose one instance as
+    the package's `GAME`: the registry finds it (engine/registry.py). The engine adds what every
+    game has (the referee's ledger: engine/features.py); a game declares only its own rules.
 
-    id: ClassVar[str]
+    What a game declares, as class attributes, in six groups (only the first has no default):
+
+    1. **Who it is**: `id` (its package's name), `names`, `min_players`/`max_players`,
+       `rules_doc`.
+    2. **Its published contract** (GET /v1/games and openapi.yaml publish every one of these,
+       and the tests check every answer against them): `options` and `presets`; `actions`
+       (what `apply` accepts, shape only); `events` (every event type `apply` reports);
+       `lookups` (questions besides adjudication); `refusals`, `refusal_details` and
+       `input_errors` (every code it answers, with the rule it cites); its state (`state_type`,
+       `state_version`; `state_schema` derives from it) and its view (`view_type`;
+       `view_schema` derives from it); `zero_sum`; `team_ids`.
+    3. **Its match** (optional): `match_fields`, what a deal request's `match` may carry (the
+       previous deal's `next_match` given back). Empty: every deal stands alone.
+    4. **Physical deals** (optional): `accepts_hands` and `table_fields`, for a referee entering
+       the cards of a real table.
+    5. **Its referee's rules** (optional): `penalty_kind`, the unit a penalty counts in, and
+       `sanctions`, the refused acts referee mode sanctions instead (engine/referee.py).
+    6. **Costs** (optional): `legal_actions_cacheable`.
+
+    What it implements: the five operations `deal`, `apply`, `legal_actions`, `to_act` and
+    `view` (abstract below), and `invariants` when its state can be inconsistent in ways its
+    declared types cannot say. Every other method has a default that fits most games; override
+    one only for what its docstring describes.
+
+    What it must guarantee (the tests check it over random play-outs):
+    - Every method is pure and deterministic: no I/O, no clock, no global state that changes
+      an answer (memo caches are fine); the same state and action always give the same
+      answer (randomness only through `setup.seed`, engine/rng.py). States are never
+      mutated: `apply` returns a new one.
+    - Every action `legal_actions(state, p)` lists, `apply` accepts; `to_act(state)` names
+      the players who may act now.
+    - `apply` either returns a Transition or raises a Refusal whose code is in `refusals`,
+      whose details fit `refusal_details[code]`; it never raises anything else on an action
+      `parse_action` accepted. Events are declared in `events`; with `zero_sum`, the deltas of
+      one action sum to 0.
+    - `encode(decode(x)) == x` for every state it answered, and `decode` refuses (with
+      InvalidState and a path) JSON that is no consistent state, rather than let a rule check
+      crash on it later.
+    - `view(state, p)` shows `p` nothing it may not see (another seat's hand, the stock's
+      order, the seed); `public_to_act` reads only what every seat may see.
+    """
+
+    # -- 1. who it is (required) -------------------------------------------------------------
+    id: ClassVar[str]  # the game's id: its package's name under engine/games/
     names: ClassVar[Mapping[str, str]]  # {"en": ..., "ja": ...}
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    state_version: ClassVar[int] = 1
+    rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
+
+    # -- 2. its published contract ----------------------------------------------------------
     options: ClassVar[Sequence[Option]] = ()
-    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}  # name -> option values
+    # Every action type `apply` accepts: its fields (shape only; legality is apply's).
     actions: ClassVar[Sequence[ActionType]] = ()
     # Every event type the game reports (engine/fields.py EventType): the spec publishes them.
     events: ClassVar[Sequence[EventType]] = ()
     lookups: ClassVar[Sequence[Lookup]] = ()
-    match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
-    # The game's own score deltas of one action sum to 0. The referee's penalties never do
-    # (engine/referee.py: paid to nobody), whatever the game.
-    zero_sum: ClassVar[bool] = True
-    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
-    # thousands of plays); the service then caches enumerations. Cheap games recompute.
-    legal_actions_cacheable: ClassVar[bool] = False
-    accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
-    # With hands, what else a physical deal puts face up that the game must be told, and what
-    # its rules decide at random (a deal request's `table`; the spec publishes `<Game>Table`);
-    # with a deck, only the latter. Empty: the cards alone say it all.
-    table_fields: ClassVar[Mapping[str, Field]] = {}
-    rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.
     refusals: ClassVar[Mapping[str, str]] = {}
@@ -258,6 +107,7 @@ class Game(ABC, Generic[S]):
     # The game's state, declared once (engine/state.py): decode, decode_trusted, encode and
     # state_schema all derive from it. A game that declares none implements those itself.
     state_type: ClassVar[type[GameState] | None] = None
+    state_version: ClassVar[int] = 1  # bumped whenever the state's JSON changes
     # The exact JSON shape of `encode`'s output (OpenAPI 3.0); the spec publishes it so
     # generated clients know every field. Derived from state_type when the game declares one.
     state_schema: ClassVar[Mapping[str, Any]] = {}
@@ -265,30 +115,43 @@ class Game(ABC, Generic[S]):
     # view_of, view_struct): a seat's view and the spectator's (viewer null) alike. The spec
     # publishes it as `<Game>View`; the tests check every view of random deals against it.
     view_type: ClassVar[type[msgspec.Struct] | None] = None
-    view_schema: ClassVar[Mapping[str, Any]] = {}
+    view_schema: ClassVar[Mapping[str, Any]] = {}  # derived from view_type
+    # The game's own score deltas of one action sum to 0. The referee's penalties never do
+    # (engine/referee.py: paid to nobody), whatever the game.
+    zero_sum: ClassVar[bool] = True
+    # The ids a game names its teams by (score targets, match values, sheet columns): no seat
+    # may be named so, nor look like one (engine/adjudicate.py check_players).
+    team_ids: ClassVar[tuple[str, ...]] = ()
+
+    # -- 3. its match (optional) --------------------------------------------------------------
+    match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
+
+    # -- 4. physical deals (optional) -------------------------------------------------------
+    accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
+    # With hands, what else a physical deal puts face up that the game must be told, and what
+    # its rules decide at random (a deal request's `table`; the spec publishes `<Game>Table`);
+    # with a deck, only the latter. Empty: the cards alone say it all.
+    table_fields: ClassVar[Mapping[str, Field]] = {}
+
+    # -- 5. its referee's rules (optional) ----------------------------------------------------
     # The unit a referee's penalty is counted in (engine/referee.py): the `kind` of its score
     # delta — points, level, penalty (counts against by growing) or rank.
     penalty_kind: ClassVar[str] = "points"
     # Referee mode (option `violations`: `referee`, engine/referee.py): the refusal codes whose
     # act is recorded and sanctioned instead of refused, each with its sanction (listed on the
     # rules page with its source). Empty: every refusal stays a refusal.
-    sanctions: ClassVar[Mapping[str, referee.Sanction]] = {}
+    sanctions: ClassVar[Mapping[str, Any]] = {}  # code -> engine/referee.py Sanction
+
+    # -- 6. costs (optional) ------------------------------------------------------------------
+    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
+    # thousands of plays); the service then caches enumerations. Cheap games recompute.
+    legal_actions_cacheable: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # Every game has the referee's ledger (engine/referee.py), declared here once: its
-        # actions and events, and where a game has a match, the ledger among its match values.
-        if "actions" in cls.__dict__:
-            cls.actions = tuple(a for a in cls.actions
-                                if a.name not in referee.LEDGER_ACTION_TYPES) + \
-                referee.LEDGER_ACTIONS
-        if "events" in cls.__dict__:
-            extra = referee.LEDGER_EVENTS + \
-                ((referee.IRREGULARITY_EVENT,) if cls.__dict__.get("sanctions") else ())
-            names = {e.name for e in extra}
-            cls.events = tuple(e for e in cls.events if e.name not in names) + extra
-        if cls.__dict__.get("match_fields"):
-            cls.match_fields = {**cls.match_fields, referee.MATCH_KEY: referee.MATCH_FIELD}
+        # The published schemas of a declared state and view, derived once. (What every game
+        # gets from the engine's features, the referee's ledger among them, is composed at
+        # registration: engine/features.py.)
         kind = cls.__dict__.get("state_type")
         if kind is not None and "state_schema" not in cls.__dict__:
             cls.state_schema = openapi_schema(
@@ -300,11 +163,42 @@ class Game(ABC, Generic[S]):
                 seen, f"What a seat of {cls.__dict__.get('names', {}).get('en', cls.id)} may "
                       "see (`viewer`; null: a spectator, who sees only public cards)")
 
-    # -- required operations --------------------------------------------------------------
+    # -- the five operations every game implements -----------------------------------------
     @abstractmethod
     def deal(self, setup: DealSetup) -> S:
-        """The first state of a deal."""
+        """The first state of a deal. `setup` is already checked by the engine (seats,
+        options resolved, the match given back, a physical deal's deck or hands and table):
+        shuffle only through `setup.seed` (engine/rng.py), so the same setup always deals the
+        same cards; with `setup.physical`, take what the rules decide at random from
+        `setup.table` or the cards, never the seed. Raise InvalidDeal (with a path) for what
+        only the game can check (a match that cannot be, hands of the wrong size)."""
 
+    @abstractmethod
+    def apply(self, state: S, action: Action) -> Transition[S]:
+        """What a legal action does: the next state (a new one; `state` is never changed),
+        the score deltas and the events (each of a type declared in `events`). `action` has
+        the shape its ActionType declares (parse_action checked it) and a seated `player`;
+        whether it is legal now is this method's business: if not, raise Refusal with a code
+        of `refusals` (the messages in both languages, the rule it breaks). Referee mode,
+        the ledger's actions and the check on number bounds are the engine's (adjudicate),
+        not the game's."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: str) -> list[Action]:
+        """Every action `player` may legally take now, each one `apply` accepts: clients
+        offer these, and the tests play random games from them."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[str]:
+        """Players who may act now (several during races and out-of-turn windows)."""
+
+    @abstractmethod
+    def view(self, state: S, player: str | None) -> dict:
+        """The state as `player` may see it (None: a spectator, who sees only public cards):
+        an instance of `view_type` as JSON when the game declares one. Never another seat's
+        hidden cards, the order of an unseen stock or the seed."""
+
+    # -- its state (derived from state_type; `invariants` is the game's) ---------------------
     def invariants(self, state: S) -> None:
         """What the declared types cannot say (every card exactly once, ids in range, phase
         consistency): raise InvalidState with the offending path."""
@@ -313,7 +207,7 @@ class Game(ABC, Generic[S]):
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
         state = decode_state(self.state_type, data, self.invariants)
         if isinstance(state, GameState):
-            referee.check(state.referee_ledger, state.players)
+            check_ledger(state.referee_ledger, state.players)
         return state
 
     def decode_trusted(self, data: Mapping[str, Any]) -> S:
@@ -329,41 +223,25 @@ class Game(ABC, Generic[S]):
         Includes game, version, options, players, phase and status."""
         return encode_state(state)
 
+    def status(self, state: S) -> str:
+        """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
+        return state.status
+
+    # -- optional: override only what the docstring describes ------------------------------
+    def public_to_act(self, state: S) -> list[str]:
+        """Who may act now as far as the table can see: computed only from what every seat may
+        see (the public part of the state), never from a hidden hand. Sealed answers carry it
+        (README "Security model"), so an answer never tells one seat another's cards. The
+        default is `to_act`, for games whose `to_act` is public already; a game whose `to_act`
+        reads a hidden hand overrides this (Man: who could man the top card)."""
+        return self.to_act(state)
+
     def next_match(self, state: S) -> dict | None:
         """A finished deal's match summary: what the next deal's request passes as `match` (the
         service signs or seals it, so any client may pass it on). The default is the state's
         own `next_match` field, when it declares one."""
         summary = getattr(state, "next_match", None)
         return None if summary is None else msgspec.to_builtins(summary)
-
-    def match_summary(self, state: S) -> dict | None:
-        """What a finished deal answers as `next_match`: the game's own summary (next_match)
-        and, in it, the referee's ledger and its totals per seat (engine/referee.py)."""
-        summary = self.next_match(state)
-        if summary is None or not isinstance(state, GameState) or \
-                referee.MATCH_KEY not in self.match_fields:
-            return summary
-        return {**summary, referee.MATCH_KEY: referee.summary(state.players,
-                                                             state.referee_ledger)}
-
-    # The ids a game names its teams by (score targets, match values, sheet columns): no seat
-    # may be named so, nor look like one (engine/adjudicate.py check_players).
-    team_ids: tuple[str, ...] = ()
-
-    def sheet_columns(self, players: Sequence[str],
-                      names: Mapping[str, str]) -> list["SheetColumn"]:
-        """A score sheet's columns (engine/sheets.py): the targets of the game's score deltas,
-        headed for people (`names`: seat -> the name a record's tags give). The default: one
-        per seat; a game whose teams or score holders take the deltas lists those."""
-        from .sheets import seat_columns
-        return seat_columns(players, names)
-
-    def sheet_lines(self, deal: "CheckedDeal") -> list["SheetLine"]:
-        """What a score sheet shows of one checked deal in the game's own scoring: the rows
-        (one, or several for a game whose deal is played in rounds), each with the game's words
-        per column and the outcome. The sheet adds the score deltas, the referee's marks and
-        the totals itself. The default: one row, the deltas alone."""
-        return []
 
     def count_penalty(self, state: S, player: str, delta: int, reason: str) -> Transition[S]:
         """A referee's penalty against `player` (or its withdrawal: the opposite `delta`),
@@ -375,21 +253,19 @@ class Game(ABC, Generic[S]):
         the seat and leaves the state as it is."""
         return Transition(state, (ScoreDelta(player, self.penalty_kind, delta, reason),))
 
-    def referee_view(self, state: S) -> dict:
-        """The state as the table's referee sees it: everything, but the seed and its salt
-        until the deal is finished (engine/referee.py view)."""
-        return referee.view(self, state)
-
-    @abstractmethod
-    def apply(self, state: S, action: Action) -> Transition[S]:
-        """The result of a legal action, or raise Refusal."""
-
     def sanction_effect(self, state: S, action: Action, refusal: Refusal,
-                        sanction: "referee.Sanction") -> Transition[S]:
-        """The game's own consequence of a sanctioned act (a `sanctions` entry whose effect is
+                        sanction: Any) -> Transition[S]:
+        """The game's own consequence of a sanctioned act (a `sanctions` entry, engine/referee.py
+        Sanction, whose effect is
         not taken_back): the engine then records the irregularity and the ledger entry."""
         raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
                                   "but does not carry it out")
+
+    def referee_legal_actions(self, state: S) -> list[Action] | None:
+        """The game's own referee-only acts the referee may post now (Guandan's void hand and
+        forfeit), each naming its seat; None: those the seats' legal_actions list (the
+        default, engine/referee.py legal_actions)."""
+        return None
 
     def names_unseen_draw(self, state_json: Mapping[str, Any],
                           action_json: Mapping[str, Any]) -> bool:
@@ -404,35 +280,21 @@ class Game(ABC, Generic[S]):
         (validate words what is wrong). The default: the game never names drawn cards."""
         return False
 
-    def referee_legal_actions(self, state: S) -> list[Action] | None:
-        """The game's own referee-only acts the referee may post now (Guandan's void hand and
-        forfeit), each naming its seat; None: those the seats' legal_actions list (the
-        default, engine/referee.py legal_actions)."""
-        return None
+    def sheet_columns(self, players: Sequence[str],
+                      names: Mapping[str, str]) -> list:
+        """A score sheet's columns (engine/sheets.py SheetColumn): the targets of the game's
+        score deltas, headed for people (`names`: seat -> the name a record's tags give). The
+        default, an empty list: the sheet's one column per seat; a game whose teams or score
+        holders take the deltas lists those."""
+        return []
 
-    @abstractmethod
-    def legal_actions(self, state: S, player: str) -> list[Action]:
-        """Every action `player` may legally take now (each accepted by apply)."""
-
-    @abstractmethod
-    def to_act(self, state: S) -> list[str]:
-        """Players who may act now (several during races and out-of-turn windows)."""
-
-    def public_to_act(self, state: S) -> list[str]:
-        """Who may act now as far as the table can see: computed only from what every seat may
-        see (the public part of the state), never from a hidden hand. Sealed answers carry it
-        (README "Security model"), so an answer never tells one seat another's cards. The
-        default is `to_act`, for games whose `to_act` is public already; a game whose `to_act`
-        reads a hidden hand overrides this (Man: who could man the top card)."""
-        return self.to_act(state)
-
-    def status(self, state: S) -> str:
-        """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
-        return state.status
-
-    @abstractmethod
-    def view(self, state: S, player: str | None) -> dict:
-        """The state as `player` may see it (None: a spectator, who sees only public cards)."""
+    def sheet_lines(self, deal: Any) -> list:
+        """What a score sheet shows of one checked deal (engine/sheets.py CheckedDeal) in the
+        game's own scoring: the rows (engine/sheets.py SheetLine)
+        (one, or several for a game whose deal is played in rounds), each with the game's words
+        per column and the outcome. The sheet adds the score deltas, the referee's marks and
+        the totals itself. The default: one row, the deltas alone."""
+        return []
 
     # -- provided ---------------------------------------------------------------------------
     def option_map(self) -> dict[str, Option]:

@@ -24,10 +24,11 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 import msgspec
 import orjson
 
-from . import adjudicate, registry, rng
+from . import adjudicate, referee, registry, rng
 from .errors import InputError, InvalidDeal, InvalidOptions, shown
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
-from .game import FINISHED, Game, Refusal
+from .game import Game
+from .values import FINISHED, Refusal
 
 FORMAT = "card-referee/match-record"
 FORMAT_VERSION = 1  # the version this checker reads; a higher one is refused, never half-read
@@ -553,7 +554,7 @@ def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match
             steps.append(step)
     if summary["status"] == FINISHED:
         # as a client holds it: JSON (a game's summary may hold tuples the deal reads as lists)
-        summary["next_match"] = orjson.loads(orjson.dumps(game.match_summary(state)))
+        summary["next_match"] = orjson.loads(orjson.dumps(referee.match_summary(game, state)))
         if summary["next_match"] is None:
             summary["match_over"] = True
     result = entry.result

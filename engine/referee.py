@@ -19,10 +19,11 @@ import msgspec
 from .errors import InvalidDeal, InvalidState
 from .fields import ActionType, EventType, Field, Option
 from .schema import array, by_key, obj
-from .state import LedgerEntry, openapi_schema, replace
+from .state import GameState, LedgerEntry, check_ledger, openapi_schema, replace
+from .values import FINISHED, Action, Event, Refusal, Transition
 
-if TYPE_CHECKING:  # engine/game.py imports this module
-    from .game import Action, Game, Refusal, Transition
+if TYPE_CHECKING:  # the interface, for annotations only (it never imports this module)
+    from .game import Game
 
 # The id a referee answers as in views and legal actions. No seat may take it (adjudicate.deal),
 # so a state never has two meanings for it.
@@ -112,6 +113,15 @@ def summary(players: Any, ledger: Any) -> dict:
     return {"entries": [msgspec.to_builtins(e) for e in ledger], "totals": totals(players, ledger)}
 
 
+def match_summary(game: "Game", state: Any) -> dict | None:
+    """What a finished deal answers as `next_match`: the game's own summary (Game.next_match)
+    and, in it, the referee's ledger and its totals per seat, when the game has a match."""
+    own = game.next_match(state)
+    if own is None or not isinstance(state, GameState) or MATCH_KEY not in game.match_fields:
+        return own
+    return {**own, MATCH_KEY: summary(state.players, state.referee_ledger)}
+
+
 def from_match(value: Any, players: Any) -> tuple[LedgerEntry, ...]:
     """The ledger a deal request's `match.referee_ledger` gives back (a previous summary)."""
     path = f"match.{MATCH_KEY}"
@@ -128,27 +138,13 @@ def from_match(value: Any, players: Any) -> tuple[LedgerEntry, ...]:
     return entries
 
 
-def check(ledger: Any, players: Any) -> None:
-    """What the declared types cannot say: every entry about a seated player, ids 1, 2, 3 …
-    in order (an id is never reused, so a withdrawal names one entry for good), a warning
-    of no points."""
-    seated = set(players)
-    for i, e in enumerate(ledger):
-        if e.id != i + 1:
-            raise InvalidState(f"entry ids count 1, 2, 3 …: expected {i + 1}",
-                               f"state.referee_ledger[{i}].id")
-        if e.player not in seated:
-            raise InvalidState(f"{e.player!r} is not seated in this game",
-                               f"state.referee_ledger[{i}].player")
-        if (e.kind == WARNING) != (e.points == 0):
-            raise InvalidState("a warning has 0 points, a penalty at least 1",
-                               f"state.referee_ledger[{i}].points")
+# What the declared types cannot say of a ledger (ids in order, seated players, a warning of no
+# points): beside the entry's type, since decoding every state checks it (Game.decode).
+check = check_ledger
 
 
 def apply(game: "Game", state: Any, action: "Action") -> "Transition":
     """Record or withdraw a ledger entry; the rest of the state (whose turn it is) unchanged."""
-    from .game import Event, Refusal, Transition
-
     ledger = tuple(state.referee_ledger)
     player = action.player
     if action.type == WITHDRAW:
@@ -196,8 +192,6 @@ def legal_actions(game: "Game", state: Any) -> list["Action"]:
     """What the referee may do now: a warning and a penalty (1 point: the referee sets the
     points and gives the reason) for every seat, a withdrawal of every entry still standing,
     and the game's own referee-only actions (Man's chombo …) whichever seat they name."""
-    from .game import FINISHED, Action
-
     if game.status(state) == FINISHED:
         return []
     out: list[Action] = []
@@ -225,8 +219,6 @@ def view(game: "Game", state: Any) -> dict:
     """Everything a table shows (every hand, the stock in order, the unseen cards, the ledger),
     to the referee: the seed and its salt only once the deal is finished, so not even the
     referee can foretell a later shuffle or draw from them."""
-    from .game import FINISHED
-
     out = game.encode(state)
     if game.status(state) != FINISHED:
         out.pop("seed", None)
@@ -332,8 +324,6 @@ def sanction_entries(game: "Game", ledger: Any, player: str) -> int:
 
 def _beyond_the_bound(refusal: "Refusal", player: str) -> "Refusal":
     """The act's own refusal (code, rule, details), saying why it is not sanctioned."""
-    from .game import Refusal
-
     out = Refusal(refusal.code,
                   f"{refusal.en} Referee mode records at most {MAX_SANCTION_ENTRIES} "
                   f"irregularities of {player} in a match, and has: this act is refused, not "
@@ -351,8 +341,6 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
     """The transition of a refused act in referee mode: the game's consequence (the state
     unchanged when the act is taken back), the ledger entry and the events. Re-raises the
     refusal when the state is not in referee mode or the code is not sanctionable."""
-    from .game import Event, Transition
-
     sanction = game.sanctions.get(refusal.code) if in_referee_mode(state) else None
     if sanction is None:
         raise refusal

@@ -1,13 +1,16 @@
-"""Games register themselves; the service finds them here and never imports one by name.
+"""The games, found here: the service and the engine never import one by name.
 
-A game package under `engine/` calls `register(SomeGame())` when imported; `discover()` imports
-every subpackage of `engine`, so adding a game is adding a package.
+A game is a package `engine/games/<id>/` exposing its Game instance as `GAME` (engine/games/
+__init__.py). On first use `discover()` imports every package under `engine.games` and
+registers its `GAME`, so adding a game is adding a package. Registering composes what the
+engine gives every game (engine/features.py: the referee's ledger) into what it publishes.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
+from .features import compose
 from .game import Game
 
 _GAMES: dict[str, Game] = {}
@@ -18,7 +21,8 @@ def register(game: Game) -> Game:
     existing = _GAMES.get(game.id)
     if existing is not None and type(existing) is not type(game):
         raise ValueError(f"game id {game.id!r} registered twice")
-    _GAMES[game.id] = game
+    # what the engine adds to every game (the referee's ledger …), composed in one place
+    _GAMES[game.id] = compose(game)
     return game
 
 
@@ -30,11 +34,14 @@ def unregister(game_id: str) -> None:
 def discover() -> dict[str, Game]:
     global _discovered
     if not _discovered:
-        import engine
+        from . import games
 
-        for info in pkgutil.iter_modules(engine.__path__):
+        for info in pkgutil.iter_modules(games.__path__):
             if info.ispkg:
-                importlib.import_module(f"engine.{info.name}")
+                game = importlib.import_module(f"{games.__name__}.{info.name}").GAME
+                if game.id != info.name:
+                    raise ValueError(f"the game package {info.name!r} holds the game {game.id!r}")
+                register(game)
         _discovered = True
     return _GAMES
 

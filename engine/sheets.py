@@ -199,7 +199,7 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
     players = tuple(record["players"])
     tags = record.get("tags") or {}
     names = {p: n for p, n in (tags.get("names") or {}).items() if isinstance(n, str)}
-    columns = list(game.sheet_columns(players, names))
+    columns = list(game.sheet_columns(players, names)) or seat_columns(players, names)
     known = {c.id for c in columns}
     # A seat the referee named in a team game (a warning, a penalty in the game's unit) gets a
     # column of its own: the totals are by target, and a penalty's target is the seat, not

@@ -69,6 +69,23 @@ class LedgerEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     withdrawn: bool = False
 
 
+def check_ledger(ledger: Any, players: Any) -> None:
+    """What the declared types cannot say of a ledger: every entry about a seated player, ids
+    1, 2, 3 … in order (an id is never reused, so a withdrawal names one entry for good), a
+    warning of no points. Part of decoding every state (Game.decode), so here beside the entry."""
+    seated = set(players)
+    for i, e in enumerate(ledger):
+        if e.id != i + 1:
+            raise InvalidState(f"entry ids count 1, 2, 3 …: expected {i + 1}",
+                               f"state.referee_ledger[{i}].id")
+        if e.player not in seated:
+            raise InvalidState(f"{e.player!r} is not seated in this game",
+                               f"state.referee_ledger[{i}].player")
+        if (e.kind == "warning") != (e.points == 0):
+            raise InvalidState("a warning has 0 points, a penalty at least 1",
+                               f"state.referee_ledger[{i}].points")
+
+
 class _Salted(msgspec.Struct, frozen=True, kw_only=True):
     # keyword-only with a default, so it follows every game's own fields and states written
     # before it existed still decode

@@ -6,7 +6,8 @@ from typing import Any
 
 from engine import adjudicate, registry
 from engine.cards import SUITS, deck_52
-from engine.game import InvalidDeal, Refusal
+from engine.errors import InvalidDeal
+from engine.values import Refusal
 
 
 def act(state: dict, type_: str, player: str, **fields) -> Any:

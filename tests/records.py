@@ -9,8 +9,8 @@ from typing import Any
 import orjson
 
 from engine import adjudicate, records, registry
+from engine.errors import InvalidDeal
 from engine.fields import MAX_SAFE_INT
-from engine.game import InvalidDeal
 from tests.man import physical as man_physical
 
 # Action types a random walk takes less often: they rarely take a deal on.

@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine import adjudicate, registry  # noqa: E402
-from engine.game import InputError, InvalidDeal  # noqa: E402
+from engine.errors import InputError, InvalidDeal  # noqa: E402
 from tests.adjudication import random_action  # noqa: E402
 
 SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS

@@ -31,9 +31,9 @@ import struct
 from pathlib import Path
 
 from engine.cards import JOKERS, deck_52
-from engine.daifugo.plays import FieldState, legal_plays, read_play
-from engine.daifugo.rules import UECDA
-from engine.daifugo.uecda import (
+from engine.games.daifugo.plays import FieldState, legal_plays, read_play
+from engine.games.daifugo.rules import UECDA
+from engine.games.daifugo.uecda import (
     empty_table,
     hand_to_table,
     play_to_table,

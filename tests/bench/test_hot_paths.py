@@ -19,7 +19,7 @@ def test_profile_of_a_cold_enumeration_names_the_games_own_enumeration():
                 "guandan leader, 27 cards, cold")
     found = hot_paths.profile(case, requests=3, top=12)
     places = [where for _, where in found]
-    assert any(where.startswith("engine/guandan/") and "play_actions" in where
+    assert any(where.startswith("engine/games/guandan/") and "play_actions" in where
                for where in places), places
     assert all(0 < share < hot_paths.WRAPPER_SHARE for share, _ in found)
     assert [share for share, _ in found] == sorted((share for share, _ in found), reverse=True)

@@ -4,7 +4,7 @@ import pytest
 
 from engine import adjudicate
 from engine.errors import InvalidDeal, InvalidOptions
-from engine.daifugo import GAME
+from engine.games.daifugo import GAME
 from engine.cards import deck_52
 
 from .helpers import build, events, ok, pass_, play, refused
@@ -467,7 +467,7 @@ def test_d9_everyone_passing_a_clear_field_gives_the_leader_the_lead_again():
 
 
 def test_d9_twenty_passes_in_a_row_rank_the_rest_in_the_seeded_order():
-    from engine.daifugo.phases import PASS_LIMIT
+    from engine.games.daifugo.phases import PASS_LIMIT
     from engine.rng import shuffled
     hands = {"A": [], "B": ["D4", "S5"], "C": ["C3", "C6"], "D": ["H3"], "E": ["S9"]}
     s = build(hands, preset="uecda", turn="B", finished=["A"],

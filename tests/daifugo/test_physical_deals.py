@@ -12,7 +12,7 @@ from hypothesis import Phase, given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.daifugo.options import FIRST_LEADERS
+from engine.games.daifugo.options import FIRST_LEADERS
 from engine.errors import InvalidDeal
 from tests.physical import (by_seat, deal, engine_play_out, engine_replays_the_same,
                             error_paths, play_out, refused_deal, replays_the_same,

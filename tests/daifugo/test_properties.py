@@ -6,9 +6,9 @@ from itertools import combinations
 from hypothesis import given, settings, strategies as st
 
 from engine.cards import JOKERS
-from engine.daifugo.plays import (ORDER, AmbiguousReading, FieldState, PlayError, can_follow,
+from engine.games.daifugo.plays import (ORDER, AmbiguousReading, FieldState, PlayError, can_follow,
                                   full_deck, infer_reading, legal_plays, readings)
-from engine.daifugo.rules import PlayRules
+from engine.games.daifugo.rules import PlayRules
 
 RULES = st.builds(
     PlayRules,

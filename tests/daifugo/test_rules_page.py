@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.daifugo import GAME
-from engine.daifugo.messages import MESSAGES as REFUSALS
+from engine.games.daifugo import GAME
+from engine.games.daifugo.messages import MESSAGES as REFUSALS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs/rules/daifugo.md").read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.daifugo.phases import strongest
+from engine.games.daifugo.phases import strongest
 from service.app import create_app
 from service.config import Settings
 

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from engine import adjudicate
-from engine.daifugo.uecda import table_to_cards, table_to_hand
+from engine.games.daifugo.uecda import table_to_cards, table_to_hand
 
 GAME_FILE = Path(__file__).parent / "data" / "uecda_game.json"
 PLAYERS = ["p0", "p1", "p2", "p3", "p4"]

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from engine import adjudicate
-from engine.daifugo.phases import strongest
-from engine.daifugo.uecda import TableError, table_to_cards, table_to_hand
+from engine.games.daifugo.phases import strongest
+from engine.games.daifugo.uecda import TableError, table_to_cards, table_to_hand
 
 from .helpers import act, ok, options
 

@@ -38,7 +38,7 @@ def event_errors(game_id: str, event: dict) -> list[str]:
 @pytest.mark.parametrize("game_id", PRODUCT_GAMES)
 def test_every_event_type_the_engine_constructs_is_declared(game_id):
     # the game's own events, and the referee's ledger events every game has (engine/referee.py)
-    files = [*(ENGINE / game_id).glob("*.py"), ENGINE / "referee.py"]
+    files = [*(ENGINE / "games" / game_id).glob("*.py"), ENGINE / "referee.py"]
     source = "\n".join(p.read_text(encoding="utf-8") for p in files)
     constructed = {t for m in EVENT_LITERAL.finditer(source) for t in m.groups() if t}
     game = registry.get(game_id)

@@ -21,7 +21,7 @@ import pytest
 
 from engine import adjudicate, registry
 from engine.errors import InputError
-from engine.man.numbers import in_reach
+from engine.games.man.numbers import in_reach
 from tests.adjudication import random_action
 from tests.leaks import differ_only_by_an_unseen_draw
 from tests.sizing import examples
@@ -57,7 +57,7 @@ def man_piles(j: dict, seat: str) -> list[Pile]:
             fixed = list(j["drawn_cards"]) if p == j["turn"] else []
             piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
     if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (2.7)
-        from engine.man.state import DECK_ORDER
+        from engine.games.man.state import DECK_ORDER
 
         def unknown(state: dict, cards: list) -> None:
             state["stock"] = sorted(cards, key=DECK_ORDER.__getitem__)
@@ -136,7 +136,7 @@ def manteur_piles(j: dict, seat: str) -> list[Pile]:
     piles.append((discard, [], list(j["discard"])))
     head = list(j["stock"][:5])
     if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (B.6)
-        from engine.manteur.state import deck_of
+        from engine.games.manteur.state import deck_of
         order = {c: i for i, c in enumerate(deck_of(registry.get("manteur").decode(j).options))}
 
         def stock(state: dict, cards: list) -> None:

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from engine import adjudicate, referee, registry
-from engine.game import InputError, InvalidAction
+from engine.errors import InputError, InvalidAction
 from tests.adjudication import random_action
 from tests.engine.test_rules_translations import page, rule_numbers
 from tests.sizing import examples

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import adjudicate, registry
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 
 GAMES = [g.id for g in registry.all_games()]
 

@@ -16,9 +16,10 @@ import msgspec
 import pytest
 
 from engine import adjudicate, referee, registry
+from engine.errors import InputError
 from engine.fields import MAX_SAFE_INT
-from engine.game import FINISHED, InputError, Refusal
 from engine.state import LedgerEntry
+from engine.values import FINISHED, Refusal
 from service.config import Settings
 from tests.engine.test_irregularities import irregular_act, table
 from tests.sizing import examples

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import adjudicate, referee, registry
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 from tests.sizing import examples
 
 GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
@@ -55,7 +55,7 @@ def holder_of(game_id: str, players, player: str) -> str:
     if game_id == "guandan":
         return ("team1", "team2")[players.index(player) % 2]
     if game_id == "manillen":
-        from engine.manillen import sides as sd
+        from engine.games.manillen import sides as sd
         return next(h for h in sd.holders(players) if player in sd.holder_members(players, h))
     return player
 

@@ -17,8 +17,8 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate, registry
 from engine.cards import deck_32, deck_52, double_deck_108
-from engine.game import InvalidDeal
-from engine.guandan.state import LEVELS
+from engine.errors import InvalidDeal
+from engine.games.guandan.state import LEVELS
 from tests.engine.test_referee_ledger import ledger_act
 from tests.sizing import examples
 

@@ -8,7 +8,8 @@ import pytest
 
 from engine import adjudicate, registry
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
-from engine.game import InvalidAction, Refusal
+from engine.errors import InvalidAction
+from engine.values import Refusal
 from tests.adjudication import random_action
 
 ROOT = Path(__file__).resolve().parents[2]

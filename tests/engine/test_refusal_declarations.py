@@ -30,7 +30,7 @@ FILL_SENT = {"man": lambda n: True, "guandan": lambda n: True, "daifugo": lambda
 
 def _sources(game_id: str) -> dict[str, ast.Module]:
     return {p.name: ast.parse(p.read_text(encoding="utf-8"))
-            for p in sorted((ENGINE / game_id).glob("*.py"))}
+            for p in sorted((ENGINE / "games" / game_id).glob("*.py"))}
 
 
 def _literal_codes(node: ast.AST) -> list[str]:

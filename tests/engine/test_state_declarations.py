@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 
 from engine import adjudicate, registry
-from engine.game import InvalidState
+from engine.errors import InvalidState
 from engine.state import MAX_SAFE_INT
 from service.app import create_app
 from service.config import Settings

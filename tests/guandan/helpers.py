@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import product
 
-from engine.guandan.combos import LENGTH, SEED_RULES, ComboRules, Reading, beats, readings
+from engine.games.guandan.combos import LENGTH, SEED_RULES, ComboRules, Reading, beats, readings
 from engine.cards import RANKS
 
 
@@ -63,9 +63,9 @@ from collections import Counter as _Counter  # noqa: E402
 
 from engine import adjudicate  # noqa: E402
 from engine.cards import double_deck_108  # noqa: E402
-from engine.guandan import GAME  # noqa: E402
-from engine.guandan.options import DEFAULTS, PRESETS  # noqa: E402
-from engine.guandan.state import VERSION  # noqa: E402
+from engine.games.guandan import GAME  # noqa: E402
+from engine.games.guandan.options import DEFAULTS, PRESETS  # noqa: E402
+from engine.games.guandan.state import VERSION  # noqa: E402
 
 PLAYERS = ["a", "b", "c", "d"]  # team1: a, c; team2: b, d; play order a → b → c → d
 
@@ -113,7 +113,7 @@ def build(hands: dict, turn: str | None = "a", trick=None, out=(), level: str = 
 
 
 def R(type_: str, rank, length: int | None = None, wilds=()) -> dict:
-    from engine.guandan.combos import LENGTH
+    from engine.games.guandan.combos import LENGTH
     return {"type": type_, "rank": rank, "length": length or LENGTH[type_], "wilds": list(wilds)}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import CardError
-from engine.guandan.combos import (
+from engine.games.guandan.combos import (
     ComboError,
     ComboRules,
     Reading,

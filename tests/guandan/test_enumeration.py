@@ -1,4 +1,4 @@
-"""The enumerator (engine/guandan/moves.py) against the definition of a play: a distinct
+"""The enumerator (engine/games/guandan/moves.py) against the definition of a play: a distinct
 (multiset of physical cards, type, rank, length), found by brute force over every sub-multiset
 of a hand read by `combos.readings` (§4–§6, W-11, C-8, C-9, B-1…B-6)."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import RANKS, double_deck_108
-from engine.guandan.combos import ComboRules, Reading, classify, readings
-from engine.guandan.moves import legal_follows, legal_leads, legal_plays
+from engine.games.guandan.combos import ComboRules, Reading, classify, readings
+from engine.games.guandan.moves import legal_follows, legal_leads, legal_plays
 from engine.rng import shuffled
 
 from tests.sizing import examples
@@ -95,7 +95,7 @@ def test_w_11_full_hands_every_play_once_and_read_the_same():
 
 
 def test_c_8_full_hand_follows_are_the_leads_that_beat():
-    from engine.guandan.combos import beats
+    from engine.games.guandan.combos import beats
     for i in range(4):
         level, hand = _big_hand(100 + i)
         leads = legal_leads(hand, level)

@@ -269,7 +269,7 @@ def test_R_7_signalling_forfeits_the_deal_scored_as_the_opponents_1_2_finish():
 
 
 def test_R_6_and_R_7_on_the_score_sheet():
-    from engine.guandan import sheet
+    from engine.games.guandan import sheet
     from engine.sheets import CheckedDeal
     hands = {"a": ["S3", "S4"], "b": ["C5", "C6"], "c": ["D7", "D8"], "d": ["S9", "S10"]}
     st = referee_state(hands=hands, turn="a", tributes=TRIBUTE)

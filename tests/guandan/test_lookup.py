@@ -3,7 +3,7 @@ import pytest
 
 from engine import adjudicate
 from engine.errors import InputError
-from engine.guandan import GAME
+from engine.games.guandan import GAME
 
 
 def test_W_11_classify_lists_readings_and_beats():

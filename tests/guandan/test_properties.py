@@ -14,11 +14,11 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import double_deck_108
-from engine.game import Refusal
-from engine.guandan import GAME
-from engine.guandan.combos import classify
-from engine.guandan.options import combo_rules
-from engine.guandan.state import LEVELS, in_transit
+from engine.values import Refusal
+from engine.games.guandan import GAME
+from engine.games.guandan.combos import classify
+from engine.games.guandan.options import combo_rules
+from engine.games.guandan.state import LEVELS, in_transit
 from tests.leaks import assert_no_leak
 from tests.state_schema import schema_errors
 

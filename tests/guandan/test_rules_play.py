@@ -1,6 +1,6 @@
 """Play of a deal (§7, W-11 in play, G-5, P-6), by rule number."""
 from engine import adjudicate
-from engine.guandan import GAME
+from engine.games.guandan import GAME
 
 from .helpers import R, build, legal, ok, refused
 
@@ -146,7 +146,7 @@ def test_legal_actions_list_each_play_once_with_a_reading_exactly_when_ambiguous
     keys = [(tuple(sorted(a["cards"])), a.get("reading", {}).get("type"),
              a.get("reading", {}).get("rank")) for a in acts]
     assert len(keys) == len(set(keys))
-    from engine.guandan.combos import readings
+    from engine.games.guandan.combos import readings
     for a in acts:
         n = len(readings(a["cards"], "4"))
         assert ("reading" in a) == (n > 1), a

@@ -5,9 +5,9 @@ from typing import Any
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.man import GAME
-from engine.man.options import DEFAULTS
-from engine.man.state import VERSION
+from engine.games.man import GAME
+from engine.games.man.options import DEFAULTS
+from engine.games.man.state import VERSION
 from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
 
 PLAYERS = ["A", "B", "C", "D"]
@@ -37,7 +37,7 @@ def build(hands: dict[str, list[str]], top: list[str], stock: list[str] | None =
     used = [c for h in hands.values() for c in h] + list(top) + list(stock or [])
     assert len(set(used)) == len(used), "a card is used twice"
     rest = [c for c in deck_52() if c not in used]
-    from engine.man.numbers import in_reach
+    from engine.games.man.numbers import in_reach
     state = {
         "game": "man", "version": VERSION, "options": {**DEFAULTS, **(options or {})},
         "players": players, "seed": "test", "dealer": players[0],

@@ -12,8 +12,8 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import InvalidDeal
-from engine.man import GAME
+from engine.errors import InvalidDeal
+from engine.games.man import GAME
 from service.app import create_app
 from service.config import Settings
 from tests.sizing import examples

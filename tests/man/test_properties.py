@@ -11,10 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import SUITS, deck_52
-from engine.game import Refusal
-from engine.man import GAME
-from engine.man.actions import CALLS
-from engine.man.messages import VIOLATIONS
+from engine.values import Refusal
+from engine.games.man import GAME
+from engine.games.man.actions import CALLS
+from engine.games.man.messages import VIOLATIONS
 from tests.leaks import assert_no_leak
 from tests.state_schema import schema_errors
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
-from engine.game import InvalidDeal
+from engine.errors import InvalidDeal
 
 from tests.sizing import examples
 

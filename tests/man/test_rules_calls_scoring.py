@@ -7,8 +7,8 @@ import json
 import pytest
 
 from engine import adjudicate
-from engine.game import InvalidState
-from engine.man import GAME
+from engine.errors import InvalidState
+from engine.games.man import GAME
 
 from .helpers import build, ok, refused
 
@@ -101,7 +101,7 @@ def test_rule_7_1_same_dealer_after_chombo():
 
 
 def test_rule_7_1_match_totals_must_name_seated_players():
-    from engine.game import InvalidDeal
+    from engine.errors import InvalidDeal
     with pytest.raises(InvalidDeal):
         adjudicate.deal("man", ["A", "B"], seed="x", match={"totals": {"Z": 1}})
 
@@ -215,8 +215,8 @@ def test_decode_refuses_wrong_types_in_per_player_maps():
     import pytest
 
     from engine import adjudicate
-    from engine.game import InvalidState
-    from engine.man import GAME
+    from engine.errors import InvalidState
+    from engine.games.man import GAME
 
     state = adjudicate.deal("man", ["a", "b", "c"], seed="types")["state"]
     for path, value in ((("match", "totals", "a"), True), (("reach", "b"), 1),

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from engine import adjudicate
-from engine.man import GAME
-from engine.man.numbers import analyse, man_numbers
+from engine.games.man import GAME
+from engine.games.man.numbers import analyse, man_numbers
 
 from .helpers import build, deal, legal, ok, refused
 
@@ -233,7 +233,7 @@ def test_rule_4_man_numbers_lookup_is_memoized_in_the_engine():
     """The lookup is cached where it pays: in process, by hand values (not in Redis, whose round
     trip costs more than the work)."""
     from engine import adjudicate
-    from engine.man import numbers
+    from engine.games.man import numbers
 
     numbers._analyse.cache_clear()
     first = adjudicate.lookup("man", "man-numbers", {"hand": ["S2", "H3", "D5"]})

@@ -259,7 +259,7 @@ def test_2_4_5_3_sealed_to_act_is_public():
     public = adj.validate(dealt["state"], action, public=True)
     # 5.3: after a play, every player whose window is open and who is in reach by their last
     # (public) call may man; nobody's hand is read.
-    from engine.man import GAME
+    from engine.games.man import GAME
     s = GAME.decode(public.state)
     expected = [s.turn] + [p for p in players if p != s.turn and p in s.window and s.reach[p]
                            and s.top_manable]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine import adjudicate
-from engine.game import InvalidDeal
-from engine.man import GAME
+from engine.errors import InvalidDeal
+from engine.games.man import GAME
 
 from .helpers import build, deal, legal, ok, refused
 

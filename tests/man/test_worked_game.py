@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine import adjudicate
-from engine.man import GAME
+from engine.games.man import GAME
 
 from .helpers import arranged_deck
 

@@ -148,7 +148,7 @@ def test_A35_six_players_left_over_cards_count_for_the_dealers_team():
     state = start({}, n=6, trump="S", dealer=0)
     final, deltas, events = play_out(state, random.Random(3))
     assert [e["type"] for e in events].count("trick_won") == 5
-    from engine.manillen.tricks import total_points
+    from engine.games.manillen.tricks import total_points
     res = final["result"]
     team = {s["id"]: s for s in res["sides"]}
     won = sum((final["won"][p] for p in ("p0", "p2", "p4")), [])
@@ -188,7 +188,7 @@ def test_A35_six_players_any_partner_winning_exempts():
 
 
 def test_A35_five_players_are_refused():
-    from engine.game import InvalidDeal
+    from engine.errors import InvalidDeal
     import pytest
     with pytest.raises(InvalidDeal) as err:
         adj.deal("manillen", PLAYERS[6][:5], seed="five")
@@ -224,7 +224,7 @@ def test_A37_french_form_has_no_trump_choice_and_needs_four_players():
     _, state = _french()
     assert refused(state, "choose_trump", "p0", trump="S").code == "wrong_phase"
     import pytest
-    from engine.game import InvalidDeal
+    from engine.errors import InvalidDeal
     for n, extra in ((3, {}), (4, {"blind_no_trump": True}),
                      (4, {"allow_pass_trump_to_partner": True})):
         with pytest.raises(InvalidDeal) as err:
@@ -257,7 +257,7 @@ def test_A37_parlee_partner_may_signal_muette_may_not():
 def test_A37_decode_refuses_a_turned_card_that_does_not_fix_trumps():
     import pytest
     from engine.errors import InvalidState
-    from engine.manillen import GAME
+    from engine.games.manillen import GAME
     _, state = _french()
     other = next(c for c in deck_32() if c[0] != state["trump"])
     for broken in ({**state, "turned": other}, {**state, "turned": None},

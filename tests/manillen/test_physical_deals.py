@@ -14,7 +14,7 @@ from hypothesis import Phase, given, settings, strategies as st
 from engine import adjudicate
 from engine.cards import deck_32
 from engine.errors import InvalidDeal
-from engine.manillen.cut import cut_winner
+from engine.games.manillen.cut import cut_winner
 from tests.physical import (deal, engine_play_out, engine_replays_the_same, error_paths,
                             play_out, refused_deal, replays_the_same)
 from tests.service.conftest import client, make_client, toy  # noqa: F401 (fixtures)
@@ -245,7 +245,7 @@ def test_random_physical_deals_play_out_conserve_cards_and_replay_the_same(n, pr
 
 def random_cut(players: list[str], rnd: random.Random) -> list[dict]:
     """A cut as a table would show it: a fresh pack each round, the tied strongest again."""
-    from engine.manillen.tricks import strength
+    from engine.games.manillen.tricks import strength
 
     shown, contenders = [], list(players)
     while True:

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from engine.game import Refusal
-from engine.manillen import GAME
-from engine.manillen.phases import playable
-from engine.manillen.state import ManillenState
-from engine.manillen.tricks import total_points
+from engine.values import Refusal
+from engine.games.manillen import GAME
+from engine.games.manillen.phases import playable
+from engine.games.manillen.state import ManillenState
+from engine.games.manillen.tricks import total_points
 from tests.leaks import assert_no_leak
 from tests.state_schema import schema_errors
 

@@ -6,9 +6,9 @@ import pytest
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from engine.game import DealSetup
-from engine.manillen import GAME
-from engine.manillen import scoring
+from engine.values import DealSetup
+from engine.games.manillen import GAME
+from engine.games.manillen import scoring
 from engine.state import encode_state, replace
 from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, refused, start
 
@@ -124,7 +124,7 @@ def test_A33_both_over_target_higher_total_wins_and_exact_tie_plays_on():
 
 
 def test_A34_three_player_leftover_counts_for_the_dealer():
-    from engine.manillen.tricks import total_points
+    from engine.games.manillen.tricks import total_points
     leftover = finished(n=3).leftover
     state = finished(n=3, won={0: [c for c in SPADES_HEARTS if c not in leftover]})
     assert state.leftover == leftover
@@ -138,7 +138,7 @@ def test_A34_three_player_leftover_counts_for_the_dealer():
 
 def _worth(cards, target, size):
     """`size` of `cards` worth `target` card points (a small deterministic search)."""
-    from engine.manillen.tricks import total_points
+    from engine.games.manillen.tricks import total_points
     rnd = random.Random(1)
     for _ in range(20000):
         pick = rnd.sample(list(cards), size)
@@ -164,7 +164,7 @@ def test_A29_french_base_two_players_38_38_scores_nothing_and_doubles_the_next_d
 
 
 def test_A29_french_base_three_players_35_35_scores_nothing_and_doubles_the_next_deal():
-    from engine.manillen.tricks import total_points
+    from engine.games.manillen.tricks import total_points
     leftover = finished(n=3).leftover
     rest = [c for c in deck_32() if c not in leftover]
     # the dealer takes 5 tricks worth 30 with the left-over cards: 30 + 5 = 35, half of 70
@@ -264,7 +264,7 @@ def test_integers_stay_in_json_safe_range():
 
 
 def test_deal_refuses_integers_outside_json_safe_range():
-    from engine.game import InputError
+    from engine.errors import InputError
     from engine.state import MAX_SAFE_INT
     too_big = MAX_SAFE_INT + 1
     for kw, code, path in (

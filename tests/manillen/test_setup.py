@@ -6,9 +6,9 @@ import pytest
 
 from engine import adjudicate as adj
 from engine.errors import InvalidState
-from engine.manillen import GAME
-from engine.manillen.cut import cut_for_dealer, cut_winner
-from engine.manillen.tricks import strength
+from engine.games.manillen import GAME
+from engine.games.manillen.cut import cut_for_dealer, cut_winner
+from engine.games.manillen.tricks import strength
 from tests.manillen.helpers import PLAYERS, act, play_out
 
 

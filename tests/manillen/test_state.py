@@ -5,8 +5,8 @@ import random
 import pytest
 
 from engine import adjudicate as adj
-from engine.game import InvalidState
-from engine.manillen import GAME
+from engine.errors import InvalidState
+from engine.games.manillen import GAME
 from tests.manillen.helpers import act, new_deal, play, play_out, start
 
 
@@ -154,7 +154,7 @@ def test_an_older_version_state_is_refused_as_unsupported(version):
 
 
 def test_deal_refuses_bad_decks_and_matches():
-    from engine.game import InvalidDeal
+    from engine.errors import InvalidDeal
     with pytest.raises(InvalidDeal):
         adj.deal("manillen", ["a", "b", "c", "d"], seed="x", deck=["S7"] * 32)
     with pytest.raises(InvalidDeal):

@@ -6,7 +6,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
 from engine.cards import JOKERS, SUITS, rank_of, suit_of
-from engine.manteur.declarations import Declaration, DeclarationRules, parse_declaration
+from engine.games.manteur.declarations import Declaration, DeclarationRules, parse_declaration
 
 ORDER = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 11,
          "Q": 12, "K": 13, "A": 14}

@@ -3,8 +3,8 @@
 import pytest
 
 from engine import adjudicate
-from engine.game import InputError
-from engine.manteur import GAME
+from engine.errors import InputError
+from engine.games.manteur import GAME
 from service.app import create_app
 from service.config import Settings
 from tests.leaks import assert_no_leak, cards_shown

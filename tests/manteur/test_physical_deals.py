@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
-from engine.game import InvalidDeal
-from engine.manteur import GAME
-from engine.manteur.state import deck_of
+from engine.errors import InvalidDeal
+from engine.games.manteur import GAME
+from engine.games.manteur.state import deck_of
 from service.app import create_app
 from service.config import Settings
 from tests.adjudication import ok, refused

@@ -12,12 +12,12 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.game import Refusal
-from engine.manteur import GAME
-from engine.manteur.declarations import compare, parse_declaration
-from engine.manteur.ladder import ladder
-from engine.manteur.options import rules_of
-from engine.manteur.state import deck_of
+from engine.values import Refusal
+from engine.games.manteur import GAME
+from engine.games.manteur.declarations import compare, parse_declaration
+from engine.games.manteur.ladder import ladder
+from engine.games.manteur.options import rules_of
+from engine.games.manteur.state import deck_of
 from tests.leaks import assert_no_leak
 from tests.state_schema import schema_errors
 

@@ -3,7 +3,7 @@ import pytest
 
 from engine import adjudicate
 from engine.errors import InvalidAction
-from engine.manteur import GAME
+from engine.games.manteur import GAME
 
 from .helpers import act, deal, declare, ok, refused
 

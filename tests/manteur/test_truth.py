@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.cards import JOKERS, deck_54, rank_of
-from engine.manteur.declarations import DEFAULT_RULES, TYPES, DeclarationError, DeclarationRules
-from engine.manteur.truth import Proof, check, is_true, lookup_check, parse_hand
+from engine.games.manteur.declarations import DEFAULT_RULES, TYPES, DeclarationError, DeclarationRules
+from engine.games.manteur.truth import Proof, check, is_true, lookup_check, parse_hand
 
 from tests.sizing import examples
 
@@ -208,7 +208,7 @@ def test_b1_b3_b_a_check_lookup_refuses_an_impossible_hand(hand, rules, code, pa
 
 
 def test_check_is_fast_enough_to_call_per_action():
-    from engine.manteur.truth import _check
+    from engine.games.manteur.truth import _check
 
     rnd = random.Random(7)
     decls = all_declarations()

@@ -10,8 +10,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from engine.cards import deck_32, deck_52, double_deck_108
-from engine.daifugo.phases import deck_of as daifugo_deck
-from engine.manteur.state import deck_of as manteur_deck
+from engine.games.daifugo.phases import deck_of as daifugo_deck
+from engine.games.manteur.state import deck_of as manteur_deck
 from tests.service.test_typescript_client import _node
 
 CARDS_JS = Path(__file__).resolve().parents[2] / "service" / "table" / "cards.js"

@@ -1,0 +1,92 @@
+"""DaifugoGame: the Game interface over the modules of this package (rules:
+docs/rules/daifugo.md)."""
+from __future__ import annotations
+
+from engine.fields import Field
+from engine.game import Game
+from engine.state import replace
+from engine.values import Action, DealSetup, ScoreDelta, Transition
+
+from . import phases, sheet, views
+from .actions import ACTIONS
+from .events import EVENTS
+from .invariants import invariants
+from .lookups import UECDA_TABLE
+from .messages import DETAILS, MESSAGES, SANCTIONS
+from .options import OPTIONS, PRESETS
+from .state import VERSION, DaifugoState
+
+
+class DaifugoGame(Game[DaifugoState]):
+    id = "daifugo"
+    names = {"en": "Daifugo", "ja": "大富豪"}
+    min_players = 3
+    max_players = 8  # D1 (seed: 3~8人)
+    state_version = VERSION
+    options = OPTIONS
+    presets = PRESETS
+    actions = ACTIONS
+    lookups = (UECDA_TABLE,)
+    match_fields = {
+        "deal": Field("int", "this deal's number (the last state's next_match.deal)",
+                      required=False, minimum=1),
+        "points": Field("int_map", "running points by player id", required=False),
+        "finish_order": Field("str_list", "the previous deal's finishing order (titles, "
+                              "exchange, next leader, 都落ち); empty: none", required=False)}
+    zero_sum = False  # rank_points 5/4/3/2/1 (UECda) is not zero-sum
+    penalty_kind = "rank"  # a referee's penalty counts in this unit (engine/referee.py)
+    accepts_hands = True
+    # A physical deal (hands given) takes what the rules draw at random from the referee
+    # (phases._physical): nothing of it lies face up, but it is what the table decided.
+    table_fields = {
+        "leader": Field(
+            "player", "who leads the first deal when the rules draw it at random (D4, "
+            "first_leader random_then_daihinmin, a match's first deal): required then, refused "
+            "where the cards (♦3, ♠3) or the match decide",
+            "ルールがランダムに決める最初のディールの親(D4、first_leader が "
+            "random_then_daihinmin で対戦の最初のディール): そのとき必須。カード(♦3、♠3)や"
+            "対戦情報で決まるときは指定できない", required=False),
+        "pass_limit_order": Field(
+            "str_list", "leader_may_pass (D9): the order, drawn by the referee, in which the "
+            "players left at the 20th pass in a row take the open places; every seated player "
+            "once; required with leader_may_pass, refused without it. Hidden from the seats",
+            "leader_may_pass(D9): パスが20回続いたときに残りのプレイヤーが空いた順位に入る順"
+            "(審判が決める)。着席者全員を1回ずつ。leader_may_pass のとき必須、それ以外では"
+            "指定できない。各席には見せない", required=False)}
+    rules_doc = "docs/rules/daifugo.md"
+    state_type = DaifugoState
+    refusals = {code: f"daifugo {rule}" for code, (rule, *_t) in MESSAGES.items()}
+    refusal_details = DETAILS
+    events = EVENTS
+    sanctions = SANCTIONS  # referee mode (D26, D27)
+
+    def deal(self, setup: DealSetup) -> DaifugoState:
+        return phases.deal(setup)
+
+    def invariants(self, state: DaifugoState) -> None:
+        invariants(state)
+
+    def count_penalty(self, state: DaifugoState, player: str, delta: int,
+                      reason: str) -> Transition[DaifugoState]:
+        """D28: a referee's penalty counts in the seat's running points at once (the titles
+        of D10 follow the finishing order alone)."""
+        points = {**state.match.points, player: state.match.points[player] + delta}
+        return Transition(replace(state, match=replace(state.match, points=points)),
+                          (ScoreDelta(player, "rank", delta, reason),))
+
+    def apply(self, state: DaifugoState, action: Action) -> Transition[DaifugoState]:
+        return phases.apply(state, action)
+
+    def legal_actions(self, state: DaifugoState, player: str) -> list[Action]:
+        return phases.legal_actions(state, player)
+
+    def to_act(self, state: DaifugoState) -> list[str]:
+        return phases.to_act(state)
+
+    view_type = views.DaifugoView
+
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
+
+    def view(self, state: DaifugoState, player: str | None) -> dict:
+        return views.view(state, player)

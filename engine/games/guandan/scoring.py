@@ -1,0 +1,136 @@
+"""The end of a deal (§9): finish, level-up of the winning team (S-1, S-2, D1), the level-A
+rules (S-3 … S-6, D2 … D4), the match's end, and the next deal's `match` (tribute payers of
+§8 included)."""
+from __future__ import annotations
+
+from engine.values import Event, ScoreDelta
+
+from .state import (LEVELS, TEAMS, GuandanMatch, GuandanResult, GuandanState, team_of)
+
+UP = {"1-3": 2, "1-4": 1}
+
+
+def tribute_payers(players, order, options) -> tuple[str, ...]:
+    """T-2, T-3, D7: who pays tribute after the finish `order` (none for a first deal)."""
+    if not order:
+        return ()
+    first = order[0]
+    if len(order) == 2:  # 1-2: both losers pay, in seat order
+        return tuple(p for p in players if team_of(players, p) != team_of(players, first))
+    fourth = order[3]
+    single = options.single_payer if hasattr(options, "single_payer") else options["single_payer"]
+    if single == "third_opponent" and team_of(players, fourth) == team_of(players, first):
+        return (order[2],)
+    return (fourth,)
+
+
+def raise_level(level: str, by: int) -> str:
+    """S-1, S-2: up `by` levels, never past A."""
+    return LEVELS[min(len(LEVELS) - 1, LEVELS.index(level) + by)]
+
+
+def _delta(team: str, before: str, after: str, reason: str) -> ScoreDelta:
+    return ScoreDelta(team, "level", LEVELS.index(after) - LEVELS.index(before), reason,
+                      {"from": before, "to": after})
+
+
+def forfeit_order(s: GuandanState, offender: str) -> tuple[str, ...]:
+    """R-7: the opponents of the `offender`'s team take 1st and 2nd: one already out first,
+    else in turn from the offender's right (the next to play after the offender)."""
+    players = s.players
+    team = team_of(players, offender)
+    opponents = [p for p in players if team_of(players, p) != team]
+    outs = [x.player for x in s.out if x.player in opponents]
+    start = players.index(offender)
+    turn = [players[(start + k) % 4] for k in range(1, 5)]
+    return tuple(outs) + tuple(p for p in turn if p in opponents and p not in outs)
+
+
+def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
+        GuandanResult, GuandanMatch | None, tuple[ScoreDelta, ...], tuple[Event, ...]]:
+    """`forfeit`: the player whose signalling lost the deal for their team (R-7), scored as
+    the opponents' 1-2 finish."""
+    players, o, m = s.players, s.options, s.match
+    outs = [x.player for x in s.out]
+    if forfeit is not None:
+        outs = list(forfeit_order(s, forfeit))
+    first = outs[0]
+    winner = team_of(players, first)
+    loser = TEAMS[1 - TEAMS.index(winner)]
+    if len(outs) >= 2 and team_of(players, outs[1]) == winner:
+        finish = "1-2"
+        order = tuple(outs[:2])
+    else:
+        # the player left with cards, then (R-6) the void hands, last in the order voided
+        rest = [p for p in players if p not in outs and p not in s.void] + list(s.void)
+        order = tuple(outs) + tuple(rest)
+        partner_place = [team_of(players, p) for p in order].index(winner, 1) + 1
+        finish = f"1-{partner_place}"
+    levels = dict(m.levels)
+    failures = dict(m.a_failures)
+    deltas: list[ScoreDelta] = []
+    events: list[Event] = []
+    declarer = m.declarer
+    at_a_declaring = declarer is not None and m.levels[declarer] == "A"
+    # S-3, D2: the match is won at A with a 1-2 or 1-3 finish (as declarer unless D2 is off).
+    match_winner = None
+    # S-9: a team the referee's ledger moved down during this deal is no longer at A: it does
+    # not win the match with this deal.
+    if m.levels[winner] == "A" and finish in ("1-2", "1-3") and \
+            (declarer == winner or not o.a_win_requires_declarer) and \
+            s.ledger_levels.get(winner, 0) >= 0:
+        match_winner = winner
+    up = o.level_up_1_2 if finish == "1-2" else UP[finish]
+    before = levels[winner]
+    levels[winner] = raise_level(before, up)
+    deltas.append(_delta(winner, before, levels[winner], f"finish {finish}" if forfeit is None
+                         else f"finish {finish}: the opponents forfeited the deal (R-7)"))
+    events.append(Event("deal_finished", {"team": winner, "finish": finish, "order": list(order)}))
+    if match_winner is not None:
+        events.append(Event("match_finished", {
+            "team": match_winner,
+            "winners": [p for p in players if team_of(players, p) == match_winner]}))
+    elif at_a_declaring:
+        # S-5, D3: a deal as declarer at A that does not win the match is a failure (a 1-4 win
+        # included).
+        failures[declarer] += 1
+        events.append(Event("a_level_failed", {"team": declarer, "failures": failures[declarer]}))
+        dropped = None
+        if o.a_fail_limit and failures[declarer] >= o.a_fail_limit:
+            dropped, reason = o.a_fail_reset_to, "a_failures"
+        # S-6, D4: the opponents' first player out went out with Aces only.
+        opp_out = [x for x in s.out if team_of(players, x.player) != declarer]
+        if o.ace_finish_demotion and opp_out and opp_out[0].cards and \
+                all(c[1:] == "A" for c in opp_out[0].cards):
+            dropped, reason = "2", "ace_demotion"
+        if dropped is not None:
+            before_d = levels[declarer]
+            levels[declarer] = dropped
+            failures[declarer] = 0
+            deltas.append(_delta(declarer, before_d, dropped, reason))
+            events.append(Event("demoted", {"team": declarer, "reason": reason, "to": dropped}))
+    for team in TEAMS:
+        # S-9: the referee's level penalties of this deal, after its own result, within 2 … A;
+        # where a bound cuts, a delta gives back what the penalty's own delta overstated.
+        moved = s.ledger_levels.get(team, 0)
+        if moved:
+            before_l = LEVELS.index(levels[team])
+            after_l = min(len(LEVELS) - 1, max(0, before_l + moved))
+            levels[team] = LEVELS[after_l]
+            if after_l - before_l != moved:
+                deltas.append(ScoreDelta(team, "level", after_l - before_l - moved,
+                                         "S-9: a level stays within 2 … A"))
+    for team in TEAMS:  # a team that is not at A has no running count
+        if levels[team] != "A":
+            failures[team] = 0
+    result = GuandanResult(order=order, finish=finish, winner=winner, levels=levels,
+                           match_winner=match_winner)
+    next_match = None
+    if match_winner is None:
+        prev = order[:2] if finish == "1-2" else order
+        next_match = GuandanMatch(levels=levels, declarer=winner, a_failures=failures,
+                                  previous_order=prev,
+                                  tribute_payers=tribute_payers(players, prev, o),
+                                  deal_number=m.deal_number + 1)
+    del loser
+    return result, next_match, tuple(deltas), tuple(events)

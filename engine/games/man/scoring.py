@@ -1,0 +1,64 @@
+"""Scores: 5.5 chain multipliers and stake, 8.1 chombo penalty. Every game's deltas sum to 0."""
+from __future__ import annotations
+
+from engine.values import ScoreDelta
+
+from .state import ManCall as Call, ManChain as Chain
+
+KIND_ORDER = ("kaeshi", "tanki", "mekuri")
+KIND_JA = {"kaeshi": "返し", "tanki": "単騎", "mekuri": "めくり"}
+
+
+def call_name(call: Call) -> str:
+    """e.g. "kaeshi tanki man ×4" (5.5: each kind doubles)."""
+    kinds = [k for k in KIND_ORDER if k in call.kinds]
+    return " ".join(kinds + ["man"]) + f" ×{call.multiplier}"
+
+
+def call_name_ja(call: Call) -> str:
+    return "".join(KIND_JA[k] for k in KIND_ORDER if k in call.kinds) + "まん"
+
+
+def stake(chain: Chain) -> int:
+    """5.5: the product of every call's multiplier over the whole chain."""
+    out = 1
+    for c in chain.calls:
+        out *= c.multiplier
+    return out
+
+
+def chain_outcome(chain: Chain) -> tuple[str, str, int, str]:
+    """5.4: (winner, loser, stake, reason): the last caller wins from the one their call was
+    against (the previous caller, or the card's player for a single man)."""
+    winner = chain.calls[-1].player
+    loser = chain.calls[-2].player if len(chain.calls) > 1 else chain.against
+    total = stake(chain)
+    reason = " on ".join(call_name(c) for c in reversed(chain.calls)) + f": stake ×{total}"
+    return winner, loser, total, reason
+
+
+def chain_deltas(chain: Chain) -> tuple[ScoreDelta, ...]:
+    winner, loser, total, reason = chain_outcome(chain)
+    return (ScoreDelta(winner, "points", total, reason),
+            ScoreDelta(loser, "points", -total, reason))
+
+
+def chombo_deltas(players: tuple[str, ...], offender: str, reason: str) -> tuple[ScoreDelta, ...]:
+    """8.1: every other player +1, the offender −(players − 1)."""
+    n = len(players)
+    out = [ScoreDelta(offender, "points", -(n - 1), f"chombo: {reason}")]
+    out += [ScoreDelta(p, "points", 1, f"chombo by {offender}: {reason}")
+            for p in players if p != offender]
+    return tuple(out)
+
+
+def match_winner(totals: dict[str, int], games: int, games_limit: int | None,
+                 target: int | None) -> str | None:
+    """7.2: once `games_limit` games are played or a running total reaches `target`, the match
+    is won by the one player with the highest total; a tie for the lead plays on."""
+    top = max(totals.values())
+    if not ((games_limit is not None and games >= games_limit)
+            or (target is not None and top >= target)):
+        return None
+    leaders = [p for p, t in totals.items() if t == top]
+    return leaders[0] if len(leaders) == 1 else None

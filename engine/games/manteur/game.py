@@ -1,0 +1,95 @@
+"""ManteurGame: the Game interface over the modules of this package (rules:
+docs/rules/manteur.md)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Sequence
+
+from engine.fields import Field
+from engine.game import Game
+from engine.values import Action, DealSetup, Transition
+
+from . import phases, sheet, views
+from .actions import ACTIONS, parse_shape
+from .declarations import ERRORS, DeclarationError
+from .events import EVENTS
+from .invariants import invariants
+from .lookups import CHECK, COMPARE
+from .messages import CATALOGUE, DETAILS, SANCTIONS
+from .options import OPTIONS, PRESETS
+from .state import VERSION, ManteurState
+
+# B.6: the fields that name cards taken from a stock of unknown order, by action: the cards
+# received in an exchange (B15) and a new round's five cards (B16).
+UNSEEN_DRAW_FIELDS = {"exchange": "drawn", "deal": "cards"}
+
+
+class ManteurGame(Game[ManteurState]):
+    id = "manteur"
+    names = {"en": "Manteur (Poker Menteur)", "ja": "マントゥール(ポーカー・マントゥール)"}
+    min_players = 2
+    max_players = 8  # B2 (the seed: 2-8)
+    state_version = VERSION
+    options = OPTIONS
+    presets = PRESETS
+    actions = ACTIONS
+    lookups = (CHECK, COMPARE)
+    match_fields = {"penalties": Field("int_map", "penalty points already taken, by player id "
+                                       "(a game entered part-way)", required=False)}
+    zero_sum = False  # penalty points are taken, never paid to anyone
+    penalty_kind = "penalty"  # a referee's penalty counts in this unit (engine/referee.py)
+    # B.6: a physical deal gives the starter's five cards (every other seat's hand is empty);
+    # nothing else lies face up, so there is no table.
+    accepts_hands = True
+    rules_doc = "docs/rules/manteur.md"
+    state_type = ManteurState
+    refusals = CATALOGUE
+    refusal_details = DETAILS
+    sanctions = SANCTIONS  # referee mode (B19 … B21)
+    # A malformed declaration (in an action or a lookup) answers 422 with its own code.
+    input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
+    events = EVENTS
+
+    def parse_action(self, data: Any, players: Sequence[str]) -> Action:
+        action = super().parse_action(data, players)
+        if action.type == "declare":
+            fields = {**action.fields, "declaration": parse_shape(action.get("declaration"))}
+            action = Action(action.type, action.player, fields)
+        return action
+
+    def deal(self, setup: DealSetup) -> ManteurState:
+        return phases.deal(setup)
+
+    def invariants(self, state: ManteurState) -> None:
+        invariants(state)
+
+    def count_penalty(self, state: ManteurState, player: str, delta: int,
+                      reason: str) -> Transition[ManteurState]:
+        return phases.count_penalty(state, player, delta, reason)  # B22
+
+    def apply(self, state: ManteurState, action: Action) -> Transition[ManteurState]:
+        return phases.apply(state, action)
+
+    def legal_actions(self, state: ManteurState, player: str) -> list[Action]:
+        return phases.legal_actions(state, player)
+
+    def names_unseen_draw(self, state_json: Mapping[str, Any],
+                          action_json: Mapping[str, Any]) -> bool:
+        """B.6: an exchange's cards received, or a new round's five cards, in a physical game
+        (`stock_known` false), when at least one card is named (an exchange of none names
+        none)."""
+        kind = action_json.get("type")
+        field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
+        return field is not None and state_json.get("stock_known") is False and \
+            bool(action_json.get(field))
+
+    def to_act(self, state: ManteurState) -> list[str]:
+        return phases.to_act(state)
+
+    view_type = views.ManteurView
+
+    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+        return sheet.lines(deal)
+
+    def view(self, state: ManteurState, player: str | None) -> dict:
+        return views.view(state, player)
