@@ -588,7 +588,7 @@ def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any]
     # Each seat's dealt cards, from the referee's view of the deal (everything): a seat's own
     # view may hide its own hand for a while (Manillen A8: the dealer's partner sees nothing
     # until trumps are named, A11: the blind dealer), and the seed reveals them anyway.
-    everything = game.referee_view(state)
+    everything = referee.view(game, state)
     return {"matches": made == seed_commitment.strip().lower(), "seed_commitment": made,
             "hands": {p: _dealt_hand(everything, game, state, p)
                       for p in dealt["state"]["players"]},

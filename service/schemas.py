@@ -241,7 +241,7 @@ REFEREE_VIEW_DESCRIPTION = (
 
 
 def referee_view_components(games: Iterable[Game]) -> dict[str, dict]:
-    """`<Game>RefereeView` (Game.referee_view): the game's state schema, the seed and salt
+    """`<Game>RefereeView` (engine.referee.view): the game's state schema, the seed and salt
     optional (shown once the deal is finished), `viewer: referee`; `RefereeView` one of them."""
     components: dict[str, dict] = {}
     mapping: dict[str, str] = {}

@@ -44,6 +44,5 @@ def test_no_engine_function_is_over_120_lines():
     assert long_functions_of("engine") == []
 
 
-@pytest.mark.xfail(strict=False, reason="service split lands separately")
 def test_no_service_function_is_over_120_lines():
     assert long_functions_of("service") == []

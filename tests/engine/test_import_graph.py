@@ -126,7 +126,6 @@ def test_no_import_circle_among_engine_modules():
     assert cycle is None, "import circle: " + " -> ".join(cycle)
 
 
-@pytest.mark.xfail(strict=False, reason="service split lands separately")
 def test_no_import_circle_among_service_modules():
     cycle = _cycle_through("service")
     assert cycle is None, "import circle: " + " -> ".join(cycle)
