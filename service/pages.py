@@ -20,6 +20,7 @@ from flask import Response
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+import engine
 from engine import ENGINE_VERSION, registry
 from engine.errors import InputError
 
@@ -121,12 +122,21 @@ def rules_dir(setting: str | None) -> str:
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "rules")
 
 
+# The directory holding the `engine` package, wherever it is installed: a game's `rules_doc`
+# under `engine/` is a page inside the game's own package (docs/adding-a-game.md), read there.
+ENGINE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(engine.__file__)))
+
+
 def page_path(directory: str, rules_doc: str, lang: str) -> str:
-    """The page in `lang`: `<game>.md` is English, `<game>.<lang>.md` beside it a translation."""
+    """The page in `lang`: `<game>.md` is English, `<game>.<lang>.md` beside it a translation.
+    A page in the rules directory (`docs/rules/<game>.md`) is read from `directory`; one inside
+    a game's package (`engine/games/<game>/rules.md`) from beside the installed engine."""
     name = os.path.basename(rules_doc)
     if lang != "en":
         stem, dot, suffix = name.rpartition(".")
         name = f"{stem}.{lang}.{suffix}" if dot else f"{name}.{lang}"
+    if rules_doc.startswith("engine/"):
+        return os.path.join(ENGINE_PARENT, os.path.dirname(rules_doc), name)
     return os.path.join(directory, name)
 
 

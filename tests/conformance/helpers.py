@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -212,12 +213,22 @@ def hidden_view_fields(game_id: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+def facts_path(game_id: str) -> Path:
+    """Where a game's facts are: `conformance.json` in the game's own package if it carries
+    one (a game copied from templates/game brings its own), else
+    tests/conformance/facts/<game id>.json."""
+    module = sys.modules[type(registry.get(game_id)).__module__]
+    inside = Path(module.__file__).resolve().parent / "conformance.json"
+    return inside if inside.exists() else FACTS / f"{game_id}.json"
+
+
 @cache
 def facts(game_id: str) -> dict:
     """What the tests must know of a game that it does not declare: where its seats' hands lie
-    in a state (tests/conformance/facts/<game id>.json, found by the game's id)."""
-    path = FACTS / f"{game_id}.json"
-    assert path.exists(), f"{game_id} declares no hands for the hidden-information check: add {path}"
+    in a state (facts_path)."""
+    path = facts_path(game_id)
+    assert path.exists(), f"{game_id} declares no hands for the hidden-information check: " \
+        f"add conformance.json to its package or {path}"
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -1,0 +1,52 @@
+"""The Game subclass: the declarations the registry and the service publish, and the five
+operations, each delegating to the module that holds its rules."""
+from __future__ import annotations
+
+from engine.game import Game
+from engine.values import Action, DealSetup, Transition
+
+from . import phases, views
+from .actions import ACTIONS
+from .events import EVENTS
+from .invariants import invariants
+from .messages import CATALOGUE, DETAILS
+from .options import GAME_ID, OPTIONS, PRESETS
+from .state import VERSION, State
+
+
+class HighCardGame(Game[State]):
+    # 1. who it is
+    id = GAME_ID  # the package's name (options.py)
+    names = {"en": "High card", "ja": "ハイカード"}
+    min_players, max_players = 2, 4  # 1.1
+    # the rules page inside the package, as a path from the repository's root
+    rules_doc = f"engine/games/{GAME_ID}/rules.md"
+    # 2. its published contract
+    options = OPTIONS
+    presets = PRESETS
+    actions = ACTIONS
+    events = EVENTS
+    refusals = CATALOGUE
+    refusal_details = DETAILS
+    state_type = State
+    state_version = VERSION
+    view_type = views.View
+    zero_sum = False  # a round's winner gains a point that nobody pays
+
+    def deal(self, setup: DealSetup) -> State:
+        return phases.deal(setup)
+
+    def invariants(self, state: State) -> None:
+        invariants(state)
+
+    def apply(self, state: State, action: Action) -> Transition[State]:
+        return phases.apply(state, action)
+
+    def legal_actions(self, state: State, player: str) -> list[Action]:
+        return phases.legal_actions(state, player)
+
+    def to_act(self, state: State) -> list[str]:
+        return phases.to_act(state)
+
+    def view(self, state: State, player: str | None) -> dict:
+        return views.view(state, player)
