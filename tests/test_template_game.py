@@ -85,7 +85,7 @@ assert sorted(a["type"] for a in legal) == ["pass"] + ["play"] * len(hand)
 played = post("/v1/validate", {"state": state,
                                "action": {"type": "play", "player": "ann", "card": hand[0]}})
 assert played["valid"] and played["to_act"] == ["bob"], played
-assert [e["type"] for e in played["events"]] == ["card_played"]
+assert [e["type"] for e in played["events"]] == ["played"]
 
 refused = post("/v1/validate", {"state": state,
                                 "action": {"type": "play", "player": "ann", "card": foreign}})

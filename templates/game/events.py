@@ -7,8 +7,9 @@ from engine.fields import EventType, Field
 _PLAYER = Field("player", "the seat it concerns")
 
 EVENTS = (
-    EventType("card_played", "a player played a card (2.1)",
-              {"player": _PLAYER, "card": Field("card", "the card played")}),
+    # the names and fields every game gives the same thing (docs/integrating.md "Events")
+    EventType("played", "a player played a card (2.1)",
+              {"player": _PLAYER, "cards": Field("cards", "the card played")}),
     EventType("passed", "a player passed (2.3)", {"player": _PLAYER}),
     EventType("round_won", "a round ended (3.1)", {
         "round": Field("int", "the round's number"),

@@ -54,7 +54,7 @@ def apply(s: State, action: Action) -> Transition[State]:
         if card not in s.hands[player]:
             raise refuse("card_not_in_hand", player=player, card=card)  # 2.1
         hands[player] = tuple(c for c in s.hands[player] if c != card)
-        event = Event("card_played", {"player": player, "card": card})
+        event = Event("played", {"player": player, "cards": [card]})
     else:
         card = None
         event = Event("passed", {"player": player})
