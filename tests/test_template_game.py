@@ -112,6 +112,9 @@ for lang in ("en", "ja"):
     text = page.get_data(as_text=True)
     assert "2.1" in text and "card_not_in_hand" in text
     assert ("手番" in text) == (lang == "ja")
+# the HTML page anchors each rule, so a refusal's rule links to its statement
+html = client.get(f"/v1/games/{GAME}/rules.html").get_data(as_text=True)
+assert 'id="2.1"' in html and 'id="T-a"' in html, html[:500]
 print("served")
 '''
 
