@@ -12,14 +12,13 @@ from typing import Any
 import orjson
 
 from . import referee, registry, rng
-from .seats import seat_key
 from .cards import CardError, parse_cards
+from .errors import InputError, InvalidAction, InvalidDeal, InvalidState, shown
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
-from .state import GameState, replace as replace_struct
-from .errors import InputError, InvalidAction, InvalidDeal, InvalidState
 from .game import Game
+from .seats import seat_key
+from .state import GameState, replace as replace_struct
 from .values import FINISHED, Action, DealSetup, Refusal, Transition, number_out_of_range
-from .errors import shown
 
 
 class UnknownGame(InputError):

@@ -16,7 +16,7 @@ import string
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Mapping, Sequence
 
-from .cards import CardError, SUITS, parse_card, parse_cards
+from .cards import SUITS, CardError, parse_card, parse_cards
 from .errors import shown
 
 

@@ -9,18 +9,35 @@ that matter, so a hand-edited state cannot crash a rule check).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-
-import msgspec
 from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
 from typing import Any, ClassVar, Generic
 
-from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # noqa: F401
-                     InvalidState, shown)  # (the error classes are re-exported)
+import msgspec
+
+from .errors import (  # noqa: F401 (the error classes are re-exported)
+    InputError,
+    InvalidAction,
+    InvalidDeal,
+    InvalidOptions,
+    InvalidState,
+    shown,
+)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
-from .state import (GameState, check_ledger, decode_state, decode_trusted_state, encode_state,
-                    openapi_schema)
-from .values import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Lookup,  # noqa: F401
-                     Refusal, S, ScoreDelta, Transition, number_out_of_range)
+from .state import GameState, check_ledger, decode_state, decode_trusted_state, encode_state, openapi_schema
+from .values import (  # noqa: F401
+    FINISHED,
+    IN_PROGRESS,
+    Action,
+    DealSetup,
+    Event,
+    Lookup,
+    Refusal,
+    S,
+    ScoreDelta,
+    Transition,
+    number_out_of_range,
+)
+
 # (the values that cross the interface live in engine/values.py; re-exported here for the
 # service, which imports them from this module)
 

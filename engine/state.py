@@ -19,14 +19,26 @@ an object keyed by id. Inside the engine the Struct is the state (frozen; update
 from __future__ import annotations
 
 import re
-from typing import (Annotated, Any, Callable, Literal, Mapping, Optional, Sequence, TypeVar, Union,
-                    get_args, get_origin, get_type_hints)
+from typing import (
+    Annotated,
+    Any,
+    Callable,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import msgspec
 
 from .cards import deck_54
-from .fields import MAX_SAFE_INT, Option
 from .errors import InvalidState
+from .fields import MAX_SAFE_INT, Option
 
 __all__ = [
     "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",

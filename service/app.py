@@ -19,10 +19,17 @@ from .cache import Cache
 from .config import Settings
 from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
-from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
-                      record_components, refusal_components, request_components,
-                      state_components,
-                      state_field_ref)
+from .schemas import (
+    ProblemSchema,
+    Schemas,
+    deal_components,
+    event_components,
+    record_components,
+    refusal_components,
+    request_components,
+    state_components,
+    state_field_ref,
+)
 from .sequence import Sequencer
 from .trust import Guard
 

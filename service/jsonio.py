@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import marshmallow as ma
+import orjson
 from flask import Request, Response
 from flask.json.provider import JSONProvider
 from webargs import core
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .json_keys import refuse_duplicate_keys
 
@@ -85,7 +85,7 @@ def _chunked_failed(err: Exception):
     try:
         from gunicorn.http.errors import NoMoreData, ParseException
     except ImportError:  # not under gunicorn
-        raise err
+        raise err from None
     if isinstance(err, NoMoreData):
         _incomplete("The chunked body ended before its last chunk.")
     if isinstance(err, ParseException):

@@ -23,8 +23,15 @@ import weakref
 from http import HTTPStatus
 
 from flask import Flask, Response
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
-                               generate_latest, multiprocess)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 
 from engine import ENGINE_VERSION, registry as games
 

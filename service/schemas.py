@@ -14,13 +14,13 @@ from typing import Iterable
 import marshmallow as ma
 from marshmallow import fields as mf, validate
 
-from engine.cards import SUITS
-from engine.schema import CARD_INPUT_PATTERN
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
+from engine.cards import SUITS
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
-from engine.referee import REFEREE
 from engine.records import DISCREPANCY_CODES
+from engine.referee import REFEREE
+from engine.schema import CARD_INPUT_PATTERN
 
 from .sealing import LEGACY_PREFIX, PREFIX
 

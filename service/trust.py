@@ -42,7 +42,7 @@ from engine import adjudicate
 from engine.errors import InputError, InvalidState
 from engine.game import InvalidDeal
 
-from .sealing import SealError, Sealer
+from .sealing import Sealer, SealError
 from .sequence import Sequencer
 from .signing import SIGNATURE_KEY, SignatureError, Signer
 

@@ -11,20 +11,36 @@ from typing import Any
 import msgspec
 
 from engine.cards import JOKERS, SUITS, deck_52, first_repeated, remove_cards
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
-from engine.errors import InvalidOptions, shown
+from engine.errors import InvalidDeal, InvalidOptions, shown
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
 from .events import FOUL_FINISH_TEXT
 from .messages import from_play_error, refuse
 from .options import DEFAULTS, play_rules, points_of
-from .plays import (STRENGTH, FieldState, Play, PlayError, apply_play,
-                    check_jack_back_declaration, forbidden_finish, infer_reading, legal_plays)
+from .plays import (
+    STRENGTH,
+    FieldState,
+    Play,
+    PlayError,
+    apply_play,
+    check_jack_back_declaration,
+    forbidden_finish,
+    infer_reading,
+    legal_plays,
+)
 from .rules import FORBIDDEN_FINISHES
-from .state import (VERSION, DaifugoExchange, DaifugoMatch, DaifugoOptions, DaifugoOwed,
-                    DaifugoPlay, DaifugoResult, DaifugoState)
+from .state import (
+    VERSION,
+    DaifugoExchange,
+    DaifugoMatch,
+    DaifugoOptions,
+    DaifugoOwed,
+    DaifugoPlay,
+    DaifugoResult,
+    DaifugoState,
+)
 
 TITLE_NAMES = {"daifugo": ("大富豪", "grand millionaire"), "fugo": ("富豪", "millionaire"),
                "heimin": ("平民", "commoner"), "hinmin": ("貧民", "poor"),

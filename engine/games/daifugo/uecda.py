@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from engine.cards import JOKERS, SUITS, parse_cards
+from engine.errors import shown
 
 from .plays import ORDER, STRENGTH, Play, read_play
 from .rules import UECDA, PlayRules
-from engine.errors import shown
 
 ROWS, COLS = 8, 15
 Table = list[list[int]]

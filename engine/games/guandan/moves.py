@@ -296,7 +296,7 @@ def _straights(out: list, h: _Hand, floor: int, rules: ComboRules) -> None:
             out.extend([(c, rd) for c in combos])
             # The combos whose natural cards are all of one suit.
             flushes = []
-            for si, suit in enumerate(SUITS):
+            for si, _suit in enumerate(SUITS):
                 picks = []
                 for i in range(5):
                     if (mask >> i) & 1:

@@ -6,10 +6,11 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import JOKERS, RANKS, double_deck_108, multiset_contains, remove_cards
-from engine.errors import InvalidAction, InvalidDeal
-from engine.values import Action, DealSetup, Event, Transition
+from engine.errors import InvalidAction, InvalidDeal, shown
+from engine.referee import in_referee_mode
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, Transition
 
 from . import combos
 from .combos import ComboError, Reading, choose_reading, level_value, reading_from_json
@@ -17,11 +18,22 @@ from .messages import refuse
 from .moves import legal_plays
 from .options import combo_rules
 from .scoring import finish_deal, tribute_payers
-from .state import (DECK, LEVELS, TEAMS, VERSION, GuandanLeadBan, GuandanMatch, GuandanMove,
-                    GuandanOut, GuandanReading, GuandanState, GuandanTribute, GuandanTrick,
-                    GuandanOptions, team_of)
-from engine.referee import in_referee_mode
-from engine.errors import shown
+from .state import (
+    DECK,
+    LEVELS,
+    TEAMS,
+    VERSION,
+    GuandanLeadBan,
+    GuandanMatch,
+    GuandanMove,
+    GuandanOptions,
+    GuandanOut,
+    GuandanReading,
+    GuandanState,
+    GuandanTribute,
+    GuandanTrick,
+    team_of,
+)
 
 _WILD_FREE_RANKS = frozenset(RANKS)
 
@@ -518,7 +530,6 @@ def _first_leader(s: GuandanState) -> str | None:
 def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
     player, card = action.player, action.get("card")
     i, t = _hand_over(s, "return", player, card)
-    hand = s.hands[player]
     allowed = allowed_returns(s, t)
     if card not in allowed:
         if returns_received(s, t, card):

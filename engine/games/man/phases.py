@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.cards import deck_52, first_repeated, rank_of, remove_cards
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
-from engine.errors import shown
+from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
 
 from . import legality as L
 from .actions import call_words
@@ -19,8 +18,7 @@ from .messages import WHERE, is_violation, refuse
 from .numbers import hand_total, in_reach, man_numbers
 from .options import DEFAULTS
 from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas, match_winner
-from .state import (DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult,
-                    ManState, make_call)
+from .state import DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult, ManState, make_call
 
 HAND_SIZE = 3  # 2.1
 

@@ -7,8 +7,7 @@ from engine.referee import Sanction
 from engine.state import encode_state, replace
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, physical, sheet
-from . import sides as sd
+from . import phases, physical, sheet, sides as sd
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants

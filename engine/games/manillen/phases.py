@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from engine.cards import deck_32
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition, number_out_of_range
+from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import MAX_SAFE_INT, encode_state, replace
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition, number_out_of_range
 
-from . import sides as sd
+from . import physical, sides as sd
+from .cut import cut_for_dealer, cut_winner
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
-from . import physical
-from .cut import cut_for_dealer, cut_winner
 from .scoring import current_multiplier, multiplier_in_range, reason, settle
-from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
-                    ManillenOptions, ManillenState, ManillenTrick)
-from engine.errors import shown
+from .state import (
+    VERSION,
+    ManillenCut,
+    ManillenDoubling,
+    ManillenLastTrick,
+    ManillenMatch,
+    ManillenOptions,
+    ManillenState,
+    ManillenTrick,
+)
 from .tricks import total_points, winner_offset
 
 DECK_SET = frozenset(deck_32())

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from engine.errors import InvalidAction
 from engine.fields import ActionType, Field
-
 from engine.schema import obj
 
-from .declarations import (TYPES, DeclarationError, DeclarationRules, parse_declaration,
-                           to_json)
+from .declarations import TYPES, DeclarationError, DeclarationRules, parse_declaration, to_json
 
 # A declaration as a client writes it (B10; declarations.parse_declaration): ranks and
 # kickers highest first, each a rank (T for 10), either list left out (or null) when empty:

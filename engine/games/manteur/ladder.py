@@ -13,8 +13,15 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import combinations
 
-from .declarations import (RANK_VALUE, SHAPES, Declaration, DeclarationError, DeclarationRules,
-                           check_type_allowed, sort_key)
+from .declarations import (
+    RANK_VALUE,
+    SHAPES,
+    Declaration,
+    DeclarationError,
+    DeclarationRules,
+    check_type_allowed,
+    sort_key,
+)
 
 
 def _desc(ranks) -> tuple[str, ...]:

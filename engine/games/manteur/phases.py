@@ -11,19 +11,27 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
+from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
-from .declarations import (Declaration, DeclarationError, describe, is_higher, to_json,
-                           validate)
-from engine.errors import shown
+from .declarations import Declaration, DeclarationError, describe, is_higher, to_json, validate
 from .ladder import ladder
 from .messages import WHERE, refuse
 from .options import DEFAULTS, rules_of
-from .state import (VERSION, ManteurCall, ManteurDeclaration, ManteurMatch, ManteurOptions,
-                    ManteurProof, ManteurResult, ManteurReveal, ManteurState, deck_of)
+from .state import (
+    VERSION,
+    ManteurCall,
+    ManteurDeclaration,
+    ManteurMatch,
+    ManteurOptions,
+    ManteurProof,
+    ManteurResult,
+    ManteurReveal,
+    ManteurState,
+    deck_of,
+)
 from .truth import check
 
 HAND_SIZE = 5  # B3

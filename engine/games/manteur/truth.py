@@ -25,8 +25,15 @@ from typing import Iterable, Sequence
 
 from engine.cards import JOKERS, SUITS, rank_of, suit_of
 
-from .declarations import (DEFAULT_RULES, RANK_VALUE, Declaration, DeclarationRules,
-                           compare, make_error, parse_declaration)
+from .declarations import (
+    DEFAULT_RULES,
+    RANK_VALUE,
+    Declaration,
+    DeclarationRules,
+    compare,
+    make_error,
+    parse_declaration,
+)
 
 
 @dataclass(frozen=True)
