@@ -362,7 +362,7 @@ def _encoder_of(kind: type, ns: dict, names: dict) -> Callable[[Any], dict]:
 
 # ------------------------------------------------------------------------------ schema
 
-def openapi_schema(kind: type[GameState], description: str = "") -> dict:
+def openapi_schema(kind: type[msgspec.Struct], description: str = "") -> dict:
     """The declaration's JSON schema in the OpenAPI 3.0 dialect, nested structs inlined (the
     spec's State is one self-contained schema per game)."""
     (root,), components = msgspec.json.schema_components(

@@ -1,11 +1,11 @@
 """orjson for every JSON body in and out: measured at 0.86 of the floor against stdlib's 0.76."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import marshmallow as ma
 import orjson
-from flask import Request, Response
+from flask import Flask, Request, Response
 from flask.json.provider import JSONProvider
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
@@ -23,7 +23,8 @@ class OrjsonProvider(JSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj), mimetype="application/json")
+        app = cast(Flask, self._app)  # flask types it as the sansio App: it is the Flask app
+        return app.response_class(orjson.dumps(obj), mimetype="application/json")
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -155,7 +156,7 @@ class OrjsonParser(FlaskParser):
 def _current_request() -> Request:
     from flask import request
 
-    return request._get_current_object()
+    return request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
 
 
 def invalid_json(err: Exception):

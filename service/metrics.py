@@ -230,7 +230,7 @@ def install(app: Flask):
     @app.get("/metrics")
     def metrics():
         pending.flush()  # this worker's answers so far; the others' within FLUSH_SECONDS
-        if multiproc:
+        if registry is None:  # multiprocess mode: a fresh registry over the workers' files
             collect_from = CollectorRegistry()
             multiprocess.MultiProcessCollector(collect_from)
         else:
