@@ -20,7 +20,7 @@ EXCHANGES = ("none", "2_1", "1_1", "1_0")
 SUIT_ORDERS = tuple("".join(p) for p in permutations("SHDC"))
 
 
-def _enum(desc: str, desc_ja: str, choices: tuple, nullable: bool = False) -> Field:
+def _enum(desc: str, desc_ja: str, choices: tuple[Any, ...], nullable: bool = False) -> Field:
     return Field("enum", desc, desc_ja, choices=choices, nullable=nullable)
 
 
@@ -198,7 +198,7 @@ def _hashable(v: Any) -> Any:
 
 
 @lru_cache(maxsize=256)
-def _rules(items: tuple) -> PlayRules:
+def _rules(items: tuple[Any, ...]) -> PlayRules:
     return PlayRules(**dict(items))
 
 

@@ -3,6 +3,8 @@ violation ends the game with the penalty instead of being refused), and English 
 messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, refusal_details
 from engine.values import Refusal
 
@@ -181,7 +183,7 @@ DETAILS = refusal_details({code: (en, ja) for code, (_r, _v, en, ja) in MESSAGES
 VIOLATIONS = frozenset(code for code, (_, v, _, _) in MESSAGES.items() if v)
 
 
-def refuse(code: str, **details) -> Refusal:
+def refuse(code: str, **details: Any) -> Refusal:
     """The Refusal for `code`, rule cited as "man <n>"; details fill the messages and travel
     with the refusal."""
     rule, _violation, en, ja = MESSAGES[code]

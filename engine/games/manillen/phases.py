@@ -2,6 +2,8 @@
 → over. Each action is checked here; the play obligations live in legality.py."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import deck_32
 from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
@@ -32,7 +34,7 @@ State = ManillenState
 
 # ---------------------------------------------------------------- the deal
 
-def _match(setup: DealSetup, names: list[str]) -> dict:
+def _match(setup: DealSetup, names: list[str]) -> dict[str, Any]:
     """The match fields of the deal request, completed (score holders missing count 0)."""
     m = dict(setup.match or {})
     for key in ("scores", "booms"):
@@ -139,7 +141,7 @@ def deal(setup: DealSetup) -> State:
 
 def _dealt(setup: DealSetup, opts: ManillenOptions, match: ManillenMatch,
            players: tuple[str, ...], cut: list[tuple[str, str]],
-           hands: dict[str, tuple[str, ...]], table: dict | None, leftover: list[str],
+           hands: dict[str, tuple[str, ...]], table: dict[str, Any] | None, leftover: list[str],
            turned: str | None) -> State:
     """The first state of a deal, from the cards as dealt (shuffled, a deck or a table)."""
     state = State(

@@ -9,6 +9,8 @@ B-a, B-b, B-c, B-f) and whether it beats the last one (B8, B9) are refusals, che
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.errors import InvalidAction
 from engine.fields import ActionType, Field
 from engine.schema import obj
@@ -82,7 +84,7 @@ ACTIONS = (
 )
 
 
-def parse_shape(data, path: str = "action.declaration") -> dict:
+def parse_shape(data: Any, path: str = "action.declaration") -> dict[str, Any]:
     """The canonical JSON of a declaration whose shape is right, else InvalidAction."""
     try:
         return to_json(parse_declaration(data, path, SHAPE_RULES))

@@ -192,11 +192,11 @@ class Declaration:
         """Whether every rank of the combination is named (the condition for kickers)."""
         return len(self.ranks) == SHAPES[self.type].max_ranks
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return to_json(self)
 
 
-def to_json(d: Declaration) -> dict:
+def to_json(d: Declaration) -> dict[str, Any]:
     """`{"type", "ranks", "kickers"}`; both lists always present (empty when nothing is named)."""
     return {"type": d.type, "ranks": list(d.ranks), "kickers": list(d.kickers)}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
+from typing import Any
 
 from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
@@ -56,7 +57,7 @@ def _opening_phase(options) -> str:
     return "exchange" if options.opener_may_exchange else "declare"  # B-d
 
 
-def _round_cards(options, seed: str, number: int) -> tuple[tuple, tuple]:
+def _round_cards(options, seed: str, number: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """B3, B16: all the cards shuffled, five to the starter, the rest the stock."""
     deck = shuffled(deck_of(options), seed, f"deal/{number}")
     return tuple(deck[:HAND_SIZE]), tuple(deck[HAND_SIZE:])
@@ -97,7 +98,7 @@ def deal(setup: DealSetup) -> ManteurState:
         reshuffles=0, last_round=None, result=None)
 
 
-def _from_table(setup: DealSetup, options) -> tuple[tuple, tuple, str]:
+def _from_table(setup: DealSetup, options) -> tuple[tuple[Any, ...], tuple[Any, ...], str]:
     """B.6: a physical deal: the starter's five cards (B3), every other seat's hand empty; the
     starter follows from the cards (a `dealer` given must agree). The rest is the stock, its
     order unknown: the unseen cards in deck order. Errors name the card and where it was."""
@@ -124,7 +125,7 @@ def _from_table(setup: DealSetup, options) -> tuple[tuple, tuple, str]:
     return hand, tuple(c for c in deck if c not in hand), starter
 
 
-def _unseen(s: ManteurState, stock: list, card: str, before, giving=()) -> None:
+def _unseen(s: ManteurState, stock: list[Any], card: str, before, giving=()) -> None:
     """B.6: `card` comes off the unknown stock: it must be one nobody has seen."""
     if card in stock:
         stock.remove(card)
@@ -181,7 +182,7 @@ def _last(s: ManteurState) -> Declaration | None:
     return s.calls[-1].declaration.model() if s.calls else None
 
 
-def _words(d: Declaration) -> dict:
+def _words(d: Declaration) -> dict[str, Any]:
     return {"en": describe(d), "ja": describe(d, "ja")}
 
 
@@ -259,7 +260,7 @@ def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]
                                                              "count": len(cards)})))
 
 
-def _exchange_named(s: ManteurState, seat: str, cards: list, named
+def _exchange_named(s: ManteurState, seat: str, cards: list[Any], named
                     ) -> Transition[ManteurState]:
     """B15 from an unknown stock (B.6): the table names the cards received, in the order
     received; while the stock holds cards each must be one of them, and once it is empty the
