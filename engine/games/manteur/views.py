@@ -1,6 +1,7 @@
 """What each player may see of a game of Manteur."""
 from __future__ import annotations
 
+from types import GenericAlias
 from typing import Any, Optional
 
 from msgspec import Struct
@@ -35,7 +36,7 @@ ManteurView = view_of(ManteurState, "ManteurView", drop=UNSEEN, fields=[
     ("hand", Optional[Cards]),               # null: not the holder's (until revealed, B14)
     ("stock", Hidden),
     ("discard", Hidden),
-    ("calls", tuple[ManteurCallView, ...]),
+    ("calls", GenericAlias(tuple, (ManteurCallView, ...))),  # tuple[…, ...] of a run-time type
     ("last_round", Optional[ManteurRevealView]),
     ("stock_count", Count),
     ("discard_count", Count),
