@@ -160,7 +160,7 @@ def check(url: str, case: payloads.Case) -> None:
         with urllib.request.urlopen(req, timeout=30) as answer:
             status = answer.status
     except urllib.error.HTTPError as err:
-        raise SystemExit(f"{case.group} {case.name}: {err.code} {err.read()[:300]!r}")
+        raise SystemExit(f"{case.group} {case.name}: {err.code} {err.read()[:300]!r}") from None
     if status != case.status:
         raise SystemExit(f"{case.group} {case.name}: answered {status}, not {case.status}")
 

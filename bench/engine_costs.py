@@ -31,7 +31,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=2000)
     args = parser.parse_args()
-    print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}{'validate':>9}  (µs per call)")
+    print(f"{'game':10}{'decode':>9}{'trusted':>9}{'ratio':>7}{'apply':>9}{'encode':>9}{'legal':>9}"
+          f"{'validate':>9}  (µs per call)")
     for game in registry.all_games():
         state = mid_game(game.id)
         action = game.parse_action(first_legal(state), state["players"])

@@ -83,7 +83,7 @@ def main() -> int:
     lead_ms, follow_ms, counts, follow_counts = [], [], [], []
     per_type: dict[str, list[float]] = {}
     tables = []
-    for i, (level, hand) in enumerate(sample):
+    for i in range(len(sample)):
         nlevel, nhand = sample[(i + 1) % len(sample)]
         leads = legal_leads(nhand, nlevel)
         pick = shuffled(range(len(leads)), SEED, f"table/{i}")[0]

@@ -3,8 +3,8 @@
 Both run under gunicorn with 2 workers of the same model on loopback (service/gunicorn_conf.py:
 gevent unless CARDREF_WORKER_CLASS or --worker-class says otherwise); wrk drives each at 32 connections
 (throughput) and at 8 (latency), floor and service back to back in each of several rounds; the
-verdict is the median of the per-round ratios, because this machine is shared and noisy. Prints req/s and p99 for each and the ratios
-that the performance targets (docs/performance.md) are stated in:
+verdict is the median of the per-round ratios, because this machine is shared and noisy. Prints req/s
+and p99 for each and the ratios that the performance targets (docs/performance.md) are stated in:
     /v1/validate req/s  >= 0.80 x floor req/s     (at 32 connections)
     /v1/validate p99    <= 1.5  x floor p99        (at 8 connections)
 `make bench` (bench/endpoints.py) measures every endpoint this way; this is validate alone,

@@ -130,6 +130,7 @@ def main() -> int:
     os.environ.setdefault("CARDREF_REFEREE_KEYS", "bench-referee")
 
     from floor_app import app as floor_app
+
     from service.wsgi import app as service_app
 
     client = service_app.test_client()

@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
 from . import referee, registry, rng
-from .seats import seat_key
 from .cards import CardError, parse_cards
+from .errors import InputError, InvalidAction, InvalidDeal, InvalidState, shown
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
-from .state import GameState, replace as replace_struct
-from .errors import InputError, InvalidAction, InvalidDeal, InvalidState
 from .game import Game
-from .values import FINISHED, Action, DealSetup, Refusal, Transition, number_out_of_range
-from .errors import shown
+from .seats import seat_key
+from .state import GameState, replace as replace_struct
+from .values import FINISHED, Action, DealSetup, Lookup, Refusal, Transition, number_out_of_range
 
 
 class UnknownGame(InputError):
@@ -28,15 +27,15 @@ class UnknownGame(InputError):
 
 @dataclass(frozen=True)
 class Applied:
-    state: dict
-    score_deltas: list[dict]
-    events: list[dict]
+    state: dict[str, Any]
+    score_deltas: list[dict[str, Any]]
+    events: list[dict[str, Any]]
     to_act: list[str]
     status: str
-    next_match: dict | None = None  # once finished: the next deal's `match` (Game.next_match)
+    next_match: dict[str, Any] | None = None  # once finished: the next deal's `match` (Game.next_match)
     # The action as parsed (canonical: cards in canonical notation, no optional `game`): two
     # spellings of one action are the same action (strict sequencing's retries).
-    action: dict | None = None
+    action: dict[str, Any] | None = None
     valid: bool = True
 
 
@@ -47,7 +46,7 @@ class Refused:
     valid: bool = False
 
 
-def game_by_id(game_id: Any) -> Game:
+def game_by_id(game_id: Any) -> Game[Any]:
     game = registry.get(game_id) if isinstance(game_id, str) else None
     if game is None:
         raise UnknownGame(f"unknown game {shown(game_id)}; games: {[g.id for g in registry.all_games()]}",
@@ -55,7 +54,7 @@ def game_by_id(game_id: Any) -> Game:
     return game
 
 
-def load_state(data: Any, trusted: bool = False) -> tuple[Game, Any]:
+def load_state(data: Any, trusted: bool = False) -> tuple[Game[Any], Any]:
     """The game and its decoded state; any inconsistency is an InvalidState naming its path.
     `trusted`: the caller verified the state's signature, so the game may skip deep checks."""
     if not isinstance(data, Mapping):
@@ -84,7 +83,7 @@ def _seated(state_json: Mapping[str, Any], player: Any, path: str) -> str:
     return player
 
 
-def check_players(game: Game, players: Sequence[str]) -> None:
+def check_players(game: Game[Any], players: Sequence[str]) -> None:
     """The seats a deal of `game` may be dealt to, or an InvalidDeal naming what is wrong."""
     players = tuple(players)
     if not (game.min_players <= len(players) <= game.max_players):
@@ -117,7 +116,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
          seed: str | None = None, dealer: str | None = None,
          match: Mapping[str, Any] | None = None, deck: Sequence[str] | None = None,
          hands: Mapping[str, Sequence[str]] | None = None, public: bool = False,
-         table: Mapping[str, Any] | None = None, seed_salt: str | None = None) -> dict:
+         table: Mapping[str, Any] | None = None, seed_salt: str | None = None) -> dict[str, Any]:
     """{state, to_act, seed_commitment} of a new deal. `public`: `to_act` from public
     information only (Game.public_to_act), as sealed answers give it. The commitment is salted
     (rng.commitment) with `seed_salt`, drawn here unless given (a recorded deal replayed
@@ -138,7 +137,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
             parsed_match = parse_fields(game.match_fields, match, "match")
         except FieldError as err:
             raise InvalidDeal(err.message, err.path) from None
-    ledger: tuple = ()
+    ledger: tuple[Any, ...] = ()
     if parsed_match is not None and referee.MATCH_KEY in parsed_match:
         # the engine's, not the game's: the game deals from its own match values
         ledger = referee.from_match(parsed_match.pop(referee.MATCH_KEY), players)
@@ -190,11 +189,11 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
 
 # The refusals the engine answers for every game (apply_parsed), with their details (none):
 # the spec publishes them beside each game's own (Game.refusal_details).
-ENGINE_REFUSAL_DETAILS: dict[str, dict] = {"game_finished": {}, "number_out_of_range": {},
+ENGINE_REFUSAL_DETAILS: dict[str, dict[str, Any]] = {"game_finished": {}, "number_out_of_range": {},
                                            **referee.REFUSAL_DETAILS}
 
 
-def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, dict]:
+def apply_parsed(game: Game[Any], state: Any, action: Action) -> tuple[Transition[Any], dict[str, Any]]:
     """The transition and its next state's JSON, checked; a refusal names its game (clients
     pick each game's refusal model by `game` and `code`)."""
     try:
@@ -218,7 +217,7 @@ def apply_parsed(game: Game, state: Any, action: Action) -> tuple[Transition, di
     return tr, encoded
 
 
-def _check_numbers(game: Game, tr: Transition, encoded: dict) -> None:
+def _check_numbers(game: Game[Any], tr: Transition[Any], encoded: dict[str, Any]) -> None:
     """Every integer of an answer stays within JSON's safe range (what a JavaScript client holds
     exactly). A game caps what can grow by its own rules; this is the engine-wide backstop, so
     a number past it is a refusal with a stable code, never a broken answer or a 500.
@@ -262,8 +261,8 @@ def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> b
     words what is wrong."""
     if not isinstance(state_json, Mapping) or not isinstance(action_json, Mapping):
         return False
-    game = registry.get(state_json.get("game")) if isinstance(state_json.get("game"), str) \
-        else None
+    game_id = state_json.get("game")
+    game = registry.get(game_id) if isinstance(game_id, str) else None
     kind = action_json.get("type")
     if game is None or not isinstance(kind, str):
         return False
@@ -273,14 +272,14 @@ def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> b
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,
                   types: Sequence[str] | None = None, trusted: bool = False,
-                  referee_seen: bool = False) -> list[dict]:
+                  referee_seen: bool = False) -> list[dict[str, Any]]:
     game, state = load_state(state_json, trusted)
     return legal_actions_of(game, state, state_json, player, types, referee_seen)
 
 
-def legal_actions_of(game: Game, state: Any, state_json: Mapping[str, Any], player: Any,
+def legal_actions_of(game: Game[Any], state: Any, state_json: Mapping[str, Any], player: Any,
                      types: Sequence[str] | None = None, referee_seen: bool = False
-                     ) -> list[dict]:
+                     ) -> list[dict[str, Any]]:
     """legal_actions of a state already loaded (load_state): a caller that checks the state
     before other work (the service, before it makes a cache key of it) decodes it once.
     `referee_seen`: the caller is the table's referee, so `player` may be "referee" (the
@@ -297,7 +296,7 @@ def legal_actions_of(game: Game, state: Any, state_json: Mapping[str, Any], play
 
 
 def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
-         referee_seen: bool = False) -> dict:
+         referee_seen: bool = False) -> dict[str, Any]:
     """`referee_seen`: the caller is the table's referee, so `player` may be "referee"
     (referee.view: everything but the seed until the deal ends); otherwise that id is as
     unknown as any unseated one, so answers never tell whether a referee exists."""
@@ -310,15 +309,16 @@ def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
 
 
 def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
-           public: bool = False) -> dict:
+           public: bool = False) -> dict[str, Any]:
     """Deal, then apply each action in turn; stop at the first refused one and say which (in
     referee mode a sanctionable act is not refused: its sanction applies and the replay goes on).
     `public`: every `to_act` from public information only (Game.public_to_act)."""
     dealt = deal(**deal_request, public=public)
-    who = (lambda g, s: g.public_to_act(s)) if public else (lambda g, s: g.to_act(s))
+    who: Callable[[Game[Any], Any], list[str]] = \
+        (lambda g, s: g.public_to_act(s)) if public else (lambda g, s: g.to_act(s))
     state_json = dealt["state"]
     game, state = load_state(state_json)
-    steps: list[dict] = []
+    steps: list[dict[str, Any]] = []
     totals: dict[str, int] = {}
     stopped = None
     for index, action_json in enumerate(actions):
@@ -346,7 +346,7 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
             "next_match": referee.match_summary(game, state) if game.status(state) == FINISHED else None}
 
 
-def find_lookup(game_id: str, name: str):
+def find_lookup(game_id: str, name: str) -> Lookup:
     game = game_by_id(game_id)
     for lk in game.lookups:
         if lk.name == name:
@@ -354,7 +354,7 @@ def find_lookup(game_id: str, name: str):
     raise UnknownGame(f"{game.id} has no lookup {shown(name)}", "lookup", code="not_found")
 
 
-def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Any, dict]:
+def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Lookup, dict[str, Any]]:
     """The lookup and its request parsed (cards canonical), so equal questions share a cache
     entry however they were spelled."""
     lk = find_lookup(game_id, name)
@@ -366,6 +366,6 @@ def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Any, dict]:
         raise InputError(err.message, err.path, "request_invalid") from None
 
 
-def lookup(game_id: str, name: str, body: Any) -> dict:
+def lookup(game_id: str, name: str, body: Any) -> dict[str, Any]:
     lk, parsed = parse_lookup(game_id, name, body)
     return lk.handler(parsed)

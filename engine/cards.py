@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Iterable, Sequence
+
 from .errors import shown
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")

@@ -9,6 +9,7 @@ class InputError(ValueError):
     deal request. `code` is stable; `path` names the offending field."""
 
     code = "input_invalid"
+    ja = ""  # the message in Japanese, where a parser words one (the service answers in it)
 
     def __init__(self, message: str, path: str = "", code: str | None = None,
                  errors: dict[str, list[str]] | None = None):

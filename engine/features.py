@@ -16,17 +16,19 @@ called by engine/adjudicate.py), match records (engine/records.py) and score she
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import referee
 from .game import Game
 
 
-def _declared(game: Game, name: str) -> bool:
+def _declared(game: Game[Any], name: str) -> bool:
     """Whether the game's class (or a class it extends below Game) declares `name`."""
     return any(name in kind.__dict__ for kind in type(game).__mro__
                if kind is not Game and issubclass(kind, Game))
 
 
-def compose(game: Game) -> Game:
+def compose(game: Game[Any]) -> Game[Any]:
     """The game with the engine's features added to what it publishes (idempotent)."""
     if _declared(game, "actions"):
         game.actions = tuple(a for a in game.actions

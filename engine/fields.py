@@ -16,7 +16,7 @@ import string
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Mapping, Sequence
 
-from .cards import CardError, SUITS, parse_card, parse_cards
+from .cards import SUITS, CardError, parse_card, parse_cards
 from .errors import shown
 
 
@@ -61,7 +61,7 @@ class Field:
     description_ja: str = ""  # the same in Japanese; GET /v1/games with Accept-Language: ja
     required: bool = True
     nullable: bool = False
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     # "object" / "object_list": the object's JSON schema (OpenAPI 3.0), so the spec types it
@@ -160,7 +160,7 @@ class Field:
             raise FieldError(path, "must be a list of objects")
         raise AssertionError(f"unknown field kind {kind}")
 
-    def json_schema(self, accepts: bool = False) -> dict:
+    def json_schema(self, accepts: bool = False) -> dict[str, Any]:
         """The value as an OpenAPI 3.0 schema (for the state schemas games publish).
         `accepts`: the value is something a client sends (an action, a table), so a card is
         written in the card notation a client may type, not only the canonical form."""
@@ -220,7 +220,7 @@ class Field:
         """The description in `lang` ("en" or "ja"); English when no Japanese is declared."""
         return in_language(self.description, self.description_ja, lang)
 
-    def describe(self, lang: str = "en") -> dict:
+    def describe(self, lang: str = "en") -> dict[str, Any]:
         """JSON description for /v1/games, its words in `lang`."""
         out: dict[str, Any] = {"type": self.kind}
         if self.description:
@@ -239,7 +239,7 @@ class Field:
 
 
 def parse_fields(spec: Mapping[str, Field], data: Mapping[str, Any], path: str,
-                 ignore: frozenset = frozenset()) -> dict:
+                 ignore: frozenset[Any] = frozenset()) -> dict[str, Any]:
     """Parse `data` against `spec`: required present, no unknown keys, each value parsed."""
     out: dict[str, Any] = {}
     for key in data:
@@ -262,7 +262,7 @@ class Option:
     default: Any
     rule: str = ""  # the rules page number it settles, e.g. "3.2"
 
-    def describe(self, lang: str = "en") -> dict:
+    def describe(self, lang: str = "en") -> dict[str, Any]:
         out = self.field.describe(lang)
         out.pop("required", None)
         out["name"] = self.name
@@ -271,7 +271,7 @@ class Option:
             out["rule"] = self.rule
         return out
 
-    def json_schema(self) -> dict:
+    def json_schema(self) -> dict[str, Any]:
         """The option as it may be given in a deal request (OpenAPI 3.0), with its default."""
         out = self.field.json_schema()
         out["default"] = list(self.default) if isinstance(self.default, tuple) else self.default
@@ -291,7 +291,7 @@ class EventType:
     description: str
     fields: Mapping[str, Field] = dc_field(default_factory=dict)
 
-    def json_schema(self, game_id: str) -> dict:
+    def json_schema(self, game_id: str) -> dict[str, Any]:
         props: dict[str, Any] = {"type": {"type": "string", "enum": [self.name]},
                                  "game": {"type": "string", "enum": [game_id],
                                           "description": "the answer's game"}}
@@ -339,7 +339,7 @@ def refusal_details(templates: Mapping[str, Sequence[str]], kinds: Mapping[str, 
     return out
 
 
-def details_schema(fields: Mapping[str, Field]) -> dict:
+def details_schema(fields: Mapping[str, Field]) -> dict[str, Any]:
     """A refusal's `details` (OpenAPI 3.0): exactly the declared names, each required unless
     declared `required=False`."""
     out: dict[str, Any] = {"type": "object",
@@ -366,7 +366,7 @@ class ActionType:
     rule: str = ""
     referee_only: bool = False
 
-    def describe(self, lang: str = "en") -> dict:
+    def describe(self, lang: str = "en") -> dict[str, Any]:
         return {
             "type": self.name,
             "description": in_language(self.description, self.description_ja, lang),

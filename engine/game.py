@@ -9,18 +9,35 @@ that matter, so a hand-edited state cannot crash a rule check).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
+from typing import Any, Callable, ClassVar, Generic, cast
 
 import msgspec
-from collections.abc import Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
-from typing import Any, ClassVar, Generic
 
-from .errors import (InputError, InvalidAction, InvalidDeal, InvalidOptions,  # noqa: F401
-                     InvalidState, shown)  # (the error classes are re-exported)
+from .errors import (  # noqa: F401 (the error classes are re-exported)
+    InputError,
+    InvalidAction,
+    InvalidDeal,
+    InvalidOptions,
+    InvalidState,
+    shown,
+)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
-from .state import (GameState, check_ledger, decode_state, decode_trusted_state, encode_state,
-                    openapi_schema)
-from .values import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Lookup,  # noqa: F401
-                     Refusal, S, ScoreDelta, Transition, number_out_of_range)
+from .state import GameState, check_ledger, decode_state, decode_trusted_state, encode_state, openapi_schema
+from .values import (  # noqa: F401
+    FINISHED,
+    IN_PROGRESS,
+    Action,
+    DealSetup,
+    Event,
+    Lookup,
+    Refusal,
+    S,
+    ScoreDelta,
+    Transition,
+    number_out_of_range,
+)
+
 # (the values that cross the interface live in engine/values.py; re-exported here for the
 # service, which imports them from this module)
 
@@ -89,9 +106,10 @@ class Game(ABC, Generic[S]):
     options: ClassVar[Sequence[Option]] = ()
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}  # name -> option values
     # Every action type `apply` accepts: its fields (shape only; legality is apply's).
-    actions: ClassVar[Sequence[ActionType]] = ()
+    # (actions, events and match_fields: per instance too, as the engine's features add to them)
+    actions: Sequence[ActionType] = ()
     # Every event type the game reports (engine/fields.py EventType): the spec publishes them.
-    events: ClassVar[Sequence[EventType]] = ()
+    events: Sequence[EventType] = ()
     lookups: ClassVar[Sequence[Lookup]] = ()
     # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.
@@ -124,7 +142,7 @@ class Game(ABC, Generic[S]):
     team_ids: ClassVar[tuple[str, ...]] = ()
 
     # -- 3. its match (optional) --------------------------------------------------------------
-    match_fields: ClassVar[Mapping[str, Field]] = {}  # what `match` of a deal request may carry
+    match_fields: Mapping[str, Field] = {}  # what `match` of a deal request may carry
 
     # -- 4. physical deals (optional) -------------------------------------------------------
     accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
@@ -193,7 +211,7 @@ class Game(ABC, Generic[S]):
         """Players who may act now (several during races and out-of-turn windows)."""
 
     @abstractmethod
-    def view(self, state: S, player: str | None) -> dict:
+    def view(self, state: S, player: str | None) -> dict[str, Any]:
         """The state as `player` may see it (None: a spectator, who sees only public cards):
         an instance of `view_type` as JSON when the game declares one. Never another seat's
         hidden cards, the order of an unseen stock or the seed."""
@@ -205,10 +223,12 @@ class Game(ABC, Generic[S]):
 
     def decode(self, data: Mapping[str, Any]) -> S:
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
-        state = decode_state(self.state_type, data, self.invariants)
+        # S is the game's state_type (a class variable, which a type cannot be tied to)
+        invariants = cast(Callable[[GameState], None], self.invariants)
+        state = decode_state(cast(type[GameState], self.state_type), data, invariants)
         if isinstance(state, GameState):
             check_ledger(state.referee_ledger, state.players)
-        return state
+        return cast(S, state)
 
     def decode_trusted(self, data: Mapping[str, Any]) -> S:
         """A state this engine itself encoded, proven by a verified signature: the declared
@@ -216,16 +236,16 @@ class Game(ABC, Generic[S]):
         declares no state_type decodes fully."""
         if self.state_type is None:
             return self.decode(data)
-        return decode_trusted_state(self.state_type, data)
+        return cast(S, decode_trusted_state(self.state_type, data))
 
-    def encode(self, state: S) -> dict:
+    def encode(self, state: S) -> dict[str, Any]:
         """The JSON of a state: only JSON-native types, so it survives a round trip unchanged.
         Includes game, version, options, players, phase and status."""
-        return encode_state(state)
+        return encode_state(cast(GameState, state))
 
     def status(self, state: S) -> str:
         """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
-        return state.status
+        return cast(GameState, state).status
 
     # -- optional: override only what the docstring describes ------------------------------
     def public_to_act(self, state: S) -> list[str]:
@@ -236,7 +256,7 @@ class Game(ABC, Generic[S]):
         reads a hidden hand overrides this (Man: who could man the top card)."""
         return self.to_act(state)
 
-    def next_match(self, state: S) -> dict | None:
+    def next_match(self, state: S) -> dict[str, Any] | None:
         """A finished deal's match summary: what the next deal's request passes as `match` (the
         service signs or seals it, so any client may pass it on). The default is the state's
         own `next_match` field, when it declares one."""
@@ -281,14 +301,14 @@ class Game(ABC, Generic[S]):
         return False
 
     def sheet_columns(self, players: Sequence[str],
-                      names: Mapping[str, str]) -> list:
+                      names: Mapping[str, str]) -> list[Any]:
         """A score sheet's columns (engine/sheets.py SheetColumn): the targets of the game's
         score deltas, headed for people (`names`: seat -> the name a record's tags give). The
         default, an empty list: the sheet's one column per seat; a game whose teams or score
         holders take the deltas lists those."""
         return []
 
-    def sheet_lines(self, deal: Any) -> list:
+    def sheet_lines(self, deal: Any) -> list[Any]:
         """What a score sheet shows of one checked deal (engine/sheets.py CheckedDeal) in the
         game's own scoring: the rows (engine/sheets.py SheetLine)
         (one, or several for a game whose deal is played in rounds), each with the game's words
@@ -300,7 +320,7 @@ class Game(ABC, Generic[S]):
     def option_map(self) -> dict[str, Option]:
         return {o.name: o for o in self.options}
 
-    def resolve_options(self, given: Mapping[str, Any] | None) -> dict:
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults, overlaid by the named preset, overlaid by explicit options; all checked."""
         given = dict(given or {})
         preset_name = given.pop("preset", None)
@@ -371,9 +391,9 @@ class Game(ABC, Generic[S]):
             parsed = parse_fields(spec.fields, data, "action", ACTION_ENVELOPE)
         except FieldError as err:
             raise InvalidAction(err.message, err.path) from None
-        return Action(kind, player, parsed)
+        return Action(cast(str, kind), player, parsed)  # a str: it named an action type
 
-    def describe(self, lang: str = "en") -> dict:
+    def describe(self, lang: str = "en") -> dict[str, Any]:
         """The game's entry in GET /v1/games, its descriptions in `lang` ("en" or "ja"; the
         service passes the language it negotiated). Ids, names (both languages always),
         presets (option values) and refusal codes (rule numbers) carry no prose."""

@@ -145,7 +145,7 @@ class MatchRecord(_Strict):
 
 
 # The known tags as the spec publishes them (checked by _check_tags); others pass as they are.
-TAGS_SCHEMA: dict = {
+TAGS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "event": {"type": "string"}, "site": {"type": "string"},
@@ -380,7 +380,7 @@ DISCREPANCY_CODES = ("action_refused", *_MESSAGES)
 
 def _discrepancy(code: str, lang: str, deal: int | None, step: int | None,
                  recorded: Any = None, engine: Any = None, detail: str = "",
-                 refusal: Refusal | None = None) -> dict:
+                 refusal: Refusal | None = None) -> dict[str, Any]:
     if refusal is not None:
         message = refusal.message(lang)
     else:
@@ -401,15 +401,15 @@ def _nonzero(totals: Mapping[str, int]) -> dict[str, int]:
     return {k: v for k, v in totals.items() if v != 0}
 
 
-def _delta_key(d: Mapping[str, Any]) -> tuple:
+def _delta_key(d: Mapping[str, Any]) -> tuple[Any, ...]:
     return d["target"], d["kind"], d["delta"]
 
 
-def _compared(deltas: Sequence[Mapping[str, Any]]) -> list[dict]:
+def _compared(deltas: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [{"target": d["target"], "kind": d["kind"], "delta": d["delta"]} for d in deltas]
 
 
-def _deal_request(record: MatchRecord, entry: DealEntry, match: Any) -> dict:
+def _deal_request(record: MatchRecord, entry: DealEntry, match: Any) -> dict[str, Any]:
     d = entry.deal
     return {"game_id": record.game, "players": record.players, "options": record.options,
             "seed": PHYSICAL_SEED if d.seed is None else d.seed, "seed_salt": d.seed_salt,
@@ -417,7 +417,7 @@ def _deal_request(record: MatchRecord, entry: DealEntry, match: Any) -> dict:
             "table": d.table}
 
 
-def _check_header(record: MatchRecord) -> Game:
+def _check_header(record: MatchRecord) -> Game[Any]:
     """The header's faults are the record's (422), not a deal's: game, seats, options, match."""
     game = registry.get(record.game)
     if game is None:
@@ -435,7 +435,7 @@ def _check_header(record: MatchRecord) -> Game:
     return game
 
 
-def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> dict:
+def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> dict[str, Any]:
     """Replay a whole record and answer its report (docs/records.md "Checking"): every deal's
     status, action count, totals and next_match, the match totals, the digest and the first
     discrepancy (None when the record is consistent). `keep_steps`: each deal also lists its
@@ -446,10 +446,10 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
     record = parse_record(data)
     game = _check_header(record)
     gid = game.id
-    deals: list[dict] = []
+    deals: list[dict[str, Any]] = []
     totals: dict[str, int] = {}
     match: Any = record.match
-    discrepancy: dict | None = None
+    discrepancy: dict[str, Any] | None = None
     match_finished = False
 
     for k, entry in enumerate(record.deals):
@@ -491,8 +491,8 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
             "discrepancy": discrepancy}
 
 
-def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match: Any,
-                keep_steps: bool, lang: str) -> tuple[dict | None, dict | None]:
+def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, match: Any,
+                keep_steps: bool, lang: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(the deal's discrepancy or None, its summary or None when it could not be dealt)."""
     d = entry.deal
     commitment = None if d.seed is None else rng.commitment(d.seed, d.seed_salt or None)
@@ -511,7 +511,7 @@ def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match
     _, state = adjudicate.load_state(state_json)
     players = state_json["players"]
     deal_totals: dict[str, int] = {}
-    steps: list[dict] = []
+    steps: list[dict[str, Any]] = []
     summary: dict[str, Any] = {
         "index": k, "seed_commitment": commitment,
         "commitment_checked": d.seed_commitment is not None,
@@ -573,7 +573,7 @@ def _check_deal(game: Game, record: MatchRecord, entry: DealEntry, k: int, match
 
 def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None,
                 seed: str, seed_salt: str | None, seed_commitment: str,
-                match: Mapping[str, Any] | None = None, dealer: str | None = None) -> dict:
+                match: Mapping[str, Any] | None = None, dealer: str | None = None) -> dict[str, Any]:
     """Whether a revealed seed (and salt) make the commitment published before play, and the
     deal that seed makes: each seat's hand and what the deal shows face up (the state's public
     part as a spectator sees it). Salt None or "": a deal made before commitments were salted
@@ -595,7 +595,7 @@ def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any]
             "face_up": game.view(state, None), "to_act": dealt["to_act"]}
 
 
-def _dealt_hand(everything: Mapping[str, Any], game: Game, state: Any, seat: str) -> list[str]:
+def _dealt_hand(everything: Mapping[str, Any], game: Game[Any], state: Any, seat: str) -> list[str]:
     """The seat's dealt cards: its entry of every seat's `hands` in the referee's view, or for a
     game that deals one hand at a time (Manteur's `hand`) what the seat's own view holds."""
     hands = everything.get("hands")

@@ -12,7 +12,7 @@ Nothing here knows a game's rules; what a penalty does to a standing is the game
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 
 import msgspec
 
@@ -108,12 +108,12 @@ def totals(players: Any, ledger: Any) -> dict[str, int]:
     return out
 
 
-def summary(players: Any, ledger: Any) -> dict:
+def summary(players: Any, ledger: Any) -> dict[str, Any]:
     """The match summary's `referee_ledger`."""
     return {"entries": [msgspec.to_builtins(e) for e in ledger], "totals": totals(players, ledger)}
 
 
-def match_summary(game: "Game", state: Any) -> dict | None:
+def match_summary(game: "Game[Any]", state: Any) -> dict[str, Any] | None:
     """What a finished deal answers as `next_match`: the game's own summary (Game.next_match)
     and, in it, the referee's ledger and its totals per seat, when the game has a match."""
     own = game.next_match(state)
@@ -143,7 +143,7 @@ def from_match(value: Any, players: Any) -> tuple[LedgerEntry, ...]:
 check = check_ledger
 
 
-def apply(game: "Game", state: Any, action: "Action") -> "Transition":
+def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
     """Record or withdraw a ledger entry; the rest of the state (whose turn it is) unchanged."""
     ledger = tuple(state.referee_ledger)
     player = action.player
@@ -172,7 +172,8 @@ def apply(game: "Game", state: Any, action: "Action") -> "Transition":
         return Transition(counted.state, counted.score_deltas, (withdrawn, *counted.events))
     reason = action.get("reason", "")
     points = action.get("points", 0) if action.type == PENALTY else 0
-    entry = LedgerEntry(id=len(ledger) + 1, kind=action.type, player=player, points=points,
+    kind = cast(Literal["warning", "penalty"], action.type)  # WARNING or PENALTY here
+    entry = LedgerEntry(id=len(ledger) + 1, kind=kind, player=player, points=points,
                         reason=reason)
     next_state = replace(state, referee_ledger=ledger + (entry,))
     said = {"reason": reason} if reason else {}
@@ -188,7 +189,7 @@ def apply(game: "Game", state: Any, action: "Action") -> "Transition":
         *counted.events))
 
 
-def legal_actions(game: "Game", state: Any) -> list["Action"]:
+def legal_actions(game: "Game[Any]", state: Any) -> list["Action"]:
     """What the referee may do now: a warning and a penalty (1 point: the referee sets the
     points and gives the reason) for every seat, a withdrawal of every entry still standing,
     and the game's own referee-only actions (Man's chombo …) whichever seat they name."""
@@ -215,7 +216,7 @@ def legal_actions(game: "Game", state: Any) -> list["Action"]:
     return out
 
 
-def view(game: "Game", state: Any) -> dict:
+def view(game: "Game[Any]", state: Any) -> dict[str, Any]:
     """Everything a table shows (every hand, the stock in order, the unseen cards, the ledger),
     to the referee: the seed and its salt only once the deal is finished, so not even the
     referee can foretell a later shuffle or draw from them."""
@@ -315,7 +316,7 @@ def sanction_reason(cited: str, refusal: "Refusal") -> str:
     return f"{cited}: {refusal.code} ({refusal.rule})"
 
 
-def sanction_entries(game: "Game", ledger: Any, player: str) -> int:
+def sanction_entries(game: "Game[Any]", ledger: Any, player: str) -> int:
     """How many entries of the ledger sanctions recorded against `player` (withdrawn ones
     too): those whose reason a sanction of the game wrote (`sanction_reason`)."""
     prefixes = tuple({f"{game.id} {s.rule}: " for s in game.sanctions.values()})
@@ -336,8 +337,8 @@ def _beyond_the_bound(refusal: "Refusal", player: str) -> "Refusal":
     return out
 
 
-def sanction_refused(game: "Game", state: Any, action: "Action",
-                     refusal: "Refusal") -> "Transition":
+def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
+                     refusal: "Refusal") -> "Transition[Any]":
     """The transition of a refused act in referee mode: the game's consequence (the state
     unchanged when the act is taken back), the ledger entry and the events. Re-raises the
     refusal when the state is not in referee mode or the code is not sanctionable."""
@@ -356,7 +357,8 @@ def sanction_refused(game: "Game", state: Any, action: "Action",
             "action": action.to_json(), "sanction": sanction.effect, "sanction_rule": cited,
             "text": {"en": f"{refusal.en} Sanction ({cited}): {sanction.en}",
                      "ja": f"{refusal.ja}罰則({cited}): {sanction.ja}"}}
-    next_state, deltas, events = then.state, tuple(then.score_deltas), ()
+    next_state, deltas = then.state, tuple(then.score_deltas)
+    events: tuple[Event, ...] = ()
     if sanction.ledger is not None:
         ledger = tuple(next_state.referee_ledger)
         reason = sanction_reason(cited, refusal)

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Any
 
 from .features import compose
 from .game import Game
 
-_GAMES: dict[str, Game] = {}
+_GAMES: dict[str, Game[Any]] = {}
 _discovered = False
 
 
-def register(game: Game) -> Game:
+def register(game: Game[Any]) -> Game[Any]:
     existing = _GAMES.get(game.id)
     if existing is not None and type(existing) is not type(game):
         raise ValueError(f"game id {game.id!r} registered twice")
@@ -31,7 +32,7 @@ def unregister(game_id: str) -> None:
     _GAMES.pop(game_id, None)
 
 
-def discover() -> dict[str, Game]:
+def discover() -> dict[str, Game[Any]]:
     global _discovered
     if not _discovered:
         from . import games
@@ -46,11 +47,11 @@ def discover() -> dict[str, Game]:
     return _GAMES
 
 
-def get(game_id: str) -> Game | None:
+def get(game_id: str) -> Game[Any] | None:
     discover()
     return _GAMES.get(game_id)
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Game[Any]]:
     discover()
     return [_GAMES[k] for k in sorted(_GAMES)]

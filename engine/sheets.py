@@ -17,12 +17,15 @@ import io
 import re
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from wcwidth import wcswidth
 
 from . import registry
 from .referee import LEDGER_ACTION_TYPES
+
+if TYPE_CHECKING:
+    from .game import Game
 
 LANGS = ("en", "ja")
 FORMATS = ("text", "csv", "html")
@@ -233,7 +236,8 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
                  bool(report.get("match_finished")))
 
 
-def _rows(game, checked: CheckedDeal, record: Mapping[str, Any], columns: set[str]) -> list[Row]:
+def _rows(game: Game[Any], checked: CheckedDeal, record: Mapping[str, Any], columns: set[str]
+          ) -> list[Row]:
     lines = list(game.sheet_lines(checked)) or [SheetLine()]
     steps = list(checked.steps)
     comments = _comments(record, checked.index)
@@ -268,7 +272,7 @@ def _comments(record: Mapping[str, Any], k: int) -> dict[int, str]:
 
 def _mark(step: Mapping[str, Any], comment: str) -> Mark:
     action = step["action"]
-    event = next((e for e in step["events"]
+    event: Mapping[str, Any] = next((e for e in step["events"]
                   if e.get("type") in ("warned", "penalty_given", "withdrawn")), {})
     return Mark(action["type"], action["player"], action["player"], step["index"],
                 int(event.get("entry", action.get("entry", 0)) or 0),

@@ -19,14 +19,29 @@ an object keyed by id. Inside the engine the Struct is the state (frozen; update
 from __future__ import annotations
 
 import re
-from typing import (Annotated, Any, Callable, Literal, Mapping, Optional, Sequence, TypeVar, Union,
-                    get_args, get_origin, get_type_hints)
+from types import GenericAlias
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Callable,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import msgspec
 
 from .cards import deck_54
-from .fields import MAX_SAFE_INT, Option
 from .errors import InvalidState
+from .fields import MAX_SAFE_INT, Option
 
 __all__ = [
     "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",
@@ -39,7 +54,10 @@ S = TypeVar("S", bound="GameState")
 # No integer in a state leaves JSON's safe range (a value that would is refused or capped by a
 # rule, never a 500).
 
-Card = Literal[tuple(deck_54())]  # canonical notation only: states are written by the engine
+if TYPE_CHECKING:  # a Literal built at run time: to a type checker, a card is its string
+    Card = str
+else:
+    Card = Literal[tuple(deck_54())]  # canonical notation only: states are written by the engine
 Cards = tuple[Card, ...]
 Int = Annotated[int, msgspec.Meta(ge=-MAX_SAFE_INT, le=MAX_SAFE_INT)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INT)]
@@ -135,7 +153,8 @@ def view_of(state: type[GameState], name: str, *, drop: Sequence[str] = (),
     hints = get_type_hints(state, include_extras=True)
     retyped = dict(fields)
     out = [(f, retyped.pop(f, hints[f])) for f in state.__struct_fields__ if f not in drop]
-    return view_struct(state.__struct_config__.tag, name, out + list(retyped.items()), doc)
+    game_id = cast(str, state.__struct_config__.tag)  # a game's state is tagged with its id
+    return view_struct(game_id, name, out + list(retyped.items()), doc)
 
 
 def options_struct(name: str, options: Sequence[Option]) -> type[msgspec.Struct]:
@@ -155,7 +174,8 @@ def options_struct(name: str, options: Sequence[Option]) -> type[msgspec.Struct]
         elif f.kind == "str":
             kind = str
         elif f.kind == "str_list" and f.choices:
-            kind = tuple[Literal[tuple(f.choices)], ...]
+            choice: Any = Literal[tuple(f.choices)]
+            kind = GenericAlias(tuple, (choice, ...))  # tuple[choice, ...], built at run time
         else:
             raise TypeError(f"option {o.name}: no state type for field kind {f.kind!r}")
         if f.nullable:
@@ -267,7 +287,7 @@ _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder()
 
 
-def encode_state(state: msgspec.Struct) -> dict:
+def encode_state(state: msgspec.Struct) -> dict[str, Any]:
     """The state's JSON as plain dicts and lists (equal to what a client posts back), by a
     function generated once per declaration: half the cost of a JSON round trip."""
     fn = _ENCODERS.get(type(state))
@@ -307,7 +327,7 @@ def _string_key(hint: Any) -> bool:
                            and all(isinstance(v, str) for v in get_args(hint)))
 
 
-def _json_of(hint: Any, v: str, ns: dict, names: dict, depth: int) -> str:
+def _json_of(hint: Any, v: str, ns: dict[str, Any], names: dict[type, str], depth: int) -> str:
     """Source of an expression turning `v`, declared as `hint`, into its JSON."""
     hint = _bare(hint)
     if _plain(hint):
@@ -333,7 +353,8 @@ def _json_of(hint: Any, v: str, ns: dict, names: dict, depth: int) -> str:
     return f"_roundtrip({v})"   # anything else: msgspec's own JSON, the slow way
 
 
-def _encoder_of(kind: type, ns: dict, names: dict) -> Callable[[Any], dict]:
+def _encoder_of(kind: type[msgspec.Struct], ns: dict[str, Any], names: dict[type, str]
+                ) -> Callable[[Any], dict[str, Any]]:
     """One generated function per struct, all in one namespace (a struct may contain itself)."""
     config = kind.__struct_config__
     if config.omit_defaults or config.array_like:
@@ -345,17 +366,18 @@ def _encoder_of(kind: type, ns: dict, names: dict) -> Callable[[Any], dict]:
               for f, name in zip(kind.__struct_fields__, kind.__struct_encode_fields__)]
     fn = names.get(kind, "_top")
     exec(f"def {fn}(s):\n    return {{{', '.join(items)}}}\n", ns)
-    return ns[fn]
+    encoder: Callable[[Any], dict[str, Any]] = ns[fn]
+    return encoder
 
 
 # ------------------------------------------------------------------------------ schema
 
-def openapi_schema(kind: type[GameState], description: str = "") -> dict:
+def openapi_schema(kind: type[msgspec.Struct], description: str = "") -> dict[str, Any]:
     """The declaration's JSON schema in the OpenAPI 3.0 dialect, nested structs inlined (the
     spec's State is one self-contained schema per game)."""
     (root,), components = msgspec.json.schema_components(
         [kind], ref_template="#/components/schemas/{name}")
-    out = _to_oas30(root, components)
+    out: dict[str, Any] = _to_oas30(root, components)
     if description:
         out["description"] = description
     return out
@@ -377,7 +399,7 @@ def _to_oas30(node: Any, components: Mapping[str, Any]) -> Any:
     if node.get("x-hidden"):  # engine/state.py Hidden
         return {"type": "array", "items": dict(_CARD_SCHEMA), "nullable": True,
                 "description": node.get("description", "")}
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "title":
             continue

@@ -33,7 +33,7 @@ class ScoreDelta:
     reason: str
     extra: Mapping[str, Any] = dc_field(default_factory=dict)
 
-    def to_json(self, game: str | None = None) -> dict:
+    def to_json(self, game: str | None = None) -> dict[str, Any]:
         """`game`: the answer's game, named on the delta (adjudicate names it on everything
         it answers, so a client picks each game's model by it)."""
         out = {"target": self.target, "kind": self.kind, "delta": self.delta,
@@ -50,7 +50,7 @@ class Event:
     type: str
     data: Mapping[str, Any] = dc_field(default_factory=dict)
 
-    def to_json(self, game: str | None = None) -> dict:
+    def to_json(self, game: str | None = None) -> dict[str, Any]:
         """`game`: the answer's game (games share event types with different fields)."""
         if game is None:
             return {"type": self.type, **self.data}
@@ -68,7 +68,7 @@ class Action:
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)
 
-    def to_json(self, game: str | None = None) -> dict:
+    def to_json(self, game: str | None = None) -> dict[str, Any]:
         """`game`: named on listed actions (games share action types with different fields)."""
         if game is None:
             return {"type": self.type, "player": self.player, **self.fields}
@@ -84,7 +84,7 @@ class Transition(Generic[S]):
     events: tuple[Event, ...] = ()
 
 
-class _Unfilled(dict):
+class _Unfilled(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "?"
 
@@ -127,8 +127,8 @@ class Refusal(Exception):
     def message(self, lang: str = "en") -> str:
         return self.ja if lang == "ja" else self.en
 
-    def to_json(self, lang: str = "en") -> dict:
-        out = {"code": self.code, "message": self.message(lang)}
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message(lang)}
         if self.game:
             out["game"] = self.game
         if self.rule:
@@ -165,7 +165,7 @@ class Lookup:
     summary_ja: str  # the summary in Japanese (GET /v1/games with Accept-Language: ja)
     request: Mapping[str, Field]
     response: Mapping[str, Field]
-    handler: Callable[[dict], dict]
+    handler: Callable[[dict[str, Any]], dict[str, Any]]
     cacheable: bool = True
 
 

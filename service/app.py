@@ -6,6 +6,7 @@ import logging
 import time
 from http import HTTPStatus
 from types import SimpleNamespace
+from typing import cast
 
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
@@ -19,10 +20,17 @@ from .cache import Cache
 from .config import Settings
 from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
-from .schemas import (ProblemSchema, Schemas, deal_components, event_components,
-                      record_components, refusal_components, request_components,
-                      state_components,
-                      state_field_ref)
+from .schemas import (
+    ProblemSchema,
+    Schemas,
+    deal_components,
+    event_components,
+    record_components,
+    refusal_components,
+    request_components,
+    state_components,
+    state_field_ref,
+)
 from .sequence import Sequencer
 from .trust import Guard
 
@@ -135,7 +143,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["card_referee"] = SimpleNamespace(
         settings=settings,
         guard=Guard(settings.state_secrets, settings.seal_keys, settings.referee_keys,
-                    Sequencer(settings.redis_url, settings.sequence_ttl_seconds,
+                    # Settings refuses strict sequencing without a Redis URL
+                    Sequencer(cast(str, settings.redis_url), settings.sequence_ttl_seconds,
                               settings.redis_timeout_seconds, settings.sequence_retry_seconds)
                     if settings.sequence == "strict" else None,
                     seat_token_keys=settings.seat_token_keys),
@@ -207,7 +216,7 @@ def _install_request_hooks(app: Flask, settings: Settings, observe) -> None:
         environ[STARTED_ENV] = time.perf_counter()
         return wsgi_app(environ, start_response)
 
-    app.wsgi_app = timed_wsgi_app
+    app.wsgi_app = timed_wsgi_app  # type: ignore[method-assign]  # flask's documented way to wrap it
 
     # Allowed origins are echoed one at a time: caches must key answers on Origin.
     vary_origin = bool(settings.cors_origins) and "*" not in settings.cors_origins
@@ -215,7 +224,7 @@ def _install_request_hooks(app: Flask, settings: Settings, observe) -> None:
 
     @app.after_request
     def _after(response: Response) -> Response:
-        req = request._get_current_object()  # one proxy lookup, not one per attribute
+        req = request._get_current_object()  # type: ignore[attr-defined]  # the proxy's method; one lookup, not one per attribute
         environ = req.environ
         if observe is not None:  # before a conditional GET turns a 200 into a 304
             observe(req, response)

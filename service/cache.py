@@ -90,10 +90,11 @@ class Cache:
 
     def get(self, key: str) -> bytes | None:
         value = self.local.get(key)  # the first tier: entries never change (module doc)
-        if value is not None or not self._redis_usable():
+        client = self._client
+        if value is not None or client is None or not self._redis_usable():
             return value
         try:
-            value = self._client.get(key)
+            value = client.get(key)
             self._down_until = 0.0
         except redis_store.ERRORS as err:
             self._mark_down(err)
@@ -104,9 +105,10 @@ class Cache:
 
     def set(self, key: str, value: bytes) -> None:
         self.local.set(key, value)
-        if self._redis_usable():
+        client = self._client
+        if client is not None and self._redis_usable():
             try:
-                self._client.set(key, value, ex=self.ttl)
+                client.set(key, value, ex=self.ttl)
                 self._down_until = 0.0
             except redis_store.ERRORS as err:
                 self._mark_down(err)

@@ -325,7 +325,9 @@ def _check(args: argparse.Namespace) -> int:
 def _print_check(record: dict, report: dict, lang: str) -> None:
     w = _WORDS[lang]
     tags = record.get("tags") or {}
-    names = tags.get("names") if isinstance(tags.get("names"), dict) else {}
+    names = tags.get("names")
+    if not isinstance(names, dict):
+        names = {}
     seats = " ".join(f"{p} ({names[p]})" if p in names else p for p in record["players"])
     _out(f"{w['game']}: {report['game']}   {w['players']}: {seats}")
     about = [str(tags[k]) for k in ("event", "site", "date", "round", "table", "referee")

@@ -72,11 +72,11 @@ def cpu_limit(root: str = "/sys/fs/cgroup") -> int:
     except (OSError, ValueError):
         try:
             with open(os.path.join(root, "cpu", "cpu.cfs_quota_us"), encoding="ascii") as fh:
-                q = int(fh.read())
+                quota_us = int(fh.read())
             with open(os.path.join(root, "cpu", "cpu.cfs_period_us"), encoding="ascii") as fh:
-                period = int(fh.read())
-            if q > 0 and period > 0:
-                quota = q / period
+                period_us = int(fh.read())
+            if quota_us > 0 and period_us > 0:
+                quota = quota_us / period_us
         except (OSError, ValueError):
             pass
     if quota is not None:

@@ -180,7 +180,7 @@ def request_lang(req=None) -> str:
     `req`: the request object when the caller holds it (saves the proxy lookup)."""
     if req is None:
         try:
-            req = request._get_current_object()
+            req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
         except RuntimeError:  # outside a request
             return "en"
     environ = req.environ
@@ -273,7 +273,7 @@ def handle_http_exception(error: HTTPException) -> Response:
     # Keep what the exception says in headers (405's Allow, RFC 9110), not its content type.
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     headers.update(data.get("headers") or {})
-    return problem(status, code, detail, errors, headers)
+    return problem(status, code, detail or "", errors, headers)
 
 
 def _is_json_error(errors: dict) -> bool:

@@ -108,6 +108,7 @@ def write_problem(sock, status_int, reason, mesg):
     import json
 
     from gunicorn import util
+
     from service.errors import TITLES
 
     code = SERVER_PROBLEM_CODES.get(status_int, "request_malformed")

@@ -82,12 +82,12 @@ def find_duplicate_key(data: bytes | str) -> tuple[str, str] | None:
             stack.pop()
             expect_key = False
         elif first == 0x2C:  # ','
-            frame = stack[-1] if stack else None
-            if frame is not None:
-                if frame[0]:
+            top = stack[-1] if stack else None
+            if top is not None:
+                if top[0]:
                     expect_key = True
                 else:
-                    frame[2] += 1
+                    top[2] += 1
     return None
 
 

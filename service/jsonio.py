@@ -1,15 +1,15 @@
 """orjson for every JSON body in and out: measured at 0.86 of the floor against stdlib's 0.76."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-import orjson
 import marshmallow as ma
-from flask import Request, Response
+import orjson
+from flask import Flask, Request, Response
 from flask.json.provider import JSONProvider
 from webargs import core
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .json_keys import refuse_duplicate_keys
 
@@ -23,7 +23,8 @@ class OrjsonProvider(JSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj), mimetype="application/json")
+        app = cast(Flask, self._app)  # flask types it as the sansio App: it is the Flask app
+        return app.response_class(orjson.dumps(obj), mimetype="application/json")
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -85,7 +86,7 @@ def _chunked_failed(err: Exception):
     try:
         from gunicorn.http.errors import NoMoreData, ParseException
     except ImportError:  # not under gunicorn
-        raise err
+        raise err from None
     if isinstance(err, NoMoreData):
         _incomplete("The chunked body ended before its last chunk.")
     if isinstance(err, ParseException):
@@ -155,7 +156,7 @@ class OrjsonParser(FlaskParser):
 def _current_request() -> Request:
     from flask import request
 
-    return request._get_current_object()
+    return request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
 
 
 def invalid_json(err: Exception):

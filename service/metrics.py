@@ -23,8 +23,15 @@ import weakref
 from http import HTTPStatus
 
 from flask import Flask, Response
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
-                               generate_latest, multiprocess)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 
 from engine import ENGINE_VERSION, registry as games
 
@@ -223,7 +230,7 @@ def install(app: Flask):
     @app.get("/metrics")
     def metrics():
         pending.flush()  # this worker's answers so far; the others' within FLUSH_SECONDS
-        if multiproc:
+        if registry is None:  # multiprocess mode: a fresh registry over the workers' files
             collect_from = CollectorRegistry()
             multiprocess.MultiProcessCollector(collect_from)
         else:

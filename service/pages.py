@@ -15,6 +15,7 @@ import importlib.metadata
 import json
 import os
 import re
+from typing import Any
 
 from flask import Response
 from markdown_it import MarkdownIt
@@ -75,7 +76,7 @@ def _anchor_rules(tokens) -> None:
     there is one, else the first list item, paragraph, table cell or line of a paragraph that
     does (rules written one a line, "5.1 …" then "5.2 …", are one paragraph in markdown; each
     such line then starts on a line of its own, with its anchor)."""
-    stated: dict[str, tuple[str, object]] = {}
+    stated: dict[str, tuple[str, Any]] = {}
 
     def found(number: str, kind: str, where) -> None:
         known = stated.get(number)

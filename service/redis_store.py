@@ -10,6 +10,7 @@ no command or script spans two keys.
 from __future__ import annotations
 
 import threading
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis
@@ -83,7 +84,8 @@ def connect(url: str, timeout_seconds: float, retry: bool = True):
     itself, knowing its script is idempotent). A cluster client always retries a command a
     few times after a node stops answering, reading the cluster's layout again in between:
     that is how it finds the replica promoted in a failed master's place."""
-    timeouts = {"socket_timeout": timeout_seconds, "socket_connect_timeout": timeout_seconds}
+    timeouts: dict[str, Any] = {"socket_timeout": timeout_seconds,
+                                "socket_connect_timeout": timeout_seconds}
     if is_cluster(url):
         nodes, options = cluster_startup(url)
         return _LazyCluster(lambda: RedisCluster(

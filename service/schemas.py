@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Iterable
+from typing import Any, Iterable, cast
 
 import marshmallow as ma
 from marshmallow import fields as mf, validate
 
-from engine.cards import SUITS
-from engine.schema import CARD_INPUT_PATTERN
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
+from engine.cards import SUITS
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
-from engine.referee import REFEREE
 from engine.records import DISCREPANCY_CODES
+from engine.referee import REFEREE
+from engine.schema import CARD_INPUT_PATTERN
 
 from .sealing import LEGACY_PREFIX, PREFIX
 
@@ -81,7 +81,7 @@ def _card(**kw) -> mf.String:
 
 def to_marshmallow(field: Field) -> mf.Field:
     """An engine Field as a marshmallow field, for validation and for the spec."""
-    common = {"required": field.required, "allow_none": field.nullable,
+    common: dict[str, Any] = {"required": field.required, "allow_none": field.nullable,
               "metadata": {"description": field.description} if field.description else {}}
     kind = field.kind
     if kind == "cards":
@@ -302,7 +302,7 @@ SEALED_STATE = {"type": "string", "pattern": SEALED_PATTERN,
 SEALED_MATCH = {"type": "string", "pattern": SEALED_PATTERN,
                 "description": "A sealed match summary (next_match): opaque; pass it as the "
                                "next deal's `match`"}
-META = {"type": "object", "description": "The state's binding, under its signature: a game "
+META: dict[str, Any] = {"type": "object", "description": "The state's binding, under its signature: a game "
         "id made at the deal, the move number, whether the deal was shaped by a referee, and "
         "its match's lineage (match id, deal number, the match's provenance: `referee` only "
         "while every deal of the match was dealt with the referee key)",
@@ -610,7 +610,7 @@ def request_components(games: Iterable[Game]) -> dict[str, dict]:
     `LegalActionsRequest`, `ViewRequest`, a oneOf of them by `game` (the discriminator a
     generator narrows on; a sealed state is opaque, so only `game` can tell)."""
     components: dict[str, dict] = {}
-    names: dict[str, list[str]] = {"ValidateRequest": [], "LegalActionsRequest": [],
+    names: dict[str, list[tuple[str, str]]] = {"ValidateRequest": [], "LegalActionsRequest": [],
                                    "ViewRequest": []}
     for game in games:
         prefix, words = pascal(game.id), game.names.get("en", game.id)
@@ -621,7 +621,7 @@ def request_components(games: Iterable[Game]) -> dict[str, dict]:
         player = {"type": "string", "nullable": True,
                   "description": "a seat's id; null: a spectator (`referee` with the referee "
                                  "key: the table's referee)"}
-        shapes = {
+        shapes: dict[str, tuple[dict[str, Any], list[str], str]] = {
             "ValidateRequest": ({"action": _ref(prefix + "Action") if game.actions
                                  else _ref("Action")}, ["game", "state", "action"],
                                 f"An action of {words} on a state of {words}"),
@@ -868,7 +868,9 @@ class OptionInfo(FieldInfo):
 class ActionInfo(ma.Schema):
     type = mf.String(required=True)
     description = mf.String(required=True)
-    fields = mf.Dict(keys=mf.String(), values=mf.Nested(FieldInfo), required=True)
+    # the spec's `fields` property: marshmallow takes it as a declared field, though its stubs
+    # see the name as Schema.fields (the instance's dict of fields)
+    fields = mf.Dict(keys=mf.String(), values=mf.Nested(FieldInfo), required=True)  # type: ignore[assignment]
     rule = mf.String()
     referee_only = _bool(required=True)
 
@@ -904,7 +906,8 @@ class GamesResponse(ma.Schema):
     def __init__(self, game_ids=(), **kwargs):
         super().__init__(**kwargs)
         # its games' `id` one of these (the spec's enum): a GameInfo bound to them
-        self.fields["games"].inner.nested = GameInfo(game_ids)
+        games = cast(mf.List, self.fields["games"])
+        cast(mf.Nested, games.inner).nested = GameInfo(game_ids)
 
 
 class DealRequest(Strict):

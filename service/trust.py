@@ -42,7 +42,7 @@ from engine import adjudicate
 from engine.errors import InputError, InvalidState
 from engine.game import InvalidDeal
 
-from .sealing import SealError, Sealer
+from .sealing import Sealer, SealError
 from .sequence import Sequencer
 from .signing import SIGNATURE_KEY, SignatureError, Signer
 
@@ -346,7 +346,7 @@ class Guard:
 # binding its states get, and what its answer hands out (service/api/play.py).
 
 def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, headers
-               ) -> tuple[Meta | None, object, str | None, str | None, tuple | None]:
+               ) -> tuple[Meta | None, dict | None, str | None, str | None, tuple | None]:
     """Who may shape this deal, its binding, its seed and seed salt (None: the engine draws
     them) and the next_match it uses (claimed by claim_match once the engine dealt it). A deck,
     hands, a chosen seed, match values this service did not sign or seal, or a dealer other
@@ -427,8 +427,8 @@ def replayed(guard: Guard, out: dict, meta: Meta | None, game_id: str, players) 
     lineage, and under sealing the tokens a deal answers."""
     out["initial_state"] = guard.outgoing(out["initial_state"], meta)
     final = None if meta is None else meta._replace(move=len(out["steps"]))
-    if guard.sequencer is not None and meta is not None:
-        guard.sequencer.start(meta.game_id, final.move)
+    if guard.sequencer is not None and final is not None:  # final: meta at the move reached
+        guard.sequencer.start(final.game_id, final.move)
     out["state"] = guard.outgoing(out["state"], final)
     out["next_match"] = guard.outgoing_match(
         out["next_match"], final, {"game": game_id, "players": players})

@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine import cards, rng
-from engine.fields import ActionType, Field, Option
 from engine.errors import InvalidDeal, InvalidState
+from engine.fields import ActionType, Field, Option
 from engine.game import Game
-from engine.values import (FINISHED, IN_PROGRESS, Action, DealSetup, Event, Lookup, Refusal,
-                           ScoreDelta, Transition)
+from engine.values import FINISHED, IN_PROGRESS, Action, DealSetup, Event, Lookup, Refusal, ScoreDelta, Transition
 
 ORDER = {r: i for i, r in enumerate(cards.RANKS)}
 

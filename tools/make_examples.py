@@ -21,10 +21,9 @@ import random
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
-
-from importlib.metadata import version
 
 from engine import adjudicate, rng
 from engine.records import FORMAT, FORMAT_VERSION, digest

@@ -16,10 +16,10 @@ exchanges then carry a `kind`. With --leader-passes P the leader of a clear fiel
 submits a card it does not hold (the server counts it as a pass), with chance P (D9,
 leader_may_pass); a game the server ends at 20 passes in a row (ranking the players left at
 random) gets `ranked_by_passes` and the order the server drew, read from the next game's
-titles (so the last game of a run is not written if it ended so). Each game is written to DIR/game<k>.json: the hands before
-the exchange, the exchange (the cards the upper players gave), the hands after it, every submission as the
-8x15 table sent with the server's answer (9 accepted or a pass, 8 refused), and the
-finishing order. tests/daifugo/test_uecda_server.py replays them through our engine.
+titles (so the last game of a run is not written if it ended so). Each game is written to
+DIR/game<k>.json: the hands before the exchange, the exchange (the cards the upper players gave),
+the hands after it, every submission as the 8x15 table sent with the server's answer (9 accepted
+or a pass, 8 refused), and the finishing order. tests/daifugo/test_uecda_server.py replays them through our engine.
 """
 from __future__ import annotations
 

@@ -11,7 +11,6 @@ from ..errors import request_lang
 from ..jsonio import json_response
 from .spec import GAME_PARAMETER
 
-
 _RULES_LANGUAGE_DOC = (
     "In the negotiated language: with `Accept-Language: ja` the Japanese page "
     "(`docs/rules/<game>.ja.md`, a rule-for-rule translation with the same numbers) where the "

@@ -12,8 +12,16 @@ from .. import examples, trust
 from ..errors import LimitExceeded, request_lang
 from ..jsonio import json_response
 from . import validate
-from .common import (RefereeBlueprint, asks_as_referee, cached_json, check_game, check_latest,
-                     check_player_ids, refusal_json, state_in)
+from .common import (
+    RefereeBlueprint,
+    asks_as_referee,
+    cached_json,
+    check_game,
+    check_latest,
+    check_player_ids,
+    refusal_json,
+    state_in,
+)
 from .spec import GAME_PARAMETER, HOST_TOKEN_PARAMETER, SEAT_TOKEN_PARAMETER
 
 

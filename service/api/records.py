@@ -2,6 +2,8 @@
 /v1/records/sheet) and verify a deal's seed against its commitment (POST /v1/verify-deal)."""
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 from flask import Response, request
 
@@ -52,7 +54,7 @@ def build(ctx) -> None:
     def check_record():
         # The same in every trust mode: a record carries no state and the answer issues none
         # (its next_match values are neither signed nor sealed), so there is nothing to guard.
-        req = request._get_current_object()
+        req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
         lang = request_lang(req)
         report = records.check_record(record_in(ext, req), lang=lang)
         req.environ["cardref.game"] = report["game"]
@@ -107,7 +109,7 @@ def build(ctx) -> None:
                      for media in SHEET_MEDIA_TYPES}}})
     @called_directly
     def record_sheet():
-        req = request._get_current_object()
+        req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
         asked = req.args.get("format")
         if asked is None:
             best = req.accept_mimetypes.best_match(list(SHEET_MEDIA_TYPES), "text/plain")
@@ -134,7 +136,7 @@ def build(ctx) -> None:
         return response
 
 
-def record_in(ext, req) -> object:
+def record_in(ext, req) -> Any:
     """The posted match record (raw JSON: the engine checks its shape and names the path of a
     fault), within the service's bounds (413 limit_exceeded beyond them) and player ids."""
     try:

@@ -7,7 +7,6 @@ from flask_smorest import Blueprint
 
 from ..trust import HOST_TOKEN_HEADER, SEAT_TOKEN_HEADER
 
-
 PROBLEM_RESPONSES = {
     400: "Malformed JSON (`json_malformed`)",
     415: "Body not declared as JSON (`unsupported_media_type`)",

@@ -20,7 +20,7 @@ from .common import RefereeBlueprint, check_game, check_latest, refusal_json
 from .spec import SEAT_TOKEN_PARAMETER, called_directly, problem_docs
 
 
-def action_digest(move: int, action: dict) -> str:
+def action_digest(move: int, action: dict | None) -> str:
     """Names an accepted action and the move it was applied to (strict sequencing's record):
     the same action on the same state is the same move, answered again as the first time."""
     return hashlib.sha256(orjson.dumps([move, action], option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
@@ -123,7 +123,7 @@ def build(ctx) -> RefereeBlueprint:
              summary="Adjudicate one action: valid with the next state, or refused with the rule broken")
     @called_directly
     def validate():
-        req = request._get_current_object()  # one proxy lookup, not one per attribute
+        req = request._get_current_object()  # type: ignore[attr-defined]  # the proxy's method; one lookup, not one per attribute
         return _validate(req, load_body(schemas.validate_request, req))
 
     # The unversioned alias of /v1/validate that front ends were promised.
@@ -136,7 +136,7 @@ def build(ctx) -> RefereeBlueprint:
                summary="Same as POST /v1/validate")
     @called_directly
     def validate_alias():
-        req = request._get_current_object()
+        req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
         return _validate(req, load_body(schemas.validate_request, req))
 
     return alias

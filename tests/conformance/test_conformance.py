@@ -10,8 +10,7 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate, registry
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
@@ -45,7 +44,7 @@ def test_random_legal_play_reaches_the_end_of_a_match(game_id, data):
     table = table_or_reject(game_id, data)
     rnd = random.Random(data.draw(st.integers(0, 2**32), label="play"))
     deals = finished = 0
-    for number, dealt, step in helpers.play_match(game_id, table, rnd):
+    for _number, _dealt, step in helpers.play_match(game_id, table, rnd):
         if step is None:
             deals += 1
             continue

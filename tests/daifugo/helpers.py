@@ -4,11 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.games.daifugo import GAME
-from engine.games.daifugo.options import DEFAULTS, PRESETS
+from engine.games.daifugo.options import DEFAULTS, PRESETS, play_rules
 from engine.games.daifugo.phases import deck_of, to_struct
 from engine.games.daifugo.plays import read_play
 from engine.games.daifugo.state import VERSION
-from engine.games.daifugo.options import play_rules
 from engine.state import encode_state
 from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
 

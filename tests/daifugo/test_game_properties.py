@@ -13,13 +13,13 @@ from hypothesis import Phase, given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.values import Refusal
 from engine.games.daifugo import GAME
 from engine.games.daifugo.options import OPTIONS, points_of
 from engine.games.daifugo.phases import titles_for
+from engine.values import Refusal
 from tests.leaks import assert_no_leak
-from tests.state_schema import schema_errors
 from tests.sizing import examples
+from tests.state_schema import schema_errors
 
 MAX_STEPS = 3000  # a guard in the test only
 

@@ -3,9 +3,9 @@ docs/rules/daifugo.md, each on a hand-built deal."""
 import pytest
 
 from engine import adjudicate
+from engine.cards import deck_52
 from engine.errors import InvalidDeal, InvalidOptions
 from engine.games.daifugo import GAME
-from engine.cards import deck_52
 
 from .helpers import build, events, ok, pass_, play, refused
 

@@ -12,13 +12,21 @@ from hypothesis import Phase, given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.games.daifugo.options import FIRST_LEADERS
 from engine.errors import InvalidDeal
-from tests.physical import (by_seat, deal, engine_play_out, engine_replays_the_same,
-                            error_paths, play_out, refused_deal, replays_the_same,
-                            shuffled_deck)
-from tests.sizing import examples
+from engine.games.daifugo.options import FIRST_LEADERS
+from tests.physical import (
+    by_seat,
+    deal,
+    engine_play_out,
+    engine_replays_the_same,
+    error_paths,
+    play_out,
+    refused_deal,
+    replays_the_same,
+    shuffled_deck,
+)
 from tests.service.conftest import client, make_client, toy  # noqa: F401 (fixtures)
+from tests.sizing import examples
 
 ABCD = ["ann", "bob", "cho", "dai"]
 DECK = deck_52() + ["BJ"]

@@ -4,12 +4,28 @@ from dataclasses import replace
 
 import pytest
 
-from engine.games.daifugo.plays import (REFUSALS, AmbiguousReading, FieldState, PlayError,
-                                  apply_play, can_follow, check_jack_back_declaration, cleared,
-                                  five_skips, forbidden_finish, infer_reading, is_eight_cut,
-                                  is_revolution, is_unbeatable, legal_plays, read_play,
-                                  readings, reverses_direction, seven_pass_count,
-                                  ten_discard_count)
+from engine.games.daifugo.plays import (
+    REFUSALS,
+    AmbiguousReading,
+    FieldState,
+    PlayError,
+    apply_play,
+    can_follow,
+    check_jack_back_declaration,
+    cleared,
+    five_skips,
+    forbidden_finish,
+    infer_reading,
+    is_eight_cut,
+    is_revolution,
+    is_unbeatable,
+    legal_plays,
+    read_play,
+    readings,
+    reverses_direction,
+    seven_pass_count,
+    ten_discard_count,
+)
 from engine.games.daifugo.rules import PRESETS, SEED, SEED_FULL, UECDA, PlayRules, play_rules
 
 STD = replace(SEED, stairs="standard")

@@ -1,14 +1,23 @@
 """Property: `legal_plays` equals a brute force over every sub-multiset of the hand and every
 reading of it, and each listed play passes `can_follow`; `infer_reading` agrees."""
-from tests.sizing import examples
 from itertools import combinations
 
 from hypothesis import given, settings, strategies as st
 
 from engine.cards import JOKERS
-from engine.games.daifugo.plays import (ORDER, AmbiguousReading, FieldState, PlayError, can_follow,
-                                  full_deck, infer_reading, legal_plays, readings)
+from engine.games.daifugo.plays import (
+    ORDER,
+    AmbiguousReading,
+    FieldState,
+    PlayError,
+    can_follow,
+    full_deck,
+    infer_reading,
+    legal_plays,
+    readings,
+)
 from engine.games.daifugo.rules import PlayRules
+from tests.sizing import examples
 
 RULES = st.builds(
     PlayRules,

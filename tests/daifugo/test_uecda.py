@@ -3,12 +3,20 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.games.daifugo.lookups import uecda_table
-from engine.games.daifugo.plays import FieldState, PlayError, legal_plays, read_play
+from engine.games.daifugo.plays import FieldState, full_deck, legal_plays, read_play
 from engine.games.daifugo.rules import UECDA
-from engine.games.daifugo.uecda import (TableError, card_cell, cell_card, empty_table, hand_to_table,
-                                  play_to_table, read_state, table_to_cards, table_to_hand,
-                                  table_to_play)
-from engine.games.daifugo.plays import full_deck
+from engine.games.daifugo.uecda import (
+    TableError,
+    card_cell,
+    cell_card,
+    empty_table,
+    hand_to_table,
+    play_to_table,
+    read_state,
+    table_to_cards,
+    table_to_hand,
+    table_to_play,
+)
 from tests.sizing import examples
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from openapi_schema_validator import OAS30Validator
 
-from engine import adjudicate, referee, registry
+from engine import referee, registry
 from tests.adjudication import random_deal_play_out
 from tests.sizing import examples
 
@@ -51,7 +51,6 @@ def test_every_event_type_the_engine_constructs_is_declared(game_id):
 
 @pytest.mark.parametrize("game_id", PRODUCT_GAMES)
 def test_events_of_whole_games_fit_their_declarations(game_id):
-    game = registry.get(game_id)
     seen: set[str] = set()
     for seed in range(examples(8)):
         rnd = random.Random(f"events-{game_id}-{seed}")

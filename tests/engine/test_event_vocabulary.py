@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from engine import adjudicate, registry
+from engine import registry
 from tests.adjudication import random_deal_play_out
 from tests.sizing import examples
 
@@ -114,7 +114,6 @@ def test_the_japanese_scan_finds_japanese():
 
 @pytest.mark.parametrize("game_id", PRODUCT_GAMES)
 def test_no_english_answer_carries_japanese_outside_ja_fields(game_id):
-    game = registry.get(game_id)
     for seed in range(examples(6)):
         rnd = random.Random(f"vocabulary-{game_id}-{seed}")
         for _players, _state, applied in random_deal_play_out(game_id, rnd, f"vocabulary-{seed}"):

@@ -90,8 +90,6 @@ def man_public_facts(j: dict) -> bool:
 def guandan_piles(j: dict, seat: str) -> list[Pile]:
     """Other hands (a tribute card received is public, T-9, so it stays with its receiver)."""
     piles: list[Pile] = []
-    received = Counter(t["card"] for t in j["tributes"] if t["receiver"] and t["card"]
-                       and t["returned"] is None)
     for p in j["players"]:
         if p == seat:
             continue
@@ -241,7 +239,7 @@ def test_answers_depend_only_on_the_seats_view(game_id):
         req = deal_request(game_id, rnd, player_count(game))
         players = req["players"]
         j = adjudicate.deal(**req)["state"]
-        for step in range(rnd.randint(0, STEPS[game_id])):
+        for _step in range(rnd.randint(0, STEPS[game_id])):
             listed = [a for p in players for a in adjudicate.legal_actions(j, p)]
             if not listed:
                 break

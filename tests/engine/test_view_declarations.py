@@ -37,7 +37,7 @@ def test_every_seats_and_the_spectators_view_of_random_deals_is_the_declared_vie
     steps = 0
     for seed in range(examples(4)):
         rnd = random.Random(f"views-{game_id}-{seed}")
-        for players, state, applied in random_deal_play_out(game_id, rnd, f"views-{seed}"):
+        for players, state, _applied in random_deal_play_out(game_id, rnd, f"views-{seed}"):
             for viewer in [*players, None]:
                 view = adjudicate.view(state, viewer)
                 assert view["game"] == game_id

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import product
 
-from engine.games.guandan.combos import LENGTH, SEED_RULES, ComboRules, Reading, beats, readings
 from engine.cards import RANKS
+from engine.games.guandan.combos import LENGTH, SEED_RULES, ComboRules, Reading, beats, readings
 
 
 def sub_multisets(hand):

@@ -3,14 +3,12 @@
 of a hand read by `combos.readings` (§4–§6, W-11, C-8, C-9, B-1…B-6)."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.cards import RANKS, double_deck_108
 from engine.games.guandan.combos import ComboRules, Reading, classify, readings
 from engine.games.guandan.moves import legal_follows, legal_leads, legal_plays
 from engine.rng import shuffled
-
 from tests.sizing import examples
 
 from .helpers import as_plays, brute_plays, every_reading

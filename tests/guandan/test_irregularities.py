@@ -294,6 +294,7 @@ def test_random_matches_with_random_sanctions_end_with_every_invariant_holding()
     (a full decode: all 108 cards, the void hands, the bans), the seat on turn always has a
     listed act, listed acts are accepted without a sanction, and every deal and the match end."""
     import random
+
     from tests.sizing import examples
     seen: set[str] = set()
     for seed in range(examples(6)):

@@ -14,8 +14,16 @@ from hypothesis import Phase, given, settings, strategies as st
 from engine import adjudicate
 from engine.cards import double_deck_108
 from engine.errors import InvalidDeal
-from tests.physical import (by_seat, deal, engine_play_out, engine_replays_the_same,
-                            error_paths, play_out, refused_deal, replays_the_same)
+from tests.physical import (
+    by_seat,
+    deal,
+    engine_play_out,
+    engine_replays_the_same,
+    error_paths,
+    play_out,
+    refused_deal,
+    replays_the_same,
+)
 from tests.service.conftest import client, make_client, toy  # noqa: F401 (fixtures)
 from tests.sizing import examples
 

@@ -4,8 +4,6 @@ JSON round trip, decodes the same trusted and checked, fits the published schema
 another seat's cards; classify agrees with legal-actions."""
 from __future__ import annotations
 
-from tests.sizing import examples
-
 import json
 import random
 from collections import Counter
@@ -14,12 +12,13 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import double_deck_108
-from engine.values import Refusal
 from engine.games.guandan import GAME
 from engine.games.guandan.combos import classify
 from engine.games.guandan.options import combo_rules
 from engine.games.guandan.state import LEVELS, in_transit
+from engine.values import Refusal
 from tests.leaks import assert_no_leak
+from tests.sizing import examples
 from tests.state_schema import schema_errors
 
 PLAYERS = ["a", "b", "c", "d"]

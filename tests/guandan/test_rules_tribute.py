@@ -5,12 +5,12 @@ import pytest
 
 from engine import adjudicate
 from engine.cards import double_deck_108
-from engine.games.guandan import GAME
 from engine.errors import InvalidDeal
+from engine.games.guandan import GAME
 from engine.games.guandan.combos import level_value
 from engine.games.guandan.phases import card_value
 
-from .helpers import PLAYERS, match_json, ok, refused, legal
+from .helpers import PLAYERS, legal, match_json, ok, refused
 
 LEVEL = "5"
 

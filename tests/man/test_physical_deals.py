@@ -60,10 +60,11 @@ def test_rule_2_7_a_deal_from_the_table_is_played_to_the_end_over_http_and_repla
 
     rng = random.Random(5)  # a game long enough to run the stock out once (3.9)
     log, named, totals = [], 0, Counter()
+    answer = dealt  # the last answer: its to_act is who may act next
     for step in range(400):
         if state["status"] == "finished":
             break
-        to_act = dealt["to_act"] if step == 0 else answer["to_act"]
+        to_act = answer["to_act"]
         player = rng.choice(to_act)
         acts = _post(client, "/v1/legal-actions", {"state": state, "player": player})["actions"]
         mans = [a for a in acts if a["type"] == "man"]

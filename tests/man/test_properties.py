@@ -1,8 +1,6 @@
 """Property tests: random legal play-outs of games and matches, random illegal actions."""
 from __future__ import annotations
 
-from tests.sizing import examples
-
 import json
 import random
 from collections import Counter
@@ -11,11 +9,12 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import SUITS, deck_52
-from engine.values import Refusal
 from engine.games.man import GAME
 from engine.games.man.actions import CALLS
 from engine.games.man.messages import VIOLATIONS
+from engine.values import Refusal
 from tests.leaks import assert_no_leak
+from tests.sizing import examples
 from tests.state_schema import schema_errors
 
 MAX_STEPS = 600  # a guard in the test, never in the engine: reshuffling games may run long

@@ -12,7 +12,6 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.errors import InvalidDeal
-
 from tests.sizing import examples
 
 from .test_properties import BASE_OPTIONS, play_game

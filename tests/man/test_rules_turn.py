@@ -1,7 +1,6 @@
 """Rule 3: a turn — matching, several cards, drawing, passing, big hands, effects, stock."""
 from __future__ import annotations
 
-
 from .helpers import build, legal, ok, refused
 
 HANDS = {"A": ["S5", "HK", "D7"], "B": ["D9", "H9", "CK"], "C": ["C9", "HQ", "DQ"],

@@ -11,7 +11,6 @@ from engine.games.man import GAME
 
 from .helpers import build, deal, legal, ok, refused
 
-
 # ------------------------------------------------------------------ 5.3 penalty draw
 
 def _facing_two(**options):

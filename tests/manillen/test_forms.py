@@ -3,8 +3,7 @@ import random
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from tests.manillen.helpers import (PLAYERS, act, deck_for, legal_cards, play, play_out, refused,
-                                    start, to_act)
+from tests.manillen.helpers import PLAYERS, act, deck_for, legal_cards, play, play_out, refused, start, to_act
 
 
 def test_A36_two_player_deal_layout():
@@ -188,8 +187,9 @@ def test_A35_six_players_any_partner_winning_exempts():
 
 
 def test_A35_five_players_are_refused():
-    from engine.errors import InvalidDeal
     import pytest
+
+    from engine.errors import InvalidDeal
     with pytest.raises(InvalidDeal) as err:
         adj.deal("manillen", PLAYERS[6][:5], seed="five")
     assert err.value.path == "players"
@@ -224,6 +224,7 @@ def test_A37_french_form_has_no_trump_choice_and_needs_four_players():
     _, state = _french()
     assert refused(state, "choose_trump", "p0", trump="S").code == "wrong_phase"
     import pytest
+
     from engine.errors import InvalidDeal
     for n, extra in ((3, {}), (4, {"blind_no_trump": True}),
                      (4, {"allow_pass_trump_to_partner": True})):
@@ -256,6 +257,7 @@ def test_A37_parlee_partner_may_signal_muette_may_not():
 
 def test_A37_decode_refuses_a_turned_card_that_does_not_fix_trumps():
     import pytest
+
     from engine.errors import InvalidState
     from engine.games.manillen import GAME
     _, state = _french()

@@ -15,8 +15,15 @@ from engine import adjudicate
 from engine.cards import deck_32
 from engine.errors import InvalidDeal
 from engine.games.manillen.cut import cut_winner
-from tests.physical import (deal, engine_play_out, engine_replays_the_same, error_paths,
-                            play_out, refused_deal, replays_the_same)
+from tests.physical import (
+    deal,
+    engine_play_out,
+    engine_replays_the_same,
+    error_paths,
+    play_out,
+    refused_deal,
+    replays_the_same,
+)
 from tests.service.conftest import client, make_client, toy  # noqa: F401 (fixtures)
 from tests.sizing import examples
 

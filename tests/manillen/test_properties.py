@@ -4,7 +4,6 @@ accept the state and agree (both decoders rebuild equal objects, encode gives th
 all 32 cards are accounted for, every listed legal action is accepted, unlisted plays and
 out-of-turn actions are refused. At every deal's end: 60 card points, and only a side over the
 threshold scores."""
-from tests.sizing import examples
 import json
 from collections import Counter
 
@@ -12,12 +11,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from engine.values import Refusal
 from engine.games.manillen import GAME
 from engine.games.manillen.phases import playable
 from engine.games.manillen.state import ManillenState
 from engine.games.manillen.tricks import total_points
+from engine.values import Refusal
 from tests.leaks import assert_no_leak
+from tests.sizing import examples
 from tests.state_schema import schema_errors
 
 OPTION_SETS = st.fixed_dictionaries({}, optional={

@@ -6,10 +6,9 @@ import pytest
 
 from engine import adjudicate as adj
 from engine.cards import deck_32
-from engine.values import DealSetup
-from engine.games.manillen import GAME
-from engine.games.manillen import scoring
+from engine.games.manillen import GAME, scoring
 from engine.state import encode_state, replace
+from engine.values import DealSetup
 from tests.manillen.helpers import PLAYERS, act, new_deal, play_out, refused, start
 
 SPADES_HEARTS = [c for c in deck_32() if c[0] in "SH"]      # 30 card points

@@ -153,7 +153,7 @@ def brute_force(hand, d: Declaration, rules: DeclarationRules) -> bool:
 
 from engine import adjudicate  # noqa: E402
 from engine.cards import deck_52  # noqa: E402
-from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
+from tests.adjudication import act, ok, refused  # noqa: E402, F401 (re-exported)
 
 PLAYERS = ["A", "B", "C"]
 

@@ -7,9 +7,21 @@ import pytest
 from hypothesis import given, strategies as st
 
 from engine.errors import InputError
-from engine.games.manteur.declarations import (DEFAULT_RULES, ERRORS, REFUSALS, TYPES, Declaration,
-                                         DeclarationError, DeclarationRules, compare, describe,
-                                         is_higher, parse_declaration, sort_key, to_json)
+from engine.games.manteur.declarations import (
+    DEFAULT_RULES,
+    ERRORS,
+    REFUSALS,
+    TYPES,
+    Declaration,
+    DeclarationError,
+    DeclarationRules,
+    compare,
+    describe,
+    is_higher,
+    parse_declaration,
+    sort_key,
+    to_json,
+)
 from engine.games.manteur.truth import lookup_compare
 
 from .helpers import D, all_declarations

@@ -9,7 +9,7 @@ from service.app import create_app
 from service.config import Settings
 from tests.leaks import assert_no_leak, cards_shown
 
-from .helpers import declare, deal, ok
+from .helpers import deal, declare, ok
 
 HAND = ["S2", "H2", "CK", "D7", "S9"]
 

@@ -2,8 +2,6 @@
 actions that must be refused or be legal, states and views checked at every step."""
 from __future__ import annotations
 
-from tests.sizing import examples
-
 import json
 import random
 from collections import Counter
@@ -12,13 +10,14 @@ from hypothesis import given, settings, strategies as st
 
 from engine import adjudicate
 from engine.cards import deck_52
-from engine.values import Refusal
 from engine.games.manteur import GAME
 from engine.games.manteur.declarations import compare, parse_declaration
 from engine.games.manteur.ladder import ladder
 from engine.games.manteur.options import rules_of
 from engine.games.manteur.state import deck_of
+from engine.values import Refusal
 from tests.leaks import assert_no_leak
+from tests.sizing import examples
 from tests.state_schema import schema_errors
 
 MAX_STEPS = 3000  # a guard in the test only

@@ -9,7 +9,6 @@ from hypothesis import given, settings, strategies as st
 from engine.cards import JOKERS, deck_54, rank_of
 from engine.games.manteur.declarations import DEFAULT_RULES, TYPES, DeclarationError, DeclarationRules
 from engine.games.manteur.truth import Proof, check, is_true, lookup_check, parse_hand
-
 from tests.sizing import examples
 
 from .helpers import D, all_declarations, brute_force, deck_cards, forms, size

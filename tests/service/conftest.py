@@ -5,7 +5,6 @@ from service.app import create_app
 from service.config import Settings
 from tests.toygame import ToyGame
 
-
 REFEREE_KEY = "test-referee-key"
 REFEREE = {"Authorization": f"Bearer {REFEREE_KEY}"}
 

@@ -5,7 +5,6 @@ import time
 import uuid
 
 import orjson
-
 import redis
 
 from engine import ENGINE_VERSION
@@ -96,7 +95,8 @@ def test_cheap_enumerations_are_not_cached(make_client, redis_url):
                 if g.id not in ("toy", "crash") and not g.legal_actions_cacheable)
     client = make_client(redis_url=redis_url)
     players = [f"p{i}" for i in range(max(game.min_players, 2))]
-    state = client.post(f"/v1/games/{game.id}/deal", json={"players": players, "seed": uuid.uuid4().hex}).get_json()["state"]
+    body = {"players": players, "seed": uuid.uuid4().hex}
+    state = client.post(f"/v1/games/{game.id}/deal", json=body).get_json()["state"]
     r = redis.Redis.from_url(redis_url)
     identity = orjson.dumps([state, players[0], None], option=orjson.OPT_SORT_KEYS)
     key = cache_key("legal", hashlib.sha256(identity).hexdigest())

@@ -127,8 +127,7 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
 
     from card_referee_client import Client, models
     from card_referee_client.api.ops import healthz, readyz
-    from card_referee_client.api.v1 import (deal, legal_actions, list_games, validate_action,
-                                            view)
+    from card_referee_client.api.v1 import deal, legal_actions, list_games, validate_action, view
     from card_referee_client.models import Status, ValidateAccepted, ValidateRefused
 
     client = Client(base_url=service, raise_on_unexpected_status=True,

@@ -1,10 +1,11 @@
 """The real thing: the service under gunicorn (2 sync workers) on a loopback port."""
-import pytest
 import json
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 from service.metrics import FLUSH_SECONDS
 from tests.service.serving import gunicorn_service
@@ -38,7 +39,8 @@ def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
         games = json.loads(_get(base + "/v1/games")[1])["games"]
         assert games, "no game registered in the product"
         game = games[0]
-        players = [f"p{i}" for i in range(game["players"]["min"] if game["players"]["min"] > 2 else 4 if game["players"]["max"] >= 4 else 2)]
+        seats = game["players"]["min"] if game["players"]["min"] > 2 else 4 if game["players"]["max"] >= 4 else 2
+        players = [f"p{i}" for i in range(seats)]
         status, dealt = _post(f"{base}/v1/games/{game['id']}/deal", {"players": players})
         assert status == 201 and dealt["state"]["signature"]
         player = dealt["to_act"][0]

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import registry
 from tests.service.conftest import deal_toy
-from tests.toygame import ToyGame
 from tests.sizing import examples
+from tests.toygame import ToyGame
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
@@ -69,8 +69,8 @@ def test_an_unexpected_exception_is_a_500_problem_without_a_stack_trace(make_cli
     try:
         client = make_client()
         state = client.post("/v1/games/crash/deal", json={"players": ["ann", "bob"]}).get_json()["state"]
-        resp = client.post("/v1/validate", json={"state": state,
-                                                 "action": {"type": "play", "player": "ann", "card": state["hands"][0][0]}})
+        action = {"type": "play", "player": "ann", "card": state["hands"][0][0]}
+        resp = client.post("/v1/validate", json={"state": state, "action": action})
         body = resp.get_json()
         assert resp.status_code == 500 and body["code"] == "internal_error"
         assert "secret internals" not in json.dumps(body) and "Traceback" not in json.dumps(body)

@@ -5,9 +5,9 @@ import yaml
 from openapi_spec_validator import validate
 
 from engine import registry
-from service.schemas import pascal
 from service.app import create_app
 from service.config import Settings
+from service.schemas import pascal
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
 

@@ -144,7 +144,6 @@ def test_access_log_on_by_default_under_serve(monkeypatch):
 
 
 def test_gunicorn_logs_through_the_json_formatter():
-    import logging.config
 
     from service.logs import gunicorn_logconfig
 
@@ -495,7 +494,7 @@ def test_metrics_labels_stay_bounded_whatever_clients_send(make_client):
 
     def word(n=8):
         return "".join(rnd.choice(string.ascii_uppercase) for _ in range(n))
-    for i in range(2000):
+    for _i in range(2000):
         method = rnd.choice(["GET", "POST", word(), word(12).lower()])
         path = rnd.choice(["/v1/validate", "/v1/games/" + word() + "/deal", "/" + word(),
                            "/v1/games/toy/" + word(), "/v1/" + word() + "/" + word()])

@@ -5,8 +5,7 @@ the service at start with the reason."""
 from urllib.parse import quote
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from service.config import Settings, SettingsError
 from service.redis_store import cluster_startup, is_cluster

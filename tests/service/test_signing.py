@@ -18,7 +18,8 @@ def test_tampered_signed_state_is_refused_403(make_client):
     client = make_client(state_secrets=("s3cret",))
     state = deal_toy(client, deck=["SA", "H2", "DK", "C3"])["state"]
     better = {**state, "hands": [["SA", "SK"], ["DK", "C3"]]}  # ann deals herself a king
-    for endpoint, body in [("/v1/validate", {"state": better, "action": {"type": "play", "player": "ann", "card": "SK"}}),
+    for endpoint, body in [("/v1/validate", {"state": better,
+                                             "action": {"type": "play", "player": "ann", "card": "SK"}}),
                            ("/v1/legal-actions", {"state": better, "player": "ann"}),
                            ("/v1/view", {"state": better, "player": "ann"})]:
         resp = client.post(endpoint, json=body)

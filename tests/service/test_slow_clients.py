@@ -8,8 +8,15 @@ import os
 
 import pytest
 
-from bench.fault_drills import (free_port, redis_kill_drill, slow_clients_drill, start_service,
-                                stop_service, validate_body, worker_kill_drill)
+from bench.fault_drills import (
+    free_port,
+    redis_kill_drill,
+    slow_clients_drill,
+    start_service,
+    stop_service,
+    validate_body,
+    worker_kill_drill,
+)
 
 WORKER_TIMEOUT = 2  # gunicorn's heartbeat timeout: the drill trickles for longer than this
 BODY_TIMEOUT = 3.0

@@ -414,6 +414,7 @@ def test_states_sealed_before_padding_still_open():
 
     import orjson
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     from service.sealing import Sealer, _key_id
     from service.trust import STATE_PURPOSE
     key = parse_key(new_key())

@@ -7,7 +7,6 @@ people is a text `{en, ja}`, never a second `_ja` field."""
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st

@@ -115,7 +115,11 @@ const settled = () => q('[data-testid="result"]') || q('[data-testid="ask-cards"
   || q('[data-testid="queue"]') || document.querySelector('[data-testid="legal-actions"] button.legal');
 const started = Date.now();
 function wait(pred, then) {
-  const tick = () => { const v = pred(); if (v) return then(v); if (Date.now() - started > 20000) return done("timeout"); setTimeout(tick, 5); };
+  const tick = () => {
+    const v = pred(); if (v) return then(v);
+    if (Date.now() - started > 20000) return done("timeout");
+    setTimeout(tick, 5);
+  };
   tick();
 }
 wait(settled, () => {
@@ -129,7 +133,10 @@ wait(settled, () => {
     return [i < 0 ? -99 : -i, Number(b.dataset.cards)];
   };
   let best = buttons[0];
-  for (const b of buttons) { const [a1, a2] = rank(b), [b1, b2] = rank(best); if (a1 > b1 || (a1 === b1 && a2 > b2)) best = b; }
+  for (const b of buttons) {
+    const [a1, a2] = rank(b), [b1, b2] = rank(best);
+    if (a1 > b1 || (a1 === b1 && a2 > b2)) best = b;
+  }
   const before = count();
   best.click();
   const idle = () => !document.getElementById("app").dataset.busy;

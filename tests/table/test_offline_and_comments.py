@@ -12,14 +12,14 @@ from selenium.webdriver.support.ui import Select
 
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
-    enter_man_table,
-    pick_hand,
     click,
+    enter_man_table,
     entries,
     find,
     finds,
     idle,
     open_page,
+    pick_hand,
     play_steps,
     saved_match,
     set_up,
@@ -28,7 +28,6 @@ from tests.table.pagedriver import (
     wait_present,
 )
 from tests.table.relay import Relay
-
 
 
 def post(base: str, path: str, body: dict, key: str | None = None) -> dict:

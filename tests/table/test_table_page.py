@@ -15,15 +15,15 @@ from engine import records
 from tests.table.browser import start_browser
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
-    enter_man_table,
-    pick_hand,
     click,
+    enter_man_table,
     enter_other,
     entries,
     find,
     finds,
     idle,
     open_page,
+    pick_hand,
     play_deal,
     play_steps,
     saved_match,
@@ -32,7 +32,6 @@ from tests.table.pagedriver import (
     wait_for,
     wait_present,
 )
-
 
 
 def test_the_index_links_the_table_page_served_from_the_package(table_service):
@@ -185,7 +184,7 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
     plays each seat with its seat token, and finishes the deal."""
     from service.sealing import new_key
     from tests.service.serving import gunicorn_service
-    
+
     with gunicorn_service(tmp_path, CARDREF_REFEREE_KEYS=REFEREE_KEY,
                           CARDREF_STATE_SECRET="table-test-secret-" + "x" * 20,
                           CARDREF_SEAL_KEYS=new_key(),

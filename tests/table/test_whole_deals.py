@@ -3,20 +3,19 @@ the page offers, each with the moment its game is known for: Guandan's tribute, 
 exchange, Man's draw from an unknown stock and a chombo, Manteur's challenge, Manillen's trump."""
 from __future__ import annotations
 
-
 from selenium.webdriver.support.ui import Select
 
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
-    enter_man_table,
-    pick_hand,
     click,
+    enter_man_table,
     entries,
     find,
     finds,
     idle,
     next_deal,
     open_page,
+    pick_hand,
     play_deal,
     saved_match,
     set_up,

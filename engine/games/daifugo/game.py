@@ -2,6 +2,8 @@
 docs/rules/daifugo.md)."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field
 from engine.game import Game
 from engine.state import replace
@@ -85,8 +87,8 @@ class DaifugoGame(Game[DaifugoState]):
 
     view_type = views.DaifugoView
 
-    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
         return sheet.lines(deal)
 
-    def view(self, state: DaifugoState, player: str | None) -> dict:
+    def view(self, state: DaifugoState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -6,12 +6,13 @@ from engine.errors import InvalidState, shown
 
 from .state import DaifugoState
 
+
 def _bad(message: str, path: str) -> InvalidState:
     return InvalidState(message, f"state.{path}")
 
 
 def invariants(s: DaifugoState) -> None:
-    from .phases import deck_of, active
+    from .phases import active, deck_of
 
     players = s.players
     seated = set(players)

@@ -2,6 +2,8 @@
 each with its request, response and pure handler."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field
 from engine.values import Lookup
 
@@ -29,18 +31,18 @@ def _table(rows: list[str]) -> list[list[int]]:
     return [[int(ch) for ch in r] for r in rows] + [[0] * COLS] * (ROWS - len(rows))
 
 
-def _rows(table) -> list[str]:
+def _rows(table: list[list[int]]) -> list[str]:
     return ["".join(str(x) for x in row) for row in table]
 
 
-def _convert(req: dict) -> dict:
+def _convert(req: dict[str, Any]) -> dict[str, Any]:
     kind = req.get("kind") or "play"
     if "table" in req:
         if "cards" in req:
             raise _NotATable("give a table or cards, not both")
         table = _table(req["table"])
         if kind == "hand":
-            cards, jokers = table_to_hand(table), []
+            cards, jokers = table_to_hand(table), list[str]()
         else:
             cards, jokers = table_to_cards(table)
     elif "cards" in req:
@@ -58,7 +60,7 @@ def _convert(req: dict) -> dict:
             "pass": not cards, "table": _rows(table)}
 
 
-def uecda_table(req: dict) -> dict:
+def uecda_table(req: dict[str, Any]) -> dict[str, Any]:
     """U16: an 8x15 card table (rows of digits) to cards, or cards to a table. A table
     or cards that are no UECda hand or play answer valid=false with the reason."""
     try:

@@ -2,6 +2,8 @@
 below, each (rule, English, Japanese). Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, refusal_details
 from engine.referee import Sanction
 from engine.values import Refusal
@@ -66,7 +68,7 @@ DETAILS = refusal_details({code: texts for code, (_rule, *texts) in MESSAGES.ite
                           DETAIL_KINDS, explicit=PLAY_DETAILS)
 
 
-def refuse(code: str, **details) -> Refusal:
+def refuse(code: str, **details: Any) -> Refusal:
     """The Refusal for `code`, its rule cited as "daifugo <n>"."""
     rule, en, ja = MESSAGES[code]
     return Refusal.from_templates("daifugo", code, rule, en, ja, details)

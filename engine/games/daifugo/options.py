@@ -3,16 +3,15 @@ as defaults, and the three presets. `play_rules(options)` gives the PlayRules th
 predicates read (memoized: options are immutable)."""
 from __future__ import annotations
 
+from collections.abc import Mapping  # not typing's: isinstance through it costs ~1 µs
 from functools import lru_cache
 from itertools import permutations
-from collections.abc import Mapping  # not typing's: isinstance through it costs ~1 µs
 from typing import Any
 
 from engine.fields import Field, Option
 from engine.referee import violations_option
 
-from .rules import (FIVE_SKIPS, FORBIDDEN_FINISHES, JACK_BACKS, LOCKS, SPADE3_RETURNS,
-                    STAIRS_FORMS, PlayRules)
+from .rules import FIVE_SKIPS, FORBIDDEN_FINISHES, JACK_BACKS, LOCKS, SPADE3_RETURNS, STAIRS_FORMS, PlayRules
 
 FIRST_LEADERS = ("random_then_daihinmin", "diamond3_first_then_daihinmin", "spade3_first",
                  "diamond3_every_game")
@@ -21,7 +20,7 @@ EXCHANGES = ("none", "2_1", "1_1", "1_0")
 SUIT_ORDERS = tuple("".join(p) for p in permutations("SHDC"))
 
 
-def _enum(desc: str, desc_ja: str, choices: tuple, nullable: bool = False) -> Field:
+def _enum(desc: str, desc_ja: str, choices: tuple[Any, ...], nullable: bool = False) -> Field:
     return Field("enum", desc, desc_ja, choices=choices, nullable=nullable)
 
 
@@ -199,7 +198,7 @@ def _hashable(v: Any) -> Any:
 
 
 @lru_cache(maxsize=256)
-def _rules(items: tuple) -> PlayRules:
+def _rules(items: tuple[Any, ...]) -> PlayRules:
     return PlayRules(**dict(items))
 
 

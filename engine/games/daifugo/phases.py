@@ -11,20 +11,36 @@ from typing import Any
 import msgspec
 
 from engine.cards import JOKERS, SUITS, deck_52, first_repeated, remove_cards
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
-from engine.errors import InvalidOptions, shown
+from engine.errors import InvalidDeal, InvalidOptions, shown
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
 from .events import FOUL_FINISH_TEXT
 from .messages import from_play_error, refuse
 from .options import DEFAULTS, play_rules, points_of
-from .plays import (STRENGTH, FieldState, Play, PlayError, apply_play,
-                    check_jack_back_declaration, forbidden_finish, infer_reading, legal_plays)
+from .plays import (
+    STRENGTH,
+    FieldState,
+    Play,
+    PlayError,
+    apply_play,
+    check_jack_back_declaration,
+    forbidden_finish,
+    infer_reading,
+    legal_plays,
+)
 from .rules import FORBIDDEN_FINISHES
-from .state import (VERSION, DaifugoExchange, DaifugoMatch, DaifugoOptions, DaifugoOwed,
-                    DaifugoPlay, DaifugoResult, DaifugoState)
+from .state import (
+    VERSION,
+    DaifugoExchange,
+    DaifugoMatch,
+    DaifugoOptions,
+    DaifugoOwed,
+    DaifugoPlay,
+    DaifugoResult,
+    DaifugoState,
+)
 
 TITLE_NAMES = {"daifugo": ("大富豪", "grand millionaire"), "fugo": ("富豪", "millionaire"),
                "heimin": ("平民", "commoner"), "hinmin": ("貧民", "poor"),
@@ -108,7 +124,7 @@ def field_of(s: DaifugoState) -> FieldState:
 
 # ------------------------------------------------------------------------ deal
 
-def _options(given: dict) -> Any:
+def _options(given: dict[str, Any]) -> Any:
     opts = {**DEFAULTS, **given}
     ff = opts.get("forbidden_finish") or []
     for i, item in enumerate(ff):
@@ -351,7 +367,7 @@ def _check_cards(s: DaifugoState, player: str, cards) -> None:
             raise refuse("card_not_in_hand", player=player, card=c)
 
 
-def _play(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoState:
+def _play(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> DaifugoState:
     _in_turn(s, player)
     cards = list(action.get("cards") or ())
     _check_cards(s, player, cards)
@@ -409,7 +425,7 @@ def _play(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
     return _advance(s, player, out.skips, ev)
 
 
-def _finish(s: DaifugoState, player: str, foul: tuple[str, ...], ev: list) -> DaifugoState:
+def _finish(s: DaifugoState, player: str, foul: tuple[str, ...], ev: list[Any]) -> DaifugoState:
     """D10: out of the deal; D24: a foul finish ranks last among those still open; D23: the
     first finisher other than the last 大富豪 sends them down at once."""
     if foul:
@@ -427,7 +443,7 @@ def _finish(s: DaifugoState, player: str, foul: tuple[str, ...], ev: list) -> Da
     return s
 
 
-def _advance(s: DaifugoState, player: str, skips: int, ev: list) -> DaifugoState:
+def _advance(s: DaifugoState, player: str, skips: int, ev: list[Any]) -> DaifugoState:
     """The turn moves on after `player`'s play and its follow-ups."""
     act = active(s)
     if len(act) <= 1:
@@ -463,7 +479,7 @@ def _leader_after(s: DaifugoState, last: str) -> str:
     return last if last in act or not act else _next_in(s, last, act)
 
 
-def _clear_by_passes(s: DaifugoState, ev: list) -> DaifugoState:
+def _clear_by_passes(s: DaifugoState, ev: list[Any]) -> DaifugoState:
     """The field clears by passes: the last player leads, or the next one still in (U5)."""
     lead = _leader_after(s, s.top.by)
     ev.append(Event("field_cleared", {"reason": "passes", "by": lead}))
@@ -472,7 +488,7 @@ def _clear_by_passes(s: DaifugoState, ev: list) -> DaifugoState:
                    turn=lead)
 
 
-def _clear_if_all_passed(s: DaifugoState, player: str, ev: list) -> DaifugoState:
+def _clear_if_all_passed(s: DaifugoState, player: str, ev: list[Any]) -> DaifugoState:
     """The last move of a deal clears the field as any other move would (D9): the play that
     ends the deal leaves a field everyone else has passed on cleared, with its event (the
     UECda server clears it there too, daihu.c 1140-1155)."""
@@ -481,7 +497,7 @@ def _clear_if_all_passed(s: DaifugoState, player: str, ev: list) -> DaifugoState
     return s
 
 
-def _move_on(s: DaifugoState, cur: str, ev: list) -> DaifugoState:
+def _move_on(s: DaifugoState, cur: str, ev: list[Any]) -> DaifugoState:
     """D9 / D-f / U5: clear the field when everyone who must has passed, else the next
     player (with the pass lock, the next who has not passed) is on turn. On a clear field
     (leader_may_pass) everyone having passed in turn starts it again: the pass round is
@@ -502,7 +518,7 @@ def _move_on(s: DaifugoState, cur: str, ev: list) -> DaifugoState:
     return replace(s, turn=_next_in(s, cur, cands))
 
 
-def _rank_the_rest(s: DaifugoState, ev: list) -> DaifugoState:
+def _rank_the_rest(s: DaifugoState, ev: list[Any]) -> DaifugoState:
     """D9 (leader_may_pass): PASS_LIMIT passes in a row end the deal. The UECda server ranks
     the players left at random, each next place drawn uniformly among those still unranked
     (daihu.c 1121-1137), i.e. a uniformly random order; here the order is the deal's seeded
@@ -518,7 +534,7 @@ def _rank_the_rest(s: DaifugoState, ev: list) -> DaifugoState:
     return _end_deal(replace(s, fallen=s.fallen + tuple(reversed(rest))))
 
 
-def _pass(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoState:
+def _pass(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> DaifugoState:
     _in_turn(s, player)
     if s.top is None and not s.options.leader_may_pass:
         raise refuse("must_lead")
@@ -532,7 +548,7 @@ def _pass(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoStat
     return s
 
 
-def _follow_up(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoState:
+def _follow_up(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> DaifugoState:
     kind = action.type
     o = s.owed
     if s.phase == "exchange":
@@ -565,7 +581,7 @@ def _follow_up(s: DaifugoState, player: str, action: Action, ev: list) -> Daifug
     return _advance(s, player, o.skips, ev)
 
 
-def _exchange(s: DaifugoState, player: str, action: Action, ev: list) -> DaifugoState:
+def _exchange(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> DaifugoState:
     due = next((i for i, e in enumerate(s.exchange) if e.upper == player
                 and e.returned is None), None) if s.phase == "exchange" else None
     if due is None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field as dc_field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from engine.cards import JOKERS, RANKS, SUITS, deck_52, first_repeated, parse_cards
 
@@ -88,7 +88,7 @@ class PlayError(ValueError):
     `jokers` list the possible `readings` (each a list of stand-ins, as `Play.jokers`)."""
 
     def __init__(self, code: str, readings: Sequence[Sequence[str]] = (),
-                 details: Optional[dict] = None):
+                 details: Optional[dict[str, Any]] = None):
         self.code = code
         self.rule, self.en, self.ja = REFUSALS[code]
         self.readings = [list(r) for r in readings]
@@ -175,7 +175,7 @@ class Play:
         """How many cards of the play read as `rank` (jokers included)."""
         return sum(1 for r in self.ranks if r == rank)
 
-    def key(self, rules: PlayRules = SEED) -> tuple:
+    def key(self, rules: PlayRules = SEED) -> tuple[Any, ...]:
         """Identity of the play for listing: readings that differ only in which joker stands
         where, or (without a suit lock) in the suit a set's joker stands for, are one play."""
         stand = self.jokers
@@ -184,9 +184,9 @@ class Play:
         return (self.form, self.stairs_form, self.rank, self.suit, self.low, self.high,
                 tuple(sorted(self.cards)), tuple(sorted(stand)))
 
-    def to_action(self) -> dict:
+    def to_action(self) -> dict[str, Any]:
         """The fields of a `play` action for this reading."""
-        out: dict = {"cards": list(self.cards)}
+        out: dict[str, Any] = {"cards": list(self.cards)}
         if self.jokers:
             out["jokers"] = list(self.jokers)
         return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Optional
+
 from engine.errors import shown
 
 STAIRS_FORMS = ("off", "seed", "standard")

@@ -3,11 +3,13 @@ title (大富豪 … 大貧民) and its points, a forbidden finish (D24) or a fa
 (都落ち), the finishing order and the revolutions of the deal."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.sheets import CheckedDeal, SheetLine, words
 
 
 def lines(deal: CheckedDeal) -> list[SheetLine]:
-    titles: dict[str, dict] = {}
+    titles: dict[str, dict[str, Any]] = {}
     for d in deal.deltas():
         if d["kind"] == "rank" and isinstance(d.get("text"), dict):
             titles[d["target"]] = d["text"]

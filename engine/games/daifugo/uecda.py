@@ -11,13 +11,13 @@ The UECda deck has one joker; it is written `BJ` here unless `joker=` says other
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from engine.cards import JOKERS, SUITS, parse_cards
+from engine.errors import shown
 
 from .plays import ORDER, STRENGTH, Play, read_play
 from .rules import UECDA, PlayRules
-from engine.errors import shown
 
 ROWS, COLS = 8, 15
 Table = list[list[int]]
@@ -104,7 +104,7 @@ def play_to_table(play: Optional[Play]) -> Table:
     for stand in play.jokers:
         if play.form == "stairs":
             row = SUITS.index(play.suit)
-            col = {"-": 0, "+": 14}.get(stand[1:]) if stand[1:] in ("-", "+") \
+            col = {"-": 0, "+": 14}[stand[1:]] if stand[1:] in ("-", "+") \
                 else STRENGTH[stand[1:]]
         elif stand[0] == "*":
             row, col = 4, STRENGTH[stand[1:]]
@@ -166,7 +166,7 @@ def table_to_play(table: Sequence[Sequence[int]], rules: PlayRules = UECDA,
 
 # ---- state (Table 2) -----------------------------------------------------------------------
 
-def read_state(table: Sequence[Sequence[int]]) -> dict:
+def read_state(table: Sequence[Sequence[int]]) -> dict[str, Any]:
     """The state fields of a server Table 2 (U18). `cards_to_give` <= 0 means none."""
     _check(table)
     s, p = table[5], table[6]

@@ -4,7 +4,7 @@ pair; never the seed
 (nor the referee's draw standing in for it)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from msgspec import Struct
 
@@ -35,7 +35,7 @@ DaifugoView = view_of(DaifugoState, "DaifugoView", drop=UNSEEN, fields=[
 ], doc="A deal of Daifugo as one seat (`viewer`) or a spectator (null) may see it")
 
 
-def view(s: DaifugoState, player: str | None) -> dict:
+def view(s: DaifugoState, player: str | None) -> dict[str, Any]:
     v = encode_state(s)
     for name in UNSEEN:
         del v[name]

@@ -21,9 +21,10 @@ for "10"). The option values that change combinations are the frozen `ComboRules
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
-from collections.abc import Iterable, Mapping, Sequence  # not typing's: isinstance through it costs ~1 µs
+from typing import Any
 
 from engine.cards import JOKERS, RANKS, parse_cards
 from engine.errors import shown
@@ -246,7 +247,7 @@ def canonical_wilds(rtype: str, rank: str | None, naturals: Sequence[str], n_wil
 
 # --- readings of exactly some cards --------------------------------------------------------
 
-def _run_top(positions: Counter, width: int, per: int) -> int | None:
+def _run_top(positions: Counter[Any], width: int, per: int) -> int | None:
     """Top of a run of `width` consecutive positions holding `per` cards each, A low or high."""
     if len(positions) != width or any(c != per for c in positions.values()):
         return None
@@ -260,7 +261,7 @@ def _run_top(positions: Counter, width: int, per: int) -> int | None:
     return None
 
 
-def _shapes(counts: Counter, n: int, bj: int, rj: int, rules: ComboRules) -> list[tuple[str, str | None]]:
+def _shapes(counts: Counter[Any], n: int, bj: int, rj: int, rules: ComboRules) -> list[tuple[str, str | None]]:
     """(type, rank) of every reading of cards whose wilds have all been given ranks: `counts`
     maps natural position (1…13) to cards, `bj`/`rj` count jokers. Suits are the caller's."""
     out: list[tuple[str, str | None]] = []
@@ -308,7 +309,7 @@ def _shapes(counts: Counter, n: int, bj: int, rj: int, rules: ComboRules) -> lis
     return out
 
 
-def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) -> dict:
+def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) -> dict[str, Any]:
     """Every reading of `cards`, by (type, rank) (all have len(cards) cards)."""
     wild = wild_card(level)
     n = len(cards)
@@ -317,7 +318,7 @@ def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) 
     naturals = [c for c in cards if c != wild and c not in JOKERS]
     # keyed by what identifies a Reading (its type, rank and length: not its wilds), so a
     # reading is built once
-    found: dict[tuple, Reading] = {}
+    found: dict[tuple[Any, ...], Reading] = {}
 
     def add(rtype: str, rank: str | None) -> None:
         key = (rtype, rank)
@@ -380,7 +381,7 @@ def readings(cards: Iterable[str], level: object, rules: ComboRules = SEED_RULES
 
 # --- JSON -----------------------------------------------------------------------------------
 
-def reading_to_json(reading: Reading) -> dict:
+def reading_to_json(reading: Reading) -> dict[str, Any]:
     """{"type", "rank", "length", "wilds"}; rank is null for four jokers."""
     return {"type": reading.type, "rank": reading.rank, "length": reading.length,
             "wilds": list(reading.wilds)}
@@ -447,7 +448,7 @@ def reading_from_json(data: object) -> Reading:
 # --- the lookup and the W-11 choice ---------------------------------------------------------
 
 def classify(cards: Iterable[str], level: object, rules: ComboRules = SEED_RULES,
-             table: Reading | Mapping | None = None) -> dict:
+             table: Reading | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The `classify` lookup: {"readings": [reading JSON…]} and, when a table reading is given,
     each reading JSON also carries "beats" (bool), and "beats" at the top lists whether any does."""
     level = parse_level(level)
@@ -460,14 +461,14 @@ def classify(cards: Iterable[str], level: object, rules: ComboRules = SEED_RULES
         if table is not None:
             item["beats"] = beats(r, table, level, rules)
         out.append(item)
-    answer: dict = {"readings": out}
+    answer: dict[str, Any] = {"readings": out}
     if table is not None:
         answer["beats"] = any(item["beats"] for item in out)
     return answer
 
 
 def choose_reading(cards: Iterable[str], level: object, rules: ComboRules = SEED_RULES,
-                   declared: Reading | Mapping | None = None,
+                   declared: Reading | Mapping[str, Any] | None = None,
                    table: Reading | None = None) -> Reading:
     """The reading a play is adjudicated under (W-11), or ComboError:
 

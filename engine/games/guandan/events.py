@@ -3,7 +3,6 @@ spec publishes one schema per type, and the tests check every emitted event agai
 from __future__ import annotations
 
 from engine.fields import EventType, Field
-
 from engine.state import openapi_schema
 
 from .state import FINISHES, LEVELS, TEAMS, GuandanReading
@@ -65,5 +64,6 @@ EVENTS = (
     EventType("a_level_failed", "a failure as declarer at A (S-5)", {
         "team": _TEAM, "failures": Field("int", "failures so far")}),
     EventType("demoted", "a team's level dropped (S-5)", {
-        "team": _TEAM, "reason": Field("enum", "why", choices=("a_failures", "ace_demotion")), "to": Field("enum", "the new level", choices=LEVELS)}),
+        "team": _TEAM, "reason": Field("enum", "why", choices=("a_failures", "ace_demotion")),
+        "to": Field("enum", "the new level", choices=LEVELS)}),
 )

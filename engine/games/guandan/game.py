@@ -2,6 +2,8 @@
 docs/rules/guandan.md)."""
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 from engine.fields import Field
 from engine.game import Game
 from engine.referee import Sanction
@@ -110,11 +112,12 @@ class GuandanGame(Game[GuandanState]):
 
     view_type = views.GuandanView
 
-    def sheet_columns(self, players, names):  # the score holders (engine/sheets.py)
+    # the score holders (engine/sheets.py)
+    def sheet_columns(self, players: Sequence[str], names: Mapping[str, str]) -> list[Any]:
         return sheet.columns(players, names)
-    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
         return sheet.lines(deal)
 
-    def view(self, state: GuandanState, player: str | None) -> dict:
+    def view(self, state: GuandanState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 

@@ -2,6 +2,8 @@
 each with its request, response and pure handler."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.errors import InputError
 from engine.fields import Field
 from engine.game import Game
@@ -34,7 +36,7 @@ CLASSIFIED_READING["properties"]["beats"] = {
     "type": "boolean", "description": "given a table: whether this reading beats it"}
 
 
-def lookup_classify(body: dict) -> dict:
+def lookup_classify(body: dict[str, Any]) -> dict[str, Any]:
     """Every reading of exactly `cards` at `level` (§4–§6, W-11) and, given a table reading,
     whether each beats it (C-8, B-1 … B-5)."""
     try:

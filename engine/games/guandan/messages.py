@@ -2,6 +2,8 @@
 messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, refusal_details
 from engine.referee import Sanction
 from engine.values import Refusal
@@ -125,7 +127,7 @@ DETAILS = refusal_details({code: texts for code, (_rule, *texts) in MESSAGES.ite
                           DETAIL_KINDS)
 
 
-def refuse(code: str, **details) -> Refusal:
+def refuse(code: str, **details: Any) -> Refusal:
     """The Refusal for `code`, rule cited as "guandan <n>"; details fill the messages."""
     rule, en, ja = MESSAGES[code]
     return Refusal.from_templates("guandan", code, rule, en, ja, details)

@@ -16,7 +16,7 @@ nothing is cached between calls.
 from __future__ import annotations
 
 from itertools import product
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from engine.cards import RANKS, SUITS, parse_cards
 
@@ -156,8 +156,8 @@ class _Hand:
         self.code = code
         self.subs = [_SUBS[ri][code[ri]] for ri in range(13)]
         self.wt = ((), (wild,), (wild, wild))
-        self._pairs: list | None = None
-        self._triples: list | None = None
+        self._pairs: list[Any] | None = None
+        self._triples: list[Any] | None = None
 
     def group_options(self, ri: int, size: int) -> list[tuple[int, list[tuple[str, ...]]]]:
         """[(wilds used j, [card tuples])] for `size` cards of rank ri, j = 0 … min(w, size)."""
@@ -176,12 +176,12 @@ class _Hand:
                 out.append((j, [t + tail for t in sub[k]]))
         return out
 
-    def pairs(self) -> list:
+    def pairs(self) -> list[Any]:
         if self._pairs is None:
             self._pairs = [self.group_options(ri, 2) for ri in range(13)]
         return self._pairs
 
-    def triples(self) -> list:
+    def triples(self) -> list[Any]:
         if self._triples is None:
             self._triples = [self.group_options(ri, 3) for ri in range(13)]
         return self._triples
@@ -189,7 +189,7 @@ class _Hand:
 
 # --- generators, one per type; `floor` is the value to beat (0 when leading) -----------------
 
-def _sets(out: list, h: _Hand, m: int, floor: int) -> None:
+def _sets(out: list[Any], h: _Hand, m: int, floor: int) -> None:
     """m cards of one rank (single, pair, triple, bomb), level value > floor (C-1…C-3, B-3)."""
     w = h.w
     lv = h.lv
@@ -220,7 +220,7 @@ def _sets(out: list, h: _Hand, m: int, floor: int) -> None:
                 out.append(((name,) * m, (_JOKER_SINGLE if m == 1 else _JOKER_PAIR)[i]))
 
 
-def _full_houses(out: list, h: _Hand, floor: int, rules: ComboRules) -> None:
+def _full_houses(out: list[Any], h: _Hand, floor: int, rules: ComboRules) -> None:
     """C-4: a triple and a pair of another rank (a joker pair allowed); D12."""
     w = h.w
     lv = h.lv
@@ -261,14 +261,14 @@ def _full_houses(out: list, h: _Hand, floor: int, rules: ComboRules) -> None:
                     out.extend([(c, rd) for c in cards])
 
 
-def _product_index(lists: list, picks: list[int]) -> int:
+def _product_index(lists: list[Any], picks: list[int]) -> int:
     index = 0
     for lst, i in zip(lists, picks):
         index = index * len(lst) + i
     return index
 
 
-def _straights(out: list, h: _Hand, floor: int, rules: ComboRules) -> None:
+def _straights(out: list[Any], h: _Hand, floor: int, rules: ComboRules) -> None:
     """C-5: five consecutive natural ranks, not one suit unless a wild is declared (W-10, D10)."""
     w = h.w
     code = h.code
@@ -296,7 +296,7 @@ def _straights(out: list, h: _Hand, floor: int, rules: ComboRules) -> None:
             out.extend([(c, rd) for c in combos])
             # The combos whose natural cards are all of one suit.
             flushes = []
-            for si, suit in enumerate(SUITS):
+            for si, _suit in enumerate(SUITS):
                 picks = []
                 for i in range(5):
                     if (mask >> i) & 1:
@@ -316,7 +316,7 @@ def _straights(out: list, h: _Hand, floor: int, rules: ComboRules) -> None:
                     del out[base + index]  # D10: five natural same-suit cards are a bomb
 
 
-def _straight_flushes(out: list, h: _Hand, floor: int) -> None:
+def _straight_flushes(out: list[Any], h: _Hand, floor: int) -> None:
     """B-4: five consecutive natural ranks of one suit, wilds declared in that suit."""
     w = h.w
     code = h.code
@@ -353,7 +353,7 @@ def _run_starts(h: _Hand, length: int, floor: int, rules: ComboRules) -> Iterato
             yield s
 
 
-def _runs(out: list, h: _Hand, floor: int, rules: ComboRules, plate: bool) -> None:
+def _runs(out: list[Any], h: _Hand, floor: int, rules: ComboRules, plate: bool) -> None:
     """C-6 tubes (three consecutive pairs) and C-7 plates (two consecutive triples)."""
     w = h.w
     if plate:
@@ -389,7 +389,7 @@ def _runs(out: list, h: _Hand, floor: int, rules: ComboRules, plate: bool) -> No
                     out.extend([(x + y + z, rd) for x in la for y in lb for z in lc])
 
 
-def _bombs(out: list, h: _Hand, rules: ComboRules, tier: int, value: int) -> None:
+def _bombs(out: list[Any], h: _Hand, rules: ComboRules, tier: int, value: int) -> None:
     """B-1…B-6: every bomb whose (tier, value) is above the given one ((0, 0) when leading)."""
     top = min(rules.max_bomb, max(h.n) + h.w)
     for m in range(4, top + 1):
@@ -412,10 +412,10 @@ def _prepare(hand: Iterable[str], level: object) -> tuple[_Hand, str]:
     return _Hand(hand, _RI[level]), level
 
 
-def legal_leads(hand: Iterable[str], level: object, rules: ComboRules = SEED_RULES) -> list:
+def legal_leads(hand: Iterable[str], level: object, rules: ComboRules = SEED_RULES) -> list[Any]:
     """Every play a leader may make (P-1): every combination and bomb the hand holds, once."""
     h, level = _prepare(hand, level)
-    out: list = []
+    out: list[Any] = []
     for m in (1, 2, 3):
         _sets(out, h, m, 0)
     _full_houses(out, h, 0, rules)
@@ -427,11 +427,11 @@ def legal_leads(hand: Iterable[str], level: object, rules: ComboRules = SEED_RUL
 
 
 def legal_follows(hand: Iterable[str], level: object, table: Reading,
-                  rules: ComboRules = SEED_RULES) -> list:
+                  rules: ComboRules = SEED_RULES) -> list[Any]:
     """Every play that beats `table` (C-8, C-9, B-2): the same type and length strictly higher,
     or a higher bomb. Passing is not a play and is not listed."""
     h, level = _prepare(hand, level)
-    out: list = []
+    out: list[Any] = []
     tier, value = power(table, level, rules)
     t = table.type
     if t not in BOMB_TYPES:
@@ -460,14 +460,14 @@ def legal_plays(hand: Iterable[str], level: object, rules: ComboRules = SEED_RUL
     return legal_follows(hand, level, table, rules)
 
 
-def _self_first(out: list, level: str, rules: ComboRules) -> list:
+def _self_first(out: list[Any], level: str, rules: ComboRules) -> list[Any]:
     """D11 alternative: drop the plays whose reading needs a substituting wild although the same
     cards have a reading with the wilds as themselves (slow path, only with the option on)."""
     if not rules.wild_self_first:
         return out
     wild = "H" + level
     kept = []
-    memo: dict = {}
+    memo: dict[str, Any] = {}
     for cards, rd in out:
         if wild in cards:
             key = tuple(sorted(cards))

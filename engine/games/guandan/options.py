@@ -3,8 +3,8 @@
 `combos.ComboRules` through `combo_rules`."""
 from __future__ import annotations
 
-from functools import lru_cache
 from collections.abc import Mapping  # not typing's: isinstance through it costs ~1 µs
+from functools import lru_cache
 from typing import Any
 
 from engine.fields import Field, Option

@@ -6,10 +6,11 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import JOKERS, RANKS, double_deck_108, multiset_contains, remove_cards
-from engine.errors import InvalidAction, InvalidDeal
-from engine.values import Action, DealSetup, Event, Transition
+from engine.errors import InvalidAction, InvalidDeal, shown
+from engine.referee import in_referee_mode
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, Transition
 
 from . import combos
 from .combos import ComboError, Reading, choose_reading, level_value, reading_from_json
@@ -17,11 +18,22 @@ from .messages import refuse
 from .moves import legal_plays
 from .options import combo_rules
 from .scoring import finish_deal, tribute_payers
-from .state import (DECK, LEVELS, TEAMS, VERSION, GuandanLeadBan, GuandanMatch, GuandanMove,
-                    GuandanOut, GuandanReading, GuandanState, GuandanTribute, GuandanTrick,
-                    GuandanOptions, team_of)
-from engine.referee import in_referee_mode
-from engine.errors import shown
+from .state import (
+    DECK,
+    LEVELS,
+    TEAMS,
+    VERSION,
+    GuandanLeadBan,
+    GuandanMatch,
+    GuandanMove,
+    GuandanOptions,
+    GuandanOut,
+    GuandanReading,
+    GuandanState,
+    GuandanTribute,
+    GuandanTrick,
+    team_of,
+)
 
 _WILD_FREE_RANKS = frozenset(RANKS)
 
@@ -66,12 +78,12 @@ def _parse_match(setup: DealSetup, players: tuple[str, ...]) -> GuandanMatch:
                         deal_number=m.get("deal_number", 0))
 
 
-def _hands(setup: DealSetup, match: GuandanMatch) -> tuple[dict[str, tuple[str, ...]], list]:
+def _hands(setup: DealSetup, match: GuandanMatch) -> tuple[dict[str, tuple[str, ...]], list[Any]]:
     """Each seat's 27 cards, and every card with its holder in the order laid out (G-5)."""
     players = setup.players
     if setup.hands is not None:
         hands = {p: tuple(setup.hands[p]) for p in players}
-        seen: Counter = Counter()
+        seen: Counter[Any] = Counter()
         for p in players:  # G-2: each card twice (two packs), each joker twice; named at once
             for i, c in enumerate(hands[p]):
                 seen[c] += 1
@@ -412,7 +424,7 @@ def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
                       (), tuple(events))
 
 
-def _trick_won(s: GuandanState, events: list) -> GuandanState | None:
+def _trick_won(s: GuandanState, events: list[Any]) -> GuandanState | None:
     """P-4: when every other active player has passed since the last play, the trick is won
     and its winner leads (the state after; None while the trick goes on)."""
     top = top_play(s)
@@ -435,7 +447,7 @@ def _trick_won(s: GuandanState, events: list) -> GuandanState | None:
 
 # ---------------------------------------------------------------- tribute
 
-def _assign(s: GuandanState, assignment: dict[str, str], events: list) -> GuandanState:
+def _assign(s: GuandanState, assignment: dict[str, str], events: list[Any]) -> GuandanState:
     """Deliver the tribute cards (payer -> receiver) and open the return phase (T-11)."""
     hands = dict(s.hands)
     tributes = []
@@ -469,7 +481,7 @@ def _tribute(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if card not in highest:
         raise refuse("tribute_not_highest", highest=highest)
     s2 = _handed_over(s, i, player, card, card=card)
-    events: list = [Event("tribute_paid", {"payer": player, "card": card})]
+    events: list[Any] = [Event("tribute_paid", {"payer": player, "card": card})]
     if any(x.card is None for x in s2.tributes):
         return Transition(s2, (), tuple(events))
     order = s.match.previous_order
@@ -499,7 +511,7 @@ def _take(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if payer not in payers:
         raise refuse("choice_not_a_payer", payer=payer)
     other = next(p for p in payers if p != payer)
-    events: list = [Event("tribute_taken", {"player": first, "payer": payer})]
+    events: list[Any] = [Event("tribute_taken", {"player": first, "payer": payer})]
     return Transition(_assign(s, {payer: first, other: second}, events), (), tuple(events))
 
 
@@ -518,7 +530,6 @@ def _first_leader(s: GuandanState) -> str | None:
 def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
     player, card = action.player, action.get("card")
     i, t = _hand_over(s, "return", player, card)
-    hand = s.hands[player]
     allowed = allowed_returns(s, t)
     if card not in allowed:
         if returns_received(s, t, card):
@@ -711,7 +722,7 @@ def _void_hand(s: GuandanState, action: Action) -> Transition[GuandanState]:
     s2 = replace(s, void=s.void + (player,), barred=tuple(p for p in s.barred if p != player),
                  lead_bans=tuple(b for b in s.lead_bans if b.player != player))
     said = {"reason": action.get("reason")} if action.get("reason") else {}
-    events: list = [Event("hand_voided", {"player": player, **said})]
+    events: list[Any] = [Event("hand_voided", {"player": player, **said})]
     if _deal_over(s2):
         return _finished(s2, events)
     out = _out_players(s2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.values import Event, ScoreDelta
 
-from .state import (LEVELS, TEAMS, GuandanMatch, GuandanResult, GuandanState, team_of)
+from .state import LEVELS, TEAMS, GuandanMatch, GuandanResult, GuandanState, team_of
 
 UP = {"1-3": 2, "1-4": 1}
 

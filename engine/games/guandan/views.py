@@ -3,7 +3,7 @@ below the D8 threshold (P-6); the table, what was played, the finishing order, t
 returns in a double tribute only once all are given (T-9); never the seed."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from msgspec import Struct
 
@@ -37,7 +37,7 @@ GuandanView = view_of(GuandanState, "GuandanView", drop=UNSEEN, fields=[
 ], doc="A deal of Guandan as one seat (`viewer`) or a spectator (null) may see it")
 
 
-def view(s: GuandanState, player: str | None) -> dict:
+def view(s: GuandanState, player: str | None) -> dict[str, Any]:
     v = encode_state(s)
     for name in UNSEEN:
         del v[name]

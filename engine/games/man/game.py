@@ -65,7 +65,7 @@ class ManGame(Game[ManState]):
     def invariants(self, state: ManState) -> None:
         invariants(state)
 
-    def next_match(self, state: ManState) -> dict | None:
+    def next_match(self, state: ManState) -> dict[str, Any] | None:
         """The match after this game (7.1, 7.2): running totals, games played, the next dealer,
         whether the match is over and its winner; the next deal takes it as `match`."""
         if state.status != "finished":
@@ -107,8 +107,8 @@ class ManGame(Game[ManState]):
 
     view_type = views.ManView
 
-    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
         return sheet.lines(deal)
 
-    def view(self, state: ManState, player: str | None) -> dict:
+    def view(self, state: ManState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -3,6 +3,8 @@ violation ends the game with the penalty instead of being refused), and English 
 messages. Codes are stable API: clients switch on them."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, refusal_details
 from engine.values import Refusal
 
@@ -37,7 +39,9 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
         "3.1", False, "A suit is named only when an 8 is played.", "マークを指定できるのは8を出したときだけです。"),
     "pending_draw_must_answer": (
         "3.8", True, "A draw of {pending} is pending: answer with a matching 2, 3, 8, A or J, "
-        "or draw the cards.", "{pending}枚のドローが掛かっています。同じ数字かマークの2・3・8・A・Jで返すか、カードを引いてください。"),
+        "or draw the cards.",
+        "{pending}枚のドローが掛かっています。同じ数字かマークの2・3・8・A・Jで返すか、"
+        "カードを引いてください。"),
     "already_drew": (
         "3.3", True, "Only one draw per turn: play a card or end the turn.",
         "山札から引けるのは1手番に1回です。カードを出すか手番を終えてください。"),
@@ -100,7 +104,8 @@ MESSAGES: dict[str, tuple[str, bool, str, str]] = {
     "stock_cards_required": (
         "3.10", False, "The stock's order is unknown (a deal from the table): name the card(s) "
         "drawn or turned in `cards`.",
-        "山札の順番は分かりません(卓の札から入力したディール)。引いた、またはめくったカードを `cards` で指定してください。"),
+        "山札の順番は分かりません(卓の札から入力したディール)。"
+        "引いた、またはめくったカードを `cards` で指定してください。"),
     "stock_cards_not_allowed": (
         "3.10", False, "The stock's order is known (a seeded or ordered deck): the service draws "
         "and turns the cards itself, so name none.",
@@ -178,7 +183,7 @@ DETAILS = refusal_details({code: (en, ja) for code, (_r, _v, en, ja) in MESSAGES
 VIOLATIONS = frozenset(code for code, (_, v, _, _) in MESSAGES.items() if v)
 
 
-def refuse(code: str, **details) -> Refusal:
+def refuse(code: str, **details: Any) -> Refusal:
     """The Refusal for `code`, rule cited as "man <n>"; details fill the messages and travel
     with the refusal."""
     rule, _violation, en, ja = MESSAGES[code]

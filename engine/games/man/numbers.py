@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import product
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.cards import JOKERS, SUITS
 
@@ -102,14 +102,14 @@ def can_make(cards: Iterable[str], number: int) -> bool:
     return number in _numbers(_values(cards))
 
 
-def analyse(cards: Iterable[str]) -> dict:
+def analyse(cards: Iterable[str]) -> dict[str, Any]:
     """The man-numbers lookup's answer: reach, total, numbers and derivations (keys strings)."""
     reach, total, found = _analyse(_values(cards))
     return {"reach": reach, "total": total, "numbers": [n for n, _ in found],
             "derivations": {str(n): list(ways) for n, ways in found}}
 
 
-def lookup_man_numbers(request: dict) -> dict:
+def lookup_man_numbers(request: dict[str, Any]) -> dict[str, Any]:
     """The man-numbers lookup's handler (the Lookup itself is declared in game.py)."""
     hand = request["hand"]
     if any(card in JOKERS for card in hand):

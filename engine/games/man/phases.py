@@ -5,13 +5,13 @@ lives in legality.py."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from engine.cards import deck_52, first_repeated, rank_of, remove_cards
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
-from engine.errors import shown
+from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
 
 from . import legality as L
 from .actions import call_words
@@ -19,8 +19,7 @@ from .messages import WHERE, is_violation, refuse
 from .numbers import hand_total, in_reach, man_numbers
 from .options import DEFAULTS
 from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas, match_winner
-from .state import (DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult,
-                    ManState, make_call)
+from .state import DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult, ManState, make_call
 
 HAND_SIZE = 3  # 2.1
 
@@ -99,7 +98,7 @@ def deal(setup: DealSetup) -> ManState:
     return _settle(state)
 
 
-def _from_table(setup: DealSetup, options: dict) -> tuple[dict, list, list]:
+def _from_table(setup: DealSetup, options: dict[str, Any]) -> tuple[dict[str, Any], list[Any], list[Any]]:
     """2.7: a deal from the cards on the table: three cards a seat (2.1) and the start cards
     as turned (2.3, 2.5), each of the 52 at most once; the rest is the stock, its order
     unknown (the unseen cards, in deck order). Errors name the card and where it was given."""
@@ -159,7 +158,7 @@ def _someone_matches(hands, top: str) -> bool:
     return any(rank_of(c) == rank_of(top) or c[0] == top[0] for h in hands.values() for c in h)
 
 
-def _turn_up(stock: list, discard: list, hands, stop_at_effect: bool, flip_again: bool) -> None:
+def _turn_up(stock: list[Any], discard: list[Any], hands, stop_at_effect: bool, flip_again: bool) -> None:
     """2.3: turn cards until the start card is not an effect card (by_dealer: stop at each
     effect card, the dealer turns the next with `flip`); 2.5 (flip_again): and until some
     player can match it. A full pass of the stock always finds one (every suit held in a hand
@@ -204,7 +203,7 @@ def _flip(s: ManState, seat: str, a: Action) -> Transition[ManState]:
                                                              "cards": turned}),))
 
 
-def _turn_named(s: ManState, seat: str, stock: list, discard: list, named) -> None:
+def _turn_named(s: ManState, seat: str, stock: list[Any], discard: list[Any], named) -> None:
     """3.10 with 2.3: the dealer's `flip` from an unknown stock names every card turned, up
     to the one where turning stops (_turn_up's rule), each an unseen card."""
     if not named:
@@ -219,7 +218,7 @@ def _turn_named(s: ManState, seat: str, stock: list, discard: list, named) -> No
             raise refuse("flip_goes_on", card=card)
 
 
-def _take_unseen(s: ManState, seat: str, stock: list, card: str, before) -> None:
+def _take_unseen(s: ManState, seat: str, stock: list[Any], card: str, before) -> None:
     """3.10: `card` comes off the unknown stock: it must be one nobody has seen. The refusal
     says only what `seat` can see (its hand, the discard pile, its own action): a card in
     another hand is "not in the stock", never where, so that refusals map no hidden card."""
@@ -315,13 +314,13 @@ def _check_call(s: ManState, code: str, given: str | None, suit: str | None) -> 
                      expected_text=_call_text(code, suit))
 
 
-def _call_text(code: str, suit: str | None = None) -> dict:
+def _call_text(code: str, suit: str | None = None) -> dict[str, Any]:
     """A call in words, {en, ja} (refusal details, like the `called` event's text)."""
     ja, en = call_words(code, suit)
     return {"en": en, "ja": ja}
 
 
-def _finish_turn(s: ManState, seat: str, ch: dict, next_seat: str, given: str | None,
+def _finish_turn(s: ManState, seat: str, ch: dict[str, Any], next_seat: str, given: str | None,
                  passed: bool = False, suit: str | None = None) -> tuple[ManState, Event]:
     """End `seat`'s turn: check and record the call (6.1), hand publicity (3.6), the first
     turn (3.4), and hand the turn on."""
@@ -369,7 +368,7 @@ def _forget(let_go: tuple[ManLetGo, ...], seat: str) -> tuple[ManLetGo, ...]:
     return tuple(x for x in let_go if x.player != seat)
 
 
-def _window_on_draw(s: ManState, seat: str) -> dict:
+def _window_on_draw(s: ManState, seat: str) -> dict[str, Any]:
     """5.3: a draw (the one-card draw or a penalty draw) changes the drawer's hand, which
     reopens the top card for them; next_action: it closes for everyone else."""
     mine = s.top_manable and s.top_by != seat
@@ -380,7 +379,7 @@ def _window_on_draw(s: ManState, seat: str) -> dict:
     return dict(window=(seat,) if mine else (), let_go=_forget(_let_go(s), seat))
 
 
-def _window_on_turn_end(s: ManState) -> dict:
+def _window_on_turn_end(s: ManState) -> dict[str, Any]:
     """5.3: end_turn or pass (the hand unchanged): next_action closes the window."""
     if s.options.man_window == "until_covered":
         return {}
@@ -645,7 +644,7 @@ def _decline(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     return Transition(new, (), (ev,))
 
 
-def _resolve(s: ManState, events: tuple) -> Transition[ManState]:
+def _resolve(s: ManState, events: tuple[Any, ...]) -> Transition[ManState]:
     winner, loser, stake, reason = chain_outcome(s.chain)
     deltas = chain_deltas(s.chain)
     won = Event("stake_won", {"winner": winner, "loser": loser, "stake": stake, "reason": reason})
@@ -669,7 +668,7 @@ def _chombo_action(s: ManState, seat: str, a: Action) -> Transition[ManState]:
                    reported_by=seat)
 
 
-def _chombo(s: ManState, offender: str, rule: str, code: str, reason: str, text: dict,
+def _chombo(s: ManState, offender: str, rule: str, code: str, reason: str, text: dict[str, Any],
             reported_by: str | None = None) -> Transition[ManState]:
     deltas = chombo_deltas(s.players, offender, f"{rule}: {reason}")
     ev = Event("penalized", {"player": offender, "rule": rule, "code": code, "text": text,
@@ -685,7 +684,7 @@ def _result(kind: str, winner: str | None = None, loser: str | None = None, stak
 
 
 def _finish(s: ManState, result: ManResult, deltas: tuple[ScoreDelta, ...],
-            events: tuple) -> Transition[ManState]:
+            events: tuple[Any, ...]) -> Transition[ManState]:
     """End the game: match totals updated, 7.1 the winner deals next (else the same
     dealer)."""
     totals = dict(s.match.totals)
@@ -762,13 +761,13 @@ def public_to_act(s: ManState) -> list[str]:
         s.top_manable and p != s.top_by and p in s.window and s.reach[p]))]
 
 
-def _opening_plays(s: ManState, seat: str) -> list:
+def _opening_plays(s: ManState, seat: str) -> list[Any]:
     if rank_of(s.top) in L.EFFECT_RANKS:
         return []
     return L.play_options(s, seat)
 
 
-def _with_call(s: ManState, seat: str, kind: str, fields: dict, code: str | None):
+def _with_call(s: ManState, seat: str, kind: str, fields: dict[str, Any], code: str | None):
     if code is not None and s.options.calls == "declared":
         fields = {**fields, "call": code}
     return Action(kind, seat, fields)

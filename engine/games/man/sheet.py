@@ -3,12 +3,14 @@ that won the stake with their multipliers (5.5), who paid it, a chombo (8.1), a 
 (3.9), the match's end (7.2)."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from engine.sheets import CheckedDeal, SheetLine, words
 
 from .scoring import KIND_JA, KIND_ORDER
 
 
-def _call(event) -> tuple[str, str]:
+def _call(event: Mapping[str, Any]) -> tuple[str, str]:
     """(en, ja) of one call: "kaeshi tanki man ×4", "返し単騎まん ×4" (5.5: each kind doubles)."""
     kinds = [k for k in KIND_ORDER if k in event["kinds"]]
     en = " ".join(kinds + ["man"]) + f" ×{event['multiplier']}"
@@ -17,7 +19,7 @@ def _call(event) -> tuple[str, str]:
 
 
 def lines(deal: CheckedDeal) -> list[SheetLine]:
-    cells: dict = {}
+    cells: dict[str, Any] = {}
     notes_en: list[str] = []
     notes_ja: list[str] = []
     calls = [e for _, e in deal.events("man_called", "kaeshi_called")]

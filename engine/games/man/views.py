@@ -1,7 +1,7 @@
 """What each player may see of a game of Man."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 
@@ -22,7 +22,7 @@ ManView = view_of(ManState, "ManView", drop=UNSEEN, fields=[
 ], doc="A game of Man as one seat (`viewer`) or a spectator (null) may see it")
 
 
-def view(s: ManState, player: str | None) -> dict:
+def view(s: ManState, player: str | None) -> dict[str, Any]:
     """The state as `player` sees it: other hands as counts unless public (3.6) or shown
     (5.4); the stock and the seed (which fixes every later shuffle) never."""
     v = encode_state(s)

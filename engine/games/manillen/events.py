@@ -3,7 +3,6 @@ spec publishes one schema per type, and the tests check every emitted event agai
 from __future__ import annotations
 
 from engine.fields import EventType, Field
-
 from engine.state import openapi_schema
 
 from .result import ManillenFactors, ManillenSide

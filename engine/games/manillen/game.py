@@ -1,14 +1,15 @@
 """ManillenGame: the Game interface over the modules of this package."""
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 from engine.fields import Field
 from engine.game import Game
 from engine.referee import Sanction
 from engine.state import encode_state, replace
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, physical, sheet
-from . import sides as sd
+from . import phases, physical, sheet, sides as sd
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -86,12 +87,13 @@ class ManillenGame(Game[State]):
 
     view_type = ManillenView
 
-    def sheet_columns(self, players, names):  # the score holders (engine/sheets.py)
+    # the score holders (engine/sheets.py)
+    def sheet_columns(self, players: Sequence[str], names: Mapping[str, str]) -> list[Any]:
         return sheet.columns(players, names)
-    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
         return sheet.lines(deal)
 
-    def view(self, state: State, player: str | None) -> dict:
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are
         named, A8, and from the dealer before they look when blind no-trump is on, A11);
         everyone's face-up table cards (A36); the left-over cards (A34); the current trick and
@@ -112,7 +114,7 @@ class ManillenGame(Game[State]):
             table = {p: [{"up": pile[0] if pile else None, "down": len(pile) == 2}
                          for pile in piles] for p, piles in state.table.items()}
 
-        def seated(leader: str, cards) -> list[dict]:
+        def seated(leader: str, cards: Sequence[str]) -> list[dict[str, Any]]:
             return [{"player": phases.left_of(state, leader, k), "card": c}
                     for k, c in enumerate(cards)]
 

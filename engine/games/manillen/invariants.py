@@ -8,8 +8,7 @@ from msgspec.json import encode as _json
 
 from engine.errors import InvalidState
 
-from . import scoring
-from . import sides as sd
+from . import scoring, sides as sd
 from .cut import cut_winner
 from .state import DECK, ManillenState
 from .tricks import winner_offset

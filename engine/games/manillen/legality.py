@@ -12,7 +12,7 @@ from .messages import refuse
 from .sides import partners, step
 from .tricks import strength, winner_offset
 
-Layer = tuple[str, list[str], dict]
+Layer = tuple[str, list[str], dict[str, Any]]
 
 
 def play_rules(playable: Sequence[str], trick: Sequence[str], leader: int, seat: int, n: int,

@@ -8,6 +8,8 @@ The first dealer is cut for (A5, the seed: 最初の ディーラーカット �
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, Option
 from engine.referee import violations_option
 
@@ -128,7 +130,7 @@ OPTIONS: tuple[Option, ...] = (
     violations_option("A38"),
 )
 
-PRESETS = {
+PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "tournament": {"booms_to_win": 2},
     "capped": {"max_doublings": 2},

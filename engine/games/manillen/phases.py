@@ -2,22 +2,30 @@
 → over. Each action is checked here; the play obligations live in legality.py."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import deck_32
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition, number_out_of_range
+from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import MAX_SAFE_INT, encode_state, replace
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition, number_out_of_range
 
-from . import sides as sd
+from . import physical, sides as sd
+from .cut import cut_for_dealer, cut_winner
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
-from . import physical
-from .cut import cut_for_dealer, cut_winner
 from .scoring import current_multiplier, multiplier_in_range, reason, settle
-from .state import (VERSION, ManillenCut, ManillenDoubling, ManillenLastTrick, ManillenMatch,
-                    ManillenOptions, ManillenState, ManillenTrick)
-from engine.errors import shown
+from .state import (
+    VERSION,
+    ManillenCut,
+    ManillenDoubling,
+    ManillenLastTrick,
+    ManillenMatch,
+    ManillenOptions,
+    ManillenState,
+    ManillenTrick,
+)
 from .tricks import total_points, winner_offset
 
 DECK_SET = frozenset(deck_32())
@@ -26,7 +34,7 @@ State = ManillenState
 
 # ---------------------------------------------------------------- the deal
 
-def _match(setup: DealSetup, names: list[str]) -> dict:
+def _match(setup: DealSetup, names: list[str]) -> dict[str, Any]:
     """The match fields of the deal request, completed (score holders missing count 0)."""
     m = dict(setup.match or {})
     for key in ("scores", "booms"):
@@ -133,7 +141,7 @@ def deal(setup: DealSetup) -> State:
 
 def _dealt(setup: DealSetup, opts: ManillenOptions, match: ManillenMatch,
            players: tuple[str, ...], cut: list[tuple[str, str]],
-           hands: dict[str, tuple[str, ...]], table: dict | None, leftover: list[str],
+           hands: dict[str, tuple[str, ...]], table: dict[str, Any] | None, leftover: list[str],
            turned: str | None) -> State:
     """The first state of a deal, from the cards as dealt (shuffled, a deck or a table)."""
     state = State(

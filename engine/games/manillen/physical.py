@@ -120,7 +120,7 @@ def cut(setup: DealSetup, players: Sequence[str], named: str | None,
 
 
 def layout(setup: DealSetup, players: Sequence[str], dealer: str, french: bool
-           ) -> tuple[dict[str, tuple[str, ...]], dict | None, list[str], str | None]:
+           ) -> tuple[dict[str, tuple[str, ...]], dict[str, Any] | None, list[str], str | None]:
     """(hands, 2-player table piles, left-over cards, turned card) as given, all checked."""
     n = len(players)
     table = setup.table or {}

@@ -3,7 +3,7 @@ holder's card points and tricks, its running score, a boom (A31–A33); the trum
 multiplier and what made it (A10, A11, A14–A18), a 30–30 tie's carry (A29), a hand thrown in."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
 from engine.sheets import CheckedDeal, SheetColumn, SheetLine, seat_columns, words
@@ -23,7 +23,7 @@ def columns(players: Sequence[str], names: Mapping[str, str]) -> list[SheetColum
             for h in holders]
 
 
-def _trump(e) -> tuple[str, str]:
+def _trump(e: Mapping[str, Any]) -> tuple[str, str]:
     if e["trump"] == "no_trump":
         return ("blind no-trump", "ブラインドのノートランプ") if e["blind"] else \
             ("no-trump", "ノートランプ")
@@ -34,7 +34,7 @@ def lines(deal: CheckedDeal) -> list[SheetLine]:
     holders = sd.holders(deal.players)
     en: list[str] = []
     ja: list[str] = []
-    cells: dict = {}
+    cells: dict[str, Any] = {}
     named = deal.last("trump_named")
     if named is not None:
         t_en, t_ja = _trump(named)

@@ -57,12 +57,12 @@ def other_side(n: int, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + k) % n for k in range(1, n) if (dealer + k) % n not in mine)
 
 
-def sides(players: Sequence[str], dealer: int) -> list[dict]:
+def sides(players: Sequence[str], dealer: int) -> list[dict[str, Any]]:
     """The two sides of this deal, dealer's side first: id, seats, and score holders."""
     n = len(players)
     mine, theirs = dealer_side(n, dealer), other_side(n, dealer)
     if n in TEAMS:
-        def team(seats):
+        def team(seats: Sequence[int]) -> str:
             return TEAMS[n][min(seats) % 2]
         return [{"id": team(mine), "seats": mine, "holders": [team(mine)]},
                 {"id": team(theirs), "seats": theirs, "holders": [team(theirs)]}]

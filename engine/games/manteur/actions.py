@@ -9,13 +9,13 @@ B-a, B-b, B-c, B-f) and whether it beats the last one (B8, B9) are refusals, che
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.errors import InvalidAction
 from engine.fields import ActionType, Field
-
 from engine.schema import obj
 
-from .declarations import (TYPES, DeclarationError, DeclarationRules, parse_declaration,
-                           to_json)
+from .declarations import TYPES, DeclarationError, DeclarationRules, parse_declaration, to_json
 
 # A declaration as a client writes it (B10; declarations.parse_declaration): ranks and
 # kickers highest first, each a rank (T for 10), either list left out (or null) when empty:
@@ -84,7 +84,7 @@ ACTIONS = (
 )
 
 
-def parse_shape(data, path: str = "action.declaration") -> dict:
+def parse_shape(data: Any, path: str = "action.declaration") -> dict[str, Any]:
     """The canonical JSON of a declaration whose shape is right, else InvalidAction."""
     try:
         return to_json(parse_declaration(data, path, SHAPE_RULES))

@@ -88,8 +88,8 @@ class ManteurGame(Game[ManteurState]):
 
     view_type = views.ManteurView
 
-    def sheet_lines(self, deal):  # the score sheet's rows of a checked deal (engine/sheets.py)
+    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
         return sheet.lines(deal)
 
-    def view(self, state: ManteurState, player: str | None) -> dict:
+    def view(self, state: ManteurState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -2,11 +2,13 @@
 on every decode of a state not signed by this engine."""
 from __future__ import annotations
 
+from typing import cast
+
 from engine.errors import InvalidState, shown
 
 from .declarations import DeclarationError, compare, validate
 from .options import rules_of
-from .state import ManteurState, deck_of
+from .state import ManteurResult, ManteurState, deck_of
 
 
 def _bad(message: str, path: str) -> InvalidState:
@@ -78,6 +80,7 @@ def invariants(s: ManteurState) -> None:
     if r is not None and not seated >= {r.declarer, r.challenger, r.loser}:
         raise _bad("seated players only", "last_round")
     if s.phase == "finished" and r is None and not any(
-            e.kind == "penalty" and not e.withdrawn and e.player == s.result.loser
+            e.kind == "penalty" and not e.withdrawn
+            and e.player == cast(ManteurResult, s.result).loser  # finished: a result (checked above)
             for e in s.referee_ledger):
         raise _bad("a game ends with a challenge or a referee's penalty (B22)", "last_round")

@@ -12,12 +12,20 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import combinations
+from typing import Iterable, Iterator
 
-from .declarations import (RANK_VALUE, SHAPES, Declaration, DeclarationError, DeclarationRules,
-                           check_type_allowed, sort_key)
+from .declarations import (
+    RANK_VALUE,
+    SHAPES,
+    Declaration,
+    DeclarationError,
+    DeclarationRules,
+    check_type_allowed,
+    sort_key,
+)
 
 
-def _desc(ranks) -> tuple[str, ...]:
+def _desc(ranks: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(ranks, key=lambda r: -RANK_VALUE[r]))
 
 
@@ -26,7 +34,7 @@ def enumerate_declarations(rules: DeclarationRules) -> list[Declaration]:
     deck = rules.ranks
     out: list[Declaration] = []
 
-    def kicker_sets(exclude, limit, below=None):
+    def kicker_sets(exclude: set[str], limit: int, below: str | None = None) -> Iterator[tuple[str, ...]]:
         pool = [r for r in deck if r not in exclude
                 and (below is None or RANK_VALUE[r] < RANK_VALUE[below])]
         for n in range(limit + 1):

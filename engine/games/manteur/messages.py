@@ -3,6 +3,8 @@ messages. Codes are stable API. The declaration refusals (is_higher, B8/B9) and 
 option-dependent declaration errors live in declarations.py; `CATALOGUE` joins them all."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, refusal_details
 from engine.referee import PENALTY, Sanction
 from engine.values import Refusal
@@ -122,7 +124,7 @@ DETAILS = refusal_details(
     DETAIL_KINDS, explicit=EXPLICIT_DETAILS, sent=lambda name: not name.endswith("_ja"))
 
 
-def refuse(code: str, **details) -> Refusal:
+def refuse(code: str, **details: Any) -> Refusal:
     """The Refusal for `code`, rule cited as "manteur <n>"; details fill the messages."""
     rule, en, ja = MESSAGES[code]
     return Refusal.from_templates(GAME_ID, code, rule, en, ja, details,

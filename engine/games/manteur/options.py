@@ -63,7 +63,7 @@ OPTIONS = (
     violations_option("B19"),
 )
 
-PRESETS = {
+PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     # B-a: the French 32-card game (flush above full house follows the deck).
     "piquet": {"deck": "piquet32"},

@@ -10,20 +10,29 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
+from typing import Any, Mapping, Sequence, cast
 
-from engine.errors import InvalidDeal
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
+from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import replace
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
-from .declarations import (Declaration, DeclarationError, describe, is_higher, to_json,
-                           validate)
-from engine.errors import shown
+from .declarations import Declaration, DeclarationError, describe, is_higher, to_json, validate
 from .ladder import ladder
 from .messages import WHERE, refuse
 from .options import DEFAULTS, rules_of
-from .state import (VERSION, ManteurCall, ManteurDeclaration, ManteurMatch, ManteurOptions,
-                    ManteurProof, ManteurResult, ManteurReveal, ManteurState, deck_of)
+from .state import (
+    VERSION,
+    ManteurCall,
+    ManteurDeclaration,
+    ManteurMatch,
+    ManteurOptions,
+    ManteurProof,
+    ManteurResult,
+    ManteurReveal,
+    ManteurState,
+    deck_of,
+)
 from .truth import check
 
 HAND_SIZE = 5  # B3
@@ -44,11 +53,11 @@ def step(s: ManteurState, seat: str, eliminated: tuple[str, ...] | None = None) 
     raise AssertionError("nobody left")
 
 
-def _opening_phase(options) -> str:
+def _opening_phase(options: ManteurOptions) -> str:
     return "exchange" if options.opener_may_exchange else "declare"  # B-d
 
 
-def _round_cards(options, seed: str, number: int) -> tuple[tuple, tuple]:
+def _round_cards(options: ManteurOptions, seed: str, number: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """B3, B16: all the cards shuffled, five to the starter, the rest the stock."""
     deck = shuffled(deck_of(options), seed, f"deal/{number}")
     return tuple(deck[:HAND_SIZE]), tuple(deck[HAND_SIZE:])
@@ -89,12 +98,13 @@ def deal(setup: DealSetup) -> ManteurState:
         reshuffles=0, last_round=None, result=None)
 
 
-def _from_table(setup: DealSetup, options) -> tuple[tuple, tuple, str]:
+def _from_table(setup: DealSetup, options: ManteurOptions) -> tuple[tuple[Any, ...], tuple[Any, ...], str]:
     """B.6: a physical deal: the starter's five cards (B3), every other seat's hand empty; the
     starter follows from the cards (a `dealer` given must agree). The rest is the stock, its
     order unknown: the unseen cards in deck order. Errors name the card and where it was."""
     deck = deck_of(options)
-    dealt = [p for p in setup.players if setup.hands[p]]
+    hands = cast(Mapping[str, tuple[str, ...]], setup.hands)  # a physical deal: hands given
+    dealt = [p for p in setup.players if hands[p]]
     if len(dealt) != 1:
         raise InvalidDeal("B3: only the starter is dealt cards: one seat's five cards, every "
                           f"other hand empty (cards given to {dealt or 'nobody'})", "hands")
@@ -102,7 +112,7 @@ def _from_table(setup: DealSetup, options) -> tuple[tuple, tuple, str]:
     if setup.dealer is not None and setup.dealer != starter:
         raise InvalidDeal(f"B3: {starter} holds the dealt hand, so {starter} starts, not "
                           f"{setup.dealer}", "dealer")
-    hand = tuple(setup.hands[starter])
+    hand = tuple(hands[starter])
     if len(hand) != HAND_SIZE:
         raise InvalidDeal(f"B3: the starter is dealt {HAND_SIZE} cards, not {len(hand)}",
                           f"hands.{starter}")
@@ -116,7 +126,8 @@ def _from_table(setup: DealSetup, options) -> tuple[tuple, tuple, str]:
     return hand, tuple(c for c in deck if c not in hand), starter
 
 
-def _unseen(s: ManteurState, stock: list, card: str, before, giving=()) -> None:
+def _unseen(s: ManteurState, stock: list[Any], card: str, before: Sequence[str],
+            giving: Sequence[str] = ()) -> None:
     """B.6: `card` comes off the unknown stock: it must be one nobody has seen."""
     if card in stock:
         stock.remove(card)
@@ -173,7 +184,7 @@ def _last(s: ManteurState) -> Declaration | None:
     return s.calls[-1].declaration.model() if s.calls else None
 
 
-def _words(d: Declaration) -> dict:
+def _words(d: Declaration) -> dict[str, Any]:
     return {"en": describe(d), "ja": describe(d, "ja")}
 
 
@@ -209,7 +220,7 @@ def _accept(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]:
         raise refuse("nothing_to_respond", holder=s.holder)
     last = _last(s)
     if ladder(rules_of(s.options)).top_reached(last):
-        raise refuse("nothing_higher", last=_words(last))
+        raise refuse("nothing_higher", last=_words(cast(Declaration, last)))  # the top: a call
     new = replace(s, holder=seat, phase="exchange", exchanged=None)  # B15
     return Transition(new, (), (Event("accepted", {"player": seat, "from": s.holder}),))
 
@@ -251,7 +262,7 @@ def _exchange(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState]
                                                              "count": len(cards)})))
 
 
-def _exchange_named(s: ManteurState, seat: str, cards: list, named
+def _exchange_named(s: ManteurState, seat: str, cards: list[Any], named: Any
                     ) -> Transition[ManteurState]:
     """B15 from an unknown stock (B.6): the table names the cards received, in the order
     received; while the stock holds cards each must be one of them, and once it is empty the

@@ -3,6 +3,8 @@
 took the penalty point and how many they have (B17); a player out (elimination) and the end."""
 from __future__ import annotations
 
+from typing import cast
+
 from engine.sheets import CheckedDeal, SheetLine, words
 
 
@@ -31,7 +33,8 @@ def lines(deal: CheckedDeal) -> list[SheetLine]:
         out.append(SheetLine(cells=cells, note=words(en, ja),
                              label=words(f"round {n}", f"第{n}ラウンド"), end=step + 1))
     last = deal.steps[-1]["index"] if deal.steps else -1
-    if not out or out[-1].end <= last:  # a round still in play when the record stops
+    # a round still in play when the record stops (every round above has its end)
+    if not out or cast(int, out[-1].end) <= last:
         n = len(out) + 1
         out.append(SheetLine(label=words(f"round {n}", f"第{n}ラウンド")))
     return out

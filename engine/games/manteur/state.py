@@ -4,7 +4,7 @@ every card of the deck in use exactly once, ids seated, per-player maps complete
 declarations valid and strictly rising (B8), phase consistency."""
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from msgspec import Struct
 
@@ -17,13 +17,23 @@ from .options import OPTIONS
 VERSION = 3  # 2: stock_known and the deal phase (physical deals, B.6); 3: options.violations (B19)
 # deal: a physical game with an unknown stock waits for the new round's five cards (B.6)
 PHASES = ("deal", "exchange", "declare", "respond", "finished")
-Rank = Literal[STANDARD_RANKS]
-ManteurOptions = options_struct("ManteurOptions", OPTIONS)
+if TYPE_CHECKING:  # built at run time from the declarations: to a type checker, their base types
+    Rank = str
+    DeclarationType = str
+    Version = int
+    Phase = str
+    ManteurOptions = Any
+else:
+    Rank = Literal[STANDARD_RANKS]
+    DeclarationType = Literal[TYPES]
+    Version = Literal[VERSION]
+    Phase = Literal[PHASES]
+    ManteurOptions = options_struct("ManteurOptions", OPTIONS)
 
 
 class ManteurDeclaration(Struct, frozen=True, forbid_unknown_fields=True):
     """A declaration as B10 writes it: `{type, ranks, kickers}`."""
-    type: Literal[TYPES]
+    type: DeclarationType
     ranks: tuple[Rank, ...]
     kickers: tuple[Rank, ...]
 
@@ -68,9 +78,9 @@ class ManteurMatch(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ManteurState(GameState, frozen=True, tag="manteur"):
-    version: Literal[VERSION]
+    version: Version
     options: ManteurOptions
-    phase: Literal[PHASES]
+    phase: Phase
     match: ManteurMatch
     round: Count                  # the round in play, from 1
     starter: PlayerId             # who was dealt this round's hand (B3, B16)
@@ -89,7 +99,7 @@ class ManteurState(GameState, frozen=True, tag="manteur"):
     result: Optional[ManteurResult]
 
 
-def deck_of(options) -> list[str]:
+def deck_of(options: ManteurOptions) -> list[str]:
     """B1, B-a: the cards of the game."""
     base = deck_32() if options.deck == "piquet32" else deck_52()
     return base + list(JOKERS[:options.jokers])

@@ -21,12 +21,19 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
 from engine.cards import JOKERS, SUITS, rank_of, suit_of
 
-from .declarations import (DEFAULT_RULES, RANK_VALUE, Declaration, DeclarationRules,
-                           compare, make_error, parse_declaration)
+from .declarations import (
+    DEFAULT_RULES,
+    RANK_VALUE,
+    Declaration,
+    DeclarationRules,
+    compare,
+    make_error,
+    parse_declaration,
+)
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ class Proof:
         sub = dict(self.jokers)
         return tuple(sub.get(c, c) for c in self.cards)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards), "jokers": dict(self.jokers)}
 
 
@@ -135,7 +142,8 @@ def _stand_ins(missing: list[Slot], naturals: list[str], rules: DeclarationRules
         elif rank:
             card = next((s + rank for s in SUITS if s + rank not in held), SUITS[0] + rank)
         else:
-            card = next(suit + r for r in reversed(rules.ranks) if suit + r not in held)
+            flush_suit = cast(str, suit)  # a flush place: its suit, no rank
+            card = next(flush_suit + r for r in reversed(rules.ranks) if flush_suit + r not in held)
         held.add(card)
         out.append(card)
     return out
@@ -144,7 +152,8 @@ def _stand_ins(missing: list[Slot], naturals: list[str], rules: DeclarationRules
 def _requirements(d: Declaration, rules: DeclarationRules) -> Iterable[list[Slot]]:
     """Every concrete way the declaration can be made, as slot lists, highest ranks first."""
     ranks = list(reversed(rules.ranks))  # high to low
-    t, named, kick = d.type, d.ranks, [(k, None) for k in d.kickers]
+    t, named = d.type, d.ranks
+    kick: list[Slot] = [(k, None) for k in d.kickers]
 
     def sets(spec: Sequence[tuple[str, int]]) -> list[Slot]:
         return [(r, None) for r, n in spec for _ in range(n)] + kick
@@ -171,7 +180,9 @@ def _requirements(d: Declaration, rules: DeclarationRules) -> Iterable[list[Slot
                 yield [(r, suit) for r in runs[top]]
     elif t == "flush":
         for suit in SUITS:
-            yield [(r, suit) for r in named] + [("", suit)] * (5 - len(named))
+            flush: list[Slot] = [(r, suit) for r in named]
+            flush += [("", suit)] * (5 - len(named))
+            yield flush
     else:
         raise AssertionError(t)
 
@@ -232,7 +243,7 @@ def lookup_rules(options: object, path: str) -> DeclarationRules:
     return DeclarationRules.from_options(options, path)
 
 
-def lookup_check(request: dict, path: str = "body") -> dict:
+def lookup_check(request: dict[str, Any], path: str = "body") -> dict[str, Any]:
     """The `check` lookup: `{hand, declaration, options?}` -> `{truthful, proof}`; proof is
     `{cards, jokers: {joker: card}}` or null for a lie. A malformed hand or declaration raises
     DeclarationError (422) naming the field (`body.hand[2]`, `body.declaration.ranks[0]`)."""
@@ -243,7 +254,7 @@ def lookup_check(request: dict, path: str = "body") -> dict:
     return {"truthful": proof is not None, "proof": None if proof is None else proof.to_json()}
 
 
-def lookup_compare(request: dict, path: str = "body") -> dict:
+def lookup_compare(request: dict[str, Any], path: str = "body") -> dict[str, Any]:
     """The `compare` lookup: `{a, b, options?}` -> `{order}`: 1 when a is higher, -1 when b is,
     0 when they are the same declaration (B9)."""
     rules = lookup_rules(request.get("options"), f"{path}.options")

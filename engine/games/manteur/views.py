@@ -1,7 +1,8 @@
 """What each player may see of a game of Manteur."""
 from __future__ import annotations
 
-from typing import Optional
+from types import GenericAlias
+from typing import Any, Optional
 
 from msgspec import Struct
 
@@ -35,7 +36,7 @@ ManteurView = view_of(ManteurState, "ManteurView", drop=UNSEEN, fields=[
     ("hand", Optional[Cards]),               # null: not the holder's (until revealed, B14)
     ("stock", Hidden),
     ("discard", Hidden),
-    ("calls", tuple[ManteurCallView, ...]),
+    ("calls", GenericAlias(tuple, (ManteurCallView, ...))),  # tuple[…, ...] of a run-time type
     ("last_round", Optional[ManteurRevealView]),
     ("stock_count", Count),
     ("discard_count", Count),
@@ -44,12 +45,12 @@ ManteurView = view_of(ManteurState, "ManteurView", drop=UNSEEN, fields=[
 ], doc="A game of Manteur as one seat (`viewer`) or a spectator (null) may see it")
 
 
-def _words(d: dict) -> dict:
+def _words(d: dict[str, Any]) -> dict[str, Any]:
     m = Declaration(d["type"], tuple(d["ranks"]), tuple(d["kickers"]))
     return {"en": describe(m), "ja": describe(m, "ja")}
 
 
-def view(s: ManteurState, player: str | None) -> dict:
+def view(s: ManteurState, player: str | None) -> dict[str, Any]:
     """The state as `player` sees it: the hand only by its holder (B15: passed face down)
     until a challenge reveals it (B14; `last_round.hand`, and the final hand once the game is
     over); the declarations with their words and how many cards each holder exchanged; never
