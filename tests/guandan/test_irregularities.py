@@ -297,7 +297,9 @@ def test_random_matches_with_random_sanctions_end_with_every_invariant_holding()
 
     from tests.sizing import examples
     seen: set[str] = set()
-    for seed in range(examples(6)):
+    # never fewer than six matches, even in make test-fast: the last line checks that every
+    # sanction was met, which one match is too short to promise
+    for seed in range(max(6, examples(6))):
         rnd = random.Random(f"guandan-sanctions-{seed}")
         match = None
         for deal_number in range(6):
