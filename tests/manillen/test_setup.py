@@ -115,7 +115,7 @@ def test_A6_the_cut_of_the_pack_does_not_change_an_explicit_deck():
     assert state["hands"]["p1"][:3] == deck[:3] and state["cut"] == []
 
 
-def test_issue_15_GET_games_lists_the_new_options_and_six_players():
+def test_GET_games_lists_manillens_options_and_six_players():
     from service.app import create_app
     from service.config import Settings
     client = create_app(Settings(metrics=False, referee_keys=("k",))).test_client()
