@@ -23,7 +23,6 @@ from engine.fields import parse_fields
 from tests.state_schema import null_admitted
 
 ROOT = Path(__file__).resolve().parents[2]
-FACTS = Path(__file__).resolve().parent / "facts"
 
 # Guards of the tests, never of the engine: a random walk of draws and passes can run long.
 MAX_STEPS = 1500  # actions in one deal
@@ -214,12 +213,10 @@ def hidden_view_fields(game_id: str) -> tuple[str, ...]:
 
 
 def facts_path(game_id: str) -> Path:
-    """Where a game's facts are: `conformance.json` in the game's own package if it carries
-    one (a game copied from templates/game brings its own), else
-    tests/conformance/facts/<game id>.json."""
+    """Where a game's facts are: `conformance.json` in the game's own package (a game copied
+    from templates/game brings its own), so the tests hold no file per game."""
     module = sys.modules[type(registry.get(game_id)).__module__]
-    inside = Path(module.__file__).resolve().parent / "conformance.json"
-    return inside if inside.exists() else FACTS / f"{game_id}.json"
+    return Path(module.__file__).resolve().parent / "conformance.json"
 
 
 @cache
@@ -228,7 +225,7 @@ def facts(game_id: str) -> dict:
     in a state (facts_path)."""
     path = facts_path(game_id)
     assert path.exists(), f"{game_id} declares no hands for the hidden-information check: " \
-        f"add conformance.json to its package or {path}"
+        f"add {path}"
     return json.loads(path.read_text(encoding="utf-8"))
 
 
