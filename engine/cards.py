@@ -129,3 +129,25 @@ def remove_cards(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
     for c in cards:
         rest.remove(c)
     return rest
+
+
+# -- card names for people (legal actions' and summaries' text, GET /v1/games decks) ----------
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+JOKER_NAMES = {"BJ": {"en": "Black Joker", "ja": "黒ジョーカー"},
+               "RJ": {"en": "Red Joker", "ja": "赤ジョーカー"}}
+
+
+def card_label(card: str) -> dict[str, str]:
+    """A card's name as a button or a summary prints it, in each language: the suit's symbol and
+    the rank ("♠10", "♥A"; the same in both languages, as Japanese tables write them), a joker
+    in words. `card` is canonical."""
+    joker = JOKER_NAMES.get(card)
+    if joker is not None:
+        return dict(joker)
+    text = SUIT_SYMBOLS[card[0]] + card[1:]
+    return {"en": text, "ja": text}
+
+
+def cards_label(cards: Sequence[str], lang: str) -> str:
+    """Several cards in one language, space-separated ("♠7 ♠8 ♠9")."""
+    return " ".join(card_label(c)[lang] for c in cards)
