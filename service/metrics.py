@@ -16,10 +16,12 @@ Another worker's last second may not be in a scrape yet; Prometheus scrapes ever
 from __future__ import annotations
 
 import bisect
+import glob
 import os
 import threading
 import time
 import weakref
+from collections.abc import Iterable
 from http import HTTPStatus
 
 from flask import Flask, Response
@@ -32,6 +34,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+from prometheus_client.metrics_core import Metric
 
 from engine import ENGINE_VERSION, registry as games
 
@@ -232,12 +235,32 @@ def install(app: Flask):
         pending.flush()  # this worker's answers so far; the others' within FLUSH_SECONDS
         if registry is None:  # multiprocess mode: a fresh registry over the workers' files
             collect_from = CollectorRegistry()
-            multiprocess.MultiProcessCollector(collect_from)
+            _WorkersFiles(collect_from)
         else:
             collect_from = registry
         return Response(generate_latest(collect_from), content_type=CONTENT_TYPE_LATEST)
 
     return observe
+
+
+class _WorkersFiles(multiprocess.MultiProcessCollector):
+    """The workers' files, merged, leaving out a file another worker is creating this instant.
+
+    prometheus_client creates a worker's file before it sizes it, so a scrape can find it at 0
+    bytes; its reader then raises (struct.error) and the whole scrape answered 500
+    (prometheus/client_python#1199, open). An empty file holds no value yet: leaving it out
+    loses nothing, and the next scrape reads it sized."""
+
+    def collect(self) -> Iterable[Metric]:
+        files = glob.glob(os.path.join(self._path, "*.db"))
+        return self.merge([f for f in files if _holds_values(f)], accumulate=True)
+
+
+def _holds_values(path: str) -> bool:
+    try:
+        return os.path.getsize(path) > 0
+    except OSError:  # gone since the glob (a dead worker's live gauge): nothing to read
+        return False
 
 
 def mark_worker_dead(pid: int) -> None:

@@ -512,3 +512,15 @@ def test_metrics_labels_stay_bounded_whatever_clients_send(make_client):
                        "CONNECT", "other"}, methods
     games = set(re.findall(r'game="([^"]*)"', body))
     assert games <= {"toy", "<unknown>", "man", "manillen", "guandan", "daifugo", "manteur"}
+
+
+def test_metrics_scrape_leaves_out_a_worker_file_still_being_created(make_client, monkeypatch,
+                                                                     tmp_path):
+    """Under gunicorn /metrics merges every worker's files; prometheus_client creates a file
+    before sizing it, so a scrape can meet it at 0 bytes. That file holds nothing yet: the
+    scrape answers without it instead of a 500 (prometheus/client_python#1199)."""
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    (tmp_path / "counter_4242.db").write_bytes(b"")
+    client = make_client(metrics=True)
+    answer = client.get("/metrics")
+    assert answer.status_code == 200
