@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 from .fields import Field
 from .values import Action, Refusal, Transition
 
 # What a referee's ledger entry may be (engine/referee.py), and a sanction's effect that needs
 # nothing of the game: the act is undone and the turn stays.
-WARNING, PENALTY = "warning", "penalty"
-TAKEN_BACK = "taken_back"
+WARNING: Final = "warning"
+PENALTY: Final = "penalty"
+TAKEN_BACK: Final = "taken_back"
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class Sanction:
     en: str              # the sanction in words
     ja: str
     effect: str = TAKEN_BACK
-    ledger: str | None = WARNING
+    ledger: Literal["warning", "penalty"] | None = WARNING
     points: int = 0
 
     def __post_init__(self) -> None:

@@ -18,7 +18,7 @@ import msgspec
 
 from .errors import InvalidDeal, InvalidState
 from .fields import ActionType, EventType, Field, Option
-from .parts import PENALTY, TAKEN_BACK, WARNING, Sanction  # noqa: F401 (Sanction: re-exported)
+from .parts import PENALTY as PENALTY, TAKEN_BACK as TAKEN_BACK, WARNING as WARNING, Sanction as Sanction
 from .schema import array, by_key, obj
 from .state import GameState, LedgerEntry, check_ledger, openapi_schema, replace
 from .values import FINISHED, Action, Event, Refusal, ScoreDelta, Transition
@@ -347,10 +347,11 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
     else:  # RefereeRules requires the hook of a game with such a sanction
         then = cast(Any, rules.sanction_effect)(state, action, refusal, sanction)
     cited = f"{game.id} {sanction.rule}"
-    fill = {"player": action.player, "code": refusal.code, "rule": refusal.rule,
-            "action": action.to_json(), "sanction": sanction.effect, "sanction_rule": cited,
-            "text": {"en": f"{refusal.en} Sanction ({cited}): {sanction.en}",
-                     "ja": f"{refusal.ja}罰則({cited}): {sanction.ja}"}}
+    fill: dict[str, Any] = {
+        "player": action.player, "code": refusal.code, "rule": refusal.rule,
+        "action": action.to_json(), "sanction": sanction.effect, "sanction_rule": cited,
+        "text": {"en": f"{refusal.en} Sanction ({cited}): {sanction.en}",
+                 "ja": f"{refusal.ja}罰則({cited}): {sanction.ja}"}}
     next_state, deltas = then.state, tuple(then.score_deltas)
     events: tuple[Event, ...] = ()
     if sanction.ledger is not None:
