@@ -4,7 +4,9 @@ A game is a state machine of explicit operations (after PokerKit): `deal` makes 
 `apply` takes a state and one parsed action and either returns a Transition or raises a Refusal
 that names the rule broken. States are the game's own immutable-by-convention objects inside the
 engine; `encode`/`decode` turn them into the JSON the API carries (decode checks the invariants
-that matter, so a hand-edited state cannot crash a rule check).
+that matter, so a hand-edited state cannot crash a rule check). What a game may have beside
+its rules (a match, physical deals, a referee's sanctions, a score sheet's layout) it declares
+as one small value per part (engine/parts.py).
 """
 from __future__ import annotations
 
@@ -64,13 +66,13 @@ class Game(ABC, Generic[S]):
        `refusals`/`refusal_details`/`input_errors`, `state_type`/`state_version`,
        `view_type`, `zero_sum`, `team_ids`. GET /v1/games and openapi.yaml publish every one,
        and the tests check every answer against them: declare all a game can answer.
-    3. **Its five operations** (required): `deal`, `apply`, `legal_actions`, `to_act`,
-       `view`; `invariants` when its state can be inconsistent in ways its declared types
-       cannot say; `public_to_act` when `to_act` reads a hidden hand.
-    4. **Its optional parts**, each one small declaration (engine/parts.py), None when the
+    3. **Its optional parts**, each one small declaration (engine/parts.py), None when the
        game has none of it: `match` (a match carried from deal to deal), `physical` (deals
        of a real table's cards, entered by a referee), `referee` (its referee's unit and
        sanctions; a default fits a game without them) and `sheet` (its score sheet's layout).
+    4. **Its five operations** (required): `deal`, `apply`, `legal_actions`, `to_act`,
+       `view`; `invariants` when its state can be inconsistent in ways its declared types
+       cannot say; `public_to_act` when `to_act` reads a hidden hand.
 
     Everything else (encode/decode, option and action parsing, `describe`) is derived from
     these; a game overrides it only for what the member's docstring describes.
@@ -150,12 +152,7 @@ class Game(ABC, Generic[S]):
     # may be named so, nor look like one (engine/adjudicate.py check_players).
     team_ids: ClassVar[tuple[str, ...]] = ()
 
-    # -- 3. its five operations: below, after the declarations -------------------------------
-    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
-    # thousands of plays); the service then caches `legal_actions`. Cheap games recompute.
-    legal_actions_cacheable: ClassVar[bool] = False
-
-    # -- 4. its optional parts (engine/parts.py: each docstring says what it asks) -----------
+    # -- 3. its optional parts (engine/parts.py: each docstring says what it asks) -----------
     # A match carried from deal to deal: what a deal request's `match` may carry, and the
     # finished deal's summary. None: every deal stands alone. (Per instance: the engine adds
     # the referee's ledger to its fields.)
@@ -187,7 +184,11 @@ class Game(ABC, Generic[S]):
                 seen, f"What a seat of {cls.__dict__.get('names', {}).get('en', cls.id)} may "
                       "see (`viewer`; null: a spectator, who sees only public cards)")
 
-    # -- 3. the five operations every game implements --------------------------------------
+    # -- 4. the five operations every game implements --------------------------------------
+    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
+    # thousands of plays); the service then caches `legal_actions`. Cheap games recompute.
+    legal_actions_cacheable: ClassVar[bool] = False
+
     @abstractmethod
     def deal(self, setup: DealSetup) -> S:
         """The first state of a deal. `setup` is already checked by the engine (seats,
