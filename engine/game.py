@@ -50,6 +50,15 @@ from .values import (  # noqa: F401
 ACTION_ENVELOPE = frozenset({"type", "player", "game"})
 
 
+# Names of what a game declares in one of its optional parts (engine/parts.py), by part: never
+# class members of a game (Game.__init_subclass__).
+_IN_A_PART = {
+    "match_fields": "match", "accepts_hands": "physical", "table_fields": "physical",
+    "names_unseen_draw": "physical", "penalty_kind": "referee", "sanctions": "referee",
+    "count_penalty": "referee", "sanction_effect": "referee", "referee_legal_actions": "referee",
+    "sheet_columns": "sheet", "sheet_lines": "sheet"}
+
+
 class Game(ABC, Generic[S]):
     """One card game's rules, as the engine adjudicates them.
 
@@ -170,6 +179,11 @@ class Game(ABC, Generic[S]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # A declaration the engine reads in an optional part, written on the class instead,
+        # would be silently ignored (a game's sanctions never applied): refused at once.
+        for name in cls.__dict__.keys() & _IN_A_PART.keys():
+            raise TypeError(f"{cls.__name__}.{name}: the engine reads it from the game's "
+                            f"`{_IN_A_PART[name]}` (engine/parts.py), not from the class")
         # The published schemas of a declared state and view, derived once. (What every game
         # gets from the engine's features, the referee's ledger among them, is composed at
         # registration: engine/features.py.)
