@@ -254,7 +254,8 @@ class Game(ABC, Generic[S]):
         reads a hidden hand overrides this (Man: who could man the top card)."""
         return self.to_act(state)
 
-    # -- derived from the declarations: override only a game without a state_type -----------
+    # -- derived from the declarations: a game without a state_type overrides decode, -------
+    # -- decode_trusted, encode and status -------------------------------------------------
     def decode(self, data: Mapping[str, Any]) -> S:
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
         # S is the game's state_type (a class variable, which a type cannot be tied to)
@@ -291,8 +292,9 @@ class Game(ABC, Generic[S]):
         summary = getattr(state, "next_match", None)
         return None if summary is None else msgspec.to_builtins(summary)
 
-    # -- provided ---------------------------------------------------------------------------
+    # -- provided: the engine's, from the declarations; a game need not touch them ---------
     def option_map(self) -> dict[str, Option]:
+        """The declared options by name."""
         return {o.name: o for o in self.options}
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
