@@ -70,8 +70,7 @@ class ManGame(Game[ManState]):
                    "over": Field("bool", "the match has ended (7.3: no more games)",
                                  required=False),
                    "winner": Field("player", "the match's winner once over", required=False,
-                                   nullable=True)},
-                  next_match=next_match)
+                                   nullable=True)}, next_match=next_match)
     zero_sum = True
     # 2.7: a deal from the cards on the table: each seat's three cards, and the start cards.
     physical = PhysicalDeals({"start_cards": Field(
