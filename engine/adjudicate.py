@@ -134,7 +134,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
     parsed_match = None
     if match is not None:
         try:
-            parsed_match = parse_fields(game.match_fields, match, "match")
+            parsed_match = parse_fields(game.match.fields if game.match else {}, match, "match")
         except FieldError as err:
             raise InvalidDeal(err.message, err.path) from None
     ledger: tuple[Any, ...] = ()
@@ -149,7 +149,7 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
             raise InvalidDeal(str(err), f"deck[{err.index}]") from None
     parsed_hands = None
     if hands is not None:
-        if not game.accepts_hands:
+        if game.physical is None:
             raise InvalidDeal(f"{game.id} deals from a deck; it takes no hands", "hands")
         if deck is not None:
             raise InvalidDeal("give either a deck or hands, not both", "hands")
@@ -168,11 +168,12 @@ def deal(game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
         if parsed_hands is None and parsed_deck is None:
             raise InvalidDeal("a table is what lies face up beside the cards dealt and what the "
                               "rules decided at random: give the hands or the deck too", "table")
-        if not game.table_fields:
+        table_fields = game.physical.table_fields if game.physical else {}
+        if not table_fields:
             raise InvalidDeal(f"{game.id} has nothing face up beside the cards dealt and "
                               "nothing decided at random; it takes no table", "table")
         try:
-            parsed_table = parse_fields(game.table_fields, table, "table")
+            parsed_table = parse_fields(table_fields, table, "table")
         except FieldError as err:
             raise InvalidDeal(err.message, err.path) from None
     if seed is None:
@@ -255,8 +256,8 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
 def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> bool:
     """Whether the posted action is the referee's: of a type its game declares referee-only,
     or, when `sealed` (the caller hides the state from the seats), one that names cards
-    taken from a stock whose order nobody knows (Game.names_unseen_draw: a physical deal's
-    draws, whose refusals would tell the naming seat which unseen cards are out of the
+    taken from a stock whose order nobody knows (PhysicalDeals.names_unseen_draw: a physical
+    deal's draws, whose refusals would tell the naming seat which unseen cards are out of the
     stock). Anything that is not a well-formed action of a known game answers False: validate
     words what is wrong."""
     if not isinstance(state_json, Mapping) or not isinstance(action_json, Mapping):
@@ -266,8 +267,10 @@ def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> b
     kind = action_json.get("type")
     if game is None or not isinstance(kind, str):
         return False
-    return kind in game.referee_actions or (
-        sealed and game.names_unseen_draw(state_json, action_json))
+    if kind in game.referee_actions:
+        return True
+    unseen = game.physical.names_unseen_draw if sealed and game.physical else None
+    return unseen is not None and unseen(state_json, action_json)
 
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,

@@ -6,8 +6,8 @@ registers it (engine/registry.py `register`), and nowhere else:
 
 - the referee's ledger (engine/referee.py): its three referee-only actions (warning, penalty,
   withdraw) and their events join every game's declared actions and events; a game with
-  sanctions (referee mode) also reports `irregularity_sanctioned`; and a game with a match
-  carries the ledger among its match values (`referee_ledger`).
+  sanctions (referee mode, `Game.referee`) also reports `irregularity_sanctioned`; and a game
+  with a match (`Game.match`) carries the ledger among its match values (`referee_ledger`).
 
 The engine's other features read a game through the interface and the registry, and change
 nothing of it: the referee's view, sanctions and the ledger's legal actions (engine/referee.py,
@@ -16,6 +16,7 @@ called by engine/adjudicate.py), match records (engine/records.py) and score she
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from . import referee
@@ -37,9 +38,10 @@ def compose(game: Game[Any]) -> Game[Any]:
         game.__dict__.pop("_referee_actions", None)  # Game.referee_actions, recomputed
     if _declared(game, "events"):
         extra = referee.LEDGER_EVENTS + \
-            ((referee.IRREGULARITY_EVENT,) if game.sanctions else ())
+            ((referee.IRREGULARITY_EVENT,) if game.referee.sanctions else ())
         names = {e.name for e in extra}
         game.events = tuple(e for e in game.events if e.name not in names) + extra
-    if game.match_fields:
-        game.match_fields = {**game.match_fields, referee.MATCH_KEY: referee.MATCH_FIELD}
+    if game.match is not None and game.match.fields:
+        game.match = replace(game.match, fields={**game.match.fields,
+                                                 referee.MATCH_KEY: referee.MATCH_FIELD})
     return game

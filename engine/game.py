@@ -4,7 +4,9 @@ A game is a state machine of explicit operations (after PokerKit): `deal` makes 
 `apply` takes a state and one parsed action and either returns a Transition or raises a Refusal
 that names the rule broken. States are the game's own immutable-by-convention objects inside the
 engine; `encode`/`decode` turn them into the JSON the API carries (decode checks the invariants
-that matter, so a hand-edited state cannot crash a rule check).
+that matter, so a hand-edited state cannot crash a rule check). What a game may have beside
+its rules (a match, physical deals, a referee's sanctions, a score sheet's layout) it declares
+as one small value per part (engine/parts.py).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from .errors import (  # noqa: F401 (the error classes are re-exported)
     shown,
 )
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
+from .parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from .state import GameState, check_ledger, decode_state, decode_trusted_state, encode_state, openapi_schema
 from .values import (  # noqa: F401
     FINISHED,
@@ -47,40 +50,46 @@ from .values import (  # noqa: F401
 ACTION_ENVELOPE = frozenset({"type", "player", "game"})
 
 
+# Names of what a game declares in one of its optional parts (engine/parts.py), by part: never
+# class members of a game (Game.__init_subclass__).
+_IN_A_PART = {
+    "match_fields": "match", "accepts_hands": "physical", "table_fields": "physical",
+    "names_unseen_draw": "physical", "penalty_kind": "referee", "sanctions": "referee",
+    "count_penalty": "referee", "sanction_effect": "referee", "referee_legal_actions": "referee",
+    "sheet_columns": "sheet", "sheet_lines": "sheet"}
+
+
 class Game(ABC, Generic[S]):
-    """One card game's rules, as the engine adjudicates them. Subclass it once per game, in the
-    game's package `engine/games/<id>/` (engine/games/__init__.py), and expose one instance as
-    the package's `GAME`: the registry finds it (engine/registry.py). The engine adds what every
-    game has (the referee's ledger: engine/features.py); a game declares only its own rules.
+    """One card game's rules, as the engine adjudicates them.
 
-    What a game declares, as class attributes, in six groups (only the first has no default):
+    Subclass it once per game, in the game's package `engine/games/<id>/`
+    (engine/games/__init__.py), and expose one instance as the package's `GAME`: the registry
+    finds it (engine/registry.py). templates/game/ is a complete small game to start from
+    (docs/adding-a-game.md). A game declares only its own rules; what every game has (the
+    referee's ledger) the engine adds when it registers the game (engine/features.py).
 
-    1. **Who it is**: `id` (its package's name), `names`, `min_players`/`max_players`,
-       `rules_doc`.
-    2. **Its published contract** (GET /v1/games and openapi.yaml publish every one of these,
-       and the tests check every answer against them): `options` and `presets`; `actions`
-       (what `apply` accepts, shape only); `events` (every event type `apply` reports);
-       `lookups` (questions besides adjudication); `refusals`, `refusal_details` and
-       `input_errors` (every code it answers, with the rule it cites); its state (`state_type`,
-       `state_version`; `state_schema` derives from it) and its view (`view_type`;
-       `view_schema` derives from it); `zero_sum`; `team_ids`.
-    3. **Its match** (optional): `match_fields`, what a deal request's `match` may carry (the
-       previous deal's `next_match` given back). Empty: every deal stands alone.
-    4. **Physical deals** (optional): `accepts_hands` and `table_fields`, for a referee entering
-       the cards of a real table.
-    5. **Its referee's rules** (optional): `penalty_kind`, the unit a penalty counts in, and
-       `sanctions`, the refused acts referee mode sanctions instead (engine/referee.py).
-    6. **Costs** (optional): `legal_actions_cacheable`.
+    A game is a handful of things, each below with what it is for and what it must guarantee:
 
-    What it implements: the five operations `deal`, `apply`, `legal_actions`, `to_act` and
-    `view` (abstract below), and `invariants` when its state can be inconsistent in ways its
-    declared types cannot say. Every other method has a default that fits most games; override
-    one only for what its docstring describes.
+    1. **Who it is** (required): `id`, `names`, `min_players`/`max_players`, `rules_doc`.
+    2. **Its published contract**: `options`/`presets`, `actions`, `events`, `lookups`,
+       `refusals`/`refusal_details`/`input_errors`, `state_type`/`state_version`,
+       `view_type`, `zero_sum`, `team_ids`. GET /v1/games and openapi.yaml publish every one,
+       and the tests check every answer against them: declare all a game can answer.
+    3. **Its optional parts**, each one small declaration (engine/parts.py), None when the
+       game has none of it: `match` (a match carried from deal to deal), `physical` (deals
+       of a real table's cards, entered by a referee), `referee` (its referee's unit and
+       sanctions; a default fits a game without them) and `sheet` (its score sheet's layout).
+    4. **Its five operations** (required): `deal`, `apply`, `legal_actions`, `to_act`,
+       `view`; `invariants` when its state can be inconsistent in ways its declared types
+       cannot say; `public_to_act` when `to_act` reads a hidden hand.
 
-    What it must guarantee (the tests check it over random play-outs):
-    - Every method is pure and deterministic: no I/O, no clock, no global state that changes
-      an answer (memo caches are fine); the same state and action always give the same
-      answer (randomness only through `setup.seed`, engine/rng.py). States are never
+    Everything else (encode/decode, option and action parsing, `describe`) is derived from
+    these; a game overrides it only for what the member's docstring describes.
+
+    What every game must guarantee (the tests check it over random play-outs):
+    - Every method and hook is pure and deterministic: no I/O, no clock, no global state that
+      changes an answer (memo caches are fine); the same state and action always give the
+      same answer (randomness only through `setup.seed`, engine/rng.py). States are never
       mutated: `apply` returns a new one.
     - Every action `legal_actions(state, p)` lists, `apply` accepts; `to_act(state)` names
       the players who may act now.
@@ -96,22 +105,31 @@ class Game(ABC, Generic[S]):
     """
 
     # -- 1. who it is (required) -------------------------------------------------------------
-    id: ClassVar[str]  # the game's id: its package's name under engine/games/
-    names: ClassVar[Mapping[str, str]]  # {"en": ..., "ja": ...}
-    min_players: ClassVar[int]
+    # The game's id: its package's name under engine/games/, in URLs, in every state's `game`
+    # and in the rules its refusals cite ("<id> 2.1").
+    id: ClassVar[str]
+    names: ClassVar[Mapping[str, str]]  # its name for people: {"en": ..., "ja": ...}
+    min_players: ClassVar[int]  # the seats a deal may have (adjudicate.check_players)
     max_players: ClassVar[int]
-    rules_doc: ClassVar[str] = ""  # path of the product's rules page, e.g. "docs/rules/man.md"
+    # The rules page's path from the repository's root ("docs/rules/man.md"): every refusal's
+    # rule is a number on it, in both languages (served at /v1/games/<id>/rules).
+    rules_doc: ClassVar[str] = ""
 
     # -- 2. its published contract ----------------------------------------------------------
+    # Its options (engine/fields.py Option: a Field, a default, the rule it settles) and named
+    # sets of their values (name -> option values). The engine resolves and checks them
+    # (resolve_options) before `deal` sees them.
     options: ClassVar[Sequence[Option]] = ()
-    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}  # name -> option values
-    # Every action type `apply` accepts: its fields (shape only; legality is apply's).
-    # (actions, events and match_fields: per instance too, as the engine's features add to them)
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    # Every action type `apply` accepts, with its fields: shape only (parse_action checks it,
+    # a 422 when it does not fit); whether an action is legal now is apply's business.
+    # (actions and events: per instance too, as the engine's features add to them.)
     actions: Sequence[ActionType] = ()
-    # Every event type the game reports (engine/fields.py EventType): the spec publishes them.
+    # Every event type `apply` reports (engine/fields.py EventType), with its fields.
     events: Sequence[EventType] = ()
+    # Questions the game answers besides adjudication (engine/values.py Lookup).
     lookups: ClassVar[Sequence[Lookup]] = ()
-    # Every refusal code the game answers, with the rule it cites ("man 3.1"): clients and
+    # Every refusal code `apply` raises, with the rule it cites ("man 3.1"): clients and
     # referees map codes to rules from GET /v1/games without parsing messages.
     refusals: ClassVar[Mapping[str, str]] = {}
     # Each of those codes' `details`, declared (engine/fields.py refusal_details: by default
@@ -122,18 +140,20 @@ class Game(ABC, Generic[S]):
     # (state_invalid, action_invalid, options_invalid, deal_invalid, ...), with the rule it
     # cites: the service publishes them as problem codes (spec and docs), and counts them.
     input_errors: ClassVar[Mapping[str, str]] = {}
-    # The game's state, declared once (engine/state.py): decode, decode_trusted, encode and
-    # state_schema all derive from it. A game that declares none implements those itself.
+    # The game's state, declared once (engine/state.py GameState): decode, decode_trusted,
+    # encode and state_schema all derive from it. A game that declares none implements those
+    # itself. `state_version` is bumped whenever the state's JSON changes.
     state_type: ClassVar[type[GameState] | None] = None
-    state_version: ClassVar[int] = 1  # bumped whenever the state's JSON changes
-    # The exact JSON shape of `encode`'s output (OpenAPI 3.0); the spec publishes it so
-    # generated clients know every field. Derived from state_type when the game declares one.
+    state_version: ClassVar[int] = 1
+    # The exact JSON shape of `encode`'s output (OpenAPI 3.0), published so generated clients
+    # know every field: derived from state_type.
     state_schema: ClassVar[Mapping[str, Any]] = {}
     # What `view` answers, declared once as a Struct tagged with the game (engine/state.py
     # view_of, view_struct): a seat's view and the spectator's (viewer null) alike. The spec
-    # publishes it as `<Game>View`; the tests check every view of random deals against it.
+    # publishes it as `<Game>View` (view_schema, derived); the tests check every view of
+    # random deals against it.
     view_type: ClassVar[type[msgspec.Struct] | None] = None
-    view_schema: ClassVar[Mapping[str, Any]] = {}  # derived from view_type
+    view_schema: ClassVar[Mapping[str, Any]] = {}
     # The game's own score deltas of one action sum to 0. The referee's penalties never do
     # (engine/referee.py: paid to nobody), whatever the game.
     zero_sum: ClassVar[bool] = True
@@ -141,32 +161,29 @@ class Game(ABC, Generic[S]):
     # may be named so, nor look like one (engine/adjudicate.py check_players).
     team_ids: ClassVar[tuple[str, ...]] = ()
 
-    # -- 3. its match (optional) --------------------------------------------------------------
-    match_fields: Mapping[str, Field] = {}  # what `match` of a deal request may carry
-
-    # -- 4. physical deals (optional) -------------------------------------------------------
-    accepts_hands: ClassVar[bool] = False  # deal requests may give each seat's cards (DealSetup.hands)
-    # With hands, what else a physical deal puts face up that the game must be told, and what
-    # its rules decide at random (a deal request's `table`; the spec publishes `<Game>Table`);
-    # with a deck, only the latter. Empty: the cards alone say it all.
-    table_fields: ClassVar[Mapping[str, Field]] = {}
-
-    # -- 5. its referee's rules (optional) ----------------------------------------------------
-    # The unit a referee's penalty is counted in (engine/referee.py): the `kind` of its score
-    # delta — points, level, penalty (counts against by growing) or rank.
-    penalty_kind: ClassVar[str] = "points"
-    # Referee mode (option `violations`: `referee`, engine/referee.py): the refusal codes whose
-    # act is recorded and sanctioned instead of refused, each with its sanction (listed on the
-    # rules page with its source). Empty: every refusal stays a refusal.
-    sanctions: ClassVar[Mapping[str, Any]] = {}  # code -> engine/referee.py Sanction
-
-    # -- 6. costs (optional) ------------------------------------------------------------------
-    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
-    # thousands of plays); the service then caches enumerations. Cheap games recompute.
-    legal_actions_cacheable: ClassVar[bool] = False
+    # -- 3. its optional parts (engine/parts.py: each docstring says what it asks) -----------
+    # A match carried from deal to deal: what a deal request's `match` may carry, and the
+    # finished deal's summary. None: every deal stands alone. (Per instance: the engine adds
+    # the referee's ledger to its fields.)
+    match: Match | None = None
+    # Deals of a real table's cards entered by a referee: each seat's hand, what lies face up
+    # beside them (`table_fields`) and which posted acts name unseen draws. None: decks only.
+    physical: ClassVar[PhysicalDeals | None] = None
+    # The referee's rules: the unit a penalty counts in, the sanctions of referee mode, and
+    # the hooks that carry them out in the game's own standing. The default: points, one delta
+    # against the seat, nothing sanctioned.
+    referee: ClassVar[RefereeRules] = RefereeRules()
+    # The score sheet's columns and each deal's rows in the game's own words. None: one column
+    # per seat, one row per deal with the deltas alone.
+    sheet: ClassVar[SheetLayout | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # A declaration the engine reads in an optional part, written on the class instead,
+        # would be silently ignored (a game's sanctions never applied): refused at once.
+        for name in cls.__dict__.keys() & _IN_A_PART.keys():
+            raise TypeError(f"{cls.__name__}.{name}: the engine reads it from the game's "
+                            f"`{_IN_A_PART[name]}` (engine/parts.py), not from the class")
         # The published schemas of a declared state and view, derived once. (What every game
         # gets from the engine's features, the referee's ledger among them, is composed at
         # registration: engine/features.py.)
@@ -181,7 +198,11 @@ class Game(ABC, Generic[S]):
                 seen, f"What a seat of {cls.__dict__.get('names', {}).get('en', cls.id)} may "
                       "see (`viewer`; null: a spectator, who sees only public cards)")
 
-    # -- the five operations every game implements -----------------------------------------
+    # -- 4. the five operations every game implements --------------------------------------
+    # True when enumerating legal actions costs more than a shared-cache round trip (Guandan's
+    # thousands of plays); the service then caches `legal_actions`. Cheap games recompute.
+    legal_actions_cacheable: ClassVar[bool] = False
+
     @abstractmethod
     def deal(self, setup: DealSetup) -> S:
         """The first state of a deal. `setup` is already checked by the engine (seats,
@@ -204,11 +225,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def legal_actions(self, state: S, player: str) -> list[Action]:
         """Every action `player` may legally take now, each one `apply` accepts: clients
-        offer these, and the tests play random games from them."""
+        offer these, and the tests play random games from them. Empty when `player` may not
+        act (and once the deal is finished)."""
 
     @abstractmethod
     def to_act(self, state: S) -> list[str]:
-        """Players who may act now (several during races and out-of-turn windows)."""
+        """Players who may act now (several during races and out-of-turn windows); empty
+        once the deal is finished."""
 
     @abstractmethod
     def view(self, state: S, player: str | None) -> dict[str, Any]:
@@ -216,11 +239,23 @@ class Game(ABC, Generic[S]):
         an instance of `view_type` as JSON when the game declares one. Never another seat's
         hidden cards, the order of an unseen stock or the seed."""
 
-    # -- its state (derived from state_type; `invariants` is the game's) ---------------------
+    # -- and two the game overrides when it needs them --------------------------------------
     def invariants(self, state: S) -> None:
         """What the declared types cannot say (every card exactly once, ids in range, phase
-        consistency): raise InvalidState with the offending path."""
+        consistency): raise InvalidState with the offending path. Runs on every state a
+        client posts that this engine did not sign, so a hand-edited state is a 422, never a
+        crash in a rule check. The default checks nothing beyond the types."""
 
+    def public_to_act(self, state: S) -> list[str]:
+        """Who may act now as far as the table can see: computed only from what every seat may
+        see (the public part of the state), never from a hidden hand. Sealed answers carry it
+        (README "Security model"), so an answer never tells one seat another's cards. The
+        default is `to_act`, for games whose `to_act` is public already; a game whose `to_act`
+        reads a hidden hand overrides this (Man: who could man the top card)."""
+        return self.to_act(state)
+
+    # -- derived from the declarations: a game without a state_type overrides decode, -------
+    # -- decode_trusted, encode and status -------------------------------------------------
     def decode(self, data: Mapping[str, Any]) -> S:
         """A state from its JSON; raise InvalidState (with a path) on anything inconsistent."""
         # S is the game's state_type (a class variable, which a type cannot be tied to)
@@ -247,77 +282,19 @@ class Game(ABC, Generic[S]):
         """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
         return cast(GameState, state).status
 
-    # -- optional: override only what the docstring describes ------------------------------
-    def public_to_act(self, state: S) -> list[str]:
-        """Who may act now as far as the table can see: computed only from what every seat may
-        see (the public part of the state), never from a hidden hand. Sealed answers carry it
-        (README "Security model"), so an answer never tells one seat another's cards. The
-        default is `to_act`, for games whose `to_act` is public already; a game whose `to_act`
-        reads a hidden hand overrides this (Man: who could man the top card)."""
-        return self.to_act(state)
-
     def next_match(self, state: S) -> dict[str, Any] | None:
-        """A finished deal's match summary: what the next deal's request passes as `match` (the
-        service signs or seals it, so any client may pass it on). The default is the state's
-        own `next_match` field, when it declares one."""
+        """A finished deal's match summary (engine/parts.py Match): what the next deal's
+        request passes as `match`. The match's own `next_match` when it declares one, else the
+        state's `next_match` field when it has one, else None."""
+        own = self.match.next_match if self.match is not None else None
+        if own is not None:
+            return own(state)
         summary = getattr(state, "next_match", None)
         return None if summary is None else msgspec.to_builtins(summary)
 
-    def count_penalty(self, state: S, player: str, delta: int, reason: str) -> Transition[S]:
-        """A referee's penalty against `player` (or its withdrawal: the opposite `delta`),
-        `delta` already signed in the game's unit (engine/referee.py penalty_sign), counted in
-        the game's own match standing: what `next_match` carries and what decides the match's
-        end. Returns the state so changed, the score deltas that say it (in penalty_kind, to
-        whoever holds the standing: a seat, or its team) and any events (a player reaching a
-        limit …). The default: a game with no standing of its own answers one delta against
-        the seat and leaves the state as it is."""
-        return Transition(state, (ScoreDelta(player, self.penalty_kind, delta, reason),))
-
-    def sanction_effect(self, state: S, action: Action, refusal: Refusal,
-                        sanction: Any) -> Transition[S]:
-        """The game's own consequence of a sanctioned act (a `sanctions` entry, engine/referee.py
-        Sanction, whose effect is
-        not taken_back): the engine then records the irregularity and the ledger entry."""
-        raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
-                                  "but does not carry it out")
-
-    def referee_legal_actions(self, state: S) -> list[Action] | None:
-        """The game's own referee-only acts the referee may post now (Guandan's void hand and
-        forfeit), each naming its seat; None: those the seats' legal_actions list (the
-        default, engine/referee.py legal_actions)."""
-        return None
-
-    def names_unseen_draw(self, state_json: Mapping[str, Any],
-                          action_json: Mapping[str, Any]) -> bool:
-        """Whether the posted action names cards taken from a stock whose order nobody knows
-        (a physical deal: Man's drawn and turned cards, 3.10; Manteur's cards received and
-        dealt, B.6). The engine refuses a named card that lies elsewhere (it knows every hand
-        as the referee entered it), so under sealing such an act is the referee's
-        (adjudicate.is_referee_act): a seat naming its own draws could otherwise learn which
-        unseen cards are out of the stock (docs/security.md, "Physical deals").
-        Runs on every sealed /v1/validate before anything is decoded: read only the few
-        fields needed from the JSON as posted, and answer False for anything malformed
-        (validate words what is wrong). The default: the game never names drawn cards."""
-        return False
-
-    def sheet_columns(self, players: Sequence[str],
-                      names: Mapping[str, str]) -> list[Any]:
-        """A score sheet's columns (engine/sheets.py SheetColumn): the targets of the game's
-        score deltas, headed for people (`names`: seat -> the name a record's tags give). The
-        default, an empty list: the sheet's one column per seat; a game whose teams or score
-        holders take the deltas lists those."""
-        return []
-
-    def sheet_lines(self, deal: Any) -> list[Any]:
-        """What a score sheet shows of one checked deal (engine/sheets.py CheckedDeal) in the
-        game's own scoring: the rows (engine/sheets.py SheetLine)
-        (one, or several for a game whose deal is played in rounds), each with the game's words
-        per column and the outcome. The sheet adds the score deltas, the referee's marks and
-        the totals itself. The default: one row, the deltas alone."""
-        return []
-
-    # -- provided ---------------------------------------------------------------------------
+    # -- provided: the engine's, from the declarations; a game need not touch them ---------
     def option_map(self) -> dict[str, Option]:
+        """The declared options by name."""
         return {o.name: o for o in self.options}
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -429,7 +429,7 @@ def _check_header(record: MatchRecord) -> Game[Any]:
     game.resolve_options(record.options)  # InvalidOptions names the option (422)
     if record.match is not None:
         try:
-            parse_fields(game.match_fields, record.match, "match")
+            parse_fields(game.match.fields if game.match else {}, record.match, "match")
         except FieldError as err:
             raise InvalidRecord(err.message, err.path) from None
     return game

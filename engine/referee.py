@@ -2,25 +2,26 @@
 ledger of warnings and penalties (docs/referee.md).
 
 A referee may record, at any moment of a deal and whoever is on turn, a warning or a penalty of
-a number of points in the game's own unit (Game.penalty_kind) against a seat, and withdraw it.
-The ledger lives in the common part of every state (engine/state.py GameState.referee_ledger),
-travels to the next deal in the match summary (`next_match.referee_ledger`) and counts in the
-game's own match standing (Game.count_penalty: Man's totals, Guandan's levels, Manteur's
-penalty points …): a penalty answers score deltas of its points, a withdrawal the opposite ones.
+a number of points in the game's own unit (`Game.referee`, engine/parts.py RefereeRules:
+`penalty_kind`) against a seat, and withdraw it. The ledger lives in the common part of every
+state (engine/state.py GameState.referee_ledger), travels to the next deal in the match summary
+(`next_match.referee_ledger`) and counts in the game's own match standing
+(RefereeRules.count_penalty: Man's totals, Guandan's levels, Manteur's penalty points …): a
+penalty answers score deltas of its points, a withdrawal the opposite ones.
 Nothing here knows a game's rules; what a penalty does to a standing is the game's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 
 import msgspec
 
 from .errors import InvalidDeal, InvalidState
 from .fields import ActionType, EventType, Field, Option
+from .parts import PENALTY as PENALTY, TAKEN_BACK as TAKEN_BACK, WARNING as WARNING, Sanction as Sanction
 from .schema import array, by_key, obj
 from .state import GameState, LedgerEntry, check_ledger, openapi_schema, replace
-from .values import FINISHED, Action, Event, Refusal, Transition
+from .values import FINISHED, Action, Event, Refusal, ScoreDelta, Transition
 
 if TYPE_CHECKING:  # the interface, for annotations only (it never imports this module)
     from .game import Game
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # the interface, for annotations only (it never imports this 
 # so a state never has two meanings for it.
 REFEREE = "referee"
 
-WARNING, PENALTY, WITHDRAW = "warning", "penalty", "withdraw"
+WITHDRAW = "withdraw"  # beside WARNING and PENALTY, the kinds of entry (engine/parts.py)
 LEDGER_ACTION_TYPES = frozenset({WARNING, PENALTY, WITHDRAW})
 # Bounds a single penalty: a ledger stays within JSON's safe integers however long a match runs.
 MAX_PENALTY_POINTS = 1_000_000
@@ -117,7 +118,8 @@ def match_summary(game: "Game[Any]", state: Any) -> dict[str, Any] | None:
     """What a finished deal answers as `next_match`: the game's own summary (Game.next_match)
     and, in it, the referee's ledger and its totals per seat, when the game has a match."""
     own = game.next_match(state)
-    if own is None or not isinstance(state, GameState) or MATCH_KEY not in game.match_fields:
+    if own is None or not isinstance(state, GameState) or game.match is None or \
+            MATCH_KEY not in game.match.fields:
         return own
     return {**own, MATCH_KEY: summary(state.players, state.referee_ledger)}
 
@@ -143,6 +145,17 @@ def from_match(value: Any, players: Any) -> tuple[LedgerEntry, ...]:
 check = check_ledger
 
 
+def count_penalty(game: "Game[Any]", state: Any, player: str, delta: int,
+                  reason: str) -> "Transition[Any]":
+    """A penalty's `delta` (signed) counted in the game's own standing
+    (RefereeRules.count_penalty), or, for a game with no standing of its own, one delta of
+    its unit against the seat, the state unchanged."""
+    rules = game.referee
+    if rules.count_penalty is not None:
+        return rules.count_penalty(state, player, delta, reason)
+    return Transition(state, (ScoreDelta(player, rules.penalty_kind, delta, reason),))
+
+
 def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
     """Record or withdraw a ledger entry; the rest of the state (whose turn it is) unchanged."""
     ledger = tuple(state.referee_ledger)
@@ -165,10 +178,10 @@ def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
         next_state = replace(state, referee_ledger=ledger)
         if entry.kind != PENALTY:
             return Transition(next_state, (), (withdrawn,))
-        # the points given back to the game's own standing (Game.count_penalty)
-        counted = game.count_penalty(next_state, player,
-                                     -penalty_sign(game.penalty_kind) * entry.points,
-                                     f"penalty {entry_id} withdrawn")
+        # the points given back to the game's own standing (RefereeRules.count_penalty)
+        counted = count_penalty(game, next_state, player,
+                                -penalty_sign(game.referee.penalty_kind) * entry.points,
+                                f"penalty {entry_id} withdrawn")
         return Transition(counted.state, counted.score_deltas, (withdrawn, *counted.events))
     reason = action.get("reason", "")
     points = action.get("points", 0) if action.type == PENALTY else 0
@@ -180,10 +193,11 @@ def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
     if action.type == WARNING:
         return Transition(next_state, (), (Event(
             "warned", {"player": player, "entry": entry.id, **said}),))
-    # the points count in the game's own standing at once (Game.count_penalty: Man's totals,
-    # Manteur's penalty points and its limit, Guandan's levels …)
-    counted = game.count_penalty(next_state, player, penalty_sign(game.penalty_kind) * points,
-                                 f"penalty: {reason}" if reason else "penalty")
+    # the points count in the game's own standing at once (RefereeRules.count_penalty: Man's
+    # totals, Manteur's penalty points and its limit, Guandan's levels …)
+    counted = count_penalty(game, next_state, player,
+                            penalty_sign(game.referee.penalty_kind) * points,
+                            f"penalty: {reason}" if reason else "penalty")
     return Transition(counted.state, counted.score_deltas, (Event(
         "penalty_given", {"player": player, "entry": entry.id, "points": points, **said}),
         *counted.events))
@@ -202,7 +216,8 @@ def legal_actions(game: "Game[Any]", state: Any) -> list["Action"]:
     out += [Action(WITHDRAW, e.player, {"entry": e.id})
             for e in state.referee_ledger if not e.withdrawn]
     own = game.referee_actions - LEDGER_ACTION_TYPES
-    listed = game.referee_legal_actions(state) if own else None
+    acts = game.referee.legal_actions
+    listed = acts(state) if own and acts is not None else None
     if listed is not None:
         out += listed
     elif own:
@@ -231,12 +246,12 @@ def view(game: "Game[Any]", state: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ irregularities
 # Referee mode (a game's option `violations`: `referee`; Man's own is `chombo`, man 8.4): an act
 # the rules refuse is not refused but recorded and sanctioned as the game's sources say. Each
-# game declares which refusal codes are sanctionable and how (Game.sanctions, listed on its
-# rules page); the engine applies them (adjudicate.apply_parsed, `sanction_refused` below).
+# game declares which refusal codes are sanctionable and how (RefereeRules.sanctions, listed on
+# its rules page); the engine applies them (adjudicate.apply_parsed, `sanction_refused` below).
 # A malformed action (HTTP 422) never gets here: only a well-formed act the rules refuse.
 VIOLATIONS = "violations"
 REJECT, REFEREE_MODE = "reject", "referee"
-TAKEN_BACK = "taken_back"  # a sanction's effect: the act is undone, the turn stays
+# (TAKEN_BACK, engine/parts.py: a sanction's effect that undoes the act, the turn staying)
 
 # The bound on what a seat's own acts add to a state (docs/referee.md, "A bound on what a seat's
 # acts record"). A sanction that enters the ledger adds an entry, and an act taken back leaves
@@ -272,28 +287,6 @@ def violations_option(rule: str) -> Option:
         choices=(REJECT, REFEREE_MODE)), REJECT, rule)
 
 
-@dataclass(frozen=True)
-class Sanction:
-    """What a game's rules page gives for one refused act in referee mode.
-
-    `effect`: TAKEN_BACK (the act is undone and the turn stays) or a consequence of the game's
-    own (Game.sanction_effect: Guandan's lost right to play, Manillen's lost deal); `ledger`:
-    the entry recorded against the offender — a warning, a penalty of `points` in the game's
-    own unit (Game.penalty_kind; it counts in the totals like any penalty), or None."""
-
-    rule: str            # the rules page's number of the sanction (cited as "<game> <rule>")
-    en: str              # the sanction in words
-    ja: str
-    effect: str = TAKEN_BACK
-    ledger: str | None = WARNING
-    points: int = 0
-
-    def __post_init__(self) -> None:
-        if self.ledger not in (None, WARNING, PENALTY) or \
-                (self.ledger == PENALTY) != (self.points > 0):
-            raise ValueError(f"sanction {self.rule}: a penalty has points, nothing else has")
-
-
 IRREGULARITY_EVENT = EventType(
     "irregularity_sanctioned", "in referee mode (violations: referee) an act the rules refuse was "
     "recorded and sanctioned instead of refused", {
@@ -319,7 +312,7 @@ def sanction_reason(cited: str, refusal: "Refusal") -> str:
 def sanction_entries(game: "Game[Any]", ledger: Any, player: str) -> int:
     """How many entries of the ledger sanctions recorded against `player` (withdrawn ones
     too): those whose reason a sanction of the game wrote (`sanction_reason`)."""
-    prefixes = tuple({f"{game.id} {s.rule}: " for s in game.sanctions.values()})
+    prefixes = tuple({f"{game.id} {s.rule}: " for s in game.referee.sanctions.values()})
     return sum(1 for e in ledger if e.player == player and e.reason.startswith(prefixes))
 
 
@@ -342,7 +335,8 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
     """The transition of a refused act in referee mode: the game's consequence (the state
     unchanged when the act is taken back), the ledger entry and the events. Re-raises the
     refusal when the state is not in referee mode or the code is not sanctionable."""
-    sanction = game.sanctions.get(refusal.code) if in_referee_mode(state) else None
+    rules = game.referee
+    sanction = rules.sanctions.get(refusal.code) if in_referee_mode(state) else None
     if sanction is None:
         raise refusal
     if sanction.ledger is not None and \
@@ -350,13 +344,14 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
         raise _beyond_the_bound(refusal, action.player)
     if sanction.effect == TAKEN_BACK:
         then = Transition(state, (), ())
-    else:
-        then = game.sanction_effect(state, action, refusal, sanction)
+    else:  # RefereeRules requires the hook of a game with such a sanction
+        then = cast(Any, rules.sanction_effect)(state, action, refusal, sanction)
     cited = f"{game.id} {sanction.rule}"
-    fill = {"player": action.player, "code": refusal.code, "rule": refusal.rule,
-            "action": action.to_json(), "sanction": sanction.effect, "sanction_rule": cited,
-            "text": {"en": f"{refusal.en} Sanction ({cited}): {sanction.en}",
-                     "ja": f"{refusal.ja}罰則({cited}): {sanction.ja}"}}
+    fill: dict[str, Any] = {
+        "player": action.player, "code": refusal.code, "rule": refusal.rule,
+        "action": action.to_json(), "sanction": sanction.effect, "sanction_rule": cited,
+        "text": {"en": f"{refusal.en} Sanction ({cited}): {sanction.en}",
+                 "ja": f"{refusal.ja}罰則({cited}): {sanction.ja}"}}
     next_state, deltas = then.state, tuple(then.score_deltas)
     events: tuple[Event, ...] = ()
     if sanction.ledger is not None:
@@ -370,11 +365,11 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
             events = (Event("warned", {"player": action.player, "entry": entry.id,
                                        "reason": reason}),)
         else:
-            # the points count in the game's own standing like any penalty (Game.count_penalty:
-            # Manteur's penalty points and their limit …)
-            counted = game.count_penalty(next_state, action.player,
-                                         penalty_sign(game.penalty_kind) * sanction.points,
-                                         f"penalty: {reason}")
+            # the points count in the game's own standing like any penalty
+            # (RefereeRules.count_penalty: Manteur's penalty points and their limit …)
+            counted = count_penalty(game, next_state, action.player,
+                                    penalty_sign(rules.penalty_kind) * sanction.points,
+                                    f"penalty: {reason}")
             next_state, deltas = counted.state, deltas + tuple(counted.score_deltas)
             events = (Event("penalty_given", {"player": action.player, "entry": entry.id,
                                               "points": sanction.points, "reason": reason}),

@@ -2,7 +2,7 @@
 
 Deals as rows (Manteur: its rounds), seats or teams as columns, each cell the deal's score
 delta there with the game's own words (Man's stakes, Manillen's points and booms, Guandan's
-levels, Daifugo's titles, Manteur's penalty points: `Game.sheet_lines`), the referee's warnings
+levels, Daifugo's titles, Manteur's penalty points: `SheetLayout.lines`), the referee's warnings
 and penalties marked, the totals, the record's tags and digest. A record the check stopped in
 is shown up to the discrepancy and says where it stopped.
 
@@ -85,7 +85,7 @@ class SheetColumn:
 
 @dataclass(frozen=True)
 class SheetLine:
-    """What a game shows on one row of a deal (Game.sheet_lines). `cells`: by column id, the
+    """What a game shows on one row of a deal (SheetLayout.lines). `cells`: by column id, the
     game's own scoring there (e.g. Guandan "2→4", Daifugo "大富豪"); `note`: the deal's outcome
     in words; `label`: the row's name within its deal when a deal has several rows (Manteur's
     rounds); `end`: the row covers the deal's steps before this index (None: to the deal's end,
@@ -202,7 +202,8 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
     players = tuple(record["players"])
     tags = record.get("tags") or {}
     names = {p: n for p, n in (tags.get("names") or {}).items() if isinstance(n, str)}
-    columns = list(game.sheet_columns(players, names)) or seat_columns(players, names)
+    own = game.sheet.columns if game.sheet else None
+    columns = (list(own(players, names)) if own else []) or seat_columns(players, names)
     known = {c.id for c in columns}
     # A seat the referee named in a team game (a warning, a penalty in the game's unit) gets a
     # column of its own: the totals are by target, and a penalty's target is the seat, not
@@ -238,7 +239,8 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
 
 def _rows(game: Game[Any], checked: CheckedDeal, record: Mapping[str, Any], columns: set[str]
           ) -> list[Row]:
-    lines = list(game.sheet_lines(checked)) or [SheetLine()]
+    own = game.sheet.lines if game.sheet else None
+    lines = (list(own(checked)) if own else []) or [SheetLine()]
     steps = list(checked.steps)
     comments = _comments(record, checked.index)
     out: list[Row] = []

@@ -182,11 +182,12 @@ class DealSetup:
     match: Mapping[str, Any] | None = None
     deck: tuple[str, ...] | None = None
     # Each seat's cards given exactly (a physical table entered by a referee, or a game recorded
-    # elsewhere), for games that declare `accepts_hands`; the game checks deck and counts.
+    # elsewhere), for games that declare `physical` (engine/parts.py PhysicalDeals); the game
+    # checks deck and counts.
     hands: Mapping[str, tuple[str, ...]] | None = None
     # What else lies face up on a physical table, and what the rules decide at random there
-    # (the game's `table_fields`: Man's start card, Manillen's turned trump and cut, Daifugo's
-    # random first leader …), parsed; None when not given. With `deck` only the random
+    # (the game's `physical.table_fields`: Man's start card, Manillen's turned trump and cut,
+    # Daifugo's random first leader …), parsed; None when not given. With `deck` only the random
     # decisions: the rest follows from the deck's order.
     table: Mapping[str, Any] | None = None
     # The salt of the seed commitment (engine/rng.py), drawn by the engine: a GameState carries

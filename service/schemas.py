@@ -673,21 +673,22 @@ def options_component(game: Game) -> dict:
 
 
 def match_components(game: Game) -> dict[str, dict]:
-    """`<Game>Match`, the match values a deal request may carry (the game's `match_fields`,
+    """`<Game>Match`, the match values a deal request may carry (the game's `match.fields`,
     each optional: a referee act unless the service signed or sealed them), and
     `<Game>MatchSummary`, what a finished deal's `next_match` answers: the same fields, all
     present (tests/service check every real next_match against it)."""
-    if not game.match_fields:
+    fields = game.match.fields if game.match else {}
+    if not fields:
         return {}
     name = game.names.get("en", game.id)
-    props = {k: f.json_schema() for k, f in game.match_fields.items()}
+    props = {k: f.json_schema() for k, f in fields.items()}
     props["signature"] = MATCH_SIGNATURE
     props["lineage"] = MATCH_LINEAGE
     values = {"type": "object", "properties": props, "additionalProperties": False,
               "description": f"{name}: match values a deal starts from (omitted ones start "
                              "afresh); values the service did not sign or seal are a referee act"}
     summary = {"type": "object", "properties": props, "additionalProperties": False,
-               "required": list(game.match_fields),
+               "required": list(fields),
                "description": f"{name}: a finished deal's match summary (`next_match`), "
                               "passed as the next deal's `match`"}
     out = {pascal(game.id) + "Match": values}
@@ -697,9 +698,11 @@ def match_components(game: Game) -> dict[str, dict]:
 
 
 def answers_next_match(game: Game) -> bool:
-    """Whether a finished deal of `game` answers a next_match: it computes one itself, or its
-    declared state has a `next_match` (the default Game.next_match reads it); else always null."""
-    if type(game).next_match is not Game.next_match:
+    """Whether a finished deal of `game` answers a next_match: its match computes one
+    (Match.next_match), or its declared state has a `next_match` (Game.next_match reads it);
+    else always null."""
+    if game.match is not None and game.match.next_match is not None or \
+            type(game).next_match is not Game.next_match:
         return True
     kind = game.state_type
     return kind is not None and "next_match" in kind.__struct_fields__
@@ -734,15 +737,16 @@ def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
         match_refs = [_ref(n) for n in reversed(matches)] + [_ref("SealedMatch")]  # summary first
         props["match"] = {"anyOf": match_refs, "nullable": True,
                           "description": props["match"].get("description", "")}
-        if not game.accepts_hands:
+        if game.physical is None:
             del props["hands"]  # the engine refuses them (deal_invalid): it deals from a deck
-        if game.table_fields:
+        table_fields = game.physical.table_fields if game.physical else {}
+        if table_fields:
             components[prefix + "Table"] = {
                 "type": "object", "additionalProperties": False,
                 "properties": {k: f.json_schema(accepts=True)
-                               for k, f in game.table_fields.items()},
+                               for k, f in table_fields.items()},
                 **({"required": required} if (required := [
-                    k for k, f in game.table_fields.items() if f.required]) else {}),
+                    k for k, f in table_fields.items() if f.required]) else {}),
                 "description": f"{name}: what lies face up on a physical table beside the "
                                "hands, and what the rules decided there at random (with a "
                                "deck: only that)"}
@@ -802,13 +806,14 @@ def record_components(games: Iterable[Game]) -> dict[str, dict]:
         props["options"] = {**_ref(prefix + "Options")}
         props["tags"] = copy.deepcopy(TAGS_SCHEMA)
         props["match"] = {"type": "object", "nullable": True, "additionalProperties": False,
-                          "properties": {k: f.json_schema() for k, f in game.match_fields.items()},
+                          "properties": {k: f.json_schema() for k, f in
+                                         (game.match.fields if game.match else {}).items()},
                           "description": props["match"].get("description", "")}
         entry = props["deals"]["items"]["properties"]
         if game.actions:
             entry["actions"]["items"]["properties"]["action"] = _ref(prefix + "Action")
         dealt = entry["deal"]["properties"]
-        if game.table_fields:
+        if game.physical is not None and game.physical.table_fields:
             dealt["table"] = {**_ref(prefix + "Table"), "nullable": True}
         record["description"] = f"A match record of {game.names.get('en', game.id)}"
         components[prefix + "MatchRecord"] = record

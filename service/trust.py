@@ -23,8 +23,8 @@
   not the previous deal's signed `next_match`) needs it, and so does every action a game
   declares referee-only (ActionType.referee_only: a chombo recorded, a reported peek), in
   /v1/validate and /v1/replay, whatever seat tokens come with it. Under sealing so does an
-  action that names cards drawn from a stock of unknown order (Game.names_unseen_draw: a
-  physical deal's draws, whose refusals would tell the seat which unseen cards are out of the
+  action that names cards drawn from a stock of unknown order (PhysicalDeals.names_unseen_draw:
+  a physical deal's draws, whose refusals would tell the seat which unseen cards are out of the
   stock), checked before anything is adjudicated (engine/adjudicate.py is_referee_act).
 Without any of these (the default), states are plain JSON and nothing is checked beyond the
 rules: fine for a trusted front end, not for strangers.

@@ -27,7 +27,8 @@ def physical_deal(game_id: str, players: list[str], state: dict) -> dict:
         hands = {p: list(state["hand"]) if p == state.get("starter", players[0]) else []
                  for p in players}
     out: dict[str, Any] = {"hands": hands}
-    table = {n: state[n] for n in game.table_fields if state.get(n) not in (None, [], {})}
+    table_fields = game.physical.table_fields if game.physical else {}
+    table = {n: state[n] for n in table_fields if state.get(n) not in (None, [], {})}
     if table:
         out["table"] = table
     if isinstance(state.get("dealer"), str):
@@ -68,7 +69,7 @@ def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: fl
         dealt = adjudicate.deal(game_id, players, None, seed, match=match, seed_salt=salt)
         fields: dict[str, Any] = {"seed": seed, "seed_salt": salt,
                                   "seed_commitment": dealt["seed_commitment"]}
-        if game.accepts_hands and rnd.random() < physical:
+        if game.physical is not None and rnd.random() < physical:
             table_fields = physical_deal(game_id, players, dealt["state"])
             try:
                 dealt = adjudicate.deal(game_id, players, None, records.PHYSICAL_SEED,

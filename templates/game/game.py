@@ -32,7 +32,12 @@ class HighCardGame(Game[State]):
     state_version = VERSION
     view_type = views.View
     zero_sum = False  # a round's winner gains a point that nobody pays
+    # 3. its optional parts (engine/parts.py), none here: every deal stands alone (no `match`),
+    # deals come from a deck (no `physical`), the referee's penalties count in points with
+    # nothing sanctioned (the default `referee`), the score sheet has a column per seat (no
+    # `sheet`)
 
+    # 4. the five operations
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
 

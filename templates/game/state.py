@@ -36,7 +36,7 @@ class RoundResult(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Match(Struct, frozen=True, forbid_unknown_fields=True):
-    """Every deal stands alone (no match_fields): nothing is carried between deals."""
+    """Every deal stands alone (the game declares no `match`): nothing is carried between deals."""
 
 
 class State(GameState, frozen=True, tag=GAME_ID):

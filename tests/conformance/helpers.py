@@ -180,7 +180,7 @@ def play_match(game_id: str, table: dict, rnd: random.Random) -> Iterator[tuple[
         match = jsonable(last.applied.next_match)
         # what a deal request's `match` may carry, as the game declares it: a summary that
         # does not parse is a broken answer, never the end of the match
-        parse_fields(registry.get(game_id).match_fields, match, "match")
+        parse_fields(registry.get(game_id).match.fields, match, "match")
         table = {**table, "seed": f"{table['seed']}-{number + 1}"}
 
 

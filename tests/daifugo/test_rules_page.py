@@ -13,7 +13,7 @@ PAGE = (ROOT / "docs/rules/daifugo.md").read_text(encoding="utf-8")
 SHARED = ROOT.parent / "shared/rules/daifugo.md"  # shared/ sits beside the repository
 # The page's own numbers, beyond the shared reference: referee mode (C.5) and the referee's
 # penalties in the running points (D28)
-OWN = {GAME.option_map()["violations"].rule} | {s.rule for s in GAME.sanctions.values()} | \
+OWN = {GAME.option_map()["violations"].rule} | {s.rule for s in GAME.referee.sanctions.values()} | \
     {"D28"}
 
 

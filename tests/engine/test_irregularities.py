@@ -16,7 +16,7 @@ from tests.adjudication import random_action
 from tests.engine.test_rules_translations import page, rule_numbers
 from tests.sizing import examples
 
-SANCTIONED = sorted(g.id for g in registry.all_games() if g.sanctions)
+SANCTIONED = sorted(g.id for g in registry.all_games() if g.referee.sanctions)
 # Where each rules page lists its sanctions (en, ja): the section's heading
 SECTION = {"guandan": ("## 14. Irregularities", "## 14. 違反"),
            "daifugo": ("### C.5 Irregularities", "### C.5 違反"),
@@ -33,20 +33,20 @@ def section(game_id: str, lang: str) -> str:
 
 def test_the_four_games_beside_man_have_sanctions():
     assert SANCTIONED == ["daifugo", "guandan", "manillen", "manteur"]
-    assert not registry.get("man").sanctions  # Man's violations are its own chombo (man 8)
+    assert not registry.get("man").referee.sanctions  # Man's violations are its own chombo (man 8)
 
 
 @pytest.mark.parametrize("game_id", SANCTIONED)
 def test_every_sanctionable_code_is_a_refusal_listed_with_its_sanction_on_both_pages(game_id):
     game = registry.get(game_id)
-    assert set(game.sanctions) <= set(game.refusals)
+    assert set(game.referee.sanctions) <= set(game.refusals)
     for lang in ("en", "ja"):
         text = section(game_id, lang)
         assert "`irregularity_sanctioned`" in text and "`violations`" in text
-        missing = [code for code in game.sanctions if f"`{code}`" not in text]
+        missing = [code for code in game.referee.sanctions if f"`{code}`" not in text]
         assert not missing, (lang, missing)
         rules = rule_numbers(game_id, page(game_id, lang))
-        assert {s.rule for s in game.sanctions.values()} <= rules
+        assert {s.rule for s in game.referee.sanctions.values()} <= rules
         assert game.option_map()["violations"].rule in rules
 
 
@@ -117,7 +117,7 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, mode: str) -> dict:
             assert out.state == state
             # in referee mode a sanctionable act is refused only once its seat is at the bound
             # on what a seat's acts record (referee.MAX_SANCTION_ENTRIES)
-            assert mode == referee.REJECT or out.refusal.code not in game.sanctions or \
+            assert mode == referee.REJECT or out.refusal.code not in game.referee.sanctions or \
                 referee.sanction_entries(game, adjudicate.load_state(state)[1].referee_ledger,
                                          action["player"]) >= referee.MAX_SANCTION_ENTRIES
             continue
@@ -126,7 +126,7 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, mode: str) -> dict:
             assert not marks
         elif marks:
             (mark,) = marks
-            sanction = game.sanctions[mark["code"]]
+            sanction = game.referee.sanctions[mark["code"]]
             assert mark["player"] == action["player"] and mark["sanction"] == sanction.effect
             assert mark["sanction_rule"] == f"{game_id} {sanction.rule}"
             assert mark["text"]["en"] and mark["text"]["ja"]

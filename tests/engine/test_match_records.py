@@ -232,7 +232,7 @@ def _played_cards(action: dict) -> list[str]:
     return [c for c in cards if isinstance(c, str)]
 
 
-@pytest.mark.parametrize("game_id", [g for g in GAMES if registry.get(g).accepts_hands])
+@pytest.mark.parametrize("game_id", [g for g in GAMES if registry.get(g).physical is not None])
 @PROPERTY
 @given(seed=SEEDS)
 def test_a_card_swapped_between_two_hands_is_found_by_the_time_it_is_played(game_id, seed):

@@ -1,6 +1,7 @@
 """Physical deals, what every game shares: a deal from the cards on the table gives each seat's
-`hands` and, where the game declares one (`Game.table_fields`), the `table` of what else lies
-face up. A table needs hands; a game with nothing face up beside the hands takes no table."""
+`hands` and, where the game declares one (`Game.physical`, PhysicalDeals.table_fields), the
+`table` of what else lies face up. A table needs hands; a game with nothing face up beside the
+hands takes no table."""
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,8 @@ def test_a_table_without_hands_is_refused_naming_the_table(game_id):
     assert err.value.path == "table"
 
 
-@pytest.mark.parametrize("game_id", [g for g in GAMES if not registry.get(g).table_fields
-                                     and registry.get(g).accepts_hands])
+@pytest.mark.parametrize("game_id", [g for g in GAMES if (physical := registry.get(g).physical)
+                                     is not None and not physical.table_fields])
 def test_a_game_with_nothing_face_up_takes_no_table(game_id):
     game = registry.get(game_id)
     players = [f"p{i}" for i in range(game.min_players)]

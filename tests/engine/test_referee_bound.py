@@ -24,11 +24,11 @@ from service.config import Settings
 from tests.engine.test_irregularities import irregular_act, table
 from tests.sizing import examples
 
-SANCTIONED = [g.id for g in registry.all_games() if g.sanctions]
+SANCTIONED = [g.id for g in registry.all_games() if g.referee.sanctions]
 # Games whose irregular mode has no sanctions: a violation is charged another way (Man's chombo
 # ends the deal, man 8), so a seat's repeats meet a finished deal.
 UNSANCTIONED = [g.id for g in registry.all_games()
-                if not g.sanctions and "violations" in g.option_map()]
+                if not g.referee.sanctions and "violations" in g.option_map()]
 BOUND = referee.MAX_SANCTION_ENTRIES * referee.SANCTION_ENTRY_BYTES
 REPEATS = 10_000
 
@@ -74,7 +74,7 @@ def recorded_warning(game, dealt: dict) -> dict:
     back, the turn unchanged)."""
     return first_accepted(game, dealt, lambda out: (
         out.events[0]["type"] == "irregularity_sanctioned"
-        and game.sanctions[out.events[0]["code"]].ledger == referee.WARNING))
+        and game.referee.sanctions[out.events[0]["code"]].ledger == referee.WARNING))
 
 
 def test_every_game_with_violations_is_checked_here():
@@ -164,7 +164,7 @@ def test_a_sanctions_ledger_entry_fits_its_documented_size():
     longest = "x" * Settings().max_player_id_length
     for game_id in SANCTIONED:
         game = registry.get(game_id)
-        for code, sanction in game.sanctions.items():
+        for code, sanction in game.referee.sanctions.items():
             if sanction.ledger is None:
                 continue
             reason = referee.sanction_reason(f"{game_id} {sanction.rule}", Refusal(
@@ -220,7 +220,7 @@ def test_random_play_with_a_seats_irregularities_keeps_the_ledger_under_the_boun
                                                 action["player"]) >= cap
             if not out.valid:
                 assert out.state == state
-                sanction = game.sanctions.get(out.refusal.code)
+                sanction = game.referee.sanctions.get(out.refusal.code)
                 if sanction is not None and sanction.ledger is not None:
                     assert at_bound, (action, out.refusal.code)
                     capped += 1

@@ -75,7 +75,7 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, log: list | None = N
     its team: holder_of). Manteur's penalty points may reach the limit (B22): a penalty there
     may end the game or eliminate the seat, the only ledger acts that change whose turn it is."""
     game = registry.get(game_id)
-    sign = referee.penalty_sign(game.penalty_kind)
+    sign = referee.penalty_sign(game.referee.penalty_kind)
     state, to_act, status = dealt["state"], dealt["to_act"], dealt["status"]
     from_ledger: dict[str, int] = {}
     last = None
@@ -93,7 +93,7 @@ def play_out(game_id: str, rnd: random.Random, dealt: dict, log: list | None = N
                 assert out.to_act == to_act, "a ledger entry never changes whose turn it is"
                 assert out.status == status
             for d in out.score_deltas:
-                assert d["kind"] == game.penalty_kind
+                assert d["kind"] == game.referee.penalty_kind
                 assert d["target"] == holder_of(game_id, state["players"], action["player"])
                 from_ledger[d["target"]] = from_ledger.get(d["target"], 0) + d["delta"]
             if action["type"] == "penalty":
@@ -128,7 +128,7 @@ def standing_penalties(ledger: list[dict]) -> dict[str, int]:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_ledger_acts_interleaved_with_random_play_reach_the_end_of_a_match(game_id):
     game = registry.get(game_id)
-    sign = referee.penalty_sign(game.penalty_kind)
+    sign = referee.penalty_sign(game.referee.penalty_kind)
     for seed in range(examples(3)):
         rnd = random.Random(f"ledger-{game_id}-{seed}")
         players = seats(game, rnd)
@@ -140,7 +140,8 @@ def test_ledger_acts_interleaved_with_random_play_reach_the_end_of_a_match(game_
         if last.next_match is None:
             # a game whose one state is the whole match (Manteur's rounds to the limit): no
             # summary to carry; the ledger of its last state is the match's
-            assert referee.MATCH_KEY not in game.match_fields or game_id == "manteur"
+            assert game.match is None or referee.MATCH_KEY not in game.match.fields or \
+                game_id == "manteur"
             assert {p: d for p, d in from_ledger.items() if d} == \
                 per_seat(game_id, players, {p: sign * t for p, t in expected.items()})
             continue
@@ -174,8 +175,8 @@ def test_a_withdrawn_penalty_gives_its_points_back(game_id):
     penalized = adjudicate.validate(state, {"type": "penalty", "player": players[1],
                                             "points": 3, "reason": "slow"})
     (delta,) = penalized.score_deltas
-    assert delta["kind"] == game.penalty_kind
-    assert delta["delta"] == 3 * referee.penalty_sign(game.penalty_kind) != 0
+    assert delta["kind"] == game.referee.penalty_kind
+    assert delta["delta"] == 3 * referee.penalty_sign(game.referee.penalty_kind) != 0
     back = adjudicate.validate(penalized.state, {"type": "withdraw", "player": players[1],
                                                  "entry": 1})
     assert back.valid and [d["delta"] for d in back.score_deltas] == [-delta["delta"]]
@@ -215,7 +216,7 @@ def test_a_replayed_log_with_ledger_entries_gives_the_same_totals_twice(game_id)
     from_ledger: dict[str, int] = {}
     for d in ledger_steps:
         from_ledger[d["target"]] = from_ledger.get(d["target"], 0) + d["delta"]
-    sign = referee.penalty_sign(game.penalty_kind)
+    sign = referee.penalty_sign(game.referee.penalty_kind)
     assert {p: d for p, d in from_ledger.items() if d} == per_seat(game_id, players, {
         p: sign * t for p, t in standing_penalties(first["state"]["referee_ledger"]).items()})
     if first["next_match"] is None:  # Manteur: the deal is the match

@@ -381,7 +381,7 @@ def play_deal(game_id: str, request: dict, rnd: random.Random):
             continue
         ledger = action["type"] in ("warning", "penalty", "withdraw")
         for d in out.score_deltas:
-            assert d["kind"] == game.penalty_kind or not ledger
+            assert d["kind"] == game.referee.penalty_kind or not ledger
             deltas[d["target"]] += d["delta"]
         if game.zero_sum and not ledger:  # the game's own deltas; a penalty is paid to nobody
             assert sum(d["delta"] for d in out.score_deltas) == 0

@@ -140,7 +140,7 @@ def test_every_example_renders_in_every_format_with_the_checks_totals(game_id, l
     assert sheet.totals == {c.id: record["totals"].get(c.id, 0) for c in sheet.columns}
 
 
-# What each game's own scoring shows on its sheet (Game.sheet_lines), in each language.
+# What each game's own scoring shows on its sheet (SheetLayout.lines), in each language.
 OWN_WORDS = {
     "man": {"en": ["man ×", "stake ×", "pays ×", "chombo"], "ja": ["まん ×", "賭け ×", "チョンボ"]},
     "manillen": {"en": ["pts", "tricks", "BOOM", "doubling ×"],

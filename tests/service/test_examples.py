@@ -53,7 +53,7 @@ def test_each_example_is_filled_in_like_a_tournaments_match(game_id):
     assert "totals" in record and record["digest"].startswith("sha256:")
     seeded = [d for d in deals if "seed" in d["deal"]]
     assert all({"seed_salt", "seed_commitment"} <= set(d["deal"]) for d in seeded)
-    if game.accepts_hands:
+    if game.physical is not None:
         assert any("hands" in d["deal"] for d in deals), "a deal from the physical cards"
     actions = [a for d in deals for a in d["actions"]]
     rulings = [a for a in actions if a["action"]["type"] in LEDGER_ACTION_TYPES | {"chombo"}]

@@ -38,7 +38,7 @@ def test_warning_penalty_and_withdrawal_recorded_with_the_referee_key(game_id, m
     players = players_of(game_id)
     dealt = client.post(f"/v1/games/{game_id}/deal", json={"players": players}).get_json()
     state, to_act = dealt["state"], dealt["to_act"]
-    sign = referee.penalty_sign(game.penalty_kind)
+    sign = referee.penalty_sign(game.referee.penalty_kind)
     acts = [({"type": "warning", "player": players[0], "reason": "slow play"}, [], "warned"),
             ({"type": "penalty", "player": players[-1], "points": 4, "reason": "card shown"},
              [sign * 4], "penalty_given"),
@@ -56,7 +56,7 @@ def test_warning_penalty_and_withdrawal_recorded_with_the_referee_key(game_id, m
         assert resp.status_code == 200 and body["valid"], body
         assert body["to_act"] == to_act, "whose turn it is does not change"
         assert [d["delta"] for d in body["score_deltas"]] == deltas
-        assert all(d["kind"] == game.penalty_kind for d in body["score_deltas"])
+        assert all(d["kind"] == game.referee.penalty_kind for d in body["score_deltas"])
         assert [e["type"] for e in body["events"]] == [event]
         state = body["state"]
     # the referee sees the ledger (sealed: the state is opaque to everyone else)

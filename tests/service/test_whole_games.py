@@ -254,7 +254,7 @@ def test_every_answer_of_whole_games_fits_the_typed_spec(game_id, signed):
     assert (summary is not None) == (f"{prefix}MatchSummary" in published)
     if summary is not None:
         assert not _errors(schema(f"{prefix}MatchSummary"), summary)
-        assert set(summary) - {"signature", "lineage"} == set(registry.get(game_id).match_fields)
+        assert set(summary) - {"signature", "lineage"} == set(registry.get(game_id).match.fields)
         # the summary of a whole game is the next deal's match: anyone may pass it on signed
         following = {"players": players, "match": summary}
         assert not _errors(schema(f"{prefix}DealRequest"), following)

@@ -6,17 +6,28 @@ from typing import Any
 
 from engine.fields import Field
 from engine.game import Game
+from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.state import replace
 from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from . import phases, sheet, views
+from . import phases, views
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
 from .lookups import UECDA_TABLE
 from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
+from .sheet import lines as sheet_lines
 from .state import VERSION, DaifugoState
+
+
+def count_penalty(state: DaifugoState, player: str, delta: int,
+                  reason: str) -> Transition[DaifugoState]:
+    """D28: a referee's penalty counts in the seat's running points at once (the titles of
+    D10 follow the finishing order alone)."""
+    points = {**state.match.points, player: state.match.points[player] + delta}
+    return Transition(replace(state, match=replace(state.match, points=points)),
+                      (ScoreDelta(player, "rank", delta, reason),))
 
 
 class DaifugoGame(Game[DaifugoState]):
@@ -29,18 +40,16 @@ class DaifugoGame(Game[DaifugoState]):
     presets = PRESETS
     actions = ACTIONS
     lookups = (UECDA_TABLE,)
-    match_fields = {
+    match = Match({
         "deal": Field("int", "this deal's number (the last state's next_match.deal)",
                       required=False, minimum=1),
         "points": Field("int_map", "running points by player id", required=False),
         "finish_order": Field("str_list", "the previous deal's finishing order (titles, "
-                              "exchange, next leader, 都落ち); empty: none", required=False)}
+                              "exchange, next leader, 都落ち); empty: none", required=False)})
     zero_sum = False  # rank_points 5/4/3/2/1 (UECda) is not zero-sum
-    penalty_kind = "rank"  # a referee's penalty counts in this unit (engine/referee.py)
-    accepts_hands = True
     # A physical deal (hands given) takes what the rules draw at random from the referee
     # (phases._physical): nothing of it lies face up, but it is what the table decided.
-    table_fields = {
+    physical = PhysicalDeals({
         "leader": Field(
             "player", "who leads the first deal when the rules draw it at random (D4, "
             "first_leader random_then_daihinmin, a match's first deal): required then, refused "
@@ -54,27 +63,21 @@ class DaifugoGame(Game[DaifugoState]):
             "once; required with leader_may_pass, refused without it. Hidden from the seats",
             "leader_may_pass(D9): パスが20回続いたときに残りのプレイヤーが空いた順位に入る順"
             "(審判が決める)。着席者全員を1回ずつ。leader_may_pass のとき必須、それ以外では"
-            "指定できない。各席には見せない", required=False)}
+            "指定できない。各席には見せない", required=False)})
     rules_doc = "docs/rules/daifugo.md"
     state_type = DaifugoState
     refusals = {code: f"daifugo {rule}" for code, (rule, *_t) in MESSAGES.items()}
     refusal_details = DETAILS
     events = EVENTS
-    sanctions = SANCTIONS  # referee mode (D26, D27)
+    # a penalty counts in ranks, in the running points (D28); referee mode (D26, D27)
+    referee = RefereeRules("rank", SANCTIONS, count_penalty=count_penalty)
+    sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
 
     def deal(self, setup: DealSetup) -> DaifugoState:
         return phases.deal(setup)
 
     def invariants(self, state: DaifugoState) -> None:
         invariants(state)
-
-    def count_penalty(self, state: DaifugoState, player: str, delta: int,
-                      reason: str) -> Transition[DaifugoState]:
-        """D28: a referee's penalty counts in the seat's running points at once (the titles
-        of D10 follow the finishing order alone)."""
-        points = {**state.match.points, player: state.match.points[player] + delta}
-        return Transition(replace(state, match=replace(state.match, points=points)),
-                          (ScoreDelta(player, "rank", delta, reason),))
 
     def apply(self, state: DaifugoState, action: Action) -> Transition[DaifugoState]:
         return phases.apply(state, action)
@@ -86,9 +89,6 @@ class DaifugoGame(Game[DaifugoState]):
         return phases.to_act(state)
 
     view_type = views.DaifugoView
-
-    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
-        return sheet.lines(deal)
 
     def view(self, state: DaifugoState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fields import Field, refusal_details
-from engine.referee import Sanction
+from engine.parts import Sanction
 from engine.values import Refusal
 
 from .plays import REFUSALS, PlayError

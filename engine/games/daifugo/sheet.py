@@ -1,4 +1,4 @@
-"""What Daifugo's score sheet shows of a deal (Game.sheet_lines, engine/sheets.py): each seat's
+"""What Daifugo's score sheet shows of a deal (SheetLayout.lines, engine/sheets.py): each seat's
 title (大富豪 … 大貧民) and its points, a forbidden finish (D24) or a fall from the top
 (都落ち), the finishing order and the revolutions of the deal."""
 from __future__ import annotations

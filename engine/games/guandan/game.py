@@ -2,23 +2,40 @@
 docs/rules/guandan.md)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from engine.fields import Field
 from engine.game import Game
-from engine.referee import Sanction
+from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
 from engine.schema import by_key
 from engine.state import replace
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, sheet, views
+from . import phases, views
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
 from .lookups import CLASSIFY
 from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
+from .sheet import columns as sheet_columns, lines as sheet_lines
 from .state import LEVELS, VERSION, GuandanState, team_of
+
+
+def count_penalty(state: GuandanState, player: str, delta: int,
+                  reason: str) -> Transition[GuandanState]:
+    """S-9: a referee's level penalty counts against the seat's team: its delta is the team's
+    at once, and the team's level moves when the deal ends (scoring.finish_deal), never below
+    2 nor past A; the deal's own level rank stays (L-2)."""
+    team = team_of(state.players, player)
+    moved = {**state.ledger_levels, team: state.ledger_levels.get(team, 0) + delta}
+    return Transition(replace(state, ledger_levels={t: v for t, v in moved.items() if v}),
+                      (ScoreDelta(team, "level", delta, reason),))
+
+
+def sanction_effect(state: GuandanState, action: Action, refusal: Refusal,
+                    sanction: Sanction) -> Transition[GuandanState]:
+    return phases.bar_for_round(state, action)  # R-2 and R-3, the one effect of its own
 
 
 class GuandanGame(Game[GuandanState]):
@@ -32,7 +49,7 @@ class GuandanGame(Game[GuandanState]):
     presets = PRESETS
     actions = ACTIONS
     lookups = (CLASSIFY,)
-    match_fields = {
+    match = Match({
         "levels": Field("object", "each team's level by team id (team1: seats 0 and 2, team2: "
                         "seats 1 and 3), '2' … 'A'", required=False,
                         schema=by_key({"type": "string", "enum": list(LEVELS)})),
@@ -46,13 +63,11 @@ class GuandanGame(Game[GuandanState]):
                                 required=False),
         "deal_number": Field("int", "deals played so far; picks the shuffle stream",
                              required=False, minimum=0),
-    }
+    })
     zero_sum = False
-    penalty_kind = "level"  # a referee's penalty counts in this unit (engine/referee.py)
     legal_actions_cacheable = True  # thousands of plays per lead: more than a Redis round trip
-    accepts_hands = True
     # A physical deal: what the rules draw at random, from the table (phases._physical)
-    table_fields = {
+    physical = PhysicalDeals({
         "cut_card": Field(
             "card", "the first deal (G-4): the card turned up in the cut; its holder leads. "
             "Required on a match's first deal, refused later",
@@ -70,13 +85,16 @@ class GuandanGame(Game[GuandanState]):
             "random. Hidden from the seats",
             "equal_tribute が random(D5、T-5): ダブル進貢で2枚が同じ強さのとき1位に渡す側の"
             "進貢者(審判が決める)。手札から同じ強さになるときは必須、random でのダブル進貢が"
-            "ないときは指定できない。各席には見せない", required=False)}
+            "ないときは指定できない。各席には見せない", required=False)})
     rules_doc = "docs/rules/guandan.md"
     state_type = GuandanState
     refusals = {code: f"guandan {rule}" for code, (rule, *_texts) in MESSAGES.items()}
     refusal_details = DETAILS
     events = EVENTS
-    sanctions = SANCTIONS  # referee mode (R-1 … R-5)
+    # a penalty counts in levels (S-9); referee mode (R-1 … R-7)
+    referee = RefereeRules("level", SANCTIONS, count_penalty=count_penalty,
+                           sanction_effect=sanction_effect, legal_actions=phases.referee_acts)
+    sheet = SheetLayout(sheet_columns, sheet_lines)  # the teams' columns, each deal's levels
 
     def deal(self, setup: DealSetup) -> GuandanState:
         return phases.deal(setup)
@@ -84,39 +102,16 @@ class GuandanGame(Game[GuandanState]):
     def invariants(self, state: GuandanState) -> None:
         invariants(state)
 
-    def count_penalty(self, state: GuandanState, player: str, delta: int,
-                      reason: str) -> Transition[GuandanState]:
-        """S-9: a referee's level penalty counts against the seat's team: its delta is the
-        team's at once, and the team's level moves when the deal ends (scoring.finish_deal),
-        never below 2 nor past A; the deal's own level rank stays (L-2)."""
-        team = team_of(state.players, player)
-        moved = {**state.ledger_levels, team: state.ledger_levels.get(team, 0) + delta}
-        return Transition(replace(state, ledger_levels={t: v for t, v in moved.items() if v}),
-                          (ScoreDelta(team, "level", delta, reason),))
-
     def apply(self, state: GuandanState, action: Action) -> Transition[GuandanState]:
         return phases.apply(state, action)
 
     def legal_actions(self, state: GuandanState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
 
-    def sanction_effect(self, state: GuandanState, action: Action, refusal: Refusal,
-                        sanction: Sanction) -> Transition[GuandanState]:
-        return phases.bar_for_round(state, action)  # R-2 and R-3, the one effect of its own
-
-    def referee_legal_actions(self, state: GuandanState) -> list[Action]:
-        return phases.referee_acts(state)  # R-6, R-7: the referee's own acts
-
     def to_act(self, state: GuandanState) -> list[str]:
         return phases.to_act(state)
 
     view_type = views.GuandanView
-
-    # the score holders (engine/sheets.py)
-    def sheet_columns(self, players: Sequence[str], names: Mapping[str, str]) -> list[Any]:
-        return sheet.columns(players, names)
-    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
-        return sheet.lines(deal)
 
     def view(self, state: GuandanState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -1,4 +1,4 @@
-"""What Guandan's score sheet shows of a deal (Game.sheet_lines, engine/sheets.py): each team's
+"""What Guandan's score sheet shows of a deal (SheetLayout.lines, engine/sheets.py): each team's
 level, from → to for the team that went up (S-1, S-2) or was sent back (S-5, S-6); a hand
 declared void (R-6) and a forfeited deal (R-7); the finish and the finishing order (L), a
 failure at A (S-5), the match's end (S-3)."""

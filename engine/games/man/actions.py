@@ -30,7 +30,7 @@ _CALL = Field("enum", "the end-of-turn call (6.1); required with calls=declared 
               "指定すれば正否を確かめる", required=False, choices=tuple(CALLS))
 
 # 3.10: with a stock of unknown order (a deal from the table, 2.7) the table says what came off it.
-# Sealing on, naming them is the referee's act (Game.names_unseen_draw, docs/security.md).
+# Sealing on, naming them is the referee's act (PhysicalDeals.names_unseen_draw, docs/security.md).
 SEALED_NOTE = ("; with states sealed, a draw naming cards is the referee's to enter (the referee "
                "key; a seat token alone gets 403 referee_key_required)")
 SEALED_NOTE_JA = ("。状態を封印しているサービスでは、カードを指定した引きは審判が入力する"

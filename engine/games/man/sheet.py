@@ -1,4 +1,4 @@
-"""What Man's score sheet shows of a deal (Game.sheet_lines, engine/sheets.py): the man calls
+"""What Man's score sheet shows of a deal (SheetLayout.lines, engine/sheets.py): the man calls
 that won the stake with their multipliers (5.5), who paid it, a chombo (8.1), a drawn game
 (3.9), the match's end (7.2)."""
 from __future__ import annotations

@@ -1,24 +1,43 @@
 """ManillenGame: the Game interface over the modules of this package."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from engine.fields import Field
 from engine.game import Game
-from engine.referee import Sanction
+from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
 from engine.state import encode_state, replace
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, physical, sheet, sides as sd
+from . import phases, sides as sd
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
 from .messages import DETAILS, SANCTIONS, TEMPLATES
 from .options import OPTIONS, PRESETS
+from .physical import TABLE_FIELDS
+from .sheet import columns as sheet_columns, lines as sheet_lines
 from .state import VERSION, ManillenState
 from .views import ManillenView
 
 State = ManillenState
+
+
+def count_penalty(state: State, player: str, delta: int, reason: str) -> Transition[State]:
+    """A41: a referee's penalty counts at once in the running score of the seat's score holder
+    (its team with 4 or 6 players, else the seat), so the boom and the match (A31, A32) and
+    the next deal's `match` see it; a score may go below 0."""
+    holder = next(h for h in sd.holders(state.players)
+                  if player in sd.holder_members(state.players, h))
+    m = state.match
+    scores = {**m.scores, holder: m.scores[holder] + delta}
+    return Transition(replace(state, match=replace(m, scores=scores)),
+                      (ScoreDelta(holder, "points", delta, reason),))
+
+
+def sanction_effect(state: State, action: Action, refusal: Refusal,
+                    sanction: Sanction) -> Transition[State]:
+    return phases.lose_deal(state, action.player)  # A39, the one effect of its own
 
 
 class ManillenGame(Game[State]):
@@ -32,7 +51,7 @@ class ManillenGame(Game[State]):
     options = OPTIONS
     presets = PRESETS
     actions = ACTIONS
-    match_fields = {
+    match = Match({
         "scores": Field("int_map", "running score of each score holder (team ids with 4 "
                         "or 6 players, player ids with 2 or 3)", required=False),
         "booms": Field("int_map", "booms won so far by each score holder", required=False),
@@ -42,17 +61,18 @@ class ManillenGame(Game[State]):
                              "stream", required=False, minimum=0),
         "dealer": Field("player", "who deals this deal (the previous dealer's left)",
                         required=False),
-    }
+    })
     zero_sum = False
-    penalty_kind = "points"  # a referee's penalty counts in this unit (engine/referee.py)
     # A physical deal: each seat's hand and the rest of the layout (physical.py)
-    accepts_hands = True
-    table_fields = physical.TABLE_FIELDS
+    physical = PhysicalDeals(TABLE_FIELDS)
     rules_doc = "docs/rules/manillen.md"
     refusals = {code: f"manillen {rule}" for code, (rule, *_texts) in TEMPLATES.items()}
     refusal_details = DETAILS
     events = EVENTS
-    sanctions = SANCTIONS  # referee mode (A38 … A40)
+    # a penalty counts in the score holder's points (A41); referee mode (A38 … A40)
+    referee = RefereeRules("points", SANCTIONS, count_penalty=count_penalty,
+                           sanction_effect=sanction_effect)
+    sheet = SheetLayout(sheet_columns, sheet_lines)  # a column per score holder
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
@@ -60,38 +80,16 @@ class ManillenGame(Game[State]):
     def invariants(self, state: State) -> None:
         invariants(state)
 
-    def count_penalty(self, state: State, player: str, delta: int,
-                      reason: str) -> Transition[State]:
-        """A41: a referee's penalty counts at once in the running score of the seat's score
-        holder (its team with 4 or 6 players, else the seat), so the boom and the match (A31,
-        A32) and the next deal's `match` see it; a score may go below 0."""
-        holder = next(h for h in sd.holders(state.players)
-                      if player in sd.holder_members(state.players, h))
-        m = state.match
-        scores = {**m.scores, holder: m.scores[holder] + delta}
-        return Transition(replace(state, match=replace(m, scores=scores)),
-                          (ScoreDelta(holder, "points", delta, reason),))
-
     def apply(self, state: State, action: Action) -> Transition[State]:
         return phases.apply(state, action)
 
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
 
-    def sanction_effect(self, state: State, action: Action, refusal: Refusal,
-                        sanction: Sanction) -> Transition[State]:
-        return phases.lose_deal(state, action.player)  # A39, the one effect of its own
-
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)
 
     view_type = ManillenView
-
-    # the score holders (engine/sheets.py)
-    def sheet_columns(self, players: Sequence[str], names: Mapping[str, str]) -> list[Any]:
-        return sheet.columns(players, names)
-    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
-        return sheet.lines(deal)
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA
 from engine.fields import Field, refusal_details
-from engine.referee import Sanction
+from engine.parts import Sanction
 from engine.values import Refusal
 
 from .state import PHASES

@@ -1,4 +1,4 @@
-"""What Manillen's score sheet shows of a deal (Game.sheet_lines, engine/sheets.py): each score
+"""What Manillen's score sheet shows of a deal (SheetLayout.lines, engine/sheets.py): each score
 holder's card points and tricks, its running score, a boom (A31–A33); the trumps, the
 multiplier and what made it (A10, A11, A14–A18), a 30–30 tie's carry (A29), a hand thrown in."""
 from __future__ import annotations

@@ -7,9 +7,10 @@ from typing import Any, Sequence
 
 from engine.fields import Field
 from engine.game import Game
+from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.values import Action, DealSetup, Transition
 
-from . import phases, sheet, views
+from . import phases, views
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, DeclarationError
 from .events import EVENTS
@@ -17,11 +18,21 @@ from .invariants import invariants
 from .lookups import CHECK, COMPARE
 from .messages import CATALOGUE, DETAILS, SANCTIONS
 from .options import OPTIONS, PRESETS
+from .sheet import lines as sheet_lines
 from .state import VERSION, ManteurState
 
 # B.6: the fields that name cards taken from a stock of unknown order, by action: the cards
 # received in an exchange (B15) and a new round's five cards (B16).
 UNSEEN_DRAW_FIELDS = {"exchange": "drawn", "deal": "cards"}
+
+
+def names_unseen_draw(state_json: Mapping[str, Any], action_json: Mapping[str, Any]) -> bool:
+    """B.6: an exchange's cards received, or a new round's five cards, in a physical game
+    (`stock_known` false), when at least one card is named (an exchange of none names none)."""
+    kind = action_json.get("type")
+    field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
+    return field is not None and state_json.get("stock_known") is False and \
+        bool(action_json.get(field))
 
 
 class ManteurGame(Game[ManteurState]):
@@ -34,18 +45,19 @@ class ManteurGame(Game[ManteurState]):
     presets = PRESETS
     actions = ACTIONS
     lookups = (CHECK, COMPARE)
-    match_fields = {"penalties": Field("int_map", "penalty points already taken, by player id "
-                                       "(a game entered part-way)", required=False)}
+    match = Match({"penalties": Field("int_map", "penalty points already taken, by player id "
+                                      "(a game entered part-way)", required=False)})
     zero_sum = False  # penalty points are taken, never paid to anyone
-    penalty_kind = "penalty"  # a referee's penalty counts in this unit (engine/referee.py)
     # B.6: a physical deal gives the starter's five cards (every other seat's hand is empty);
     # nothing else lies face up, so there is no table.
-    accepts_hands = True
+    physical = PhysicalDeals(names_unseen_draw=names_unseen_draw)
     rules_doc = "docs/rules/manteur.md"
     state_type = ManteurState
     refusals = CATALOGUE
     refusal_details = DETAILS
-    sanctions = SANCTIONS  # referee mode (B19 … B21)
+    # penalty points, counted with the challenges' (B22); referee mode (B19 … B21)
+    referee = RefereeRules("penalty", SANCTIONS, count_penalty=phases.count_penalty)
+    sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
     # A malformed declaration (in an action or a lookup) answers 422 with its own code.
     input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS
@@ -63,33 +75,16 @@ class ManteurGame(Game[ManteurState]):
     def invariants(self, state: ManteurState) -> None:
         invariants(state)
 
-    def count_penalty(self, state: ManteurState, player: str, delta: int,
-                      reason: str) -> Transition[ManteurState]:
-        return phases.count_penalty(state, player, delta, reason)  # B22
-
     def apply(self, state: ManteurState, action: Action) -> Transition[ManteurState]:
         return phases.apply(state, action)
 
     def legal_actions(self, state: ManteurState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
 
-    def names_unseen_draw(self, state_json: Mapping[str, Any],
-                          action_json: Mapping[str, Any]) -> bool:
-        """B.6: an exchange's cards received, or a new round's five cards, in a physical game
-        (`stock_known` false), when at least one card is named (an exchange of none names
-        none)."""
-        kind = action_json.get("type")
-        field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
-        return field is not None and state_json.get("stock_known") is False and \
-            bool(action_json.get(field))
-
     def to_act(self, state: ManteurState) -> list[str]:
         return phases.to_act(state)
 
     view_type = views.ManteurView
-
-    def sheet_lines(self, deal: Any) -> list[Any]:  # the score sheet's rows of a checked deal (engine/sheets.py)
-        return sheet.lines(deal)
 
     def view(self, state: ManteurState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fields import Field, refusal_details
-from engine.referee import PENALTY, Sanction
+from engine.parts import PENALTY, Sanction
 from engine.values import Refusal
 
 from .declarations import ERROR_MESSAGES, ERRORS, GAME_ID, REFUSAL_MESSAGES, REFUSALS
