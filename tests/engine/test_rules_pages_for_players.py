@@ -17,10 +17,11 @@ NOTES = {"en": "## Notes for implementers", "ja": "## 実装者向けの注記"}
 SOURCE_PATH = re.compile(r"\b(?:engine|service|tools|tests)/|\bengine\.[a-z_]+|\.py\b")
 CODE_SPAN = re.compile(r"`[^`]*`")
 # "the seed" naming a text, the old markers of rules taken from it (**Seed:**, **[seed]**), a
-# quotation introduced by "seed:", and 「シード文書」. A preset or option value spelt `seed` is
-# a code span, which is left out before looking.
+# quotation introduced by "(seed:", and 「シード文書」. A shuffle seed is "a seed", "the deal's
+# seed", "the shuffle seed"; a preset or option value spelt `seed` is a code span, which is left
+# out before looking.
 SEED_AS_TEXT = re.compile(
-    r"\bthe seed\b(?!ed)|\bseed's\b|\bseed\s*[:\]]|\[seed\]|\bseed text|シード文書", re.I)
+    r"(?i:\bthe seed\b|\bseed's\b|\(seed\s*[:,]|\[seed\]|\bseed text)|\bSeed\b|シード文書")
 
 
 def pages() -> list[tuple[str, str, str]]:
@@ -68,4 +69,5 @@ def test_the_checks_catch_what_they_look_for(lang):
     page = f"# G\n1.1 As `engine/games/g/` says, the seed's rule.\n{NOTES[lang]}\n`x.py`\n"
     assert SOURCE_PATH.search(player_part(page, lang))
     assert "x.py" not in player_part(page, lang)
-    assert SEED_AS_TEXT.search(page) and not SEED_AS_TEXT.search("a deal's seed; preset ``")
+    assert SEED_AS_TEXT.search(page) and SEED_AS_TEXT.search("**Seed:** 3–8 players")
+    assert not SEED_AS_TEXT.search("from the deal's seed: one seed, the shuffle seed, ``")
