@@ -1,7 +1,7 @@
 """Every registered game's rules pages (English and Japanese) speak to players and referees:
 the part above the last section, "Notes for implementers" (「実装者向けの注記」), names no
-source path, and no page calls the original rule texts "the seed" — in the API a seed is what
-a deal is shuffled from, so the rule texts are "the original rules" / 「元ルール」, 「原文」."""
+source path nor the engine, and no page calls the original rule texts "the seed": in the API a
+seed is what a deal is shuffled from, so a rule text is "the original rules" (「元のルール文」)."""
 from __future__ import annotations
 
 import re
@@ -13,8 +13,11 @@ from engine import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = {"en": "## Notes for implementers", "ja": "## 実装者向けの注記"}
-# A path or module of the code: a package directory, or a Python file.
-SOURCE_PATH = re.compile(r"\b(?:engine|service|tools|tests)/|\bengine\.[a-z_]+|\.py\b")
+# A path or module of the code (a package directory, a Python or C file: the UECda server's
+# source is cited too), or the engine itself: the rules say what happens at the table, not
+# which part of the code does it.
+SOURCE_PATH = re.compile(r"\b(?:engine|service|tools|tests|bench|src)/|\bengine\.[a-z_]+"
+                         r"|\.(?:py|c)\b|\bthe engine\b|エンジン", re.I)
 CODE_SPAN = re.compile(r"`[^`]*`")
 # "the seed" naming a text, the old markers of rules taken from it (**Seed:**, **[seed]**), a
 # quotation introduced by "(seed:", and 「シード文書」. A shuffle seed is "a seed", "the deal's
@@ -68,6 +71,9 @@ def test_no_page_calls_a_rule_text_the_seed(game, lang, path):
 def test_the_checks_catch_what_they_look_for(lang):
     page = f"# G\n1.1 As `engine/games/g/` says, the seed's rule.\n{NOTES[lang]}\n`x.py`\n"
     assert SOURCE_PATH.search(player_part(page, lang))
+    for named in ("`engine/rng.py`", "`server/src/daihu.c`", "the engine deals", "エンジンが配る"):
+        assert SOURCE_PATH.search(named), named
+    assert not SOURCE_PATH.search("the dealer deals; 1.2 (e.g. a pair)")
     assert "x.py" not in player_part(page, lang)
     assert SEED_AS_TEXT.search(page) and SEED_AS_TEXT.search("**Seed:** 3–8 players")
     assert not SEED_AS_TEXT.search("from the deal's seed: one seed, the shuffle seed, ``")
