@@ -57,6 +57,9 @@ def test_rules_for_players_name_no_source_path(game, lang, path):
     found = [(n, line.strip()) for n, line in enumerate(player_part(text, lang).splitlines(), 1)
              if SOURCE_PATH.search(line)]
     assert not found, f"{path}: source paths above {NOTES[lang]!r}: {found}"
+    # the notes are the page's last section: no rules for players below them
+    notes = text[len(player_part(text, lang)):]
+    assert not re.findall(r"^## .*", notes, re.M)[1:], f"{path}: a section after the notes"
 
 
 @pytest.mark.parametrize("game,lang,path", PAGES, ids=[f"{g}-{lang}" for g, lang, _ in PAGES])
