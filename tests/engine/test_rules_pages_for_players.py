@@ -20,11 +20,11 @@ SOURCE_PATH = re.compile(r"\b(?:engine|service|tools|tests|bench|src)/|\bengine\
                          r"|\.(?:py|c)\b|\bthe engine\b|エンジン", re.I)
 CODE_SPAN = re.compile(r"`[^`]*`")
 # "the seed" naming a text, the old markers of rules taken from it (**Seed:**, **[seed]**), a
-# quotation introduced by "(seed:", and 「シード文書」. A shuffle seed is "a seed", "the deal's
+# quotation or a mark introduced by "(seed", and 「シード文書」. A shuffle seed is "a seed", "the deal's
 # seed", "the shuffle seed"; a preset or option value spelt `seed` is a code span, which is left
 # out before looking.
 SEED_AS_TEXT = re.compile(
-    r"(?i:\bthe seed\b|\bseed's\b|\(seed\s*[:,]|\[seed\]|\bseed text)|\bSeed\b|シード文書")
+    r"(?i:\bthe seed\b|\bseed's\b|\(seed\b|\[seed\]|\bseed text)|\bSeed\b|シード文書")
 
 
 def pages() -> list[tuple[str, str, str]]:
@@ -70,6 +70,15 @@ def test_no_page_calls_a_rule_text_the_seed(game, lang, path):
     assert not found, f"{path} calls a rule text the seed: {found}"
 
 
+def test_no_option_description_calls_a_rule_text_the_seed():
+    """The options' words (GET /v1/games, the spec) speak of the rule texts as the pages do."""
+    found = [(game.id, option.name, text) for game in registry.all_games()
+             for option in game.options
+             for text in (option.field.description, option.field.description_ja)
+             if SEED_AS_TEXT.search(CODE_SPAN.sub("``", text))]
+    assert not found, found
+
+
 @pytest.mark.parametrize("lang", sorted(NOTES))
 def test_the_checks_catch_what_they_look_for(lang):
     page = f"# G\n1.1 As `engine/games/g/` says, the seed's rule.\n{NOTES[lang]}\n`x.py`\n"
@@ -79,4 +88,5 @@ def test_the_checks_catch_what_they_look_for(lang):
     assert not SOURCE_PATH.search("the dealer deals; 1.2 (e.g. a pair)")
     assert "x.py" not in player_part(page, lang)
     assert SEED_AS_TEXT.search(page) and SEED_AS_TEXT.search("**Seed:** 3–8 players")
+    assert SEED_AS_TEXT.search("clears at once (seed ⑧)")
     assert not SEED_AS_TEXT.search("from the deal's seed: one seed, the shuffle seed, ``")
