@@ -48,7 +48,7 @@ OPTIONS = (
                            "配る人(余りのカードを誰が受け取るかが決まる)。loser: 前のディールの大貧民が"
                            "配り、次の席に最初のカードを配る。daifugo: 大富豪に最初のカードを配る",
                            ("loser", "daifugo")), "loser", "D-c"),
-    Option("stairs", _enum("stairs (階段): off, seed form (seed ③) or standard (UECda)",
+    Option("stairs", _enum("stairs (階段): off, seed (the original rules' form, ③) or standard (UECda)",
                            "階段: なし(off)、元ルールの形(元ルール③)、標準(UECda)",
                            STAIRS_FORMS), "off", "D5"),
     Option("set_revolution_min", Field("int", "cards of one rank (jokers count) making a "
@@ -70,11 +70,11 @@ OPTIONS = (
                                                     "最後に出したプレイヤーもパスしたときだけ場が"
                                                     "流れる(UECda)"), False, "D-f"),
     Option("strongest_play_clears", _bool("a play nothing in the deck could follow clears the "
-                                          "field at once (seed ⑧)",
+                                          "field at once (original rules ⑧)",
                                           "デッキのどのカードでも返せない手を出すと、すぐに場が"
                                           "流れる(元ルール⑧)"), True, "D-f"),
     Option("pass_locks_until_clear", _bool("a pass lasts until the field clears (UECda); "
-                                           "false: a passed player may play again (seed ⑦)",
+                                           "false: a passed player may play again (original rules ⑦)",
                                            "パスは場が流れるまで続く(UECda)。false: パスした"
                                            "プレイヤーも再び出せる(元ルール⑦)"),
            False, "D-g"),
@@ -112,7 +112,7 @@ OPTIONS = (
     Option("five_skip", _enum("5-skip: off, one player per 5, one player per play holding a 5",
                               "5飛ばし: なし(off)、5の1枚ごとに1人飛ばす、5を含む手ごとに1人"
                               "飛ばす", FIVE_SKIPS), "off", "D-m"),
-    Option("jack_back", _enum("J-back: off, declared (seed ⑤), any (11バック), non_stairs",
+    Option("jack_back", _enum("J-back: off, declared (original rules ⑤), any (11バック), non_stairs",
                               "Jバック: なし(off)、宣言制(declared、元ルール⑤)、Jを含むどの手"
                               "でも(any、イレブンバック)、階段以外(non_stairs)",
                               JACK_BACKS), "off", "D-n"),

@@ -47,8 +47,9 @@ OPTIONS = (
                                "until_covered: 一番上にある間、次のカードが重なるまでまんできる",
                                choices=("next_action", "until_covered")),
            "next_action", "5.3"),
-    Option("let_pass", Field("enum", "blocked (seed): a number a player let pass reopens for them "
-                             "only when another player plays it or their own hand changes; "
+    Option("let_pass", Field("enum", "blocked (the original rules): a number a player let pass "
+                             "reopens for them only when another player plays it or their own "
+                             "hand changes; "
                              "reopens: any new card of that number reopens it",
                              "blocked(元ルール): 見逃した数字は、他のプレイヤーがその数字を"
                              "出すか自分の手札が変わったときにだけ、再びまんできる。reopens: "

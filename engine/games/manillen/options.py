@@ -1,9 +1,10 @@
-"""Options (one per row M-a … M-m of the rules page, plus the seed's house rules) and presets.
+"""Options (one per row M-a … M-m of the rules page, plus the original rules' house rules) and
+presets.
 
-Defaults are the seed's game (docs/rules/manillen.md, "Decisions"). Where the
-rules page's table recommends otherwise the seed wins: unlimited doubling (M-d recommends 2)
-and a redouble by either member of the dealer's side (the seed: "ディーラーのチームのプレイヤー").
-The first dealer is cut for (A5, the seed: 最初の ディーラーカット で最も強いカードを示した
+Defaults are the original rules' game (docs/rules/manillen.md, "Decisions"). Where the rules
+page's table recommends otherwise the original rules win: unlimited doubling (M-d recommends 2)
+and a redouble by either member of the dealer's side ("ディーラーのチームのプレイヤー").
+The first dealer is cut for (A5, the original rules: 最初の ディーラーカット で最も強いカードを示した
 プレイヤーがなります) unless the request or the match names one.
 """
 from __future__ import annotations
@@ -18,8 +19,8 @@ DEAL_PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-2-2-2": (2, 2, 2, 2)
 OPTIONS: tuple[Option, ...] = (
     Option("first_dealer", Field(
         "enum", "Who deals when neither the request nor the match names a dealer: the first "
-        "player, or the strongest card of a cut (the seed; each player cuts, ties cut again), "
-        "drawn from the seed, or as shown at the table (table.cut) in a physical deal.",
+        "player, or the strongest card of a cut (the original rules; each player cuts, ties cut "
+        "again), drawn from the deal's seed, or as shown at the table (table.cut) in a physical deal.",
         "リクエストにも対戦情報にもディーラーの指定がないときに配る人：最初のプレイヤー、"
         "またはカットで最も強いカードを引いた人（元ルール。全員がカットし、同点ならやり直す）。"
         "カットはシードから引く。実際の卓の配り（物理ディール）では卓で示したとおり（table.cut）。",
@@ -34,7 +35,7 @@ OPTIONS: tuple[Option, ...] = (
         choices=("none", "muette", "parlee")), "none", rule="A37"),
     Option("deal_pattern", Field(
         "enum", "Packets dealt to each player in turn, clockwise from the dealer's left "
-        "(4 players only; 3 players are dealt 3-4-3 and 2 players the seed's layout).",
+        "(4 players only; 3 players are dealt 3-4-3 and 2 players the original rules' layout).",
         "ディーラーの左隣から時計回りに、各プレイヤーへ順に配る枚数の組（4人のときのみ。"
         "3人は3-4-3、2人は元ルールの配り方）。",
         choices=tuple(DEAL_PATTERNS)), "3-2-3", rule="M-a"),
@@ -52,7 +53,7 @@ OPTIONS: tuple[Option, ...] = (
         4, rule="M-c"),
     Option("max_doublings", Field(
         "int", "Most doubling calls (double, redouble, double again …) in one deal; "
-        "null: until one side stops (the seed).",
+        "null: until one side stops (the original rules).",
         "1ディールでのダブル系の宣言（ダブル、リダブル、さらにダブル…）の上限回数。"
         "null：どちらかのチームがやめるまで（元ルール）。", nullable=True, minimum=0),
         None, rule="M-d"),
@@ -61,8 +62,8 @@ OPTIONS: tuple[Option, ...] = (
         "ディーラーのチームで誰がリダブルできるか。",
         choices=("dealer_side", "dealer_partner")), "dealer_side", rule="M-d"),
     Option("multiplier_cap", Field(
-        "int", "The product of all multipliers of a deal never exceeds this (the seed's "
-        "'serious players' rule: 4); null: no cap.",
+        "int", "The product of all multipliers of a deal never exceeds this (the original "
+        "rules' 'serious players' rule: 4); null: no cap.",
         "1ディールの倍率をすべて掛けた値の上限（元ルールの「真剣なプレイヤー」向けルールでは4）。"
         "null：上限なし。", nullable=True, minimum=1), None,
         rule="M-d"),

@@ -1,5 +1,5 @@
-"""Options: the project defaults (the seed's game) and every row B-a … B-h of the rules page's
-option table (docs/rules/manteur.md B.5; B-i has no option). The declaration rows feed
+"""Options: the project defaults (the original rules' game) and every row B-a … B-h of the rules
+page's option table (docs/rules/manteur.md B.5; B-i has no option). The declaration rows feed
 `DeclarationRules`; B-d, B-e, B-g and B-h are rules of the round machine (phases.py)."""
 from __future__ import annotations
 
