@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from engine import adjudicate, registry
 from engine.errors import InvalidDeal, InvalidOptions
 from engine.fields import parse_fields
+from tests.spec import committed_spec
 from tests.state_schema import null_admitted
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,8 +279,7 @@ def public_seats(game_id: str, state: dict) -> set[str]:
 
 @cache
 def spec_components() -> dict:
-    import yaml
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    spec = committed_spec()
     return null_admitted(spec["components"])
 
 

@@ -8,11 +8,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine.cards import CardError, deck_52, parse_card
 from engine.schema import CARD_INPUT_PATTERN
 from tests.service.conftest import REFEREE
+from tests.spec import committed_spec
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 CANONICAL_PATTERN = "^([SHDC]([2-9]|10|[AJQK])|BJ|RJ)$"
@@ -25,7 +25,7 @@ SENT = re.compile(r"(Action|Table|DealRequest|ReplayDeal|Request)$")
 
 @lru_cache(maxsize=1)
 def spec() -> dict:
-    return yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    return committed_spec()
 
 
 def card_patterns(node, path=""):

@@ -9,6 +9,7 @@ import pytest
 from engine import registry
 from service.app import create_app
 from service.config import Settings
+from tests.spec import generated_spec
 from tests.state_schema import null_admitted
 
 PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
@@ -93,10 +94,9 @@ def test_the_product_registers_man_first_through_every_endpoint():
 
 
 def state_validator():
-    import yaml
     from openapi_schema_validator import OAS30Validator
 
-    spec = yaml.safe_load(create_app(Settings(metrics=False)).extensions["card_referee"].api.spec.to_yaml())
+    spec = generated_spec()
     return OAS30Validator({"$ref": "#/components/schemas/State", "components": spec["components"]})
 
 
@@ -116,10 +116,9 @@ def test_every_state_fits_the_state_schema_the_spec_publishes(game_id):
 
 
 def spec_validators():
-    import yaml
     from openapi_schema_validator import OAS30Validator
 
-    spec = yaml.safe_load(create_app(Settings(metrics=False)).extensions["card_referee"].api.spec.to_yaml())
+    spec = generated_spec()
 
     components = null_admitted(spec["components"])
 
@@ -161,9 +160,8 @@ def _other_cards(rnd: random.Random, action: dict, state: dict) -> dict | None:
 
 
 def test_null_objects_are_published_nullable():
-    import yaml
 
-    spec = yaml.safe_load(create_app(Settings(metrics=False)).extensions["card_referee"].api.spec.to_yaml())
+    spec = generated_spec()
     for answer, fields in NULLABLE_OBJECTS.items():
         for name in fields:
             declared = spec["components"]["schemas"][answer]["properties"][name]
