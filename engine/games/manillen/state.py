@@ -82,7 +82,7 @@ class ManillenLastTrick(Struct, **_PART):
     winner: PlayerId
 
 
-class ManillenState(GameState, tag="manillen"):
+class ManillenState(GameState, frozen=True, tag="manillen"):
     version: Version
     players: Annotated[tuple[PlayerId, ...], Meta(min_length=2, max_length=6)]  # clockwise
     options: ManillenOptions
