@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     # the options as the Struct they make (tests/engine/test_options_types.py holds the two
     # the same).
     Form = str
+    StairsForm = str
     Suit = str
     Title = str
     Version = int
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
                                         "jack"], ...]
 else:
     Form = Literal[FORMS]
+    StairsForm = Literal["standard", "seed"]
     Suit = Literal[SUITS]
     Title = Literal[TITLES]
     Version = Literal[VERSION]
@@ -94,7 +96,7 @@ class DaifugoPlay(Struct, frozen=True, forbid_unknown_fields=True):
     suit: Optional[Suit]
     low: Int
     high: Int
-    stairs_form: Optional[Literal["standard", "seed"]]
+    stairs_form: Optional[StairsForm]
 
 
 class DaifugoOwed(Struct, frozen=True, forbid_unknown_fields=True):
