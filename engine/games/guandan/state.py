@@ -5,7 +5,7 @@ all 108 cards exactly once, ids seated, maps complete, phase consistency."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional, Sequence
 
 from msgspec import Struct, field
 
@@ -164,7 +164,7 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     anti_tribute_failed: bool = False
 
 
-def team_of(players, player: str) -> str:
+def team_of(players: Sequence[str], player: str) -> str:
     return TEAMS[players.index(player) % 2]
 
 
