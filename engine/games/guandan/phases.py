@@ -175,10 +175,11 @@ def deal(setup: DealSetup) -> GuandanState:
     hands, laid = _hands(setup, match)
     level = "2" if match.declarer is None else match.levels[match.declarer]
     lead, draw = _physical(setup, options, match, level, hands)
-    base: dict[str, Any] = dict(version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
-                match=match, level=level, hands=hands, cut_card=None, tributes=(),
-                anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
-                next_match=None, tribute_to_first=draw, barred=())
+    base: dict[str, Any] = dict(
+        version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
+        match=match, level=level, hands=hands, cut_card=None, tributes=(),
+        anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
+        next_match=None, tribute_to_first=draw, barred=())
     order = match.previous_order
     if lead is not None:  # a physical first deal: the turned-up card's holder leads (G-4)
         return GuandanState(**{**base, "phase": "play", "turn": lead[0], "cut_card": lead[1]})

@@ -160,7 +160,8 @@ def _someone_matches(hands: Mapping[str, Sequence[str]], top: str) -> bool:
     return any(rank_of(c) == rank_of(top) or c[0] == top[0] for h in hands.values() for c in h)
 
 
-def _turn_up(stock: list[str], discard: list[str], hands: Mapping[str, Sequence[str]], stop_at_effect: bool, flip_again: bool) -> None:
+def _turn_up(stock: list[str], discard: list[str], hands: Mapping[str, Sequence[str]],
+             stop_at_effect: bool, flip_again: bool) -> None:
     """2.3: turn cards until the start card is not an effect card (by_dealer: stop at each
     effect card, the dealer turns the next with `flip`); 2.5 (flip_again): and until some
     player can match it. A full pass of the stock always finds one (every suit held in a hand
