@@ -746,11 +746,12 @@ def _candidates(hand: tuple[str, ...], field: FieldState, rules: PlayRules,
         if len(jokers) == 2 and size in (None, 2):
             yield tuple(jokers)
     if stairs_ok:
-        lengths = [size] if top is not None and top.form == STAIRS else None
+        # `size` is top.size here (top a stairs play): an int, not None
+        lengths: Optional[list[int]] = \
+            [size] if top is not None and top.form == STAIRS else None  # type: ignore[list-item]
         if exists_only and top is not None and top.form == SINGLE:
             lengths = [3]
-        # `size` is top.size whenever `lengths` holds it (top a stairs play), so an int
-        yield from _stairs_candidates(reals, jokers, rules.stairs, lengths)  # type: ignore[arg-type]
+        yield from _stairs_candidates(reals, jokers, rules.stairs, lengths)
 
 
 def _stairs_candidates(reals: list[str], jokers: list[str], form: str,

@@ -78,7 +78,8 @@ else:
     Title = Literal[TITLES]
     Version = Literal[VERSION]
     Phase = Literal[PHASES]
-    _base = options_struct("_DaifugoOptionsBase", [o for o in OPTIONS if o.name != "forbidden_finish"])
+    _base = options_struct("_DaifugoOptionsBase",
+                           [o for o in OPTIONS if o.name != "forbidden_finish"])
     DaifugoOptions = msgspec.defstruct(
         "DaifugoOptions",
         [(f.name, f.type) for f in msgspec.structs.fields(_base)]

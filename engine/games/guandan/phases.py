@@ -236,7 +236,8 @@ def _deal_over(s: GuandanState) -> bool:
     return bool(s.void) and len(s.players) - len(outs) - len(s.void) <= 1
 
 
-def _finished(s: GuandanState, events: Iterable[Event], forfeit: str | None = None) -> Transition[GuandanState]:
+def _finished(s: GuandanState, events: Iterable[Event],
+              forfeit: str | None = None) -> Transition[GuandanState]:
     """The deal ends (P-8, R-6, R-7): the result, the next match, the level deltas."""
     done = replace(s, phase="finished", status="finished", turn=None, trick=None, barred=(),
                    lead_bans=())

@@ -149,7 +149,8 @@ def _from_table(setup: DealSetup, options: dict[str, Any]
     return hands, start, stock
 
 
-def _turning_stops(hands: Mapping[str, Sequence[str]], card: str, stop_at_effect: bool, flip_again: bool) -> bool:
+def _turning_stops(hands: Mapping[str, Sequence[str]], card: str, stop_at_effect: bool,
+                   flip_again: bool) -> bool:
     """2.3, 2.5: whether the dealer stops turning at `card` (_turn_up's rule)."""
     if rank_of(card) in L.EFFECT_RANKS:
         return stop_at_effect

@@ -8,7 +8,15 @@ from engine.cards import deck_32
 from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import MAX_SAFE_INT, encode_state, replace
-from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition, number_out_of_range
+from engine.values import (
+    Action,
+    DealSetup,
+    Event,
+    Refusal,
+    ScoreDelta,
+    Transition,
+    number_out_of_range,
+)
 
 from . import physical, sides as sd
 from .cut import cut_for_dealer, cut_winner
