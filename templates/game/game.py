@@ -2,6 +2,8 @@
 operations, each delegating to the module that holds its rules."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.game import Game
 from engine.values import Action, DealSetup, Transition
 
@@ -53,5 +55,5 @@ class HighCardGame(Game[State]):
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)
 
-    def view(self, state: State, player: str | None) -> dict:
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -2,6 +2,8 @@
 Japanese. Codes are stable API: GET /v1/games publishes them with their rules."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field, refusal_details
 from engine.values import Refusal
 
@@ -27,7 +29,7 @@ DETAILS = refusal_details({code: texts for code, (_rule, *texts) in MESSAGES.ite
                           DETAIL_KINDS)
 
 
-def refuse(code: str, **details) -> Refusal:
+def refuse(code: str, **details: Any) -> Refusal:
     """The Refusal for `code`, its rule cited as "<game id> <rule>"."""
     rule, en, ja = MESSAGES[code]
     return Refusal.from_templates(GAME_ID, code, rule, en, ja, details)

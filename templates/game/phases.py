@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import rng
 from engine.errors import InvalidDeal
-from engine.state import replace
+from engine.state import Cards, replace
 from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
 from .messages import refuse
@@ -66,14 +66,15 @@ def apply(s: State, action: Action) -> Transition[State]:
     return _end_round(s, hands, plays, event)
 
 
-def _end_round(s: State, hands: dict, plays: tuple, event: Event) -> Transition[State]:
+def _end_round(s: State, hands: dict[str, Cards], plays: tuple[Play, ...],
+               event: Event) -> Transition[State]:
     """3.1: the highest card wins the round and a point; 3.2: the winner leads the next;
     3.3: the deal ends when every hand is empty or no card was played this round."""
-    played = [p for p in plays if p.card is not None]
-    best = None
-    for p in played:
-        if best is None or beats(p.card, best.card):
-            best = p
+    best: Play | None = None  # the act with the highest card so far (a pass has none)
+    top = ""                  # its card
+    for p in plays:
+        if p.card is not None and (best is None or beats(p.card, top)):
+            best, top = p, p.card
     winner = best.player if best else None
     points = dict(s.points)
     deltas: tuple[ScoreDelta, ...] = ()

@@ -2,7 +2,7 @@
 the encoder and the published schema. invariants.py checks what a type cannot say."""
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 from msgspec import Struct
 
@@ -14,7 +14,19 @@ from .options import GAME_ID, OPTIONS
 VERSION = 1  # bumped whenever the state's JSON changes
 PHASES = ("play", "finished")
 PREFIX = "".join(p.capitalize() for p in GAME_ID.split("_"))  # struct names follow the id
-Options = options_struct(f"{PREFIX}Options", OPTIONS)
+if TYPE_CHECKING:
+    # Built at run time from the declarations, so a type checker reads their base types, and
+    # the options as the Struct they make: declare each option here too, with its type
+    # (tests/engine/test_options_types.py holds the two the same).
+    Version = int
+    Phase = str
+
+    class Options(Struct, frozen=True):
+        hand_size: int
+else:
+    Version = Literal[VERSION]
+    Phase = Literal[PHASES]
+    Options = options_struct(f"{PREFIX}Options", OPTIONS)
 
 # 1.1: ranks low to high (A high); suits break a tie of ranks, S highest.
 RANK_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -40,9 +52,9 @@ class Match(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class State(GameState, frozen=True, tag=GAME_ID):
-    version: Literal[VERSION]
+    version: Version
     options: Options
-    phase: Literal[PHASES]
+    phase: Phase
     match: Match
     hands: dict[str, Cards]           # each seat's cards (hidden from the others)
     stock: Cards                      # the undealt cards, face down, never used (1.2)

@@ -1,7 +1,7 @@
 """What each seat (or a spectator) may see: its own hand, the others' as counts."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 
@@ -20,7 +20,7 @@ View = view_of(State, f"{PREFIX}View", drop=UNSEEN, fields=[
 ], doc="A deal as one seat (`viewer`) or a spectator (null) may see it")
 
 
-def view(s: State, player: str | None) -> dict:
+def view(s: State, player: str | None) -> dict[str, Any]:
     """The state as `player` sees it: the viewer's own hand, every other as a count; the stock
     and the seed never."""
     v = encode_state(s)

@@ -203,4 +203,4 @@ def _rules(items: tuple[Any, ...]) -> PlayRules:
 
 
 def points_of(option: str) -> tuple[int, int, int, int, int]:
-    return tuple(int(x) for x in option.split("/"))  # type: ignore[return-value]
+    return tuple(int(x) for x in option.split("/"))  # type: ignore[return-value]  # each RANK_POINTS choice has five

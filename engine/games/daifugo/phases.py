@@ -6,7 +6,7 @@ may follow lives in plays.py."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import AbstractSet, Any, Collection, Iterable, Sequence
 
 import msgspec
 
@@ -80,7 +80,7 @@ def titles_for(n: int) -> list[str]:
     return ["daifugo", "fugo"] + ["heimin"] * (n - 4) + ["hinmin", "daihinmin"]
 
 
-def _next_in(s: DaifugoState, cur: str, among) -> str:
+def _next_in(s: DaifugoState, cur: str, among: Collection[str]) -> str:
     """The first of `among` after `cur` in the direction of play (cur itself last)."""
     players, n = s.players, len(s.players)
     i = players.index(cur)
@@ -98,11 +98,11 @@ def _strength(card: str, suit_order: str) -> tuple[int, int]:
     return (STRENGTH[card[1:]], -suit_order.index(card[0]))
 
 
-def strongest(hand, k: int, suit_order: str) -> tuple[str, ...]:
+def strongest(hand: Iterable[str], k: int, suit_order: str) -> tuple[str, ...]:
     return tuple(sorted(hand, key=lambda c: _strength(c, suit_order), reverse=True)[:k])
 
 
-def weakest(hand, k: int, suit_order: str) -> tuple[str, ...]:
+def weakest(hand: Iterable[str], k: int, suit_order: str) -> tuple[str, ...]:
     return tuple(sorted(hand, key=lambda c: _strength(c, suit_order))[:k])
 
 
@@ -262,19 +262,19 @@ def deal(setup: DealSetup) -> DaifugoState:
     pairs = [(order[0], order[-1], big)]
     if len(players) >= 4 and small:
         pairs.append((order[1], order[-2], small))
-    hands = {p: list(h) for p, h in hands.items()}
+    held = {p: list(h) for p, h in hands.items()}
     exchange = []
     for upper, lower, k in pairs:
-        tribute = strongest(hands[lower], k, options.tribute_suit_order)  # D11, U8: forced
-        hands[lower] = remove_cards(hands[lower], tribute)
-        hands[upper] += tribute
+        tribute = strongest(held[lower], k, options.tribute_suit_order)  # D11, U8: forced
+        held[lower] = remove_cards(held[lower], tribute)
+        held[upper] += tribute
         returned = None
         if options.exchange_top_gives == "weakest":
-            returned = weakest(hands[upper], k, options.tribute_suit_order)
-            hands[upper] = remove_cards(hands[upper], returned)
-            hands[lower] += returned
+            returned = weakest(held[upper], k, options.tribute_suit_order)
+            held[upper] = remove_cards(held[upper], returned)
+            held[lower] += returned
         exchange.append(DaifugoExchange(upper, lower, k, tribute, returned))
-    s = replace(s, hands={p: tuple(h) for p, h in hands.items()}, exchange=tuple(exchange))
+    s = replace(s, hands={p: tuple(h) for p, h in held.items()}, exchange=tuple(exchange))
     if all(e.returned is not None for e in exchange):
         return _start_play(s)
     return s
@@ -312,6 +312,7 @@ def apply(s: DaifugoState, action: Action) -> Transition[DaifugoState]:
     new = _HANDLERS[action.type](s, action.player, action, events)
     deltas: tuple[ScoreDelta, ...] = ()
     if new.phase == "finished" and s.phase != "finished":
+        assert new.result is not None, "a finished deal has its result (invariants.py)"
         deltas = _deltas(new)
         events.append(Event("deal_finished", {"order": list(new.result.finish_order),
                                               "titles": dict(new.result.titles)}))
@@ -320,6 +321,7 @@ def apply(s: DaifugoState, action: Action) -> Transition[DaifugoState]:
 
 def _deltas(s: DaifugoState) -> tuple[ScoreDelta, ...]:
     r = s.result
+    assert r is not None, "asked only of a finished deal, which has its result"
     out = []
     for i, p in enumerate(r.finish_order):
         t = r.titles[p]
@@ -336,11 +338,13 @@ def _in_turn(s: DaifugoState, player: str) -> None:
         raise refuse("player_out", player=player)
     if s.phase == "exchange":
         raise refuse("exchange_in_progress", waiting=", ".join(_waiting(s)))
-    if s.phase == "give":
-        raise refuse("seven_pass_pending", player=s.owed.player, count=s.owed.give,
-                     receiver=s.owed.receiver)
-    if s.phase == "discard":
-        raise refuse("ten_discard_pending", player=s.owed.player, count=s.owed.discard)
+    if s.phase in ("give", "discard"):
+        o = s.owed
+        assert o is not None, "the give and discard phases have what is owed (invariants.py)"
+        if s.phase == "give":
+            raise refuse("seven_pass_pending", player=o.player, count=o.give,
+                         receiver=o.receiver)
+        raise refuse("ten_discard_pending", player=o.player, count=o.discard)
     if player not in active(s):
         raise refuse("player_out", player=player)
     if player != s.turn:
@@ -351,12 +355,12 @@ def _waiting(s: DaifugoState) -> list[str]:
     return [e.upper for e in s.exchange if e.returned is None]
 
 
-def _check_cards(s: DaifugoState, player: str, cards) -> None:
+def _check_cards(s: DaifugoState, player: str, cards: Sequence[str]) -> None:
     if not cards:
         raise refuse("cards_empty")
     if len(set(cards)) != len(cards):
         raise refuse("cards_duplicate", card=first_repeated(cards))
-    deck = _DECK_SETS.get(s.options.jokers)
+    deck: AbstractSet[str] | None = _DECK_SETS.get(s.options.jokers)
     if deck is None:
         deck = set(deck_of(s.options))
     for c in cards:
@@ -382,6 +386,7 @@ def _play(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> Daifug
     if declared:
         ok, code = check_jack_back_declaration(play, rules, s.jack_backs_used)
         if not ok:
+            assert code is not None, "check_jack_back_declaration names its refusal"
             raise refuse(code)
     out = apply_play(field, play, rules, jack_back_declared=declared)
     hand = remove_cards(s.hands[player], play.cards)
@@ -481,6 +486,7 @@ def _leader_after(s: DaifugoState, last: str) -> str:
 
 def _clear_by_passes(s: DaifugoState, ev: list[Any]) -> DaifugoState:
     """The field clears by passes: the last player leads, or the next one still in (U5)."""
+    assert s.top is not None, "both callers clear a field that has a top play"
     lead = _leader_after(s, s.top.by)
     ev.append(Event("field_cleared", {"reason": "passes", "by": lead}))
     return replace(s, top=None, pile=(), discards=s.discards + s.pile, jack_back=False,
@@ -564,6 +570,7 @@ def _follow_up(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> D
     hand = tuple(remove_cards(s.hands[player], cards))
     hands = {**s.hands, player: hand}
     if kind == "give":
+        assert o.receiver is not None, "a 7-pass names who receives (invariants.py)"
         hands[o.receiver] = s.hands[o.receiver] + tuple(cards)
         ev.append(Event("gave", {"player": player, "to": o.receiver, "count": count}))
         s = replace(s, hands=hands, owed=replace(o, give=0))
@@ -635,6 +642,7 @@ def legal_actions(s: DaifugoState, player: str) -> list[Action]:
     if player != s.turn:
         return []
     if s.phase in ("give", "discard"):
+        assert s.owed is not None, "the give and discard phases have what is owed (invariants.py)"
         k = s.owed.give if s.phase == "give" else s.owed.discard
         return [Action(s.phase, player, {"cards": list(c)})
                 for c in combinations(s.hands[player], k)]

@@ -166,7 +166,8 @@ class Play:
     def suits(self) -> frozenset[str]:
         """The suits the play shows, jokers under the suit they stand in (U12)."""
         if self.form == STAIRS:
-            return frozenset((self.suit,))
+            # a stairs reading always has its suit (_stairs_readings); no check on this hot path
+            return frozenset((self.suit,))  # type: ignore[arg-type]
         out = {c[0] for c in self.real_cards}
         out.update(j[0] for j in self.jokers if j[0] in SUITS)
         return frozenset(out)
@@ -251,7 +252,8 @@ def _all_readings(cards: Sequence[str], rules: PlayRules) -> list[Play]:
     return out
 
 
-def _stairs_readings(cards, reals, nj, form) -> Iterator[Play]:
+def _stairs_readings(cards: tuple[str, ...], reals: list[str], nj: int,
+                     form: str) -> Iterator[Play]:
     suit = reals[0][0]
     n = len(cards)
     maxpos = _MAXPOS[form]
@@ -653,7 +655,8 @@ def is_unbeatable(field: FieldState, rules: PlayRules = SEED,
 def _unbeatable_in_deck(field: FieldState, rules: PlayRules) -> bool:
     """is_unbeatable against the whole deck less the top play: it depends on the field and
     the rules only, so it is memoized (per worker)."""
-    used = set(field.top.cards)
+    # is_unbeatable, the one caller, answered an empty field itself (field.top is a Play here)
+    used = set(field.top.cards)  # type: ignore[union-attr]
     pool = tuple(c for c in full_deck(rules) if c not in used)
     return next(_iter_legal(pool, field, rules, False, True), None) is None
 
@@ -671,6 +674,7 @@ def infer_reading(cards: Iterable[str], jokers: Optional[Sequence[str]], field: 
         play = read_play(cards, jokers, rules)
         ok, code = can_follow(play, field, rules, has_passed=has_passed)
         if not ok:
+            assert code is not None, "can_follow names its refusal whenever it refuses"
             raise PlayError(code)
         return play
     all_ = _check_cards(tuple(parse_cards(cards)), rules)
@@ -681,7 +685,9 @@ def infer_reading(cards: Iterable[str], jokers: Optional[Sequence[str]], field: 
         return legal[0]
     if legal:
         raise AmbiguousReading([p.jokers for p in legal])
-    raise PlayError(verdicts[0][1][1])
+    refusal = verdicts[0][1][1]
+    assert refusal is not None, "no reading is legal, so can_follow refused the first, naming why"
+    raise PlayError(refusal)
 
 
 def legal_plays(hand: Iterable[str], field: FieldState, rules: PlayRules = SEED, *,
@@ -740,13 +746,16 @@ def _candidates(hand: tuple[str, ...], field: FieldState, rules: PlayRules,
         if len(jokers) == 2 and size in (None, 2):
             yield tuple(jokers)
     if stairs_ok:
-        lengths = [size] if top is not None and top.form == STAIRS else None
+        # `size` is top.size here (top a stairs play): an int, not None
+        lengths: Optional[list[int]] = \
+            [size] if top is not None and top.form == STAIRS else None  # type: ignore[list-item]
         if exists_only and top is not None and top.form == SINGLE:
             lengths = [3]
         yield from _stairs_candidates(reals, jokers, rules.stairs, lengths)
 
 
-def _stairs_candidates(reals, jokers, form, lengths) -> Iterator[tuple[str, ...]]:
+def _stairs_candidates(reals: list[str], jokers: list[str], form: str,
+                       lengths: Optional[list[int]]) -> Iterator[tuple[str, ...]]:
     maxpos = _MAXPOS[form]
     for suit in SUITS:
         at: dict[int, str] = {}

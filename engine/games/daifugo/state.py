@@ -4,7 +4,7 @@ order), `next_match` what the next deal request passes back. `invariants.py` che
 cannot say: every card of the deck exactly once, ids seated, maps complete, phase consistency."""
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 import msgspec
 from msgspec import Struct
@@ -21,25 +21,83 @@ PHASES = ("exchange", "play", "give", "discard", "finished")
 TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 FORMS = ("single", "set", "stairs")
 
-_base = options_struct("_DaifugoOptionsBase", [o for o in OPTIONS if o.name != "forbidden_finish"])
-DaifugoOptions = msgspec.defstruct(
-    "DaifugoOptions",
-    [(f.name, f.type) for f in msgspec.structs.fields(_base)]
-    + [("forbidden_finish", tuple[Literal[FORBIDDEN_FINISHES], ...])],
-    frozen=True, forbid_unknown_fields=True)
+if TYPE_CHECKING:
+    # Built at run time from the declarations, so a type checker reads their base types, and
+    # the options as the Struct they make (tests/engine/test_options_types.py holds the two
+    # the same).
+    Form = str
+    StairsForm = str
+    Suit = str
+    Title = str
+    Version = int
+    Phase = str
+
+    class DaifugoOptions(Struct, frozen=True):
+        jokers: int
+        first_leader: Literal["random_then_daihinmin", "diamond3_first_then_daihinmin",
+                              "spade3_first", "diamond3_every_game"]
+        next_leader: Literal["daihinmin", "daifugo"]
+        dealer: Literal["loser", "daifugo"]
+        stairs: Literal["off", "seed", "standard"]
+        set_revolution_min: int
+        stairs_revolution_min: Optional[int]
+        eight_cut: bool
+        eight_cut_in_stairs: bool
+        clear_requires_last_player_pass: bool
+        strongest_play_clears: bool
+        pass_locks_until_clear: bool
+        leader_may_pass: bool
+        spade3_return: Literal["off", "single_joker", "any_joker"]
+        spade3_clears: bool
+        lone_joker_ignores_lock: bool
+        lone_joker_clears_lock: bool
+        lock: Literal["off", "suit", "suit_and_sequence", "number"]
+        miyako_ochi: bool
+        five_skip: Literal["off", "per_card", "per_play"]
+        jack_back: Literal["off", "declared", "any", "non_stairs"]
+        jack_back_limit: Optional[int]
+        reverse_rank: Optional[Literal[6, 9]]
+        reverse_even_cancels: bool
+        seven_pass: bool
+        ten_discard: bool
+        double_nine_cut: bool
+        triple_nine_revolution: bool
+        exchange: Literal["none", "2_1", "1_1", "1_0"]
+        exchange_top_gives: Literal["any", "weakest"]
+        tribute_suit_order: Literal["SHDC", "SHCD", "SDHC", "SDCH", "SCHD", "SCDH", "HSDC", "HSCD",
+                                    "HDSC", "HDCS", "HCSD", "HCDS", "DSHC", "DSCH", "DHSC", "DHCS",
+                                    "DCSH", "DCHS", "CSHD", "CSDH", "CHSD", "CHDS", "CDSH", "CDHS"]
+        rank_points: Literal["2/1/0/-1/-2", "5/4/3/2/1", "1/0/0/0/-1", "0/0/0/0/0"]
+        violations: Literal["reject", "referee"]
+        forbidden_finish: tuple[Literal["joker", "top_rank", "eight", "spade3_return",
+                                        "jack"], ...]
+else:
+    Form = Literal[FORMS]
+    StairsForm = Literal["standard", "seed"]
+    Suit = Literal[SUITS]
+    Title = Literal[TITLES]
+    Version = Literal[VERSION]
+    Phase = Literal[PHASES]
+    _base = options_struct("_DaifugoOptionsBase",
+                           [o for o in OPTIONS if o.name != "forbidden_finish"])
+    DaifugoOptions = msgspec.defstruct(
+        "DaifugoOptions",
+        [(f.name, f.type) for f in msgspec.structs.fields(_base)]
+        + [("forbidden_finish", tuple[Literal[FORBIDDEN_FINISHES], ...])],
+        frozen=True, forbid_unknown_fields=True)
 
 
 class DaifugoPlay(Struct, frozen=True, forbid_unknown_fields=True):
-    """The top play of the field, as read (engine.daifugo.plays.Play) and who made it."""
+    """The top play of the field, as read (engine.games.daifugo.plays.Play) and who made it."""
     by: PlayerId
     cards: Cards
-    form: Literal[FORMS]
+    form: Form
     jokers: tuple[str, ...]          # stand-ins, in the order the jokers appear (D7)
     rank: Optional[str]
-    suit: Optional[Literal[SUITS]]
+    suit: Optional[Suit]
     low: Int
     high: Int
-    stairs_form: Optional[Literal["standard", "seed"]]
+    stairs_form: Optional[StairsForm]
 
 
 class DaifugoOwed(Struct, frozen=True, forbid_unknown_fields=True):
@@ -69,14 +127,14 @@ class DaifugoMatch(Struct, frozen=True, forbid_unknown_fields=True):
 
 class DaifugoResult(Struct, frozen=True, forbid_unknown_fields=True):
     finish_order: tuple[PlayerId, ...]
-    titles: dict[str, Literal[TITLES]]
+    titles: dict[str, Title]
     points: dict[str, Int]
 
 
 class DaifugoState(GameState, frozen=True, tag="daifugo"):
-    version: Literal[VERSION]
+    version: Version
     options: DaifugoOptions
-    phase: Literal[PHASES]
+    phase: Phase
     match: DaifugoMatch
     hands: dict[str, Cards]
     leader: Optional[PlayerId]       # who led this deal (D4, U2); None during the exchange
@@ -87,7 +145,7 @@ class DaifugoState(GameState, frozen=True, tag="daifugo"):
     discards: Cards                  # cleared fields and 10-discards, face up
     revolution: bool                 # D12
     jack_back: bool                  # D16
-    locked_suits: Optional[tuple[Literal[SUITS], ...]]  # D14
+    locked_suits: Optional[tuple[Suit, ...]]  # D14
     sequence_lock: bool              # D14
     passed: tuple[PlayerId, ...]     # passed since the last play (with the pass lock: since the clear)
     passed_field: tuple[PlayerId, ...]  # passed since the field cleared (D15)

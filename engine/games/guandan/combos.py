@@ -75,14 +75,14 @@ PRESETS: dict[str, ComboRules] = {"seed": SEED_RULES, "official": OFFICIAL_RULES
                                   "pagat": SEED_RULES}
 
 
-def rules_from_options(options: Mapping[str, object] | None = None) -> ComboRules:
+def rules_from_options(options: Mapping[str, Any] | None = None) -> ComboRules:
     """A `ComboRules` from option values named as on the rules page (D9 `max_bomb`, D10
     `allow_as_straight`, D11 `wild_self_first`, D12 `fullhouse_same_rank`, D13 `sequence_order`);
     other keys are ignored (they belong to play, tribute or levels)."""
     if not options:
         return SEED_RULES
     return ComboRules(
-        max_bomb=int(options.get("max_bomb", 10)),  # type: ignore[arg-type]
+        max_bomb=int(options.get("max_bomb", 10)),
         flush_as_straight=bool(options.get("allow_as_straight", False)),
         wild_self_first=bool(options.get("wild_self_first", False)),
         fullhouse_same_rank=bool(options.get("fullhouse_same_rank", False)),
@@ -247,7 +247,7 @@ def canonical_wilds(rtype: str, rank: str | None, naturals: Sequence[str], n_wil
 
 # --- readings of exactly some cards --------------------------------------------------------
 
-def _run_top(positions: Counter[Any], width: int, per: int) -> int | None:
+def _run_top(positions: Counter[int], width: int, per: int) -> int | None:
     """Top of a run of `width` consecutive positions holding `per` cards each, A low or high."""
     if len(positions) != width or any(c != per for c in positions.values()):
         return None
@@ -309,7 +309,8 @@ def _shapes(counts: Counter[Any], n: int, bj: int, rj: int, rules: ComboRules) -
     return out
 
 
-def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) -> dict[str, Any]:
+def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool
+              ) -> dict[tuple[str, str | None], Reading]:
     """Every reading of `cards`, by (type, rank) (all have len(cards) cards)."""
     wild = wild_card(level)
     n = len(cards)
@@ -318,7 +319,7 @@ def _readings(cards: list[str], level: str, rules: ComboRules, self_only: bool) 
     naturals = [c for c in cards if c != wild and c not in JOKERS]
     # keyed by what identifies a Reading (its type, rank and length: not its wilds), so a
     # reading is built once
-    found: dict[tuple[Any, ...], Reading] = {}
+    found: dict[tuple[str, str | None], Reading] = {}
 
     def add(rtype: str, rank: str | None) -> None:
         key = (rtype, rank)

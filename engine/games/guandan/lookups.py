@@ -2,7 +2,7 @@
 each with its request, response and pure handler."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import InputError
 from engine.fields import Field
@@ -27,7 +27,9 @@ class _Options:
     resolve_options = Game.resolve_options
 
 
-GAME_OPTIONS = _Options()
+# Typed as the game: Game.resolve_options (and option_map, which it calls) read only
+# `options`, `presets` and `option_map`, all of which _Options has.
+GAME_OPTIONS = cast("Game[Any]", _Options())
 
 
 # A reading the classify lookup answers: GuandanReading, with `beats` when a table was given.

@@ -16,7 +16,7 @@ nothing is cached between calls.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, cast
 
 from engine.cards import RANKS, SUITS, parse_cards
 
@@ -63,7 +63,8 @@ _DISTINCT = [[[t[0] for t in _SUBS[ri][code][1]] for code in range(81)] for ri i
 
 _SET_TYPE = (None, "single", "pair", "triple") + ("bomb",) * 7
 # _SET_R[ri][m][j]: m cards of rank ri, j of them wilds.
-_SET_R = [[[Reading(_SET_TYPE[m], RANKS[ri], m, ("H" + RANKS[ri],) * j) if m else None
+# (_SET_TYPE[m] is a type name for m >= 1, the only m read: no reading of 0 cards)
+_SET_R = [[[Reading(cast(str, _SET_TYPE[m]), RANKS[ri], m, ("H" + RANKS[ri],) * j) if m else None
             for j in range(3)] for m in range(11)] for ri in range(13)]
 _JOKER_NAMES = ("BJ", "RJ")
 _JOKER_SINGLE = [Reading("single", j, 1) for j in _JOKER_NAMES]
@@ -376,7 +377,7 @@ def _runs(out: list[Any], h: _Hand, floor: int, rules: ComboRules, plate: bool) 
         ga, gb, gc = groups[a_ri], groups[b_ri], groups[c_ri]
         if not (ga and gb and gc):
             continue
-        table = _TUBE_R[s]
+        tubes = _TUBE_R[s]
         for ja, la in ga:
             for jb, lb in gb:
                 if ja + jb > w:
@@ -385,7 +386,7 @@ def _runs(out: list[Any], h: _Hand, floor: int, rules: ComboRules, plate: bool) 
                 for jc, lc in gc:
                     if jc > left:
                         continue
-                    rd = table[(ja, jb, jc)]
+                    rd = tubes[(ja, jb, jc)]
                     out.extend([(x + y + z, rd) for x in la for y in lb for z in lc])
 
 
@@ -467,7 +468,7 @@ def _self_first(out: list[Any], level: str, rules: ComboRules) -> list[Any]:
         return out
     wild = "H" + level
     kept = []
-    memo: dict[str, Any] = {}
+    memo: dict[tuple[str, ...], set[Reading]] = {}
     for cards, rd in out:
         if wild in cards:
             key = tuple(sorted(cards))

@@ -3,7 +3,7 @@ Each action is checked here in the order the brief asks: phase, whose turn, then
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Iterable, Sequence, cast
 
 from engine.cards import JOKERS, RANKS, double_deck_108, multiset_contains, remove_cards
 from engine.errors import InvalidAction, InvalidDeal, shown
@@ -175,10 +175,11 @@ def deal(setup: DealSetup) -> GuandanState:
     hands, laid = _hands(setup, match)
     level = "2" if match.declarer is None else match.levels[match.declarer]
     lead, draw = _physical(setup, options, match, level, hands)
-    base = dict(version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
-                match=match, level=level, hands=hands, cut_card=None, tributes=(),
-                anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
-                next_match=None, tribute_to_first=draw, barred=())
+    base: dict[str, Any] = dict(
+        version=VERSION, players=players, options=options, seed=setup.seed, status="in_progress",
+        match=match, level=level, hands=hands, cut_card=None, tributes=(),
+        anti_tribute=False, turn=None, trick=None, played=(), out=(), result=None,
+        next_match=None, tribute_to_first=draw, barred=())
     order = match.previous_order
     if lead is not None:  # a physical first deal: the turned-up card's holder leads (G-4)
         return GuandanState(**{**base, "phase": "play", "turn": lead[0], "cut_card": lead[1]})
@@ -205,6 +206,12 @@ def _combo(r: GuandanReading) -> Reading:
     return Reading(r.type, r.rank, r.length, tuple(r.wilds))
 
 
+def _read(top: GuandanMove) -> GuandanReading:
+    """The reading of top_play's move: a play, never a pass, so it has one."""
+    assert top.reading is not None, "top_play answers a play, never a pass"
+    return top.reading
+
+
 def top_play(s: GuandanState) -> GuandanMove | None:
     if s.trick is None:
         return None
@@ -229,7 +236,8 @@ def _deal_over(s: GuandanState) -> bool:
     return bool(s.void) and len(s.players) - len(outs) - len(s.void) <= 1
 
 
-def _finished(s: GuandanState, events, forfeit: str | None = None) -> Transition[GuandanState]:
+def _finished(s: GuandanState, events: Iterable[Event],
+              forfeit: str | None = None) -> Transition[GuandanState]:
     """The deal ends (P-8, R-6, R-7): the result, the next match, the level deltas."""
     done = replace(s, phase="finished", status="finished", turn=None, trick=None, barred=(),
                    lead_bans=())
@@ -247,7 +255,7 @@ def _next_active(s: GuandanState, after: str, out: set[str]) -> str:
     raise AssertionError("no active player")
 
 
-def partner(players, p: str) -> str:
+def partner(players: Sequence[str], p: str) -> str:
     return players[(players.index(p) + 2) % 4]
 
 
@@ -261,7 +269,7 @@ def card_value(card: str, level: str) -> int:
     return level_value(card if card in JOKERS else card[1:], level)
 
 
-def highest_tribute_cards(hand, level: str) -> list[str]:
+def highest_tribute_cards(hand: Iterable[str], level: str) -> list[str]:
     """T-4: the cards of the highest level-order rank, the wilds apart (distinct cards)."""
     wild = "H" + level
     cands = [c for c in hand if c != wild]
@@ -281,11 +289,13 @@ def returns_received(s: GuandanState, t: GuandanTribute, card: str) -> bool:
     told apart at a table; `other_copy`: only the very card, i.e. no other copy is held."""
     if card != t.card:
         return False
+    assert t.receiver is not None, "a tribute is returned only once it has its receiver"
     return s.options.return_same_card == "never" or s.hands[t.receiver].count(card) == 1
 
 
 def allowed_returns(s: GuandanState, t: GuandanTribute) -> list[str]:
     """T-7, T-8, D6: the distinct cards the receiver of `t` may give back."""
+    assert t.receiver is not None, "a tribute is returned only once it has its receiver"
     hand = s.hands[t.receiver]
     cands = sorted({c for c in hand if not returns_received(s, t, c)})
     if s.options.return_max == "any" or not cands:
@@ -314,7 +324,8 @@ _HAND_OVERS = {
 }
 
 
-def _hand_over(s: GuandanState, phase: str, player: str, card) -> tuple[int, GuandanTribute]:
+def _hand_over(s: GuandanState, phase: str, player: str, card: object
+               ) -> tuple[int, GuandanTribute]:
     """The checks a tribute and a return both make first. Returns the tribute (index, record)
     whose card `player` owes; refuses when none is due, `player` owes none, it is already
     given, or `card` is not in the hand."""
@@ -331,7 +342,8 @@ def _hand_over(s: GuandanState, phase: str, player: str, card) -> tuple[int, Gua
     return found
 
 
-def _handed_over(s: GuandanState, i: int, player: str, given: str, **recorded) -> GuandanState:
+def _handed_over(s: GuandanState, i: int, player: str, given: str,
+                 **recorded: str) -> GuandanState:
     """`given` leaves `player`'s hand and is recorded on tribute `i` (card= or returned=)."""
     tributes = list(s.tributes)
     tributes[i] = replace(tributes[i], **recorded)
@@ -365,7 +377,7 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if not multiset_contains(hand, cards):
         # the first card of the play the hand runs out of (a second copy counts), named as
         # every game's card_not_in_hand names it: one `card`
-        have, need = Counter(hand), Counter()
+        have, need = Counter(hand), Counter[str]()
         for c in cards:
             need[c] += 1
             if need[c] > have[c]:
@@ -374,7 +386,7 @@ def _play(s: GuandanState, action: Action) -> Transition[GuandanState]:
     rules = combo_rules(s.options)
     try:
         reading = choose_reading(cards, s.level, rules, declared,
-                                 None if top is None else _combo(top.reading))
+                                 None if top is None else _combo(_read(top)))
     except ComboError as err:
         code = "does_not_beat_bomb" if err.code == "does_not_beat" and err.rule == "B-2" else err.code
         details = {}
@@ -412,10 +424,10 @@ def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
         raise refuse("tribute_first", phase=s.phase)
     if s.turn != player:
         raise refuse("not_your_turn", turn=s.turn, player=player)
-    top = top_play(s)
-    if top is None:
+    top, trick = top_play(s), s.trick
+    if top is None or trick is None:  # (top_play is None whenever the trick is)
         raise refuse("lead_cannot_pass")
-    s2 = replace(s, trick=GuandanTrick(s.trick.plays + (GuandanMove(player, (), None),)))
+    s2 = replace(s, trick=GuandanTrick(trick.plays + (GuandanMove(player, (), None),)))
     events = [Event("passed", {"player": player})]
     won = _trick_won(s2, events)
     if won is not None:
@@ -427,8 +439,9 @@ def _pass(s: GuandanState, action: Action) -> Transition[GuandanState]:
 def _trick_won(s: GuandanState, events: list[Any]) -> GuandanState | None:
     """P-4: when every other active player has passed since the last play, the trick is won
     and its winner leads (the state after; None while the trick goes on)."""
-    top = top_play(s)
-    plays = s.trick.plays
+    top, trick = top_play(s), s.trick
+    assert top is not None and trick is not None, "asked after a pass, which follows a play"
+    plays = trick.plays
     passes = len(plays) - 1 - max(i for i, m in enumerate(plays) if m.reading is not None)
     out = _out_players(s)
     others = [p for p in s.players if p not in out and p != top.player]
@@ -453,13 +466,14 @@ def _assign(s: GuandanState, assignment: dict[str, str], events: list[Any]) -> G
     tributes = []
     for t in s.tributes:
         to = assignment[t.payer]
+        assert t.card is not None, "assigned once every tribute is paid"
         hands[to] = hands[to] + (t.card,)
         tributes.append(replace(t, receiver=to))
         events.append(Event("tribute_received", {"payer": t.payer, "receiver": to, "card": t.card}))
     return replace(s, hands=hands, tributes=tuple(tributes), phase="return")
 
 
-def _equal_order(s: GuandanState) -> tuple[str, str] | None:
+def _equal_order(s: GuandanState) -> tuple[str, str]:
     """D5 clockwise / random: (payer to the 1st player, payer to the 2nd)."""
     first = s.match.previous_order[0]
     payers = [t.payer for t in s.tributes]
@@ -488,6 +502,7 @@ def _tribute(s: GuandanState, action: Action) -> Transition[GuandanState]:
     if len(s2.tributes) == 1:
         return Transition(_assign(s2, {player: order[0]}, events), (), tuple(events))
     a, b = s2.tributes
+    assert a.card is not None and b.card is not None, "both paid: checked above"
     va, vb = card_value(a.card, s.level), card_value(b.card, s.level)
     if va != vb:  # T-3: the higher to the 1st player
         hi, lo = (a, b) if va > vb else (b, a)
@@ -520,6 +535,7 @@ def _first_leader(s: GuandanState) -> str | None:
     if len(s.tributes) == 1:
         return s.tributes[0].payer
     a, b = s.tributes
+    assert a.card is not None and b.card is not None, "asked once the returns are in"
     equal = card_value(a.card, s.level) == card_value(b.card, s.level)
     if equal and s.options.equal_tribute == "winners_choose":
         return None
@@ -545,6 +561,7 @@ def _return(s: GuandanState, action: Action) -> Transition[GuandanState]:
     hands = dict(s2.hands)
     events = []
     for x in s2.tributes:  # T-9: revealed together
+        assert x.returned is not None, "every return is in: checked above"
         hands[x.payer] = hands[x.payer] + (x.returned,)
         events.append(Event("returned", {"player": x.receiver, "to": x.payer, "card": x.returned}))
     s3 = replace(s2, hands=hands)
@@ -610,13 +627,15 @@ def _anti(s: GuandanState, action: Action) -> Transition[GuandanState]:
 
 def to_act(s: GuandanState) -> list[str]:
     if s.phase == "play":
+        assert s.turn is not None, "the play phase has a player on turn (invariants.py)"
         return [s.turn]
     if s.phase == "tribute":
         return [t.payer for t in s.tributes if t.card is None]
     if s.phase == "choose":
         return [s.match.previous_order[0]]
     if s.phase == "return":
-        return [t.receiver for t in s.tributes if t.returned is None]
+        # every tribute has its receiver once the return phase opens (_assign)
+        return cast("list[str]", [t.receiver for t in s.tributes if t.returned is None])
     if s.phase == "lead":
         return [t.payer for t in s.tributes]
     return []
@@ -627,7 +646,7 @@ def play_actions(s: GuandanState, player: str) -> list[Action]:
     when the same cards have several legal readings (W-11); pass when following."""
     top = top_play(s)
     plays = legal_plays(s.hands[player], s.level, combo_rules(s.options),
-                        None if top is None else _combo(top.reading))
+                        None if top is None else _combo(_read(top)))
     # Each play's multiset once (a 27-card lead lists ~1,400 plays; sorting each twice was a
     # fifth of the request)
     keyed = [(tuple(sorted(cards)), cards, r) for cards, r in plays]
@@ -690,7 +709,8 @@ def _played_types(s: GuandanState, action: Action) -> tuple[str, ...]:
     return tuple(t for t in TYPES_ORDER if any(r.type == t for r in found))
 
 
-def lead_banned_types(s: GuandanState, player: str, plays=None) -> frozenset[str]:
+def lead_banned_types(s: GuandanState, player: str,
+                      plays: list[tuple[tuple[str, ...], Reading]] | None = None) -> frozenset[str]:
     """R-3: the types `player` may not lead now (bans not waiting for a later lead). A hand
     with no lead of another type leads freely: a ban never leaves a player without a play."""
     banned = frozenset(t for b in s.lead_bans if b.player == player and not b.waiting
@@ -772,7 +792,9 @@ def legal_actions(s: GuandanState, player: str) -> list[Action]:
     if s.phase == "choose":
         return [Action("take", player, {"payer": t.payer}) for t in s.tributes]
     if s.phase == "return":
-        _, t = _tribute_of(s, player, "receiver")
+        found = _tribute_of(s, player, "receiver")
+        assert found is not None, "to_act listed `player` as a receiver"
+        _, t = found
         return [Action("return", player, {"card": c}) for c in allowed_returns(s, t)]
     if s.phase == "lead":
         return [Action("lead", player, {"leader": t.payer}) for t in s.tributes]

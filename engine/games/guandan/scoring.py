@@ -3,14 +3,17 @@ rules (S-3 … S-6, D2 … D4), the match's end, and the next deal's `match` (tr
 §8 included)."""
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 from engine.values import Event, ScoreDelta
 
-from .state import LEVELS, TEAMS, GuandanMatch, GuandanResult, GuandanState, team_of
+from .state import LEVELS, TEAMS, GuandanMatch, GuandanOptions, GuandanResult, GuandanState, team_of
 
 UP = {"1-3": 2, "1-4": 1}
 
 
-def tribute_payers(players, order, options) -> tuple[str, ...]:
+def tribute_payers(players: Sequence[str], order: Sequence[str],
+                   options: GuandanOptions | Mapping[str, Any]) -> tuple[str, ...]:
     """T-2, T-3, D7: who pays tribute after the finish `order` (none for a first deal)."""
     if not order:
         return ()
@@ -93,6 +96,7 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
     elif at_a_declaring:
         # S-5, D3: a deal as declarer at A that does not win the match is a failure (a 1-4 win
         # included).
+        assert declarer is not None, "at_a_declaring: there is a declarer"
         failures[declarer] += 1
         events.append(Event("a_level_failed", {"team": declarer, "failures": failures[declarer]}))
         dropped = None

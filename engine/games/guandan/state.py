@@ -5,7 +5,7 @@ all 108 cards exactly once, ids seated, maps complete, phase consistency."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional, Sequence
 
 from msgspec import Struct, field
 
@@ -24,16 +24,54 @@ TRIBUTE_PHASES = ("tribute", "choose", "return", "lead")
 TEAMS = ("team1", "team2")  # team1: seats 0 and 2; team2: seats 1 and 3 (G-1)
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # L-1
 FINISHES = ("1-2", "1-3", "1-4")
-Level = Literal[LEVELS]
-Team = Literal[TEAMS]
 DECK = Counter(double_deck_108())
-GuandanOptions = options_struct("GuandanOptions", OPTIONS)
+if TYPE_CHECKING:
+    # Built at run time from the declarations, so a type checker reads their base types, and
+    # the options as the Struct they make (tests/engine/test_options_types.py holds the two
+    # the same).
+    Level = str
+    Team = str
+    ComboType = str
+    Rank = str
+    Finish = str
+    Version = int
+    Phase = str
+
+    class GuandanOptions(Struct, frozen=True):
+        level_up_1_2: Literal[3, 4]
+        a_win_requires_declarer: bool
+        a_fail_limit: int
+        a_fail_reset_to: Literal["2", "J", "K"]
+        ace_finish_demotion: bool
+        equal_tribute: Literal["winners_choose", "clockwise", "random"]
+        return_max: Literal["any", "10"]
+        return_excludes_level: bool
+        single_payer: Literal["fourth", "third_opponent"]
+        count_disclosure: Literal["on_request", "announce"]
+        count_threshold: int
+        max_bomb: int
+        allow_as_straight: bool
+        wild_self_first: bool
+        fullhouse_same_rank: bool
+        sequence_order: Literal["natural", "level"]
+        anti_tribute: Literal["automatic", "optional"]
+        return_same_card: Literal["never", "other_copy"]
+        violations: Literal["reject", "referee"]
+else:
+    Level = Literal[LEVELS]
+    Team = Literal[TEAMS]
+    ComboType = Literal[TYPES]
+    Rank = Literal[RANKS + ("BJ", "RJ")]
+    Finish = Literal[FINISHES]
+    Version = Literal[VERSION]
+    Phase = Literal[PHASES]
+    GuandanOptions = options_struct("GuandanOptions", OPTIONS)
 
 
 class GuandanReading(Struct, frozen=True, forbid_unknown_fields=True):
     """What a play is read as (W-11): type, rank (null for four jokers), length, wilds."""
-    type: Literal[TYPES]
-    rank: Optional[Literal[RANKS + ("BJ", "RJ")]]
+    type: ComboType
+    rank: Optional[Rank]
     length: Count
     wilds: Cards
 
@@ -69,7 +107,7 @@ class GuandanLeadBan(Struct, frozen=True, forbid_unknown_fields=True):
     before this round's lead, so the ban waits for the lead after it."""
     player: PlayerId
     offender: PlayerId
-    types: tuple[Literal[TYPES], ...]
+    types: tuple[ComboType, ...]
     waiting: bool
 
 
@@ -84,16 +122,16 @@ class GuandanMatch(Struct, frozen=True, forbid_unknown_fields=True):
 
 class GuandanResult(Struct, frozen=True, forbid_unknown_fields=True):
     order: tuple[PlayerId, ...]   # the finishing order, the player left with cards last
-    finish: Literal[FINISHES]
+    finish: Finish
     winner: Team
     levels: dict[str, Level]      # after this deal
     match_winner: Optional[Team]
 
 
 class GuandanState(GameState, frozen=True, tag="guandan"):
-    version: Literal[VERSION]
+    version: Version
     options: GuandanOptions
-    phase: Literal[PHASES]
+    phase: Phase
     match: GuandanMatch           # as it stood when this deal began
     level: Level                  # this deal's level rank (L-2)
     hands: dict[str, Cards]
@@ -126,7 +164,7 @@ class GuandanState(GameState, frozen=True, tag="guandan"):
     anti_tribute_failed: bool = False
 
 
-def team_of(players, player: str) -> str:
+def team_of(players: Sequence[str], player: str) -> str:
     return TEAMS[players.index(player) % 2]
 
 

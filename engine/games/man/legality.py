@@ -3,6 +3,7 @@ listed action is always accepted."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Iterable
 
 from engine.cards import SUITS, rank_of, suit_of
 
@@ -14,7 +15,7 @@ ANSWER_RANKS = EFFECT_RANKS  # 3.8: 2/3 add, 8 cancels, A and J carry the pendin
 BIG_HAND = 8  # 3.5 / 3.6
 
 
-def target_suit(s: ManState) -> str:
+def target_suit(s: ManState) -> str | None:
     """3.1: the suit to follow: the one named with an 8 on top, else the top card's."""
     return s.named_suit or suit_of(s.top)
 
@@ -48,8 +49,8 @@ def play_options(s: ManState, seat: str) -> list[tuple[tuple[str, ...], str | No
     by_rank: dict[str, list[str]] = {}
     for c in s.hands[seat]:
         by_rank.setdefault(rank_of(c), []).append(c)
-    out = []
-    for rank in sorted(by_rank, key=VALUE.get):
+    out: list[tuple[tuple[str, ...], str | None]] = []
+    for rank in sorted(by_rank, key=VALUE.__getitem__):  # every rank of the 52 cards has one
         group = by_rank[rank]
         if not any(playable(s, c) for c in group):
             continue
@@ -104,7 +105,7 @@ def may_man(s: ManState, seat: str) -> bool:
     return hand_makes_top(s, seat)
 
 
-def may_man_in_play(s: ManState, seats) -> list[str]:
+def may_man_in_play(s: ManState, seats: Iterable[str]) -> list[str]:
     """The `seats` for which may_man holds in play phase, the table's checks taken once (to_act
     asks it of every seat on every action); a seat owing its deal call is the caller's to
     list or not. A hand out of reach makes no number (4): its total says so before its

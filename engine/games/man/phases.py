@@ -5,7 +5,7 @@ lives in legality.py."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Mapping, Optional, Sequence
 
 from engine.cards import deck_52, first_repeated, rank_of, remove_cards
 from engine.errors import InvalidDeal, shown
@@ -16,7 +16,7 @@ from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transit
 from . import legality as L
 from .actions import call_words
 from .messages import WHERE, is_violation, refuse
-from .numbers import hand_total, in_reach, man_numbers
+from .numbers import VALUE, hand_total, in_reach, man_numbers
 from .options import DEFAULTS
 from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas, match_winner
 from .state import DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult, ManState, make_call
@@ -78,7 +78,7 @@ def deal(setup: DealSetup) -> ManState:
                           "match's `next_dealer`)", "dealer")
     dealer = dealer if dealer is not None else players[0]
     if not physical:
-        discard: list[str] = []
+        discard = []  # typed list[str] by _from_table's answer above
         _turn_up(stock, discard, hands, options["start_card"] == "by_dealer",
                  options["no_opening_match"] == "flip_again")
     declared = options["calls"] == "declared"  # 2.2: then each player calls reach themselves
@@ -98,11 +98,13 @@ def deal(setup: DealSetup) -> ManState:
     return _settle(state)
 
 
-def _from_table(setup: DealSetup, options: dict[str, Any]) -> tuple[dict[str, Any], list[Any], list[Any]]:
+def _from_table(setup: DealSetup, options: dict[str, Any]
+                ) -> tuple[dict[str, tuple[str, ...]], list[str], list[str]]:
     """2.7: a deal from the cards on the table: three cards a seat (2.1) and the start cards
     as turned (2.3, 2.5), each of the 52 at most once; the rest is the stock, its order
     unknown (the unseen cards, in deck order). Errors name the card and where it was given."""
-    table = setup.table
+    table, given_hands = setup.table, setup.hands
+    assert given_hands is not None, "called only for a physical deal: the hands are given"
     if table is None:
         raise InvalidDeal("2.7: a deal from the table gives the start card(s) too: "
                           "table.start_cards", "table")
@@ -118,7 +120,7 @@ def _from_table(setup: DealSetup, options: dict[str, Any]) -> tuple[dict[str, An
 
     hands = {}
     for p in setup.players:
-        hand = tuple(setup.hands[p])
+        hand = tuple(given_hands[p])
         if len(hand) != HAND_SIZE:
             raise InvalidDeal(f"each seat is dealt {HAND_SIZE} cards (2.1); {p} has "
                               f"{len(hand)}", f"hands.{p}")
@@ -147,18 +149,20 @@ def _from_table(setup: DealSetup, options: dict[str, Any]) -> tuple[dict[str, An
     return hands, start, stock
 
 
-def _turning_stops(hands, card: str, stop_at_effect: bool, flip_again: bool) -> bool:
+def _turning_stops(hands: Mapping[str, Sequence[str]], card: str, stop_at_effect: bool,
+                   flip_again: bool) -> bool:
     """2.3, 2.5: whether the dealer stops turning at `card` (_turn_up's rule)."""
     if rank_of(card) in L.EFFECT_RANKS:
         return stop_at_effect
     return not flip_again or _someone_matches(hands, card)
 
 
-def _someone_matches(hands, top: str) -> bool:
+def _someone_matches(hands: Mapping[str, Sequence[str]], top: str) -> bool:
     return any(rank_of(c) == rank_of(top) or c[0] == top[0] for h in hands.values() for c in h)
 
 
-def _turn_up(stock: list[Any], discard: list[Any], hands, stop_at_effect: bool, flip_again: bool) -> None:
+def _turn_up(stock: list[str], discard: list[str], hands: Mapping[str, Sequence[str]],
+             stop_at_effect: bool, flip_again: bool) -> None:
     """2.3: turn cards until the start card is not an effect card (by_dealer: stop at each
     effect card, the dealer turns the next with `flip`); 2.5 (flip_again): and until some
     player can match it. A full pass of the stock always finds one (every suit held in a hand
@@ -203,7 +207,8 @@ def _flip(s: ManState, seat: str, a: Action) -> Transition[ManState]:
                                                              "cards": turned}),))
 
 
-def _turn_named(s: ManState, seat: str, stock: list[Any], discard: list[Any], named) -> None:
+def _turn_named(s: ManState, seat: str, stock: list[str], discard: list[str],
+                named: Sequence[str] | None) -> None:
     """3.10 with 2.3: the dealer's `flip` from an unknown stock names every card turned, up
     to the one where turning stops (_turn_up's rule), each an unseen card."""
     if not named:
@@ -218,7 +223,8 @@ def _turn_named(s: ManState, seat: str, stock: list[Any], discard: list[Any], na
             raise refuse("flip_goes_on", card=card)
 
 
-def _take_unseen(s: ManState, seat: str, stock: list[Any], card: str, before) -> None:
+def _take_unseen(s: ManState, seat: str | None, stock: list[str], card: str,
+                 before: Sequence[str]) -> None:
     """3.10: `card` comes off the unknown stock: it must be one nobody has seen. The refusal
     says only what `seat` can see (its hand, the discard pile, its own action): a card in
     another hand is "not in the stock", never where, so that refusals map no hidden card."""
@@ -290,7 +296,7 @@ def _own_turn(s: ManState, seat: str) -> None:
         raise refuse("not_your_turn", turn=s.turn, player=seat)
 
 
-def _call_for(s: ManState, seat: str, hand, passed: bool) -> str:
+def _call_for(s: ManState, seat: str, hand: Sequence[str], passed: bool) -> str:
     """6.1: the call a player must make ending a turn with `hand`."""
     was = s.reach[seat]
     if passed:
@@ -348,7 +354,7 @@ def _step(s: ManState, seat: str, steps: int = 1, direction: int | None = None) 
 
 # -- the man window (5.3) ----------------------------------------------------------
 
-def _let_go(s: ManState, who=None) -> tuple[ManLetGo, ...]:
+def _let_go(s: ManState, who: Sequence[str] | None = None) -> tuple[ManLetGo, ...]:
     """The window on the top card closes for `who` (default: all it holds): with
     let_pass=blocked each of them let that number go (recorded whether or not their hand made
     it, so a record says nothing about a hand)."""
@@ -445,7 +451,7 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     # player's go with the hand they still hold.
     let_go = _forget(_let_go(s), seat)
     if manable:
-        number = L.VALUE[rank]
+        number = VALUE[rank]
         # who let this number of this player's go (a ManLetGo(p, number, seat) in let_go)
         blocked = {x.player for x in let_go if x.number == number and x.by == seat}
         window = tuple(p for p in s.players if p != seat and p not in blocked)
@@ -466,14 +472,20 @@ def _play(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 
 # -- drawing (3.3, 3.8, 3.9) ------------------------------------------------------
 
-def _take(s: ManState, count: int, named=None, seat: str | None = None):
+# what a draw takes: (cards, stock, discard, reshuffles, events), or None (the game ends drawn)
+_Taken = Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int, list[Event]]]
+
+
+def _take(s: ManState, count: int, named: Sequence[str] | None = None,
+          seat: str | None = None) -> _Taken:
     """Draw `count` cards: (cards, stock, discard, reshuffles, events), or None when the
     stock runs out under stock_exhausted=draw_game (3.9). An unknown stock (3.10) draws the
     `named` cards instead."""
     if not s.stock_known:
         return _take_named(s, count, named, seat)
     stock, discard, reshuffles = list(s.stock), s.discard, s.reshuffles
-    drawn, events = [], []
+    drawn: list[str] = []
+    events: list[Event] = []
     while len(drawn) < count:
         if not stock:
             if s.options.stock_exhausted == "draw_game":
@@ -490,7 +502,8 @@ def _take(s: ManState, count: int, named=None, seat: str | None = None):
     return tuple(drawn), tuple(stock), discard, reshuffles, events
 
 
-def _take_named(s: ManState, count: int, named, seat: str | None):
+def _take_named(s: ManState, count: int, named: Sequence[str] | None,
+                seat: str | None) -> _Taken:
     """3.10: `_take` from an unknown stock. The table says which cards came off it, in the
     order drawn; they are checked as drawn: while the stock holds cards each must be one of
     them, and once it is empty the discard pile below its top card becomes the stock again
@@ -509,7 +522,8 @@ def _take_named(s: ManState, count: int, named, seat: str | None):
         raise refuse("stock_cards_count", given=len(named), count=expected or 0)
     if expected is None:
         return None
-    drawn, events = [], []
+    drawn: list[str] = []
+    events: list[Event] = []
     for card in named:
         if not stock:
             stock = sorted(discard[:-1], key=DECK_ORDER.__getitem__)
@@ -593,6 +607,7 @@ def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if s.phase == "opening" or (s.phase == "play" and s.top_by is None):
         raise refuse("man_on_start_card")  # 5.2
     if s.phase == "chain":
+        assert s.chain is not None, "the chain phase has its chain (invariants.py)"
         # 5.4: the card's player may counter-man (a man on a man, not on their own card)
         if seat in {c.player for c in s.chain.calls}:
             raise refuse("man_already_called")
@@ -614,6 +629,7 @@ def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     kinds = L.man_kinds(s, seat)
     call = make_call(seat, kinds)
     if s.chain is None or s.phase != "chain":
+        assert s.top_by is not None, "5.2 refused a man on the start card above"
         chain = ManChain(s.top, s.top_by, (call,), ())
         against = s.top_by
     else:
@@ -633,6 +649,7 @@ def _man(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 def _decline(s: ManState, seat: str, a: Action) -> Transition[ManState]:
     if s.phase != "chain":
         raise refuse("no_man_chain")
+    assert s.chain is not None, "the chain phase has its chain (invariants.py)"
     if seat in {c.player for c in s.chain.calls}:
         raise refuse("not_eligible_to_decline", player=seat)
     if seat in s.chain.declined:
@@ -645,6 +662,7 @@ def _decline(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 
 
 def _resolve(s: ManState, events: tuple[Any, ...]) -> Transition[ManState]:
+    assert s.chain is not None, "resolved only when the open chain's last eligible player acts"
     winner, loser, stake, reason = chain_outcome(s.chain)
     deltas = chain_deltas(s.chain)
     won = Event("stake_won", {"winner": winner, "loser": loser, "stake": stake, "reason": reason})
@@ -737,6 +755,7 @@ def to_act(s: ManState) -> list[str]:
                                                        else bool(_opening_plays(s, p)))]
     # A seat that owes its deal call is listed anyway, so whether it may man does not matter.
     turn = s.turn
+    assert turn is not None, "the play phase has a player on turn (invariants.py)"
     manning = L.may_man_in_play(s, [p for p in s.players if p != turn and p not in owed])
     return [turn] + [p for p in s.players if p != turn and (p in owed or p in manning)]
 
@@ -757,7 +776,9 @@ def public_to_act(s: ManState) -> list[str]:
     if s.phase == "opening":
         unsettled = rank_of(s.top) in L.EFFECT_RANKS
         return [p for p in s.players if p in may_owe or not unsettled or p == s.dealer]
-    return [s.turn] + [p for p in s.players if p != s.turn and (p in may_owe or (
+    turn = s.turn
+    assert turn is not None, "the play phase has a player on turn (invariants.py)"
+    return [turn] + [p for p in s.players if p != turn and (p in may_owe or (
         s.top_manable and p != s.top_by and p in s.window and s.reach[p]))]
 
 
@@ -767,7 +788,8 @@ def _opening_plays(s: ManState, seat: str) -> list[Any]:
     return L.play_options(s, seat)
 
 
-def _with_call(s: ManState, seat: str, kind: str, fields: dict[str, Any], code: str | None):
+def _with_call(s: ManState, seat: str, kind: str, fields: dict[str, Any],
+               code: str | None) -> Action:
     if code is not None and s.options.calls == "declared":
         fields = {**fields, "call": code}
     return Action(kind, seat, fields)

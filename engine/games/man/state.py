@@ -3,7 +3,7 @@ the encoder and the published schema. `invariants.py` checks what a type cannot 
 exactly once, every id seated, per-player maps complete, phase consistency."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Literal, Optional
 
 from msgspec import Meta, Struct
 
@@ -17,14 +17,45 @@ VERSION = 3  # 2: let_go, drew_penalty, match over/winner; 3: stock_known (physi
 PHASES = ("opening", "play", "chain", "finished")
 KINDS = ("tanki", "mekuri", "kaeshi")  # 5.5 multipliers, each ×2
 RESULTS = ("man", "chombo", "draw")
-ManOptions = options_struct("ManOptions", OPTIONS)
+if TYPE_CHECKING:
+    # Built at run time from the declarations, so a type checker reads their base types, and
+    # the options as the Struct they make (tests/engine/test_options_types.py holds the two
+    # the same).
+    Kind = str
+    ResultKind = str
+    Suit = str
+    Call = str
+    Version = int
+    Phase = str
+
+    class ManOptions(Struct, frozen=True):
+        violations: Literal["reject", "chombo"]
+        calls: Literal["automatic", "declared"]
+        no_opening_match: Literal["flip_again", "dealer_left_starts"]
+        multi_card_effects: Literal["per_card", "once"]
+        penalty_draw_ends_turn: bool
+        stock_exhausted: Literal["reshuffle", "draw_game"]
+        man_window: Literal["next_action", "until_covered"]
+        let_pass: Literal["blocked", "reopens"]
+        dealer_after_no_winner: Literal["same", "left"]
+        match_games: Optional[int]
+        match_target: Optional[int]
+        start_card: Literal["in_deal", "by_dealer"]
+else:
+    Kind = Literal[KINDS]
+    ResultKind = Literal[RESULTS]
+    Suit = Literal[SUITS]
+    Call = Literal[tuple(CALLS)]
+    Version = Literal[VERSION]
+    Phase = Literal[PHASES]
+    ManOptions = options_struct("ManOptions", OPTIONS)
 DECK_ORDER = {c: i for i, c in enumerate(deck_52())}  # an unknown stock's canonical order
 
 
 class ManCall(Struct, frozen=True, forbid_unknown_fields=True):
     """One man call of a chain (5.4): who, which ×2 kinds applied (5.5), 2 ** len(kinds)."""
     player: PlayerId
-    kinds: tuple[Literal[KINDS], ...]
+    kinds: tuple[Kind, ...]
     multiplier: Count
 
 
@@ -41,7 +72,7 @@ class ManChain(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ManResult(Struct, frozen=True, forbid_unknown_fields=True):
-    kind: Literal[RESULTS]
+    kind: ResultKind
     winner: Optional[PlayerId]
     loser: Optional[PlayerId]
     stake: Int
@@ -67,9 +98,9 @@ class ManLetGo(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ManState(GameState, frozen=True, tag="man"):
-    version: Literal[VERSION]
+    version: Version
     options: ManOptions
-    phase: Literal[PHASES]
+    phase: Phase
     match: ManMatch
     dealer: PlayerId
     stock: Cards                  # top card first; with stock_known false, the unseen cards
@@ -84,13 +115,13 @@ class ManState(GameState, frozen=True, tag="man"):
     direction: Literal[1, -1]     # 1 in seat order, -1 after an odd number of Js
     turn: Optional[PlayerId]      # None during the opening race (2.4)
     pending_draw: Count           # 3.8
-    named_suit: Optional[Literal[SUITS]]  # 3.1: the suit named with the 8 on top
+    named_suit: Optional[Suit]  # 3.1: the suit named with the 8 on top
     first_turn: dict[str, bool]   # True until the seat's first turn ends (3.4, 5.2)
     drew: bool                    # the player on turn drew this turn (3.3)
     drawn_cards: Cards            # what they drew this turn (5.5 mekuri)
     drew_penalty: bool            # that draw was a pending draw (3.8): never mekuri (5.5)
     reach: dict[str, bool]        # reach status as of each seat's last call (6.1)
-    last_call: dict[str, Optional[Literal[tuple(CALLS)]]]
+    last_call: dict[str, Optional[Call]]
     public: dict[str, bool]       # 3.6: ended a turn with 8+ cards
     shown: dict[str, bool]        # 5.4: showed the hand with a man call
     window: tuple[PlayerId, ...]  # 5.3: who may still man the top card

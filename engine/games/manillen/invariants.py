@@ -26,7 +26,8 @@ def invariants(s: ManillenState) -> None:
     seat, d1, turned = {p: i for i, p in enumerate(ps)}, sd.step(o), s.turned
     _need(len(seat) == n and n in sd.TRICKS, "2, 3, 4 or 6 distinct ids", "players")
     everyone, dealer = seat.keys(), seat.get(s.dealer)
-    _need(dealer is not None, "must be a seated player", "dealer")
+    if dealer is None:  # _need's check, written out so the type checker sees `dealer` an int
+        raise InvalidState("must be a seated player", "state.dealer")
     _need(s.match.dealer == s.dealer, "must be the dealer", "match.dealer")
     _need(not s.cut or (o.first_dealer == "cut" and cut_winner(
         [(c.player, c.card) for c in s.cut], ps) == s.dealer), "a cut (A5) giving the dealer",

@@ -8,20 +8,28 @@ from engine.cards import deck_32
 from engine.errors import InvalidDeal, shown
 from engine.rng import shuffled
 from engine.state import MAX_SAFE_INT, encode_state, replace
-from engine.values import Action, DealSetup, Event, ScoreDelta, Transition, number_out_of_range
+from engine.values import (
+    Action,
+    DealSetup,
+    Event,
+    Refusal,
+    ScoreDelta,
+    Transition,
+    number_out_of_range,
+)
 
 from . import physical, sides as sd
 from .cut import cut_for_dealer, cut_winner
 from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
+from .result import ManillenMatch
 from .scoring import current_multiplier, multiplier_in_range, reason, settle
 from .state import (
     VERSION,
     ManillenCut,
     ManillenDoubling,
     ManillenLastTrick,
-    ManillenMatch,
     ManillenOptions,
     ManillenState,
     ManillenTrick,
@@ -112,7 +120,7 @@ def deal(setup: DealSetup) -> State:
         pos += count
 
     table = None
-    leftover: list[str] = []
+    leftover = []  # typed list[str] by physical.layout's answer above
     if n == 4:
         for packet in DEAL_PATTERNS[opts.deal_pattern]:             # M-a
             for s in order:
@@ -199,14 +207,18 @@ def chooser(state: State) -> str:
 
 
 def next_to_play(state: State) -> str:
-    return left_of(state, state.trick.leader, len(state.trick.cards))
+    trick = state.trick
+    assert trick is not None, "asked only in the play phase, which has a trick"
+    return left_of(state, trick.leader, len(trick.cards))
 
 
 def to_act(state: State) -> list[str]:
     if state.phase in ("blind", "trump"):
         return [chooser(state)]
     if state.phase == "doubling":
-        return [state.doubling.turn]
+        turn = state.doubling.turn
+        assert turn is not None, "the doubling phase asks someone (invariants.py)"
+        return [turn]
     if state.phase == "play":
         return [next_to_play(state)]
     return []
@@ -258,12 +270,12 @@ def _after_trump(state: State) -> State:
     return _start_play(state)
 
 
-def _wrong_phase(state: State, action: Action):
+def _wrong_phase(state: State, action: Action) -> Refusal:
     return refuse("wrong_phase", details={"phase": state.phase}, action=action.type,
                   phase=state.phase)
 
 
-def _not_your_turn(state: State, action: Action):
+def _not_your_turn(state: State, action: Action) -> Refusal:
     turn = to_act(state)[0]  # one seat at a time; a finished deal refused before (A31)
     return refuse("not_your_turn", details={"turn": turn, "player": action.player},
                   turn=turn, player=action.player)
@@ -400,6 +412,7 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
     players = state.players
     n = len(players)
     trick = state.trick
+    assert trick is not None, "the play phase has a trick"
     leader = players.index(trick.leader)
     trump = trump_suit(state)
     check_play(card, cards_ok, trick.cards, leader, players.index(player), n,
@@ -409,6 +422,7 @@ def _play(state: State, player: str, action: Action) -> Transition[State]:
         hands = {**hands, player: tuple(c for c in hands[player] if c != card)}
     else:
         # A36: a face-up table card is played; the card beneath it turns face up.
+        assert table is not None, "a playable card not in hand lies face up on the table"
         table = {**table, player: tuple(p[1:] if p and p[0] == card else p
                                         for p in table[player])}
     cards = trick.cards + (card,)
@@ -453,7 +467,8 @@ def lose_deal(state: State, offender: str) -> Transition[State]:
 
 
 def _finish(state: State, events: list[Event]) -> Transition[State]:
-    res = state.result
+    res, nxt = state.result, state.next_match
+    assert res is not None and nxt is not None, "settle() gives a deal over its result"
     deltas = []
     # A28: only a side over the threshold scores; each of its score holders records it (A34).
     for side, seats in zip(res.sides, sd.sides(state.players,
@@ -465,13 +480,14 @@ def _finish(state: State, events: list[Event]) -> Transition[State]:
     events.append(Event("deal_finished", {
         "sides": js["sides"], "multiplier": res.multiplier, "factors": js["factors"],
         "capped": res.capped, "tie": res.tie, "scores": js["scores"],
-        "next_carry": state.next_match.carry}))
+        "next_carry": nxt.carry}))
     if res.boom:
         events.append(Event("boom_reached", js["boom"]))
     if res.match_over:
+        assert res.match_winner is not None, "a match over has its winner (scoring.deal_result)"
         events.append(Event("match_finished", {
             "winner": res.match_winner, "winners": sd.holder_members(state.players, res.match_winner),
-            "booms": dict(state.next_match.booms)}))
+            "booms": dict(nxt.booms)}))
     return Transition(state, score_deltas=tuple(deltas), events=tuple(events))
 
 
@@ -509,9 +525,10 @@ def legal_actions(state: State, player: str) -> list[Action]:
     if state.phase == "doubling":
         calls = [Action(call_due(state), player)] if call_in_range(state) else []
         return [*calls, Action("pass", player)]
-    players = state.players
-    legal, _ = play_rules(playable(state, player), state.trick.cards,
-                          players.index(state.trick.leader), players.index(player),
+    players, trick = state.players, state.trick
+    assert trick is not None, "the only phase left is play, which has a trick"
+    legal, _ = play_rules(playable(state, player), trick.cards,
+                          players.index(trick.leader), players.index(player),
                           len(players), players.index(state.dealer), trump_suit(state),
                           state.options)
     return [Action("play", player, {"card": c}) for c in legal]

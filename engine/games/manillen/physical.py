@@ -122,7 +122,8 @@ def cut(setup: DealSetup, players: Sequence[str], named: str | None,
 def layout(setup: DealSetup, players: Sequence[str], dealer: str, french: bool
            ) -> tuple[dict[str, tuple[str, ...]], dict[str, Any] | None, list[str], str | None]:
     """(hands, 2-player table piles, left-over cards, turned card) as given, all checked."""
-    n = len(players)
+    n, given_hands = len(players), setup.hands
+    assert given_hands is not None, "called only for a deal whose hands are given"
     table = setup.table or {}
     _only_when(table, "leftover", n in (3, 6), "3 or 6 players: the 2 cards laid aside (A34, A35)")
     for name in ("face_up", "face_down"):
@@ -139,7 +140,7 @@ def layout(setup: DealSetup, players: Sequence[str], dealer: str, french: bool
 
     hands = {}
     for p in players:
-        hands[p] = tuple(place(c, f"hands.{p}[{i}]") for i, c in enumerate(setup.hands[p]))
+        hands[p] = tuple(place(c, f"hands.{p}[{i}]") for i, c in enumerate(given_hands[p]))
     piles = None
     if n == 2:
         parts = {}

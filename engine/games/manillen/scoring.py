@@ -1,14 +1,12 @@
 """Scoring of a deal, the 30–30 carry, booms and the match (A10, A11, A16–A18, A28–A33, M-j–M-l)."""
 from __future__ import annotations
 
-from typing import Any
-
 from engine.state import MAX_SAFE_INT, replace
 from engine.values import FINISHED, IN_PROGRESS
 
 from . import sides as sd
-from .result import ManillenBoom, ManillenFactors, ManillenResult, ManillenSide
-from .state import ManillenMatch, ManillenState
+from .result import ManillenBoom, ManillenFactors, ManillenMatch, ManillenResult, ManillenSide
+from .state import ManillenOptions, ManillenState
 from .tricks import total_points
 
 
@@ -18,7 +16,7 @@ def _cap(value: int) -> int:
     return value if value <= MAX_SAFE_INT else MAX_SAFE_INT
 
 
-def multiplier(options: Any, trump: str | None, blind: bool, calls: int,
+def multiplier(options: ManillenOptions, trump: str | None, blind: bool, calls: int,
                carry: int) -> tuple[int, ManillenFactors, bool]:
     """(product, factors, capped). A18: every factor multiplies: no-trump ×2 (A10) or blind
     no-trump ×4 (A11, M-c), each doubling call ×2 (A14–A17), the carry of earlier ties (A29).
@@ -30,20 +28,20 @@ def multiplier(options: Any, trump: str | None, blind: bool, calls: int,
     return product, factors, capped
 
 
-def _no_trump_factor(options: Any, trump: str | None, blind: bool) -> int:
+def _no_trump_factor(options: ManillenOptions, trump: str | None, blind: bool) -> int:
     if trump == "no_trump":
         return options.blind_no_trump_multiplier if blind else 2
     return 1
 
 
-def _capped(options: Any, product: int) -> tuple[int, bool]:
+def _capped(options: ManillenOptions, product: int) -> tuple[int, bool]:
     cap = MAX_SAFE_INT if options.multiplier_cap is None else options.multiplier_cap
     if product > cap:
         return cap, True
     return product, False
 
 
-def threshold(options: Any, n: int) -> int:
+def threshold(options: ManillenOptions, n: int) -> int:
     """What a side must pass to score (A28, M-k): the option, or by default half the deal's
     total -- 60 card points plus the trick bonus of every trick: 30 on the Belgian base; on the
     French base 34 (4 players), 35 (3), 38 (2). An odd total rounds down (never with 2, 3, 4
@@ -162,6 +160,7 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
 
 def reason(side: ManillenSide, result: ManillenResult) -> str:
     f, threshold = result.factors, result.threshold
+    assert f is not None, "a side scores only in a deal played out, which has its factors"
     text = (f"{side.points} points: {side.points - threshold} over {threshold}"
             f" × no-trump {f.no_trump} × doubling {f.doubling} × carry {f.carry}")
     if result.capped:

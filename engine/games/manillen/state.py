@@ -4,7 +4,7 @@ the finished state's `next_match` is what the next deal request passes back as `
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Literal, Optional
 
 from msgspec import Meta, Struct
 
@@ -18,10 +18,46 @@ VERSION = 4  # 4: options.violations and revoked_by (referee mode, A38, A39)
 PHASES = ("blind", "trump", "doubling", "play", "over")
 TRUMPS = ("S", "H", "D", "C", "no_trump")
 DECK = Counter(deck_32())
-Card = Literal[tuple(deck_32())]                  # the 32-card deck, canonical notation
+if TYPE_CHECKING:
+    # Built at run time from the declarations, so a type checker reads their base types, and
+    # the options as the Struct they make (tests/engine/test_options_types.py holds the two
+    # the same).
+    Card = str
+    Trump = str
+    Version = int
+    Phase = str
+
+    class ManillenOptions(Struct, frozen=True):
+        first_dealer: Literal["first_player", "cut"]
+        french_form: Literal["none", "muette", "parlee"]
+        deal_pattern: Literal["3-2-3", "3-3-2", "2-2-2-2", "4-4"]
+        allow_pass_trump_to_partner: bool
+        blind_no_trump: bool
+        blind_no_trump_multiplier: int
+        max_doublings: Optional[int]
+        redouble_by: Literal["dealer_side", "dealer_partner"]
+        multiplier_cap: Optional[int]
+        double_by: Literal["either_opponent", "eldest_only"]
+        must_trump_when_partner_winning: bool
+        must_overtake_in_suit: Literal["opponent_winning", "trump_lead_only", "never"]
+        undertrump: Literal["forbidden_unless_forced", "allowed", "required_if_holding_trump"]
+        overtrump_on_trump_lead_even_if_partner_wins: bool
+        tie_carry_multiplier: int
+        tie_carry_cumulative: bool
+        trick_bonus_points: int
+        score_threshold: Optional[int]
+        target_points: int
+        booms_to_win: int
+        partner_peek_penalty: Literal["redeal_next_dealer", "redeal_same_dealer"]
+        violations: Literal["reject", "referee"]
+else:
+    Card = Literal[tuple(deck_32())]              # the 32-card deck, canonical notation
+    Trump = Literal[TRUMPS]
+    Version = Literal[VERSION]
+    Phase = Literal[PHASES]
+    ManillenOptions = options_struct("ManillenOptions", OPTIONS)
 Cards = tuple[Card, ...]
 Pile = Annotated[Cards, Meta(max_length=2)]       # top card (face up) first, face-down under it
-ManillenOptions = options_struct("ManillenOptions", OPTIONS)
 _PART = {"frozen": True, "forbid_unknown_fields": True}
 
 
@@ -46,18 +82,18 @@ class ManillenLastTrick(Struct, **_PART):
     winner: PlayerId
 
 
-class ManillenState(GameState, tag="manillen"):
-    version: Literal[VERSION]
+class ManillenState(GameState, frozen=True, tag="manillen"):
+    version: Version
     players: Annotated[tuple[PlayerId, ...], Meta(min_length=2, max_length=6)]  # clockwise
     options: ManillenOptions
-    phase: Literal[PHASES]
+    phase: Phase
     match: ManillenMatch
     dealer: PlayerId
     cut: tuple[ManillenCut, ...]      # A5 (first_dealer: cut): the cards shown, in order
     hands: dict[str, Cards]
     table: Optional[dict[str, Annotated[tuple[Pile, ...], Meta(min_length=4, max_length=4)]]]
     leftover: Annotated[Cards, Meta(max_length=2)]   # 3, 6 players (A34, A35): the dealer's
-    trump: Optional[Literal[TRUMPS]]                 # None until named
+    trump: Optional[Trump]                           # None until named
     blind: bool
     trump_passed: bool
     turned: Optional[Card]            # A37 (French form): the last card dealt, fixing trumps

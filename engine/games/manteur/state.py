@@ -4,7 +4,7 @@ every card of the deck in use exactly once, ids seated, per-player maps complete
 declarations valid and strictly rising (B8), phase consistency."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 from msgspec import Struct
 
@@ -17,12 +17,29 @@ from .options import OPTIONS
 VERSION = 3  # 2: stock_known and the deal phase (physical deals, B.6); 3: options.violations (B19)
 # deal: a physical game with an unknown stock waits for the new round's five cards (B.6)
 PHASES = ("deal", "exchange", "declare", "respond", "finished")
-if TYPE_CHECKING:  # built at run time from the declarations: to a type checker, their base types
+if TYPE_CHECKING:
+    # Built at run time from the declarations, so a type checker reads their base types, and
+    # the options as the Struct they make (tests/engine/test_options_types.py holds the two
+    # the same).
     Rank = str
     DeclarationType = str
     Version = int
     Phase = str
-    ManteurOptions = Any
+
+    class ManteurOptions(Struct, frozen=True):
+        deck: Literal["standard52", "piquet32"]
+        jokers: int
+        flush_above_full_house: Optional[bool]
+        allow_straights: bool
+        allow_flushes: bool
+        min_declaration: Literal["high_card", "one_pair"]
+        opener_may_exchange: bool
+        next_round_starter: Literal["loser", "next_player"]
+        ace_low_straight: bool
+        penalty_limit: int
+        mode: Literal["penalty", "elimination"]
+        direction: Literal["cw", "ccw"]
+        violations: Literal["reject", "referee"]
 else:
     Rank = Literal[STANDARD_RANKS]
     DeclarationType = Literal[TYPES]
