@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from openapi_schema_validator import OAS30Validator
-
 from engine import registry
+from tests.spec import FastValidator
 
 
 @lru_cache(maxsize=None)
-def _validator(game_id: str) -> OAS30Validator:
-    return OAS30Validator(dict(registry.get(game_id).state_schema))
+def _validator(game_id: str) -> FastValidator:
+    return FastValidator(dict(registry.get(game_id).state_schema))
 
 
 def schema_errors(state: dict) -> list[str]:

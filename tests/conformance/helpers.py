@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from engine import adjudicate, registry
 from engine.errors import InvalidDeal, InvalidOptions
 from engine.fields import parse_fields
-from tests.spec import committed_spec
+from tests.spec import committed_spec, component_validator
 from tests.state_schema import null_admitted
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,10 +286,9 @@ def spec_components() -> dict:
 @cache
 def answer_validator(name: str):
     """openapi.yaml's schema `name` (a response's), as a validator."""
-    from openapi_schema_validator import OAS30Validator
     components = spec_components()
     assert name in components["schemas"], f"openapi.yaml has no {name}"
-    return OAS30Validator({"$ref": f"#/components/schemas/{name}", "components": components})
+    return component_validator(components, name)
 
 
 def schema_errors(name: str, answer: Any) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 from engine import registry
 from service.app import create_app
 from service.config import Settings
-from tests.spec import generated_spec
+from tests.spec import FastValidator, component_validator, generated_spec
 from tests.state_schema import null_admitted
 
 PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
@@ -94,10 +94,7 @@ def test_the_product_registers_man_first_through_every_endpoint():
 
 
 def state_validator():
-    from openapi_schema_validator import OAS30Validator
-
-    spec = generated_spec()
-    return OAS30Validator({"$ref": "#/components/schemas/State", "components": spec["components"]})
+    return component_validator(generated_spec()["components"], "State")
 
 
 @pytest.mark.parametrize("game_id", PRODUCT_GAMES)
@@ -116,16 +113,12 @@ def test_every_state_fits_the_state_schema_the_spec_publishes(game_id):
 
 
 def spec_validators():
-    from openapi_schema_validator import OAS30Validator
-
     spec = generated_spec()
-
     components = null_admitted(spec["components"])
 
-    def schema(name: str) -> OAS30Validator:
+    def schema(name: str) -> FastValidator:
         assert name in spec["components"]["schemas"], f"the spec has no {name}"
-        return OAS30Validator({"$ref": f"#/components/schemas/{name}",
-                               "components": components})
+        return component_validator(components, name)
     return schema, set(spec["components"]["schemas"])
 
 
