@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from engine.cards import RANKS, double_deck_108, in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.referee import Sanction
@@ -80,6 +81,10 @@ class GuandanGame(Game[GuandanState]):
 
     def deal(self, setup: DealSetup) -> GuandanState:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """Two 54-card decks: every card twice; each suit from 2 to A, the jokers last."""
+        return in_table_order(double_deck_108(), RANKS[1:] + RANKS[:1])
 
     def invariants(self, state: GuandanState) -> None:
         invariants(state)

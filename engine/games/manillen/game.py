@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from engine.cards import deck_32, in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.referee import Sanction
@@ -16,6 +17,7 @@ from .invariants import invariants
 from .messages import DETAILS, SANCTIONS, TEMPLATES
 from .options import OPTIONS, PRESETS
 from .state import VERSION, ManillenState
+from .tricks import ORDER
 from .views import ManillenView
 
 State = ManillenState
@@ -56,6 +58,10 @@ class ManillenGame(Game[State]):
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """The 32-card piquet deck; each suit from the 7 to the ten, its highest card."""
+        return in_table_order(deck_32(), ORDER[::-1])
 
     def invariants(self, state: State) -> None:
         invariants(state)
