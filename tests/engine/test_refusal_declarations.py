@@ -8,7 +8,6 @@ import ast
 import random
 import re
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from openapi_schema_validator import OAS30Validator
