@@ -151,3 +151,16 @@ def card_label(card: str) -> dict[str, str]:
 def cards_label(cards: Sequence[str], lang: str) -> str:
     """Several cards in one language, space-separated ("♠7 ♠8 ♠9")."""
     return " ".join(card_label(c)[lang] for c in cards)
+
+
+def in_table_order(cards: Iterable[str], ranks: Sequence[str]) -> list[str]:
+    """`cards` as a table lays a deck out: by suit (♠ ♥ ♦ ♣), each suit in `ranks`' order (a
+    game passes its own, lowest first), the jokers last (BJ, then RJ); copies kept together."""
+    suit_at = {s: i for i, s in enumerate(SUITS)}
+    rank_at = {r: i for i, r in enumerate(ranks)}
+
+    def key(c: str) -> tuple[int, int]:
+        if c in JOKERS:
+            return len(SUITS), JOKERS.index(c)
+        return suit_at[c[0]], rank_at.get(c[1:], len(ranks))
+    return sorted(cards, key=key)

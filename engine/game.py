@@ -16,6 +16,7 @@ from typing import Any, Callable, ClassVar, Generic, cast
 
 import msgspec
 
+from .decks import published_deck
 from .errors import (  # noqa: F401 (the error classes are re-exported)
     InputError,
     InvalidAction,
@@ -292,6 +293,19 @@ class Game(ABC, Generic[S]):
         summary = getattr(state, "next_match", None)
         return None if summary is None else msgspec.to_builtins(summary)
 
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """The cards a deal under `options` (every option given a value: the defaults overlaid
+        by a preset and a request's own) is dealt from: each card as often as the deck holds
+        it (a two-deck game lists it twice), in the order a table lays the deck out, which is
+        the order a client shows it in: by suit, each suit from its lowest rank to its highest
+        in the game's own order, jokers last (engine/cards.py `in_table_order`).
+        GET /v1/games publishes it, for every setting of the options that change it
+        (engine/decks.py), and a physical deal's cards are offered from it (the table page's
+        card picker). Build it from the same deck function `deal` shuffles, so the two cannot
+        disagree (the conformance tests check a seeded deal's cards against it). The default,
+        an empty list: the game publishes no deck."""
+        return []
+
     # -- provided: the engine's, from the declarations; a game need not touch them ---------
     def option_map(self) -> dict[str, Option]:
         """The declared options by name."""
@@ -388,4 +402,12 @@ class Game(ABC, Generic[S]):
                         for lk in self.lookups],
             "rules": self.rules_doc,
             "refusals": dict(self.refusals),
+            "deck": self.published_deck(),
         }
+
+    def published_deck(self) -> dict[str, Any]:
+        """The game's decks as GET /v1/games publishes them (engine/decks.py), built once."""
+        found = self.__dict__.get("_published_deck")
+        if found is None:
+            found = self.__dict__["_published_deck"] = published_deck(self)
+        return found

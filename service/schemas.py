@@ -885,6 +885,31 @@ class LookupInfo(ma.Schema):
     summary = mf.String(required=True)
 
 
+class DeckCard(ma.Schema):
+    card = _card(required=True)
+    copies = _int(required=True, metadata={"description": "how many of it the deck holds"})
+    names = mf.Dict(keys=mf.String(), values=mf.String(), required=True, metadata={
+        "description": "the card's name for people in each language (`en`, `ja`): the suit's "
+                       "symbol and the rank (\"♠10\"), a joker in words"})
+
+
+class DeckSetting(ma.Schema):
+    options = mf.Dict(keys=mf.String(), values=_value(), required=True, metadata={
+        "description": "the value of each of the deck's `options` this deck is dealt under"})
+    size = _int(required=True, metadata={"description": "the number of cards, copies counted"})
+    cards = List(mf.Nested(DeckCard), required=True, metadata={
+        "description": "each distinct card once, in the order a table lays the deck out: by "
+                       "suit (♠ ♥ ♦ ♣), each suit from its lowest rank to its highest in the "
+                       "game's own order, jokers last"})
+
+
+class DeckInfo(ma.Schema):
+    options = List(mf.String(), required=True, metadata={
+        "description": "the options whose value changes the deck (empty: the game has one deck)"})
+    decks = List(mf.Nested(DeckSetting), required=True, metadata={
+        "description": "the deck under every setting of those options (one entry when none)"})
+
+
 class GameInfo(ma.Schema):
     id = mf.String(required=True)
     names = mf.Dict(keys=mf.String(), values=mf.String(), required=True)
@@ -899,6 +924,9 @@ class GameInfo(ma.Schema):
     rules = mf.String(metadata={"description": "the game's rules page, whose numbers refusals cite"})
     refusals = mf.Dict(keys=mf.String(), values=mf.String(), metadata={
         "description": "every refusal code of the game -> the rule it cites"})
+    deck = mf.Nested(DeckInfo, required=True, metadata={
+        "description": "the cards a deal is dealt from, with their names for people: a "
+                       "physical deal's cards are entered from it"})
 
     def __init__(self, game_ids=(), **kwargs):
         super().__init__(**kwargs)

@@ -72,6 +72,11 @@ assert GAME in games, sorted(games)
 listed = games[GAME]
 assert listed["refusals"] == {"not_your_turn": f"{GAME} 2.2", "card_not_in_hand": f"{GAME} 2.1"}
 assert listed["rules"] == f"/v1/games/{GAME}/rules"  # served from inside the package
+# its deck, as the table page's card picker reads it: one deck (no option changes it), 52 cards
+assert listed["deck"]["options"] == [] and len(listed["deck"]["decks"]) == 1, listed["deck"]
+deck = listed["deck"]["decks"][0]
+assert deck["size"] == 52 and [c["card"] for c in deck["cards"][:3]] == ["S2", "S3", "S4"], deck
+assert deck["cards"][12] == {"card": "SA", "copies": 1, "names": {"en": "♠A", "ja": "♠A"}}
 
 dealt = post(f"/v1/games/{GAME}/deal", {"players": ["ann", "bob", "cy"], "seed": "s"}, 201)
 state = dealt["state"]
@@ -128,8 +133,37 @@ def test_the_conformance_tests_pass_for_the_copied_template(tree):
     done = run(tree, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
                "tests/conformance", "-k", NEW_ID)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    # the copy was checked, not skipped: 5 tests parametrized by game ran for it
-    assert re.search(r"\b5 passed", done.stdout), done.stdout[-2000:]
+    # the copy was checked, not skipped: 6 tests parametrized by game ran for it
+    assert re.search(r"\b6 passed", done.stdout), done.stdout[-2000:]
+
+
+# The suite's tests parametrized by the registered games (beyond tests/conformance), each
+# with how many of its tests run for one game: none needs the new game to be named anywhere.
+REGISTRY_TESTS = {
+    "tests/engine/test_hidden_information.py": 3,
+    "tests/engine/test_rules_translations.py": 7,
+    "tests/engine/test_refusal_declarations.py": 3,
+    "tests/engine/test_refusal_catalogue.py": 2,
+    "tests/engine/test_referee_ledger.py": 3,
+    "tests/engine/test_referee_standings.py": 1,
+    "tests/engine/test_event_vocabulary.py": 4,
+    "tests/engine/test_descriptions.py": 1,
+    "tests/engine/test_score_sheets.py": 2,
+    "tests/engine/test_decks.py": 1,
+}
+
+
+def test_the_suites_tests_over_every_game_and_the_table_pages_pass_for_the_copied_template(tree):
+    """REGISTRY_TESTS for the copy; and the table page's card picker offers every game's deck
+    as GET /v1/games publishes it, the copy's among them, and the page's code names no game
+    (tests/table/test_page_decks.py, in node: no browser). One run: a run's start costs."""
+    page_files = len(list((ROOT / "service" / "table").glob("*.*")))
+    done = run(tree, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+               *REGISTRY_TESTS, "tests/table/test_page_decks.py",
+               "-k", f"{NEW_ID} or offers_each_games_deck or page_names_no_game")
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    expected = sum(REGISTRY_TESTS.values()) + 1 + page_files
+    assert re.search(rf"\b{expected} passed", done.stdout), done.stdout[-2000:]
 
 
 def test_the_template_rules_pages_define_the_same_numbers_and_every_rule_cited():

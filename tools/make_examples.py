@@ -25,7 +25,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from engine import adjudicate, rng
+from engine import adjudicate, registry, rng
 from engine.records import FORMAT, FORMAT_VERSION, digest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,8 +107,14 @@ PLANS = [
                              comment="pénalité d'un point")]}),
 ]
 
-# A physical table's stock has no known order: the action names what came off it (the field).
-FILLED = {("man", "draw"): "cards", ("manteur", "exchange"): "drawn", ("manteur", "deal"): "cards"}
+
+
+def named_draws(game_id: str) -> dict[str, str]:
+    """A physical table's stock has no known order: the field of each action that names what
+    came off it, as the game's package states it (its conformance.json `named_draws`)."""
+    module = sys.modules[type(registry.get(game_id)).__module__]
+    facts = json.loads((Path(module.__file__).parent / "conformance.json").read_text("utf-8"))
+    return facts.get("named_draws", {})
 
 
 def _salt(name: str) -> str:
@@ -233,7 +239,7 @@ def _play_deal(plan: Plan, k: int, match: dict | None, rnd: random.Random) -> tu
         twin_after = adjudicate.validate(twin_state, choice)
         assert twin_after.valid
         action = {k2: v for k2, v in choice.items() if k2 != "game"}
-        filled = FILLED.get((plan.game, action["type"]))
+        filled = named_draws(plan.game).get(action["type"])
         if state is not twin_state and filled:
             gained = _gained(before, _hand(twin_after.state, choice["player"]))
             if gained or action["type"] == "exchange":

@@ -25,7 +25,6 @@ EXAMPLES = ROOT / "docs" / "examples" / "referee"
 PAGES = (ROOT / "docs" / "referee.md", ROOT / "docs" / "referee.ja.md")
 KEY = "example-referee-key"
 HEADERS = {"Authorization": f"Bearer {KEY}"}
-GAMES = ("man", "manillen", "guandan", "daifugo", "manteur")
 
 
 def _standing(game: str, state: dict) -> dict:
@@ -95,6 +94,7 @@ SCRIPTS: dict[str, dict[str, Any]] = {
                  {"type": "penalty", "player": "ann", "points": 3, "reason": "marked cards"}],
     },
 }
+GAMES = tuple(SCRIPTS)  # the games with a referee example (docs/referee.md)
 
 
 def _client():

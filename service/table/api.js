@@ -49,7 +49,7 @@ export async function callWithSource(method, path, body, { key, seatToken, hostT
 }
 
 export function rulesLink(rule) {
-  // "daifugo D9" -> the rules page's anchor (service/pages.py gives each rule its number as id)
+  // "<game> D9" -> the rules page's anchor (service/pages.py gives each rule its number as id)
   const [game, ...rest] = String(rule).split(" ");
   const number = rest.join(" ");
   return `${BASE}/v1/games/${encodeURIComponent(game)}/rules.${language()}.html#${encodeURIComponent(number)}`;

@@ -6,7 +6,7 @@ import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./a
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { loadMatch, saveMatch, clearMatch } from "./store.js";
 import { buildRecord, recordDeals } from "./record.js";
-import { cardLabel, isRed, deckOf, cardSort } from "./cards.js";
+import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 
 const app = document.getElementById("app");
 const appendTo = (el, ...children) => el.append(...children.filter((c) => c !== null && c !== undefined));
@@ -350,7 +350,7 @@ async function dealWith(request) {
 // ---- the physical deal: hands seat by seat, what lies on the table ------------------------------
 function renderDealEntry() {
   const dr = M.draft;
-  const deck = deckOf(M.game, effectiveOptions());
+  const deck = publishedDeck(gameInfo(), effectiveOptions());
   const used = {};
   for (const cards of Object.values(dr.hands)) for (const c of cards) used[c] = (used[c] || 0) + 1;
   const seat = ui.draftSeat || M.players[0];
@@ -380,6 +380,14 @@ function renderDealEntry() {
     } }, t("deal_button")),
     M.deals.length ? h("button", { ...tid("draft-cancel"), onclick: () => { delete M.draft; save(); refresh(); } }, t("back")) : null,
     h("button", { class: "danger", onclick: abandonMatch }, t("new_match")));
+}
+
+// Cards in the order the game's deck is laid out (GET /v1/games: its own rank order); a card the
+// deck lacks after the others, by suit and rank.
+function inDeckOrder(cards, deck = publishedDeck(gameInfo(), effectiveOptions())) {
+  const place = new Map([...deck.keys()].map((c, i) => [c, i]));
+  const at = (c) => (place.has(c) ? place.get(c) : place.size);
+  return [...cards].sort((a, b) => at(a) - at(b) || cardSort(a, b));
 }
 
 function effectiveOptions() {
@@ -448,7 +456,7 @@ function actingSection(d, toAct) {
   if (ui.asking) { box.append(askCards()); return box; }
   const hand = ui.view && ui.view.hands && Array.isArray(ui.view.hands[ui.seat]) ? ui.view.hands[ui.seat] : [];
   if (hand.length) {
-    box.append(h("div", { class: "cards", ...tid("hand") }, [...hand].sort(cardSort).map((c, i) => {
+    box.append(h("div", { class: "cards", ...tid("hand") }, inDeckOrder(hand).map((c, i) => {
       const on = selectedCount(c) > 0 && countBefore(hand, c, i) < selectedCount(c);
       return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, "aria-pressed": on ? "true" : "false", "aria-label": c, ...tid(`hand-${c}`),
         onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
@@ -472,7 +480,7 @@ function actingSection(d, toAct) {
 }
 
 function selectedCount(c) { return ui.selected.filter((x) => x === c).length; }
-function countBefore(hand, c, i) { return [...hand].sort(cardSort).slice(0, i).filter((x) => x === c).length; }
+function countBefore(hand, c, i) { return inDeckOrder(hand).slice(0, i).filter((x) => x === c).length; }
 function toggle(c, on) {
   if (on) ui.selected.splice(ui.selected.lastIndexOf(c), 1);
   else ui.selected.push(c);
@@ -499,12 +507,13 @@ async function choose(a) {
 
 function askCards() {
   const a = ui.asking;
-  const deck = deckOf(M.game, effectiveOptions());
+  const deck = publishedDeck(gameInfo(), effectiveOptions());
   const known = ui.refView && Array.isArray(ui.refView.stock) ? ui.refView.stock : null;
   const pool = new Map();
   if (known) for (const c of known) pool.set(c, (pool.get(c) || 0) + 1);
   else for (const [c, n] of deck) pool.set(c, n);
-  const grid = h("div", { class: "cards", ...tid("draw-picker") }, [...pool.keys()].sort(cardSort).map((c) => {
+  // in the deck's own order (the game's, as GET /v1/games lays it out); a card it lacks last
+  const grid = h("div", { class: "cards", ...tid("draw-picker") }, inDeckOrder([...pool.keys()], deck).map((c) => {
     const left = pool.get(c) - ui.picked.filter((x) => x === c).length;
     return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, disabled: left <= 0, ...tid(`drawn-${c}`), "aria-label": c,
       onclick: () => { ui.picked.push(c); render(); } }, cardLabel(c));

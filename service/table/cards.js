@@ -20,19 +20,16 @@ export function cardSort(a, b) {
   return rankIndex(a) - rankIndex(b);
 }
 
-// Which cards a physical deal of this game is dealt from, with their copies: the picker shows
-// what is left of them and offers no card more often than the deck holds it (the service checks
-// the deal again and names any card given twice). Kept with the card names, not the rules.
-export function deckOf(game, options) {
+// Which cards a deal of this game is dealt from, with their copies: the deck GET /v1/games
+// publishes (`deck`) for the options in force (each entry of `deck.decks` names the values of the
+// options that change the deck; the others do not matter). The picker shows what is left of it
+// and offers no card more often than the deck holds it (the service checks the deal again and
+// names any card given twice). Empty when the service publishes no deck for these options.
+export function publishedDeck(game, options) {
   const deck = new Map();
-  const add = (ranks, copies = 1) => { for (const s of SUIT_ORDER) for (const r of ranks) deck.set(s + r, copies); };
-  const piquet = ["7", "8", "9", "10", "J", "Q", "K", "A"];
-  if (game === "manillen") add(piquet);
-  else if (game === "guandan") { add(RANKS, 2); deck.set("BJ", 2); deck.set("RJ", 2); }
-  else if (game === "manteur" && options.deck === "piquet32") add(piquet);
-  else add(RANKS);
-  const jokers = game === "daifugo" || game === "manteur" ? Number(options.jokers || 0) : 0;
-  if (jokers >= 1) deck.set("BJ", 1);
-  if (jokers >= 2) deck.set("RJ", 1);
+  const published = game && game.deck;
+  if (!published) return deck;
+  const found = published.decks.find((d) => Object.entries(d.options).every(([k, v]) => options[k] === v));
+  for (const c of found ? found.cards : []) deck.set(c.card, c.copies);
   return deck;
 }

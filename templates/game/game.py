@@ -2,8 +2,10 @@
 operations, each delegating to the module that holds its rules."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from engine.cards import in_table_order
 from engine.game import Game
 from engine.values import Action, DealSetup, Transition
 
@@ -13,7 +15,7 @@ from .events import EVENTS
 from .invariants import invariants
 from .messages import CATALOGUE, DETAILS
 from .options import GAME_ID, OPTIONS, PRESETS
-from .state import VERSION, State
+from .state import DECK, RANK_ORDER, VERSION, State
 
 
 class HighCardGame(Game[State]):
@@ -42,6 +44,11 @@ class HighCardGame(Game[State]):
     # 4. the five operations
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """1.1: the deck `deal` shuffles, as GET /v1/games shows it: each suit from its lowest
+        rank to its highest. (A deck an option changes is built here from the options.)"""
+        return in_table_order(DECK, RANK_ORDER)
 
     def invariants(self, state: State) -> None:
         invariants(state)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -15,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from engine import adjudicate, registry
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.cards import deck_54
-from engine.errors import InputError
+from engine.errors import InputError, InvalidDeal
 from tests.adjudication import random_action
 from tests.conformance import helpers
 from tests.conformance.helpers import GAME_IDS, LEGAL_SAMPLE, jsonable, tables
@@ -57,6 +58,34 @@ def test_random_legal_play_reaches_the_end_of_a_match(game_id, data):
             assert step.applied.next_match is None or \
                 jsonable(step.applied.next_match) is not None
     assert deals == 0 or finished == deals, f"{deals} deals, {finished} finished"
+
+
+@by_game
+@settings(max_examples=examples(4))
+@given(data=st.data())
+def test_the_published_deck_is_the_deck_dealt_from(game_id, data):
+    """`Game.deck` (GET /v1/games `deck`, the table page's card picker) is the deck a deal is
+    dealt from, under random options: a seeded deal's hands hold no card beyond it (nor more
+    copies), an explicit deck of exactly its cards is taken as a deck, and one card short is
+    refused as a deck (`deck_invalid` at `deck`)."""
+    game = registry.get(game_id)
+    table = table_or_reject(game_id, data)
+    dealt = helpers.deal(game_id, table)
+    if dealt is None:
+        return
+    deck = game.deck(game.resolve_options(table["options"]))
+    assert deck, f"{game_id} publishes no deck (Game.deck)"
+    held = Counter(c for hand in helpers.hands_of(game_id, dealt["state"]).values() for c in hand)
+    assert not held - Counter(deck), held - Counter(deck)
+    shuffled = random.Random(data.draw(st.integers(0, 2**32), label="order")).sample(deck, len(deck))
+    for cards, taken in ((shuffled, True), (shuffled[:-1], False)):
+        try:
+            adjudicate.deal(game_id, dealt["players"], table["options"], deck=cards)
+            refused_at = None
+        except InvalidDeal as err:
+            refused_at = err.path
+        # the whole deck may still lack what the table decides (a cut card, the first leader)
+        assert (refused_at != "deck") == taken, (len(cards), refused_at)
 
 
 @by_game

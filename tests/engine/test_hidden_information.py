@@ -4,169 +4,113 @@ state is opaque, and `valid`, the refusal (code, message, rule, details), `to_ac
 must be computable from what that seat may see: two states that look the same to the seat must
 give it the same answer to the same action.
 
-For every game: random legal play-outs to a mid-game state; a seat; a second state made by
-re-dealing the cards that seat cannot see (other seats' hidden hands, the hidden stock,
+For every registered game: random legal play-outs to a mid-game state; a seat; a second state
+made by re-dealing the cards that seat cannot see (other seats' hidden hands, the hidden stock,
 face-down cards), keeping every count and every public fact, and accepted only when it is a
 valid state whose view for that seat is identical; then the seat's legal actions and some
 random (mostly illegal) actions of its own must answer identically in both.
+
+What the test must know of a game comes from the game and its conformance facts
+(engine/games/<id>/conformance.json: where the hands are, `public_when`, `mid_game_steps`,
+`revealing_actions`, `named_draws`); by default the cards a seat cannot see are the other
+seats' hands the rules do not lay open and the piles its view declares never shown. A game
+whose rules keep some of those cards known (a tribute received, the next draw's cards) gives
+its own in `tests/<id>/hidden.py` (`piles`, `public_facts`, `deal_request`, `referee_options`,
+`physical_request`, `complete_draw`: each optional, tests/man/hidden.py has them all).
 """
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import random
-from collections import Counter
+from functools import cache
+from types import ModuleType
 from typing import Any, Callable
 
 import pytest
 
 from engine import adjudicate, registry
-from engine.errors import InputError
-from engine.games.man.numbers import in_reach
+from engine.errors import InputError, InvalidDeal
 from tests.adjudication import random_action
+from tests.conformance import helpers
 from tests.leaks import differ_only_by_an_unseen_draw
+from tests.referee_play import physical_table_fields, table_value
 from tests.sizing import examples
 
-GAMES = ("man", "manillen", "guandan", "daifugo", "manteur")
+GAMES = helpers.GAME_IDS
+DEFAULT_STEPS = 30  # a play-out's length when the facts give no `mid_game_steps`
 
 # A pile of cards the seat cannot see: where it lives in the state (a setter), the cards that
 # must stay (public facts about it), and the cards that may move between piles.
 Pile = tuple[Callable[[dict, list], None], list, list]
 
 
-def _hand(p: str) -> Callable[[dict, list], None]:
-    def put(j: dict, cards: list) -> None:
-        j["hands"][p] = cards
-    return put
+@cache
+def own(game_id: str) -> ModuleType | None:
+    """The game's own hooks for this test, `tests/<id>/hidden.py`, when it has them."""
+    name = f"tests.{game_id}.hidden"
+    try:
+        found = importlib.util.find_spec(name)
+    except ModuleNotFoundError:  # no tests/<id>/ package at all
+        return None
+    return importlib.import_module(name) if found else None
 
 
-def _minus(cards: list, fixed: list) -> list:
-    left = list(cards)
-    for c in fixed:
-        left.remove(c)
-    return left
+def hook(game_id: str, name: str, default: Callable[..., Any]) -> Callable[..., Any]:
+    return getattr(own(game_id), name, default)
 
 
 # ------------------------------------------------------------------ what each seat cannot see
 
-def man_piles(j: dict, seat: str) -> list[Pile]:
-    """Other hands neither public (3.6) nor shown (5.4); the stock below the cards the next
-    draw could take (a seat's own draw legitimately tells it those cards)."""
+def default_piles(game_id: str, j: dict, seat: str) -> list[Pile]:
+    """Every other seat's hand the rules do not lay open (the facts' `hands`, or `hand` and its
+    `holder`), and every pile of the state its view declares never shown (x-hidden), in any
+    order."""
+    facts = helpers.facts(game_id)
+    public = helpers.public_seats(game_id, j)
     piles: list[Pile] = []
-    for p in j["players"]:
-        if p != seat and not j["public"][p] and not j["shown"][p]:
-            fixed = list(j["drawn_cards"]) if p == j["turn"] else []
-            piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
-    if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (2.7)
-        from engine.games.man.state import DECK_ORDER
-
-        def unknown(state: dict, cards: list) -> None:
-            state["stock"] = sorted(cards, key=DECK_ORDER.__getitem__)
-        piles.append((unknown, [], list(j["stock"])))
-        return piles
-    keep = max(1, j["pending_draw"])
-    head = list(j["stock"][:keep])
-
-    def stock(state: dict, cards: list) -> None:
-        state["stock"] = head + cards
-    piles.append((stock, [], list(j["stock"][keep:])))
-    return piles
-
-
-def man_public_facts(j: dict) -> bool:
-    """Every seat's calls are public (6.1, 2.2): the reach flag of a seat that has called, or
-    of any seat with automatic calls, is its hand's (before this turn's draw, for the seat
-    on turn)."""
-    for p in j["players"]:
-        if j["options"]["calls"] == "declared" and j["last_call"][p] is None:
-            continue  # a declared deal call not made yet: the hand may or may not owe it
-        hand = list(j["hands"][p])
-        if p == j["turn"] and j["drew"]:
-            hand = _minus(hand, j["drawn_cards"])
-        if j["reach"][p] != in_reach(hand):
-            return False
-    return True
-
-
-def guandan_piles(j: dict, seat: str) -> list[Pile]:
-    """Other hands (a tribute card received is public, T-9, so it stays with its receiver)."""
-    piles: list[Pile] = []
-    for p in j["players"]:
-        if p == seat:
-            continue
-        fixed = [t["card"] for t in j["tributes"] if t["receiver"] == p and t["card"]
-                 and t["returned"] is None and t["card"] in j["hands"][p]]
-        piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
-    # A return given in a double tribute is hidden until the other is given, and then both are
-    # shown (T-9): the second return's answer reveals it by the rules, so it stays as it is.
-    return piles
-
-
-def daifugo_piles(j: dict, seat: str) -> list[Pile]:
-    """Other hands; cards of an exchange stay where they are (its two seats know them)."""
-    moved = Counter()
-    for e in j["exchange"]:
-        moved.update(e["tribute"] or [])
-        moved.update(e["returned"] or [])
-    piles: list[Pile] = []
-    for p in j["players"]:
-        if p != seat:
-            fixed = [c for c in j["hands"][p] if moved[c]]
-            piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
-    return piles
-
-
-def manillen_piles(j: dict, seat: str) -> list[Pile]:
-    """Other hands (four players: no face-down table cards)."""
-    return [(_hand(p), [], list(j["hands"][p])) for p in j["players"] if p != seat]
-
-
-def manteur_piles(j: dict, seat: str) -> list[Pile]:
-    """The hand unless this seat holds it; the face-down discards; the stock below the five
-    cards an exchange could draw."""
-    piles: list[Pile] = []
-    if seat != j["holder"]:
+    if "hands" in facts:
+        key = facts["hands"]
+        for p in j["players"]:
+            if p != seat and p not in public:
+                def put(state: dict, cards: list, p: str = p) -> None:
+                    state[key][p] = cards
+                piles.append((put, [], list(j[key][p] or ())))
+    elif j[facts["holder"]] != seat:
         def hand(state: dict, cards: list) -> None:
-            state["hand"] = cards
-        piles.append((hand, [], list(j["hand"])))
-
-    def discard(state: dict, cards: list) -> None:
-        state["discard"] = cards
-    piles.append((discard, [], list(j["discard"])))
-    head = list(j["stock"][:5])
-    if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (B.6)
-        from engine.games.manteur.state import deck_of
-        order = {c: i for i, c in enumerate(deck_of(registry.get("manteur").decode(j).options))}
-
-        def stock(state: dict, cards: list) -> None:
-            state["stock"] = sorted(cards, key=order.__getitem__)
-        piles.append((stock, [], list(j["stock"])))
-        return piles
-
-    def stock(state: dict, cards: list) -> None:
-        state["stock"] = head + cards
-    piles.append((stock, [], list(j["stock"][5:])))
+            state[facts["hand"]] = cards
+        piles.append((hand, [], list(j[facts["hand"]])))
+    for name in helpers.hidden_view_fields(game_id):
+        if isinstance(j.get(name), list):
+            def pile(state: dict, cards: list, name: str = name) -> None:
+                state[name] = cards
+            piles.append((pile, [], list(j[name])))
     return piles
 
 
-PILES = {"man": man_piles, "guandan": guandan_piles, "daifugo": daifugo_piles,
-         "manillen": manillen_piles, "manteur": manteur_piles}
-PUBLIC_FACTS = {"man": man_public_facts}
-# Actions whose answer shows hidden cards by the rules themselves, so it may differ: a Manteur
-# challenge reveals the hand (B14) and accepting takes it into the acceptor's hand (B15); a
-# Guandan anti-tribute claim shows the big jokers or fails in the open (T-6). Their listing
-# may not differ: it is compared like every other.
-REVEALING = {"manteur": {"challenge", "accept"}, "guandan": {"anti_tribute"}}
+def piles_of(game_id: str, j: dict, seat: str) -> list[Pile]:
+    own_piles = getattr(own(game_id), "piles", None)
+    return own_piles(j, seat) if own_piles else default_piles(game_id, j, seat)
+
+
+def revealing(game_id: str) -> set[str]:
+    """Actions whose answer shows hidden cards by the rules themselves, so it may differ (a
+    Manteur challenge reveals the hand, B14; a Guandan anti-tribute claim shows the big jokers,
+    T-6): the facts' `revealing_actions`. Their listing may not differ: it is compared like
+    every other."""
+    return set(helpers.facts(game_id).get("revealing_actions", ()))
 
 
 def redeal(game, j: dict, seat: str, rnd: random.Random, tries: int = 80) -> dict | None:
     """Another valid state that looks the same to `seat`: the cards it cannot see shuffled
     among the piles that hold them, every pile keeping its size."""
-    piles = PILES[game.id](j, seat)
+    piles = piles_of(game.id, j, seat)
     pool = [c for _, _, movable in piles for c in movable]
     if len(set(pool)) < 2:
         return None
     seen = game.view(game.decode(j), seat)
-    facts = PUBLIC_FACTS.get(game.id, lambda _j: True)
+    facts = hook(game.id, "public_facts", lambda _j: True)
     for _ in range(tries):
         rnd.shuffle(pool)
         other = copy.deepcopy(j)
@@ -206,24 +150,12 @@ def sealed_answer(game, j: dict, action: dict, seat: str) -> dict:
 def deal_request(game_id: str, rnd: random.Random, n: int) -> dict:
     players = [f"p{i}" for i in range(n)]
     req: dict[str, Any] = {"game_id": game_id, "players": players, "seed": f"s{rnd.random()}"}
-    if game_id == "man":
-        req["options"] = {"preset": rnd.choice(["standard", "referee"]),
-                          "penalty_draw_ends_turn": rnd.random() < 0.5,
-                          "man_window": rnd.choice(["next_action", "until_covered"])}
-    elif game_id == "guandan" and rnd.random() < 0.6:
-        # a later deal: the tribute phases too, with anti-tribute claimed or automatic
-        order = rnd.sample(players, 4)
-        if players.index(order[0]) % 2 == players.index(order[1]) % 2:
-            order = order[:2]
-        req["match"] = {"levels": {"team1": "5", "team2": "9"}, "previous_order": order,
-                        "deal_number": 1}
-        req["options"] = {"preset": rnd.choice(["seed", "official", "pagat"]),
-                          "anti_tribute": rnd.choice(["automatic", "optional"])}
-    return req
+    return {**req, **hook(game_id, "deal_request", lambda _rnd, _players: {})(rnd, players)}
 
 
-# How far a play-out may go: most of a deal, so that mid-game states are met, not ends.
-STEPS = {"man": 90, "manillen": 30, "guandan": 40, "daifugo": 40, "manteur": 60}
+def steps(game_id: str) -> int:
+    """How far a play-out may go: most of a deal, so that mid-game states are met, not ends."""
+    return helpers.facts(game_id).get("mid_game_steps", DEFAULT_STEPS)
 
 
 def player_count(game) -> int:
@@ -239,7 +171,7 @@ def test_answers_depend_only_on_the_seats_view(game_id):
         req = deal_request(game_id, rnd, player_count(game))
         players = req["players"]
         j = adjudicate.deal(**req)["state"]
-        for _step in range(rnd.randint(0, STEPS[game_id])):
+        for _step in range(rnd.randint(0, steps(game_id))):
             listed = [a for p in players for a in adjudicate.legal_actions(j, p)]
             if not listed:
                 break
@@ -268,10 +200,10 @@ def compare_answers(game, j: dict, other: dict, seat: str, actions: list[dict],
     `also_alike` accepts); the number of answers compared. A referee-only act (a ledger
     penalty, a chombo) is answered to the referee, who sees every hand, never to a seat: it
     may end a round and show its cards, so it is not compared, nor is an act whose answer
-    shows cards by the rules themselves (REVEALING)."""
+    shows cards by the rules themselves (`revealing`)."""
     compared = 0
     for action in actions:
-        if action["type"] in REVEALING.get(game.id, ()) or action["type"] in game.referee_actions:
+        if action["type"] in revealing(game.id) or action["type"] in game.referee_actions:
             continue
         a, b = (sealed_answer(game, s, action, seat) for s in (j, other))
         assert a == b or also_alike(a, b), (
@@ -286,40 +218,57 @@ def compare_answers(game, j: dict, other: dict, seat: str, actions: list[dict],
 # (`violations: referee`, Man's `chombo`): a refused act is then sanctioned, and its answer
 # (events, ledger entry) reaches the seat as a refusal would.
 
-def physical_request(game_id: str, rnd: random.Random, players: list, options: dict) -> dict:
-    """A deal from the cards on the table: the hands (and what lies face up) of a shuffled
-    deal, as a referee enters them."""
-    from tests.man.physical import random_table
+def table_of(game_id: str, req: dict, rnd: random.Random) -> dict:
+    """`req` with the `table` of what the rules decide at random (a cut card, a first leader),
+    each field the deal asks for drawn from what the game declares until the deal takes it."""
+    game = registry.get(game_id)
+    cards = [c for hand in (req.get("hands") or {}).values() for c in hand] or req.get("deck")
+    table: dict = {}
+    for _ in range(60):
+        try:
+            adjudicate.deal(**req, **({"table": table} if table else {}))
+        except InvalidDeal as err:
+            name = err.path.split(".")[1] if err.path.startswith("table.") else None
+            if name not in physical_table_fields(game):
+                raise
+            table[name] = table_value(physical_table_fields(game)[name], cards, req["players"],
+                                      rnd)
+            continue
+        return {**req, **({"table": table} if table else {})}
+    raise AssertionError(f"{game_id}: no table the deal takes: {table}")
 
+
+def physical_request(game_id: str, rnd: random.Random, players: list, options: dict) -> dict:
+    """A deal from the cards on the table, as a referee enters them: each seat's hand of a
+    shuffled deal (the facts' `hands`), or, for a game that takes no hands, its deck in a
+    shuffled order; and what its rules decide at random (`table`)."""
+    game = registry.get(game_id)
+    req: dict[str, Any] = {"game_id": game_id, "players": players, "options": options}
+    made = getattr(own(game_id), "physical_request", None)
+    if made is not None:
+        return {**req, **made(rnd, players, options)}
     seeded = adjudicate.deal(game_id, players, options=options,
                              seed=f"t{rnd.random()}")["state"]
-    req: dict[str, Any] = {"game_id": game_id, "players": players, "options": options}
-    if game_id == "man":  # 2.7: the table names its dealer
-        return {**req, **random_table(rnd, players, seeded["options"]),
-                "dealer": rnd.choice(players)}
-    if game_id == "manteur":  # one hand travels (B3): the starter's
-        return {**req, "hands": {p: list(seeded["hand"]) if p == seeded["holder"] else []
-                                 for p in players}}
-    hands = {p: list(seeded["hands"][p]) for p in players}
-    req["hands"] = hands
-    if game_id == "guandan":  # a first deal: the cut turns up one card of one hand (G-4)
-        holder = rnd.choice(players)
-        card = rnd.choice(hands[holder])
-        req["table"] = {"cut_card": card}
-        if sum(card in hands[p] for p in players) > 1:
-            req["table"]["leader"] = holder
-    if game_id == "daifugo" and seeded["options"]["first_leader"] == "random_then_daihinmin":
-        req["table"] = {"leader": rnd.choice(players)}  # D4: drawn at the table
-    return req
+    if game.physical is not None:
+        req["hands"] = helpers.hands_of(game_id, seeded)
+    else:
+        deck = list(game.deck(game.resolve_options(options)))
+        req["deck"] = rnd.sample(deck, len(deck))
+    return table_of(game_id, req, rnd)
+
+
+def referee_options(game_id: str, rnd: random.Random) -> dict:
+    """Referee mode (`violations: referee`) or not, when the game has it."""
+    made = getattr(own(game_id), "referee_options", None)
+    if made is not None:
+        return made(rnd)
+    violations = registry.get(game_id).option_map().get("violations")
+    return {"violations": rnd.choice(list(violations.field.choices))} if violations else {}
 
 
 def referee_mode_request(game_id: str, rnd: random.Random, n: int, physical: bool) -> dict:
     players = [f"p{i}" for i in range(n)]
-    if game_id == "man":
-        options = {"preset": rnd.choice(["standard", "referee"]),
-                   "penalty_draw_ends_turn": rnd.random() < 0.5}
-    else:
-        options = {"violations": rnd.choice(["reject", "referee"])}
+    options = referee_options(game_id, rnd)
     if physical:
         return physical_request(game_id, rnd, players, options)
     return {"game_id": game_id, "players": players, "options": options,
@@ -327,23 +276,21 @@ def referee_mode_request(game_id: str, rnd: random.Random, n: int, physical: boo
 
 
 def complete_draw(game_id: str, rnd: random.Random, j: dict, action: dict) -> dict:
-    """A listed action as a table would post it: a draw from an unknown stock names its cards."""
-    from tests.man.physical import complete as man_complete
-    from tests.manteur.physical import complete as manteur_complete
-
-    done = {"man": man_complete, "manteur": manteur_complete}.get(game_id)
+    """A listed action as a table would post it: a draw from an unknown stock names its cards
+    (the game's `complete_draw`; by default the action as listed)."""
+    done = getattr(own(game_id), "complete_draw", None)
     return done(rnd, j, action) if done else action
 
 
-# The field of an action that names the cards received from an unknown stock.
-NAMED_DRAWS = {"man": {"draw": "cards", "flip": "cards"},
-               "manteur": {"exchange": "drawn", "deal": "cards"}}
+def named_draws(game_id: str) -> dict[str, str]:
+    """The field of each action that names the cards received from an unknown stock."""
+    return helpers.facts(game_id).get("named_draws", {})
 
 
 def probes(game_id: str, rnd: random.Random, j: dict, listed: list, unseen: list) -> list:
     """A seat's draws naming, among the cards it drew, one it cannot see (another hand, a
     face-down pile, the stock): what a seat probing where the unseen cards lie would post."""
-    fields = NAMED_DRAWS.get(game_id, {})
+    fields = named_draws(game_id)
     # mostly cards that lie elsewhere than the stock here (the re-dealt state likely has them
     # in its stock): the pairs where a refusal could say where
     elsewhere = [c for c in unseen if c not in j.get("stock", ())] or unseen
@@ -374,8 +321,8 @@ def test_answers_depend_only_on_the_seats_view_in_physical_deals_and_referee_mod
         req = referee_mode_request(game_id, rnd, player_count(game), physical)
         players = req["players"]
         j = adjudicate.deal(**req)["state"]
-        draws = NAMED_DRAWS.get(game_id, {}) if physical else {}
-        length = rnd.randint(0, STEPS[game_id])
+        draws = named_draws(game_id) if physical else {}
+        length = rnd.randint(0, steps(game_id))
         for step in range(length + 40):
             listed = [a for p in players for a in adjudicate.legal_actions(j, p)]
             # past the random length, on to a state where a draw names its cards (probed)
@@ -393,7 +340,7 @@ def test_answers_depend_only_on_the_seats_view_in_physical_deals_and_referee_mod
             other = redeal(game, j, seat, rnd)
             if other is None:
                 continue
-            unseen = [c for _, _, movable in PILES[game_id](j, seat) for c in movable]
+            unseen = [c for _, _, movable in piles_of(game_id, j, seat) for c in movable]
             listed = adjudicate.legal_actions(j, seat)
             actions = [complete_draw(game_id, rnd, j, a)
                        for a in rnd.sample(listed, min(len(listed), 6))]

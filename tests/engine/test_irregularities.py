@@ -13,27 +13,32 @@ import pytest
 from engine import adjudicate, referee, registry
 from engine.errors import InputError, InvalidAction
 from tests.adjudication import random_action
+from tests.conformance import helpers
 from tests.engine.test_rules_translations import page, rule_numbers
 from tests.sizing import examples
 
-SANCTIONED = sorted(g.id for g in registry.all_games() if g.referee.sanctions)
-# Where each rules page lists its sanctions (en, ja): the section's heading
-SECTION = {"guandan": ("## 14. Irregularities", "## 14. 違反"),
-           "daifugo": ("### C.5 Irregularities", "### C.5 違反"),
-           "manillen": ("## Irregularities (referee mode", "## 違反(審判モード"),
-           "manteur": ("## B.7 Irregularities", "## B.7 違反")}
+SANCTIONED = [g for g in helpers.GAME_IDS if registry.get(g).referee.sanctions]
 
 
 def section(game_id: str, lang: str) -> str:
+    """The part of the rules page that lists the game's sanctions: from the heading its
+    conformance facts name (`sanctions_section`: en, ja) to the next heading."""
+    heading = helpers.facts(game_id)["sanctions_section"][lang]
     text = page(game_id, lang)
-    start = text.index(SECTION[game_id][0 if lang == "en" else 1])
+    start = text.index(heading)
     end = re.search(r"^#{2,3} ", text[start + 4:], re.M)
     return text[start:start + 4 + end.start()] if end else text[start:]
 
 
-def test_the_four_games_beside_man_have_sanctions():
-    assert SANCTIONED == ["daifugo", "guandan", "manillen", "manteur"]
-    assert not registry.get("man").referee.sanctions  # Man's violations are its own chombo (man 8)
+def test_a_game_has_sanctions_exactly_when_it_offers_referee_mode():
+    """Referee mode is `violations: referee`: a game offering it sanctions some refusals; a
+    game whose violations are its own (Man's chombo, man 8) or that has none sanctions none."""
+    assert SANCTIONED, "no game has referee mode to check"
+    for game_id in helpers.GAME_IDS:
+        game = registry.get(game_id)
+        violations = game.option_map().get("violations")
+        offered = violations is not None and referee.REFEREE_MODE in violations.field.choices
+        assert bool(game.referee.sanctions) == offered, game_id
 
 
 @pytest.mark.parametrize("game_id", SANCTIONED)

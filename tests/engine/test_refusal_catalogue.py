@@ -1,5 +1,5 @@
 """Every refusal a game can answer is in its catalogue (GET /v1/games), cites a rule that its
-rules page (docs/rules/<game>.md) has, and reads in English and Japanese."""
+rules page (its `rules_doc`) has, and reads in English and Japanese."""
 import random
 import re
 from pathlib import Path
@@ -11,9 +11,10 @@ from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.errors import InvalidAction
 from engine.values import Refusal
 from tests.adjudication import random_action
+from tests.conformance import helpers
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = [g for g in registry.all_games() if g.id not in ("toy", "crash")]
+GAMES = [registry.get(g) for g in helpers.GAME_IDS]
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -64,4 +65,4 @@ def test_every_refusal_met_in_random_play_is_catalogued_with_its_rule_and_japane
             seen.add(refusal.code)
             assert game.refusals.get(refusal.code) == refusal.rule, (refusal.code, refusal.rule)
             assert JAPANESE.search(refusal.ja) and refusal.en, refusal.code
-    assert len(seen) >= 5, seen
+    assert len(seen) >= min(5, len(game.refusals)), seen  # a small game has fewer to meet

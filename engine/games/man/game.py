@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.cards import RANKS, deck_52, in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
@@ -90,6 +91,10 @@ class ManGame(Game[ManState]):
 
     def deal(self, setup: DealSetup) -> ManState:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """1.1: one 52-card deck; each suit from A (1) to K (13), as man numbers count."""
+        return in_table_order(deck_52(), RANKS)
 
     def invariants(self, state: ManState) -> None:
         invariants(state)

@@ -1,8 +1,10 @@
 """ManillenGame: the Game interface over the modules of this package."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Sequence
 
+from engine.cards import deck_32, in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
@@ -18,6 +20,7 @@ from .options import OPTIONS, PRESETS
 from .physical import TABLE_FIELDS
 from .sheet import columns as sheet_columns, lines as sheet_lines
 from .state import VERSION, ManillenState
+from .tricks import ORDER
 from .views import ManillenView
 
 State = ManillenState
@@ -76,6 +79,10 @@ class ManillenGame(Game[State]):
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """The 32-card piquet deck; each suit from the 7 to the ten, its highest card."""
+        return in_table_order(deck_32(), ORDER[::-1])
 
     def invariants(self, state: State) -> None:
         invariants(state)

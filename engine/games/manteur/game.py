@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Sequence
 
+from engine.cards import in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
@@ -12,14 +13,14 @@ from engine.values import Action, DealSetup, Transition
 
 from . import phases, views
 from .actions import ACTIONS, parse_shape
-from .declarations import ERRORS, DeclarationError
+from .declarations import ERRORS, PIQUET_RANKS, STANDARD_RANKS, DeclarationError
 from .events import EVENTS
 from .invariants import invariants
 from .lookups import CHECK, COMPARE
 from .messages import CATALOGUE, DETAILS, SANCTIONS
-from .options import OPTIONS, PRESETS
+from .options import DEFAULTS, OPTIONS, PRESETS
 from .sheet import lines as sheet_lines
-from .state import VERSION, ManteurState
+from .state import VERSION, ManteurOptions, ManteurState, deck_of
 
 # B.6: the fields that name cards taken from a stock of unknown order, by action: the cards
 # received in an exchange (B15) and a new round's five cards (B16).
@@ -71,6 +72,13 @@ class ManteurGame(Game[ManteurState]):
 
     def deal(self, setup: DealSetup) -> ManteurState:
         return phases.deal(setup)
+
+    def deck(self, options: Mapping[str, Any]) -> list[str]:
+        """B1, B-a: the deck the options choose and its jokers; each suit from its lowest
+        rank to the A (B4)."""
+        rules = ManteurOptions(**{**DEFAULTS, **dict(options)})
+        ranks = PIQUET_RANKS if rules.deck == "piquet32" else STANDARD_RANKS
+        return in_table_order(deck_of(rules), ranks)
 
     def invariants(self, state: ManteurState) -> None:
         invariants(state)
