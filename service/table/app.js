@@ -6,7 +6,7 @@
 import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
-         onStorageChange, storageFailure } from "./store.js";
+         onStorageChange, storageFailure, matchCopy, fromCopy } from "./store.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, deckOf, cardSort } from "./cards.js";
 
@@ -789,14 +789,27 @@ function storageBanner(error) {
     h("span", { class: "mono", ...tid("storage-error") }, `${error.name || "Error"}: ${error.message || ""}`),
     h("div", { class: "row" },
       M ? h("button", { class: "primary", ...tid("storage-export"), onclick: exportRecord }, t("export")) : null,
+      M ? h("button", { ...tid("storage-copy"), onclick: saveCopy }, t("save_copy")) : null,
       M ? h("button", { ...tid("storage-retry"), onclick: () => saveAgain(M) }, t("storage_retry")) : null));
+}
+
+function download(name, value, testid) {
+  const blob = new Blob([JSON.stringify(value, null, 1)], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: name, ...tid(testid) });
+  document.body.append(a); a.click(); a.remove();
+}
+
+// The match as the page holds it, as a file the page imports again (store.js matchCopy): what
+// keeps a deal still in play when the browser cannot, since the record leaves it out.
+function saveCopy() {
+  const copy = matchCopy(M);
+  download(`${M.game}-match-${(M.created || "").slice(0, 10)}-copy.json`, copy, "copy-link");
+  window.__lastCopy = copy;  // what was downloaded, for the page's own tests and the console
 }
 
 async function exportRecord() {
   const record = await buildRecord(M, gameInfo());
-  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-  const a = h("a", { href: URL.createObjectURL(blob), download: `${M.game}-match-${(M.created || "").slice(0, 10)}.json`, ...tid("export-link") });
-  document.body.append(a); a.click(); a.remove();
+  download(`${M.game}-match-${(M.created || "").slice(0, 10)}.json`, record, "export-link");
   window.__lastRecord = record;  // what was downloaded, for the page's own tests and the console
   try {
     const check = await call("POST", "/v1/records/check", record);
@@ -837,9 +850,22 @@ function sheetFrame() {
 function importControl() {
   const input = h("input", { type: "file", accept: "application/json,.json", ...tid("import-file"), onchange: async (e) => {
     const file = e.target.files[0];
-    if (file) await importRecord(JSON.parse(await file.text()));
+    if (!file) return;
+    const data = JSON.parse(await file.text());
+    const copy = fromCopy(data);
+    if (copy) await openCopy(copy); else await importRecord(data);
   } });
   return h("details", { class: "card-box noprint" }, h("summary", { text: t("import") }), input);
+}
+
+// Resume from a copy of the match (saveCopy): as it was, under its own id, with the key at hand.
+async function openCopy(m) {
+  if (!gameInfo(m.game)) { ui.refusal = { problem: { code: "game_unknown", detail: m.game } }; render(); return; }
+  ui.refusal = null;
+  M = { ...m, key: (M && M.key) || (ui.setup && ui.setup.key) || "" };
+  ui.seat = null; ui.notice = t("imported");
+  save();
+  if (M.pending.length) await flush(); else await refresh();
 }
 
 // Resume from a match record: each deal replayed through /v1/replay with the previous deal's

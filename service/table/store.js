@@ -22,7 +22,9 @@
 //     ends, and a signed or sealed state can only come from the service's own answer, so the
 //     deal cannot be dealt again — every later state is rebuilt from this one;
 //   - each deal's last state: what the page resumes from, sends the queued entries with while
-//     the service is out of reach, and shows the finished deal's result with.
+//     the service is out of reach, and shows the finished deal's result with;
+//   - in the deal in play (the match's last), every CHECKPOINT-th step's state: an undo after a
+//     reload then asks the service for at most that many steps, not for the whole deal's.
 // A step's missing state is asked of the service when it is needed (undo: app.js restoreStates).
 // A 30-deal Guandan match is then about 1-2 MB, where every state would be well over 10 MB.
 //
@@ -34,6 +36,7 @@ const DB_NAME = "cardref-table";
 const DB_VERSION = 1;
 const STORED_VERSION = 2;                 // the shape above; 1 was the whole match in localStorage
 const LEGACY_KEY = "cardref.table.match"; // where version 1 kept the one match
+const CHECKPOINT = 16;
 
 let db = null;            // the open database, null when this browser keeps nothing
 let failure = null;       // the last storage failure (an Error or DOMException), until a save repairs it
@@ -41,6 +44,9 @@ let failures = 0;         // counts failures: a save issued before the latest on
 let writeAll = true;      // after a failure the next save writes every deal again
 const storedDeals = new Map();  // match id -> deals kept as of the last save issued
 const listeners = [];
+// A copy of the match as the page holds it, saved as a file when the browser keeps nothing (or
+// any time): unlike a match record it has the deal in play, whose seed is still secret.
+const COPY_FORMAT = "card-referee/table-match";
 
 // fn(error | null): a storage failure, or null once everything is kept again.
 export function onStorageChange(fn) { listeners.push(fn); }
@@ -108,10 +114,10 @@ function head(m) {
   return out;
 }
 
-function storedDeal(id, index, d) {
+function storedDeal(id, index, d, inPlay) {
   const last = d.steps.length - 1;
   const steps = d.steps.map((s, i) => {
-    if (i === last) return s;
+    if (i === last || (inPlay && (i + 1) % CHECKPOINT === 0 && s.state)) return s;
     const { state, ...rest } = s;  // rebuilt by the service from the state before (see above)
     return rest;
   });
@@ -137,7 +143,7 @@ export function saveMatch(m, { all = false } = {}) {
     const from = known === undefined ? 0 : Math.max(0, Math.min(known, n) - 1);
     tx.objectStore("matches").put(head(m));
     const deals = tx.objectStore("deals");
-    for (let i = from; i < n; i++) deals.put(storedDeal(m.id, i, m.deals[i]));
+    for (let i = from; i < n; i++) deals.put(storedDeal(m.id, i, m.deals[i], i === n - 1));
     if (known === undefined || known > n) deals.delete(dealRange(m.id, n));  // a deal undone
     tx.objectStore("meta").put({ name: "current", id: m.id });
     storedDeals.set(m.id, n);
@@ -245,4 +251,18 @@ export async function deleteMatch(id) {
   } catch (e) {
     return false;
   }
+}
+
+// The match as a file of its own: every state the page holds, the seats' tokens (sealed states:
+// to go on playing them), but not the referee key, which the page asks for again when needed.
+export function matchCopy(m) {
+  return { format: COPY_FORMAT, format_version: 1, match: { ...m, key: "" } };
+}
+
+// The match of a file matchCopy wrote (null: not such a file).
+export function fromCopy(data) {
+  if (!data || data.format !== COPY_FORMAT || data.format_version !== 1) return null;
+  const m = data.match;
+  if (!m || typeof m.game !== "string" || !Array.isArray(m.players) || !Array.isArray(m.deals)) return null;
+  return { ...m, pending: Array.isArray(m.pending) ? m.pending : [] };
 }

@@ -119,7 +119,8 @@ def test_a_30_deal_guandan_match_is_kept_whole_compactly_and_resumes_after_a_rel
                 [(x["target"], x["delta"]) for x in want["score_deltas"]]
             assert (got["to_act"], got["status"]) == (want["to_act"], want["status"])
             assert [e["type"] for e in got["events"]] == [e["type"] for e in want["events"]]
-        # each deal's last state is kept (the one to resume from), the others are the service's to give
+        # each deal's last state is kept (the one to resume from), the others are the service's
+        # to give again (a record imported gives each deal's last state only)
         assert deal["steps"][-1]["state"] == steps[-1]["state"]
         assert all(s["state"] is None for s in deal["steps"][:-1])
     for seat in GUANDAN_SEATS:
@@ -142,7 +143,11 @@ def test_a_30_deal_guandan_match_is_kept_whole_compactly_and_resumes_after_a_rel
     click(browser, "undo")
     wait_for(browser, lambda d: idle(d) and entries(d) == 19 and finds(d, tid("legal-actions")),
              what="the undo")
-    assert saved_match(browser)["deals"][-1]["steps"][-1]["state"] == steps_of[-1][18]["state"]
+    in_play = saved_match(browser)["deals"][-1]["steps"]
+    assert in_play[-1]["state"] == steps_of[-1][18]["state"]
+    # the states the service gave again: in the deal in play every 16th is kept from now on
+    assert [i for i, s in enumerate(in_play[:-1]) if s["state"] is not None] == [15]
+    assert in_play[15]["state"] == steps_of[-1][15]["state"]
     play_steps(browser, 1)  # and the match goes on from there
     assert entries(browser) == 20
 
@@ -163,10 +168,22 @@ def test_a_storage_failure_is_shown_at_once_and_the_entry_stays_on_the_page(brow
         assert "Not saved in this browser" in banner.text
         assert "QuotaExceededError" in find(browser, "storage-error").text
         assert entries(browser) == 3  # the entry is on the page all the same
+        click(browser, "lang-switch")  # said in Japanese too
+        wait_for(browser, lambda d: "このブラウザに保存できませんでした" in find(d, "storage-failed").text,
+                 what="the banner in Japanese")
+        click(browser, "lang-switch")
+        wait_for(browser, lambda d: "Not saved in this browser" in find(d, "storage-failed").text,
+                 what="the banner in English")
         click(browser, "storage-export")  # the match's export, at hand
         record = wait_for(browser, lambda d: d.execute_script("return window.__lastRecord"),
                           what="the record")
         assert record["game"] == "daifugo" and record["players"] == ["p1", "p2", "p3", "p4"]
+        # the record leaves out a server deal still in play (its seed is secret): a copy keeps it
+        for old in browser.downloads.glob("*-copy.json"):
+            old.unlink()
+        click(browser, "storage-copy")
+        copy = wait_for(browser, lambda d: d.execute_script("return window.__lastCopy"), what="the copy")
+        assert len(copy["match"]["deals"][0]["steps"]) == 3 and copy["match"]["key"] == ""
     finally:
         browser.execute_script("IDBObjectStore.prototype.put = window.__put")
     click(browser, "storage-retry")  # space freed: kept again, all of it
@@ -190,6 +207,16 @@ def test_a_storage_failure_is_shown_at_once_and_the_entry_stays_on_the_page(brow
     browser.refresh()
     wait_for(browser, lambda d: idle(d) and finds(d, tid("legal-actions")), what="the resumed match")
     assert entries(browser) == 5
+
+    # the copy, opened in a browser that kept nothing, goes on from where it was saved
+    downloaded = wait_for(browser, lambda d: list(d.downloads.glob("*-copy.json")), what="the copy")[0]
+    open_page(browser, table_service)
+    browser.execute_script("arguments[0].closest('details').open = true", find(browser, "import-file"))
+    find(browser, "import-file").send_keys(str(downloaded))
+    wait_for(browser, lambda d: idle(d) and finds(d, tid("legal-actions")) and entries(d) == 3,
+             what="the copy opened")
+    assert saved_match(browser)["id"] == copy["match"]["id"]
+    play_steps(browser, 1)
 
 
 def test_the_first_versions_match_moves_into_indexeddb_and_several_matches_are_kept(
