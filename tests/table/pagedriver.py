@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from selenium.common.exceptions import (
     NoSuchElementException,
@@ -28,7 +29,7 @@ def finds(driver, css: str):
 _STORE = "import(new URL('table/store.js', location.href).href)"
 
 
-def saved_match(driver) -> dict | None:
+def saved_match(driver) -> Any:
     """The match open on the page, as the page kept it in the browser (IndexedDB, store.js):
     the states it does not keep (a step's but the last of each deal) are null."""
     return json.loads(driver.execute_async_script(

@@ -219,6 +219,25 @@ def test_a_storage_failure_is_shown_at_once_and_the_entry_stays_on_the_page(brow
     play_steps(browser, 1)
 
 
+def test_a_browser_that_keeps_nothing_says_so_before_the_match_starts(browser, table_service):
+    """No IndexedDB (a private mode, a browser that refuses it): said on the set-up page already,
+    and the match entered all the same, on the page, with its export at hand."""
+    forget_matches(browser, table_service)
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "Object.defineProperty(window, 'indexedDB', {value: undefined, configurable: true});"})
+    try:
+        browser.get(table_service + "/table")
+        wait_present(browser, "start")
+        assert find(browser, "storage-failed").is_displayed()
+        assert "NotSupportedError" in find(browser, "storage-error").text
+        set_up(browser, "man", seats=["ann", "bob"])
+        wait_present(browser, "legal-actions")
+        play_steps(browser, 1)
+        assert entries(browser) == 1 and finds(browser, tid("storage-export"))
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", script)
+
+
 def test_the_first_versions_match_moves_into_indexeddb_and_several_matches_are_kept(
         browser, table_service):
     open_page(browser, table_service)
