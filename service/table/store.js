@@ -85,9 +85,15 @@ export async function saveAgain(m) {
   return saveMatch(m, { all: true });
 }
 
-// Open the database (once). False when the browser keeps nothing: the failure is reported.
-export async function openStore() {
-  if (db) return true;
+// Open the database (once; again after another tab or a test closed it). False when the browser
+// keeps nothing: the failure is reported.
+let opening = null;
+export function openStore() {
+  if (db) return Promise.resolve(true);
+  if (!opening) opening = openNow().finally(() => { opening = null; });
+  return opening;
+}
+async function openNow() {
   try {
     if (!globalThis.indexedDB) throw new DOMException("this browser has no IndexedDB", "NotSupportedError");
     const req = indexedDB.open(DB_NAME, DB_VERSION);
@@ -131,7 +137,7 @@ const dealRange = (id, from = 0) => IDBKeyRange.bound([id, from], [id, Infinity]
 // may have changed since the last save.
 export function saveMatch(m, { all = false } = {}) {
   if (!m.id) m.id = newMatchId();
-  if (!db) { failed(failure); return Promise.resolve(false); }
+  if (!db) return openStore().then((ok) => (ok ? saveMatch(m, { all: true }) : false));
   const repairing = writeAll || all;
   const before = failures;
   let done;

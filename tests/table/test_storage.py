@@ -266,7 +266,7 @@ def test_the_first_versions_match_moves_into_indexeddb_and_several_matches_are_k
     set_up(browser, "daifugo")
     wait_present(browser, "legal-actions")
     click(browser, "new-match")
-    assert len(finds(browser, '[data-testid^="kept-open-"]')) == 2
+    wait_for(browser, lambda d: len(finds(d, '[data-testid^="kept-open-"]')) == 2, what="two kept")
     click(browser, "kept-open-1")  # the latest used first: the Man match is second
     wait_for(browser, lambda d: idle(d) and finds(d, tid("legal-actions")) and entries(d) == 2,
              what="the kept match")
