@@ -1,10 +1,12 @@
 // The referee's table page: set up a match, deal (server-shuffled or from the table), enter each
 // action, see refusals with their rule, keep the ledger, undo, and carry the match from deal to
-// deal. Everything entered is saved in localStorage as it goes (store.js); entries made while the
-// service is out of reach wait in a queue and are sent in order when it answers again.
+// deal. Everything entered is kept in the browser (IndexedDB) as it goes (store.js), and a write
+// that fails is shown at once (the match stays on the page, with its export offered); entries made
+// while the service is out of reach wait in a queue and are sent in order when it answers again.
 import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
-import { loadMatch, saveMatch, clearMatch } from "./store.js";
+import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
+         onStorageChange, storageFailure, matchCopy, fromCopy } from "./store.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 
@@ -19,7 +21,7 @@ let M = null;              // the match (saved); see store.js for its shape
 // What the screen shows now (not saved: fetched again after a reload)
 const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
              refusal: null, notice: null, asking: null, picked: [], showAll: false, busy: false,
-             draftSeat: null, setup: null, commenting: null };
+             draftSeat: null, setup: null, commenting: null, kept: [] };
 
 // ---- small DOM helper -------------------------------------------------------------------------
 function h(tag, attrs = {}, ...children) {
@@ -142,15 +144,17 @@ async function enterNow(action, askOnRefusal) {
   await refresh();
 }
 
-// A referee act asks for the key (403 referee_key_required): ask, then try again once.
-async function withKey(op) {
+// A referee act asks for the key (403 referee_key_required): ask, then try again once. `keep`
+// takes the key given: the match's by default; an import keeps it for the match it builds (there
+// may be no match open then).
+async function withKey(op, keep = (key) => { M.key = key; save(); }) {
   try {
     return await op();
   } catch (e) {
     if (e instanceof Problem && e.code === "referee_key_required") {
       const key = await askKey();
       if (!key) return undefined;
-      M.key = key; save();
+      keep(key);
       return await op();
     }
     throw e;
@@ -230,6 +234,7 @@ function hasRulings() {
 function render() {
   document.getElementById("lang").textContent = t("other");
   document.querySelector(".home").textContent = t("home");
+  storageBanner(storageFailure());
   app.replaceChildren();
   if (!games.length) { app.append(h("p", { text: "…" })); return; }
   if (!M) return renderSetup();
@@ -278,7 +283,7 @@ function renderSetup() {
     h("section", {}, h("h2", { text: t("deal_mode") }), mode("server", t("deal_server")), mode("physical", t("deal_physical")),
       h("label", { text: t("key") }, h("span", { class: "desc", text: t("key_hint") })), key),
     h("button", { class: "primary", ...tid("start"), onclick: startMatch }, t("start")),
-    importControl());
+    importControl(), keptMatches());
 }
 
 function optionInput(o, chosen) {
@@ -721,8 +726,12 @@ async function undo() {
   if (M.pending.length) { M.pending.pop(); save(); setOnline(true); render(); return; }
   const d = currentDeal();
   if (d && d.steps.length) {
+    const back = d.steps.length - 2;  // the step undoing goes back to
+    if (back >= 0 && !d.steps[back].state) {
+      busy(true);
+      try { await restoreStates(d, back); } catch (e) { return showProblem(e); } finally { busy(false); }
+    }
     d.steps.pop();
-    if (d.steps.length && !lastStep(d).state) await restoreStates(d);
   } else if (d && M.deals.length > 1) {
     M.deals.pop();   // the deal just dealt goes back: the previous one ends as it did
   }
@@ -730,26 +739,86 @@ async function undo() {
   await refresh();
 }
 
-// Steps imported from a record carry no state but the last: replayed to get the state back.
-async function restoreStates(d) {
-  const prev = M.deals[M.deals.indexOf(d) - 1];
-  const deal = { game: M.game, ...d.request };
-  if (prev) deal.match = lastStep(prev).next_match;
-  const answer = await call("POST", "/v1/replay", { deal, actions: d.steps.map((s) => s.action) },
-                            { key: M.key || undefined, hostToken: prev ? matchHostToken(d) : undefined });
-  lastStep(d).state = answer.state;
+// The states of a deal's steps up to `upTo` where the page has none (the browser keeps a deal's
+// first and last states only, store.js; a record imported gives the last only): the service
+// gives them again, each from the state before and the step's action, from the last state kept.
+// Through /v1/validate with the deal's own tokens, so a signed or sealed state stays in its deal.
+async function restoreStates(d, upTo) {
+  let from = upTo;
+  while (from >= 0 && !d.steps[from].state) from -= 1;
+  let state = from >= 0 ? d.steps[from].state : d.answer.state;
+  for (let i = from + 1; i <= upTo; i++) {
+    const action = d.steps[i].action;
+    const answer = await call("POST", "/v1/validate", { state, action }, auth(action.player));
+    if (!answer.valid) throw new Problem(409, { code: answer.error.code, detail: answer.error.message });
+    state = answer.state;
+    d.steps[i].state = state;
+  }
 }
 
-function abandonMatch() {
-  if (M && M.deals.length && !window.confirm(t("confirm_new"))) return;
-  clearMatch(); M = null; ui.setup = null; ui.refusal = null; render();
+// A new match: the one open stays kept in this browser (listed on the set-up page) — unless the
+// browser could not keep it, when only an exported record keeps it.
+async function abandonMatch() {
+  if (M && M.deals.length && !window.confirm(t(storageFailure() ? "confirm_new_unkept" : "confirm_new"))) return;
+  if (!storageFailure()) await closeMatch();
+  M = null; ui.setup = null; ui.refusal = null;
+  ui.kept = await listMatches();
+  render();
+}
+
+// The matches kept in this browser, on the set-up page: open one again, or forget it.
+function keptMatches() {
+  if (!ui.kept.length) return null;
+  const label = (k) => [gameName(k.game), (k.created || "").slice(0, 10), k.tags.event, k.tags.round, k.tags.table,
+                        k.players.join(" · "), `${k.deals} ${t("deals")}`].filter(Boolean).join(" — ");
+  return h("section", { ...tid("kept-matches") }, h("h2", { text: t("kept") }),
+    h("ul", { class: "kept" }, ui.kept.map((k, i) => h("li", { ...tid(`kept-${i}`) }, h("span", { text: label(k) }), " ",
+      h("button", { class: "small", ...tid(`kept-open-${i}`), onclick: () => openKept(k.id) }, t("open")),
+      h("button", { class: "small danger", ...tid(`kept-delete-${i}`), onclick: async () => {
+        if (!window.confirm(t("confirm_delete"))) return;
+        await deleteMatch(k.id); ui.kept = await listMatches(); render();
+      } }, t("delete"))))));
+}
+
+async function openKept(id) {
+  const m = await loadMatch(id);
+  if (!m) { ui.kept = await listMatches(); render(); return; }
+  M = m; ui.notice = t("resume"); ui.refusal = null; ui.seat = null;
+  save();  // the open match again
+  if (M.pending.length) await flush(); else await refresh();
+}
+
+// A write the browser refused: said at once, above everything, with the match's export at hand.
+function storageBanner(error) {
+  const bar = document.getElementById("storage");
+  if (!error) { bar.hidden = true; bar.replaceChildren(); return; }
+  bar.hidden = false;
+  bar.replaceChildren(h("strong", { text: t("storage_failed") }), " ",
+    h("span", { text: t("storage_hint") }), " ",
+    h("span", { class: "mono", ...tid("storage-error") }, `${error.name || "Error"}: ${error.message || ""}`),
+    h("div", { class: "row" },
+      M ? h("button", { class: "primary", ...tid("storage-export"), onclick: exportRecord }, t("export")) : null,
+      M ? h("button", { ...tid("storage-copy"), onclick: saveCopy }, t("save_copy")) : null,
+      M ? h("button", { ...tid("storage-retry"), onclick: () => saveAgain(M) }, t("storage_retry")) : null));
+}
+
+function download(name, value, testid) {
+  const blob = new Blob([JSON.stringify(value, null, 1)], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: name, ...tid(testid) });
+  document.body.append(a); a.click(); a.remove();
+}
+
+// The match as the page holds it, as a file the page imports again (store.js matchCopy): what
+// keeps a deal still in play when the browser cannot, since the record leaves it out.
+function saveCopy() {
+  const copy = matchCopy(M);
+  download(`${M.game}-match-${(M.created || "").slice(0, 10)}-copy.json`, copy, "copy-link");
+  window.__lastCopy = copy;  // what was downloaded, for the page's own tests and the console
 }
 
 async function exportRecord() {
   const record = await buildRecord(M, gameInfo());
-  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-  const a = h("a", { href: URL.createObjectURL(blob), download: `${M.game}-match-${(M.created || "").slice(0, 10)}.json`, ...tid("export-link") });
-  document.body.append(a); a.click(); a.remove();
+  download(`${M.game}-match-${(M.created || "").slice(0, 10)}.json`, record, "export-link");
   window.__lastRecord = record;  // what was downloaded, for the page's own tests and the console
   try {
     const check = await call("POST", "/v1/records/check", record);
@@ -790,16 +859,29 @@ function sheetFrame() {
 function importControl() {
   const input = h("input", { type: "file", accept: "application/json,.json", ...tid("import-file"), onchange: async (e) => {
     const file = e.target.files[0];
-    if (file) await importRecord(JSON.parse(await file.text()));
+    if (!file) return;
+    const data = JSON.parse(await file.text());
+    const copy = fromCopy(data);
+    if (copy) await openCopy(copy); else await importRecord(data);
   } });
   return h("details", { class: "card-box noprint" }, h("summary", { text: t("import") }), input);
+}
+
+// Resume from a copy of the match (saveCopy): as it was, under its own id, with the key at hand.
+async function openCopy(m) {
+  if (!gameInfo(m.game)) { ui.refusal = { problem: { code: "game_unknown", detail: m.game } }; render(); return; }
+  ui.refusal = null;
+  M = { ...m, key: (M && M.key) || (ui.setup && ui.setup.key) || "" };
+  ui.seat = null; ui.notice = t("imported");
+  save();
+  if (M.pending.length) await flush(); else await refresh();
 }
 
 // Resume from a match record: each deal replayed through /v1/replay with the previous deal's
 // next_match, as the record's checker does.
 async function importRecord(record) {
   ui.refusal = null;
-  const key = (M && M.key) || (ui.setup && ui.setup.key) || "";
+  let key = (M && M.key) || (ui.setup && ui.setup.key) || "";
   const built = { v: 1, game: record.game, players: record.players, options: record.options || {}, key,
                   mode: record.deals.some((x) => x.deal.hands) ? "physical" : "server", deals: [], pending: [],
                   created: new Date().toISOString(), tags: record.tags || {} };
@@ -811,7 +893,8 @@ async function importRecord(record) {
       if (match) req.match = match;
       const deal = { game: record.game, ...req };
       const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions },
-                                              { key: M ? M.key : key || undefined, hostToken: req.match ? hostToken : undefined }));
+                                              { key: key || undefined, hostToken: req.match ? hostToken : undefined }),
+                                   (given) => { key = given; });
       if (answer === undefined) return;
       if (answer.stopped) { ui.refusal = { action: answer.stopped.action, error: answer.stopped.error }; render(); return; }
       const steps = answer.steps.map((s, i) => ({ action: s.action, state: null, to_act: s.to_act, status: s.status,
@@ -829,6 +912,7 @@ async function importRecord(record) {
       match = answer.next_match;
     }
   } catch (e) { return showProblem(e); }
+  built.key = key;
   M = built; save();
   ui.notice = t("imported");
   await refresh();
@@ -857,7 +941,9 @@ document.getElementById("lang").addEventListener("click", async () => {
 
 async function start() {
   setLanguage(initialLanguage());
-  M = loadMatch();
+  onStorageChange(storageBanner);
+  M = await resumeMatch();
+  ui.kept = await listMatches();
   if (M) ui.notice = t("resume");
   registerServiceWorker();
   for (;;) {

@@ -1,6 +1,6 @@
 // The table page's service worker (scope: the page, <root>/table): a reload, a reopened tab or a
-// restarted browser opens the page even while the service is out of reach, with the match saved
-// in localStorage; the page then says the service is unreachable and queues what is entered.
+// restarted browser opens the page even while the service is out of reach, with the match kept
+// in the browser (IndexedDB, store.js); the page then says the service is unreachable and queues what is entered.
 //
 // Network first, always: while the service answers, the page and what it reads are the service's
 // own (a deployed update shows at once); each answer refreshes the copy kept here. Only when

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from selenium.common.exceptions import (
     NoSuchElementException,
@@ -23,9 +24,27 @@ def finds(driver, css: str):
     return driver.find_elements(By.CSS_SELECTOR, css)
 
 
-def saved_match(driver) -> dict:
-    """The match as the page saved it in the browser (localStorage)."""
-    return json.loads(driver.execute_script("return localStorage.getItem('cardref.table.match')"))
+# The page's own storage module (service/table/store.js), imported into the page: the same module,
+# so the same database and the same bookkeeping as the page's.
+_STORE = "import(new URL('table/store.js', location.href).href)"
+
+
+def saved_match(driver) -> Any:
+    """The match open on the page, as the page kept it in the browser (IndexedDB, store.js):
+    the states it does not keep (a step's but the last of each deal) are null."""
+    return json.loads(driver.execute_async_script(
+        f"const done = arguments[0]; {_STORE}.then((s) => s.currentMatch())"
+        ".then((m) => done(JSON.stringify(m)), (e) => done(JSON.stringify({error: String(e)})));"))
+
+
+def forget_matches(driver, base: str) -> None:
+    """Everything the page keeps in this browser at `base`, gone: opened from the service's index
+    page (same origin, no match open), so that nothing holds the database."""
+    driver.get(base + "/")
+    assert driver.execute_async_script("""const done = arguments[0];
+      localStorage.clear();
+      const req = indexedDB.deleteDatabase("cardref-table");
+      req.onsuccess = () => done(true); req.onerror = () => done(String(req.error));""") is True
 
 def wait_for(driver, predicate, timeout: float = 15, what: str = "the page"):
     def check(d):
@@ -56,10 +75,9 @@ def click(driver, name: str, timeout: float = 15) -> None:
 
 def open_page(driver, base: str, *, fresh: bool = True) -> None:
     """The table page, with nothing saved from an earlier test when `fresh`."""
-    driver.get(base + "/table")
     if fresh:
-        driver.execute_script("localStorage.clear()")
-        driver.get(base + "/table")
+        forget_matches(driver, base)
+    driver.get(base + "/table")
     wait_for(driver, lambda d: finds(d, tid("start")) or finds(d, tid("title")), what="the page to load")
 
 

@@ -1,6 +1,6 @@
 """A switch in front of the service: a TCP relay on its own loopback port that can be stopped (the
 browser then finds nothing listening, as when the service is down) and started again on the same
-port (the same origin: the page's localStorage and service worker are still there)."""
+port (the same origin: the matches the page keeps and its service worker are still there)."""
 from __future__ import annotations
 
 import socket

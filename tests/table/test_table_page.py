@@ -8,11 +8,12 @@ import json
 import re
 import urllib.request
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from engine import records
-from tests.table.browser import start_browser
+from engine import adjudicate, records
+from tests.table.browser import console, start_browser
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
     click,
@@ -170,8 +171,7 @@ def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(br
     sheet = wait_present(browser, "service-sheet")
     assert sheet.get_attribute("data-consistent") == "true"
     # a new match, then the record imported: the same deal, entries and totals
-    browser.execute_script("localStorage.clear()")
-    open_page(browser, table_service, fresh=False)
+    open_page(browser, table_service)  # nothing kept: the set-up page
     browser.execute_script("arguments[0].closest('details').open = true", find(browser, "import-file"))
     find(browser, "import-file").send_keys(str(downloaded))
     wait_present(browser, "result")
@@ -179,53 +179,99 @@ def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(br
     assert {p: find(browser, f"total-{p}").text for p in shown_totals} == shown_totals
 
 
-def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(tmp_path):
-    """Sealed and signed: the page deals from the table once given the key it is asked for,
-    plays each seat with its seat token, and finishes the deal."""
+@pytest.fixture(scope="module")
+def sealed_table(tmp_path_factory):
+    """A service with sealed and signed states, and its own browser, closed before the service
+    stops (its kept-alive connections would hold gunicorn's graceful stop): (base, driver)."""
     from service.sealing import new_key
     from tests.service.serving import gunicorn_service
 
-    with gunicorn_service(tmp_path, CARDREF_REFEREE_KEYS=REFEREE_KEY,
+    with gunicorn_service(tmp_path_factory.mktemp("sealed-table"), CARDREF_REFEREE_KEYS=REFEREE_KEY,
+                          CARDREF_ACCESS_LOG="off",
                           CARDREF_STATE_SECRET="table-test-secret-" + "x" * 20,
                           CARDREF_SEAL_KEYS=new_key(),
                           CARDREF_SEAT_TOKEN_KEYS="table-test-token-key-" + "z" * 20) as base:
-        # its own browser, closed before the service stops (its kept-alive connections would
-        # hold gunicorn's graceful stop)
         driver = start_browser()
         try:
-            open_page(driver, base)
-            set_up(driver, "man", seats=["ann", "bob"], preset="referee", physical=True)  # no key
-            wait_present(driver, "deck-picker")
-            pick_hand(driver, "ann", ["H9", "C4", "SK"])
-            pick_hand(driver, "bob", ["H5", "C6", "S9"])
-            enter_man_table(driver, "H7", "bob")
-            click(driver, "deal-physical")
-            # the service refuses the referee act without the key: the page asks for it
-            wait_present(driver, "key-prompt").find_element(By.CSS_SELECTOR, "input").send_keys(REFEREE_KEY)
-            find(driver, "key-prompt-ok").click()
-            wait_present(driver, "legal-actions")
-            assert saved_match(driver)["deals"][0]["answer"]["state"].startswith("sealed.")
-            assert saved_match(driver)["deals"][0]["answer"]["seat_tokens"]
-            # ann plays with her seat's token
-            click(driver, "act-seat-ann")
-            wait_for(driver, lambda d: idle(d) and "ann" in find(d, "to-act").text)
-            click(driver, "legal-0")
-            wait_for(driver, lambda d: idle(d) and entries(d) == 1 and
-                     finds(d, '[data-type="draw"]'), what="ann's play")
-            # bob's draw names its card from a stock nobody has seen: sealed, a referee act
-            # (docs/security.md), which the page sends with the key it dealt with
-            finds(driver, '[data-type="draw"]')[0].click()
-            picker = wait_present(driver, "draw-picker")
-            drawn = picker.find_elements(By.CSS_SELECTOR, "button")[0].get_attribute("aria-label")
-            click(driver, f"drawn-{drawn}")
-            click(driver, "ask-send")
-            wait_for(driver, lambda d: idle(d) and entries(d) == 2, what="bob's draw")
-            assert saved_match(driver)["deals"][0]["steps"][1]["action"]["cards"] == [drawn]
-            # bob's C6 on H9 is a chombo, which ends the deal
-            enter_other(driver, "play", "bob", cards="C6")
-            assert "chombo" in wait_present(driver, "result").text
+            yield base, driver
         finally:
             driver.quit()
+
+
+def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(sealed_table):
+    """Sealed and signed: the page deals from the table once given the key it is asked for,
+    plays each seat with its seat token, and finishes the deal."""
+    base, driver = sealed_table
+    open_page(driver, base)
+    set_up(driver, "man", seats=["ann", "bob"], preset="referee", physical=True)  # no key
+    wait_present(driver, "deck-picker")
+    pick_hand(driver, "ann", ["H9", "C4", "SK"])
+    pick_hand(driver, "bob", ["H5", "C6", "S9"])
+    enter_man_table(driver, "H7", "bob")
+    click(driver, "deal-physical")
+    # the service refuses the referee act without the key: the page asks for it
+    wait_present(driver, "key-prompt").find_element(By.CSS_SELECTOR, "input").send_keys(REFEREE_KEY)
+    find(driver, "key-prompt-ok").click()
+    wait_present(driver, "legal-actions")
+    assert saved_match(driver)["deals"][0]["answer"]["state"].startswith("sealed.")
+    assert saved_match(driver)["deals"][0]["answer"]["seat_tokens"]
+    # ann plays with her seat's token
+    click(driver, "act-seat-ann")
+    wait_for(driver, lambda d: idle(d) and "ann" in find(d, "to-act").text)
+    click(driver, "legal-0")
+    wait_for(driver, lambda d: idle(d) and entries(d) == 1 and
+             finds(d, '[data-type="draw"]'), what="ann's play")
+    # bob's draw names its card from a stock nobody has seen: sealed, a referee act
+    # (docs/security.md), which the page sends with the key it dealt with
+    finds(driver, '[data-type="draw"]')[0].click()
+    picker = wait_present(driver, "draw-picker")
+    drawn = picker.find_elements(By.CSS_SELECTOR, "button")[0].get_attribute("aria-label")
+    click(driver, f"drawn-{drawn}")
+    click(driver, "ask-send")
+    wait_for(driver, lambda d: idle(d) and entries(d) == 2, what="bob's draw")
+    assert saved_match(driver)["deals"][0]["steps"][1]["action"]["cards"] == [drawn]
+    # bob's C6 on H9 is a chombo, which ends the deal
+    enter_other(driver, "play", "bob", cards="C6")
+    assert "chombo" in wait_present(driver, "result").text
+
+
+def test_sealed_states_a_record_imported_after_new_match_asks_for_the_key(sealed_table, tmp_path):
+    """Replaying a record's deal is a referee act when states are signed: the import asks for
+    the key — after "New match" too, when no match is open to keep it in — and goes on with it."""
+    base, driver = sealed_table
+    seats = ["p1", "p2", "p3", "p4"]
+    dealt = adjudicate.deal("daifugo", seats, None, "signed-import", seed_salt="ab" * 16)
+    state, to_act, actions = dealt["state"], dealt["to_act"], []
+    for _ in range(6):
+        applied = adjudicate.validate(state, adjudicate.legal_actions(state, to_act[0])[0])
+        actions.append({"action": applied.action})
+        state, to_act = applied.state, applied.to_act
+    path = tmp_path / "signed.json"
+    path.write_text(json.dumps({
+        "format": "card-referee/match-record", "format_version": 1, "game": "daifugo",
+        "players": seats, "options": {}, "tags": {},
+        "deals": [{"deal": {"seed": "signed-import", "seed_salt": "ab" * 16}, "actions": actions}]}))
+    open_page(driver, base)
+    set_up(driver, "man", seats=["ann", "bob"])
+    wait_present(driver, "legal-actions")
+    driver.execute_script("window.confirm = () => true")
+    click(driver, "new-match")
+    wait_present(driver, "start")
+    console(driver)  # read: only what follows counts
+    driver.execute_script("arguments[0].closest('details').open = true", find(driver, "import-file"))
+    find(driver, "import-file").send_keys(str(path))
+    wait_present(driver, "key-prompt").find_element(By.CSS_SELECTOR, "input").send_keys(REFEREE_KEY)
+    find(driver, "key-prompt-ok").click()
+    wait_for(driver, lambda d: idle(d) and entries(d) == 6 and finds(d, tid("legal-actions")),
+             what="the imported match")
+    kept = saved_match(driver)
+    assert kept["key"] == REFEREE_KEY and kept["game"] == "daifugo"
+    assert [s["action"] for s in kept["deals"][0]["steps"]] == \
+        [{**a["action"], "game": "daifugo"} for a in actions]
+    # nothing thrown in the page (the 403 that asked for the key is the network's, not an error)
+    errors = [m["message"] for m in console(driver) if m.get("level") == "SEVERE"
+              and "Failed to load resource" not in m["message"]]
+    assert not errors, errors
 
 
 def test_the_page_files_are_package_data():
