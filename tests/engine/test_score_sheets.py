@@ -376,3 +376,122 @@ def test_a_character_xml_does_not_allow_is_replaced_in_the_html_sheet():
     record["tags"]["names"]["aoki"] = "Ao\uffffki\ufffe"
     report = checked(record)
     ET.fromstring(sheets.render_html(sheets.build(record, report), "en"))
+
+
+# ---------------------------------------------------------------- every ruling, every level
+
+SANCTIONED = [g.id for g in registry.all_games() if g.referee.sanctions]
+REFEREE_MODE = {"violations": "referee"}
+
+
+def listed_rulings(record: dict, report: dict, fmt: str, lang: str) -> list[str]:
+    """The lines of the sheet's rulings section in `fmt`, one per ruling (CSV: its cells joined
+    by " | "), so every format is read the same way."""
+    out = sheets.render(record, report, fmt, lang)
+    title = sheets._ui("referee_log", lang)
+    if fmt == "text":
+        lines = out.split("\n")
+        if title not in lines:
+            return []
+        start = lines.index(title) + 1
+        end = lines.index("", start)
+        return [line.strip() for line in lines[start:end] if not line.strip().startswith("(")]
+    if fmt == "csv":
+        rows = list(csv.reader(io.StringIO(out, newline="")))
+        if [title] not in rows:
+            return []
+        start = rows.index([title]) + 2  # the title, then the columns' heading
+        return [" | ".join(row) for row in rows[start:]]
+    page = parse_html(out)
+    section = page.find(f".//{XHTML}section[@class='rulings']")
+    return [] if section is None else ["".join(li.itertext())
+                                       for li in section.iter(f"{XHTML}li")]
+
+
+def irregularities(report: dict) -> list[tuple[int, int, dict]]:
+    """(deal, step, event) of every sanctioned irregularity the check replayed."""
+    return [(d["index"], s["index"], e) for d in report["deals"] for s in d["steps"]
+            for e in s["events"] if e["type"] == "irregularity_sanctioned"]
+
+
+def record_with_irregularities(game_id: str) -> dict:
+    """A referee-mode random match of `game_id` holding a sanctioned irregularity."""
+    for seed in range(50):
+        record = random_record(game_id, random.Random(f"irregular-{seed}"), deals=1,
+                               ledger=0.03, options=REFEREE_MODE, irregular=0.1)
+        if irregularities(checked(record)):
+            return record
+    raise AssertionError(f"no {game_id} record with a sanctioned irregularity")
+
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+@pytest.mark.parametrize("game_id", SANCTIONED)
+def test_a_sanctioned_irregularity_is_listed_among_the_rulings_in_every_format(game_id, lang):
+    record = record_with_irregularities(game_id)
+    report = checked(record)
+    assert report["consistent"], report["discrepancy"]
+    names = record["tags"]["names"]
+    found = irregularities(report)
+    ledger_acts = [s for d in report["deals"] for s in d["steps"]
+                   if s["action"]["type"] in LEDGER_ACTION_TYPES]
+    for fmt in sheets.FORMATS:
+        listed = listed_rulings(record, report, fmt, lang)
+        assert len(listed) == len(found) + len(ledger_acts), (fmt, listed)
+        for deal, step, event in found:
+            at = sheets._ui("at", lang, deal=deal + 1, step=step + 1)
+            if fmt == "csv":  # its own cells: the deal and the action counted from 1
+                at = f"{deal + 1} | {step + 1} | "
+            mine = [line for line in listed if line.startswith(at) and
+                    names[event["player"]] in line and event["rule"] in line and
+                    event["sanction_rule"] in line]
+            assert mine, (fmt, at, event, listed)
+
+
+def guandan_record_with_a_level_penalty(seed: int, against: str) -> tuple[dict, dict]:
+    """A one-deal Guandan record whose referee penalizes, at its first step, a seat of the
+    team that wins the deal (`against`: "winner") or loses it ("loser") by one level; the
+    record's own deltas and totals dropped (the check computes them). And its report."""
+    record = random_record("guandan", random.Random(f"level-{seed}"), deals=1, ledger=0,
+                           physical=0)
+    deal = record["deals"][0]
+    report = checked(record)
+    (done,) = [e for s in report["deals"][0]["steps"] for e in s["events"]
+               if e["type"] == "deal_finished"]
+    order = done["order"]
+    seat = order[0] if against == "winner" else \
+        next(p for p in record["players"] if p not in (order[0], order[1])
+             and record["players"].index(p) % 2 != record["players"].index(order[0]) % 2)
+    for entry in deal["actions"]:
+        entry.pop("score_deltas", None)
+    deal["actions"].insert(0, {"action": {"type": "penalty", "player": seat, "points": 1,
+                                          "reason": "card exposed"}})
+    for key in ("result",):
+        deal.pop(key, None)
+    for key in ("totals", "digest"):
+        record.pop(key, None)
+    return record, checked(record)
+
+
+@pytest.mark.parametrize("against", ["winner", "loser"])
+@pytest.mark.parametrize("seed", range(3))
+def test_guandans_level_line_shows_a_penalty_counted_at_the_deals_end_and_the_next_level(
+        seed, against):
+    from engine.games.guandan.state import LEVELS
+    record, report = guandan_record_with_a_level_penalty(seed, against)
+    assert report["consistent"], report["discrepancy"]
+    deal = report["deals"][0]
+    sheet = sheets.build(record, report)
+    (row,) = sheet.rows
+    (done,) = [e for s in deal["steps"] for e in s["events"] if e["type"] == "deal_finished"]
+    team = done["team"] if against == "winner" else \
+        next(t for t in ("team1", "team2") if t != done["team"])
+    moves = [d for s in deal["steps"] for d in s["score_deltas"]
+             if d["target"] == team and "from" in d]
+    path = "→".join([moves[0]["from"]] + [d["to"] for d in moves]) if moves else "2"
+    after = LEVELS[max(0, LEVELS.index(moves[-1]["to"] if moves else "2") - 1)]
+    next_level = (deal["next_match"] or {}).get("levels", {}).get(team)
+    assert next_level in (None, after)  # None: the deal ended the match
+    assert row.cells[team]["en"] == f"{path}, penalty −1 → {after}"
+    assert row.cells[team]["ja"] == f"{path}、罰則 −1 → {after}"
+    for lang in sheets.LANGS:
+        assert row.cells[team][lang] in sheets.render_text(sheet, lang)
