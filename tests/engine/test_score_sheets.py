@@ -68,8 +68,12 @@ def sheet_holds(record: dict, report: dict, lang: str) -> sheets.Sheet:
                    if any(r.first_step <= s["index"] and r.last_step is not None and
                           s["index"] <= r.last_step for r in rows)]
         assert covered == [s["index"] for s in deal["steps"]]
+        # every ruling marked on its row: each ledger action, each sanctioned irregularity
         assert [m.step for r in rows for m in r.marks] == \
-            [s["index"] for s in deal["steps"] if s["action"]["type"] in LEDGER_ACTION_TYPES]
+            sorted([s["index"] for s in deal["steps"]
+                    if s["action"]["type"] in LEDGER_ACTION_TYPES] +
+                   [s["index"] for s in deal["steps"] for e in s["events"]
+                    if e["type"] == "irregularity_sanctioned"])
         summed: dict[str, int] = {}
         for r in rows:
             for target, value in r.deltas.items():
@@ -102,7 +106,8 @@ def sheet_holds(record: dict, report: dict, lang: str) -> sheets.Sheet:
     blank = rows.index([])
     heading = dict(rows[:blank])
     assert heading[sheets._ui("digest", lang)] == report["digest"]
-    table_rows = rows[blank + 1:]
+    end = rows.index([], blank + 1) if [] in rows[blank + 1:] else len(rows)
+    table_rows = rows[blank + 1:end]  # then, after an empty row, the rulings (if any)
     assert len(table_rows) == 1 + len(sheet.rows) + 1
     width = 1 + 2 * len(columns) + 1
     assert all(len(r) == width for r in table_rows)
