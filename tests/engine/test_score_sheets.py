@@ -500,3 +500,74 @@ def test_guandans_level_line_shows_a_penalty_counted_at_the_deals_end_and_the_ne
     assert row.cells[team]["ja"] == f"{path}、罰則 −1 → {after}"
     for lang in sheets.LANGS:
         assert row.cells[team][lang] in sheets.render_text(sheet, lang)
+
+
+def replayed(record: dict) -> tuple[dict[str, int], list[dict], list[dict | None], list[dict]]:
+    """The record played again through /v1/validate's engine, not through the check: the
+    score deltas summed by target, every answer's events, each deal's next_match, and the
+    last state's ledger (the match's: it travels from deal to deal)."""
+    from engine import adjudicate
+    totals: dict[str, int] = {}
+    events: list[dict] = []
+    summaries: list[dict | None] = []
+    match, state = None, None
+    for deal in record["deals"]:
+        fields = dict(deal["deal"])
+        seed = fields.pop("seed", records.PHYSICAL_SEED)
+        fields.pop("seed_commitment", None)
+        dealt = adjudicate.deal(record["game"], record["players"], record["options"], seed,
+                                match=match, **fields)
+        state, answer = dealt["state"], None
+        for entry in deal["actions"]:
+            answer = adjudicate.validate(state, entry["action"])
+            assert answer.valid, answer.refusal
+            state = answer.state
+            events += answer.events
+            for d in answer.score_deltas:
+                totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
+        # as a client holds it: JSON (a summary may hold tuples the next deal reads as lists)
+        match = None if answer is None else json.loads(json.dumps(answer.next_match))
+        summaries.append(match)
+    return totals, events, summaries, list((state or {}).get("referee_ledger") or ())
+
+
+def referee_options(game_id: str) -> dict:
+    """The game's referee mode: `violations: referee` (Man's is its own chombo, man 8.4)."""
+    choices = registry.get(game_id).option_map()["violations"].field.choices
+    return {"violations": "referee" if "referee" in choices else "chombo"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@PROPERTY
+@given(seed=st.integers(min_value=0, max_value=2 ** 32), lang=st.sampled_from(sheets.LANGS))
+def test_a_random_referee_mode_match_sheet_holds_its_standings_and_every_ruling(
+        game_id, seed, lang):
+    record = random_record(game_id, random.Random(seed), deals=2, ledger=0.05,
+                           options=referee_options(game_id), irregular=0.08, withdrawals=0.3)
+    report = checked(record)
+    assert report["consistent"], report["discrepancy"]
+    sheet = sheet_holds(record, report, lang)
+    totals, events, summaries, ledger = replayed(record)
+    # the totals per seat or team are the replayed match's standings
+    assert {t: v for t, v in sheet.totals.items() if v} == {t: v for t, v in totals.items() if v}
+    # every ruling listed once: each ledger action and each sanctioned irregularity
+    acts = [a["action"]["type"] for d in record["deals"] for a in d["actions"]
+            if a["action"]["type"] in LEDGER_ACTION_TYPES]
+    sanctioned = [e for e in events if e["type"] == "irregularity_sanctioned"]
+    with_entry = [e for e in sanctioned if "entry" in e]
+    assert len(ledger) == acts.count("warning") + acts.count("penalty") + len(with_entry)
+    assert sum(e["withdrawn"] for e in ledger) == acts.count("withdraw")
+    assert len(sheets.rulings(sheet, lang)) == len(ledger) + acts.count("withdraw") + \
+        len(sanctioned) - len(with_entry)
+    for fmt in sheets.FORMATS:
+        assert len(listed_rulings(record, report, fmt, lang)) == len(acts) + len(sanctioned)
+    # each deal's level or score line ends where the next deal is dealt from
+    for row, summary in zip(sheet.rows, summaries):
+        if summary is None:
+            continue
+        if game_id == "guandan":
+            for team, level in summary["levels"].items():
+                assert row.cells[team]["en"].split("→")[-1].strip() == level, row.cells
+        if game_id == "manillen" and not any("BOOM" in c["en"] for c in row.cells.values()):
+            for holder, cell in row.cells.items():
+                assert int(cell["en"].split("→")[1].split()[0]) == summary["scores"][holder]
