@@ -595,7 +595,9 @@ def render_csv(sheet: Sheet, lang: str = "en") -> str:
     """The heading as label,value rows (the record's other tags last, under their own title),
     an empty row, then the table: one row per sheet row,
     for each column its score delta (a number) and what the sheet shows there, the result in
-    words; the totals row last. RFC 4180 (CRLF line ends)."""
+    words; the totals row. Then, if the record holds rulings, an empty row, their title, their
+    columns' heading and a row per ruling (deal, action and entry as numbers). RFC 4180 (CRLF
+    line ends)."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\r\n")
     t = csv_text  # every text cell; the numbers (deltas, totals) are written as numbers
