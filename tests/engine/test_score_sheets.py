@@ -502,10 +502,10 @@ def test_guandans_level_line_shows_a_penalty_counted_at_the_deals_end_and_the_ne
         assert row.cells[team][lang] in sheets.render_text(sheet, lang)
 
 
-def replayed(record: dict) -> tuple[dict[str, int], list[dict], list[dict | None], list[dict]]:
+def replayed(record: dict) -> tuple[dict[str, int], list[dict], list[dict | None], dict]:
     """The record played again through /v1/validate's engine, not through the check: the
     score deltas summed by target, every answer's events, each deal's next_match, and the
-    last state's ledger (the match's: it travels from deal to deal)."""
+    last state (its ledger is the match's: it travels from deal to deal)."""
     from engine import adjudicate
     totals: dict[str, int] = {}
     events: list[dict] = []
@@ -528,7 +528,7 @@ def replayed(record: dict) -> tuple[dict[str, int], list[dict], list[dict | None
         # as a client holds it: JSON (a summary may hold tuples the next deal reads as lists)
         match = None if answer is None else json.loads(json.dumps(answer.next_match))
         summaries.append(match)
-    return totals, events, summaries, list((state or {}).get("referee_ledger") or ())
+    return totals, events, summaries, state or {}
 
 
 def referee_options(game_id: str) -> dict:
@@ -547,7 +547,8 @@ def test_a_random_referee_mode_match_sheet_holds_its_standings_and_every_ruling(
     report = checked(record)
     assert report["consistent"], report["discrepancy"]
     sheet = sheet_holds(record, report, lang)
-    totals, events, summaries, ledger = replayed(record)
+    totals, events, summaries, last = replayed(record)
+    ledger = last["referee_ledger"]
     # the totals per seat or team are the replayed match's standings
     assert {t: v for t, v in sheet.totals.items() if v} == {t: v for t, v in totals.items() if v}
     # every ruling listed once: each ledger action and each sanctioned irregularity
@@ -561,6 +562,13 @@ def test_a_random_referee_mode_match_sheet_holds_its_standings_and_every_ruling(
         len(sanctioned) - len(with_entry)
     for fmt in sheets.FORMATS:
         assert len(listed_rulings(record, report, fmt, lang)) == len(acts) + len(sanctioned)
+    if game_id == "manteur":  # one deal, the whole game: each seat's last count is its own
+        counts = {}
+        for row in sheet.rows:
+            for seat, cell in row.cells.items():
+                if "(" in cell["en"]:
+                    counts[seat] = int(cell["en"].split("(")[1].rstrip(")"))
+        assert counts == {p: n for p, n in last["match"]["penalties"].items() if n or p in counts}
     # each deal's level or score line ends where the next deal is dealt from
     for row, summary in zip(sheet.rows, summaries):
         if summary is None:
