@@ -579,3 +579,15 @@ def test_a_random_referee_mode_match_sheet_holds_its_standings_and_every_ruling(
         if game_id == "manillen" and not any("BOOM" in c["en"] for c in row.cells.values()):
             for holder, cell in row.cells.items():
                 assert int(cell["en"].split("→")[1].split()[0]) == summary["scores"][holder]
+
+
+def test_guandans_level_line_says_a_penalty_of_a_deal_not_finished_counts_at_its_end():
+    record, _ = guandan_record_with_a_level_penalty(0, "winner")
+    record["deals"][0]["actions"] = record["deals"][0]["actions"][:5]
+    report = checked(record)
+    assert report["consistent"] and report["deals"][0]["status"] == "in_progress"
+    seat = record["deals"][0]["actions"][0]["action"]["player"]
+    team = "team1" if record["players"].index(seat) % 2 == 0 else "team2"
+    (row,) = sheets.build(record, report).rows
+    assert row.cells[team] == {"en": "2, penalty −1 at the deal's end",
+                               "ja": "2、罰則 −1(局の終わりに)"}
