@@ -2,8 +2,10 @@
 
 Deals as rows (Manteur: its rounds), seats or teams as columns, each cell the deal's score
 delta there with the game's own words (Man's stakes, Manillen's points and booms, Guandan's
-levels, Daifugo's titles, Manteur's penalty points: `SheetLayout.lines`), the referee's warnings
-and penalties marked, the totals, the record's tags and digest. A record the check stopped in
+levels, Daifugo's titles, Manteur's penalty points: `SheetLayout.lines`), every ruling the
+record holds marked and listed (the referee's warnings, penalties and withdrawals, and each
+irregularity sanctioned in referee mode, with its rule, its sanction and its entry), the totals,
+the record's tags and digest. A record the check stopped in
 is shown up to the discrepancy and says where it stopped.
 
 Pure: `build` turns a record and its check report (engine/records.py check_record with
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 from wcwidth import wcswidth
 
 from . import registry
-from .referee import LEDGER_ACTION_TYPES
+from .referee import IRREGULARITY_EVENT, LEDGER_ACTION_TYPES
 
 if TYPE_CHECKING:
     from .game import Game
@@ -148,18 +150,29 @@ def signed(n: int) -> str:
 
 # ---------------------------------------------------------------- the sheet
 
+IRREGULARITY = "irregularity"  # a Mark's kind beside the ledger's (warning, penalty, withdraw)
+
+
 @dataclass(frozen=True)
 class Mark:
-    """A referee's ledger entry on a row: a warning, a penalty, a withdrawal."""
+    """A ruling on a row: a referee's ledger entry (a warning, a penalty, a withdrawal), or an
+    irregularity sanctioned in referee mode (engine/referee.py sanction_refused), with the
+    rule the act broke, the sanction and the ledger entry it recorded (if any)."""
 
-    kind: str                      # warning | penalty | withdraw
+    kind: str                      # warning | penalty | withdraw | irregularity
     seat: str
     column: str
     step: int
-    entry: int
+    entry: int                     # 0: none (an irregularity whose sanction records no entry)
     points: int
     reason: str
     comment: str
+    code: str = ""                 # an irregularity: the refusal code the act would have had
+    rule: str = ""                 # … the rule it broke ("guandan P-2")
+    sanction: str = ""             # … the sanction's effect (taken_back, or the game's own)
+    sanction_rule: str = ""        # … the rule that gives the sanction ("guandan R-2")
+    ledger: str = ""               # … the kind of entry it recorded (warning, penalty) or ""
+    text: Text = field(default_factory=no_words)  # … what happened and the sanction
 
 
 @dataclass(frozen=True)
@@ -205,16 +218,15 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
     own = game.sheet.columns if game.sheet else None
     columns = (list(own(players, names)) if own else []) or seat_columns(players, names)
     known = {c.id for c in columns}
-    # A seat the referee named in a team game (a warning, a penalty in the game's unit) gets a
-    # column of its own: the totals are by target, and a penalty's target is the seat, not
-    # its team (engine/referee.py).
+    # A seat the referee ruled on in a team game (a warning, a penalty in the game's unit, a
+    # sanctioned irregularity) gets a column of its own: its marks are the seat's, and the
+    # totals are by target, where a penalty's target may be the seat, not its team.
     extra = [t for t in report["totals"] if t not in known]
     for deal in report["deals"]:
         for step in deal.get("steps", ()):
-            if step["action"]["type"] in LEDGER_ACTION_TYPES and \
-                    step["action"]["player"] not in known and \
-                    step["action"]["player"] not in extra:
-                extra.append(step["action"]["player"])
+            for seat in _ruled_seats(step):
+                if seat not in known and seat not in extra:
+                    extra.append(seat)
     order = {p: i for i, p in enumerate(players)}
     for target in sorted(extra, key=lambda t: (order.get(t, len(order)), t)):
         columns.append(SheetColumn(target, words(
@@ -237,6 +249,14 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
                  bool(report.get("match_finished")))
 
 
+def _ruled_seats(step: Mapping[str, Any]) -> list[str]:
+    """The seats a step rules on: a ledger action's, a sanctioned irregularity's offender."""
+    action = step["action"]
+    if action["type"] in LEDGER_ACTION_TYPES:
+        return [action["player"]]
+    return [e["player"] for e in step.get("events", ()) if e.get("type") == IRREGULARITY_EVENT.name]
+
+
 def _rows(game: Game[Any], checked: CheckedDeal, record: Mapping[str, Any], columns: set[str]
           ) -> list[Row]:
     own = game.sheet.lines if game.sheet else None
@@ -255,8 +275,11 @@ def _rows(game: Game[Any], checked: CheckedDeal, record: Mapping[str, Any], colu
             for d in step["score_deltas"]:
                 deltas[d["target"]] = deltas.get(d["target"], 0) + d["delta"]
             action = step["action"]
+            comment = comments.get(step["index"], "")
             if action["type"] in LEDGER_ACTION_TYPES:
-                marks.append(_mark(step, comments.get(step["index"], "")))
+                marks.append(_mark(step, comment))
+            marks += [_irregularity(step, e, comment) for e in step.get("events", ())
+                      if e.get("type") == IRREGULARITY_EVENT.name]
         out.append(Row(checked.index, line.label, deltas,
                        {k: v for k, v in line.cells.items() if k in columns}, line.note,
                        tuple(marks), start, covered[-1]["index"] if covered else None))
@@ -280,6 +303,23 @@ def _mark(step: Mapping[str, Any], comment: str) -> Mark:
                 int(event.get("entry", action.get("entry", 0)) or 0),
                 int(event.get("points", action.get("points", 0)) or 0),
                 str(event.get("reason", action.get("reason", "")) or ""), comment)
+
+
+def _irregularity(step: Mapping[str, Any], event: Mapping[str, Any], comment: str) -> Mark:
+    """An irregularity sanctioned at this step, with the ledger entry its sanction recorded
+    (the step's `warned` or `penalty_given` event of that entry), if any."""
+    entry = int(event.get("entry") or 0)
+    recorded: Mapping[str, Any] = next(
+        (e for e in step.get("events", ()) if entry and e.get("entry") == entry and
+         e.get("type") in ("warned", "penalty_given")), {})
+    kind = {"warned": "warning", "penalty_given": "penalty"}.get(str(recorded.get("type")), "")
+    text = event.get("text")
+    return Mark(IRREGULARITY, str(event["player"]), str(event["player"]), step["index"], entry,
+                int(recorded.get("points", 0) or 0), str(recorded.get("reason", "") or ""),
+                comment, code=str(event.get("code", "")), rule=str(event.get("rule", "")),
+                sanction=str(event.get("sanction", "")),
+                sanction_rule=str(event.get("sanction_rule", "")), ledger=kind,
+                text=dict(text) if isinstance(text, Mapping) else no_words())
 
 
 # ---------------------------------------------------------------- words of the sheet itself
@@ -313,13 +353,25 @@ _UI = {
     "referee_log": ("Referee's rulings", "審判の裁定"),
     "warning": ("warning", "警告"), "penalty": ("penalty", "罰則"),
     "withdraw": ("withdrawn", "取消"),
+    "irregularity": ("irregularity", "違反"),
     "mark_warning": ("W", "警"), "mark_penalty": ("P{points}", "罰{points}"),
     "mark_withdraw": ("×{entry}", "取消{entry}"),
+    "mark_irregularity": ("!", "違"),
     "entry": ("entry {entry}", "記録 {entry}"),
+    "broke": ("broke {rule} ({code})", "{rule} 違反({code})"),
+    "sanction": ("sanction {rule}: {effect}", "罰則 {rule}: {effect}"),
+    "no_entry": ("no ledger entry", "記録なし"),
     "at": ("deal {deal}, action {step}", "第{deal}局 {step}手目"),
     "match_finished": ("The match is finished.", "試合は終了しています。"),
-    "legend": ("W warning · P penalty (points in the game's unit) · × withdrawn entry",
-               "警 警告・罰 罰則(ゲームの単位の点数)・取消 取り消された記録"),
+    "legend": ("W warning · P penalty (points in the game's unit) · × withdrawn entry · "
+               "! irregularity sanctioned (with the entry it recorded: !W, !P1)",
+               "警 警告・罰 罰則(ゲームの単位の点数)・取消 取り消された記録・"
+               "違 審判モードで罰則を適用した違反(記録した警告・罰則とともに: 違警、違罰1)"),
+    "col_deal": ("Deal", "局"), "col_action": ("Action", "手目"), "col_seat": ("Seat", "席"),
+    "col_ruling": ("Ruling", "裁定"), "col_entry": ("Entry", "記録"),
+    "col_points": ("Points", "点数"), "col_rule": ("Rule broken", "違反したルール"),
+    "col_sanction": ("Sanction", "罰則"), "col_said": ("What happened", "内容"),
+    "col_comment": ("Comment", "コメント"),
 }
 
 
@@ -335,6 +387,10 @@ def _say(text: Text | None, lang: str) -> str:
 
 
 def _mark_text(mark: Mark, lang: str) -> str:
+    if mark.kind == IRREGULARITY:  # "!", with the entry it recorded: "!W", "!P1"
+        kind = Mark(mark.ledger, mark.seat, mark.column, mark.step, mark.entry, mark.points,
+                    mark.reason, mark.comment)
+        return _ui("mark_irregularity", lang) + (_mark_text(kind, lang) if mark.ledger else "")
     if mark.kind == "warning":
         return _ui("mark_warning", lang)
     if mark.kind == "penalty":
@@ -413,22 +469,58 @@ def verdict(sheet: Sheet, lang: str) -> str:
     return text
 
 
-def rulings(sheet: Sheet, lang: str) -> list[str]:
-    """The referee's ledger entries, one line each, with their reasons and comments."""
+@dataclass(frozen=True)
+class Ruling:
+    """One ruling as the sheet lists it (every format): where, who, what, and its words."""
+
+    deal: int                      # counted from 1, as printed
+    step: int                      # counted from 1
+    seat: str                      # the seat's label (name and id)
+    what: str                      # "warning", "penalty 2", "withdrawn", "irregularity"
+    entry: int | None              # the ledger entry (None: none recorded)
+    points: int
+    rule: str                      # an irregularity: the rule broken and its code
+    sanction: str                  # … the sanction's rule and effect
+    said: str                      # the entry's reason, or the irregularity's words
+    comment: str
+
+
+def ruling_list(sheet: Sheet, lang: str) -> list[Ruling]:
+    """Every ruling of the sheet in order: each referee's ledger action and each sanctioned
+    irregularity (with the ledger entry its sanction recorded, if any)."""
     out = []
     for row in sheet.rows:
         for m in row.marks:
-            who = _seat_label(m.seat, sheet.names)
             what = _ui(m.kind, lang)
             if m.kind == "penalty":
                 what += f" {m.points}"
-            parts = [f"{_ui('at', lang, deal=row.deal + 1, step=m.step + 1)}: {what} — {who}"]
-            parts.append(_ui("entry", lang, entry=m.entry))
-            if m.reason:
-                parts.append(m.reason)
-            if m.comment:
-                parts.append(f"“{m.comment}”")
-            out.append(" · ".join(parts))
+            rule = sanction = ""
+            said = m.reason
+            if m.kind == IRREGULARITY:
+                rule = _ui("broke", lang, rule=m.rule, code=m.code)
+                sanction = _ui("sanction", lang, rule=m.sanction_rule, effect=m.sanction)
+                if m.ledger:
+                    sanction += ("、" if lang == "ja" else ", ") + _ui(m.ledger, lang) + \
+                        (f" {m.points}" if m.ledger == "penalty" else "")
+                said = _say(m.text, lang)
+            out.append(Ruling(row.deal + 1, m.step + 1, _seat_label(m.seat, sheet.names), what,
+                              m.entry or None, m.points, rule, sanction, said, m.comment))
+    return out
+
+
+def rulings(sheet: Sheet, lang: str) -> list[str]:
+    """Every ruling, one line each: where, what, who, the entry, the rule broken and the
+    sanction (an irregularity), the reason or what happened, the record's comment."""
+    out = []
+    for r in ruling_list(sheet, lang):
+        parts = [f"{_ui('at', lang, deal=r.deal, step=r.step)}: {r.what} — {r.seat}"]
+        parts += [x for x in (r.rule, r.sanction) if x]
+        parts.append(_ui("entry", lang, entry=r.entry) if r.entry else _ui("no_entry", lang))
+        if r.said:
+            parts.append(r.said)
+        if r.comment:
+            parts.append(f"“{r.comment}”")
+        out.append(" · ".join(parts))
     return out
 
 
@@ -503,7 +595,9 @@ def render_csv(sheet: Sheet, lang: str = "en") -> str:
     """The heading as label,value rows (the record's other tags last, under their own title),
     an empty row, then the table: one row per sheet row,
     for each column its score delta (a number) and what the sheet shows there, the result in
-    words; the totals row last. RFC 4180 (CRLF line ends)."""
+    words; the totals row. Then, if the record holds rulings, an empty row, their title, their
+    columns' heading and a row per ruling (deal, action and entry as numbers). RFC 4180 (CRLF
+    line ends)."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\r\n")
     t = csv_text  # every text cell; the numbers (deltas, totals) are written as numbers
@@ -532,7 +626,20 @@ def render_csv(sheet: Sheet, lang: str = "en") -> str:
     for c in sheet.columns:
         total += [str(sheet.totals[c.id]), ""]
     out.writerow(total + [""])
+    listed = ruling_list(sheet, lang)
+    if listed:  # after the table, an empty row, its title, its columns, a ruling a row
+        out.writerow([])
+        out.writerow([t(_ui("referee_log", lang))])
+        out.writerow([t(_ui(f"col_{k}", lang)) for k in _RULING_COLUMNS])
+        for r in listed:
+            out.writerow([str(r.deal), str(r.step), t(r.seat), t(r.what),
+                          "" if r.entry is None else str(r.entry), str(r.points), t(r.rule),
+                          t(r.sanction), t(r.said), t(r.comment)])
     return buf.getvalue()
+
+
+_RULING_COLUMNS = ("deal", "action", "seat", "ruling", "entry", "points", "rule", "sanction",
+                   "said", "comment")
 
 
 # ---------------------------------------------------------------- HTML (a printed page)

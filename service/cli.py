@@ -258,11 +258,12 @@ Exit status: 0 consistent, 1 a discrepancy, 2 the file is unreadable or not a ma
 SHEET_HELP = """\
 FILE is a match record (docs/records.md; examples/ has one per game); "-" reads it from stdin.
 The record is checked as `card-referee check` checks it, then printed as a score sheet: deals
-as rows (Manteur: its rounds), seats or teams as columns, the game's own scoring, the
-referee's warnings and penalties marked, the totals, the tags and the record's digest.
+as rows (Manteur: its rounds), seats or teams as columns, the game's own scoring, every
+ruling marked and listed (the referee's warnings, penalties and withdrawals, each
+irregularity sanctioned in referee mode), the totals, the tags and the record's digest.
 
   text  a table for a terminal (Japanese names and words aligned by display width)
-  csv   the heading as label,value rows, an empty row, then the table (RFC 4180)
+  csv   the heading as label,value rows, an empty row, the table, then the rulings (RFC 4180)
   html  a printable A4 page, self-contained (no script, no outside font)
 
 Exit status: 0 the record is consistent, 1 the check stopped at a discrepancy (the sheet is

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from engine import adjudicate, records, registry
-from engine.errors import InvalidDeal
+from engine.errors import InputError, InvalidDeal
 from engine.fields import MAX_SAFE_INT
 from tests.man import physical as man_physical
 
@@ -37,26 +37,33 @@ def physical_deal(game_id: str, players: list[str], state: dict) -> dict:
 
 
 def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: float = 0.3,
-                  ledger: float = 0.02, comments: float = 0.05, most_players: int = 5
-                  ) -> dict:
+                  ledger: float = 0.02, comments: float = 0.05, most_players: int = 5,
+                  options: dict | None = None, irregular: float = 0.0,
+                  withdrawals: float = 0.0) -> dict:
     """A consistent record of a random match of `game_id`: up to `deals` deals, each played by
     random legal actions to its end (the record stops early when the match ends or a deal
     does not finish within 3,000 actions), a share of deals dealt from the physical cards
     (where the game takes hands), a share of steps preceded by a referee's warning or penalty
-    to a random seat, a share of actions with a comment. Carries its digest."""
+    to a random seat, a share of actions with a comment. Carries its digest.
+
+    `options`: the record's options (e.g. `{"violations": "referee"}`). `irregular`: a share of
+    steps where an act the rules refuse is tried (a seat's legal act posted by another seat,
+    or an act legal a few moves ago): in referee mode a sanctionable one is recorded as the
+    engine sanctions it, any other is left out. `withdrawals`: the share of the referee's
+    entries that withdraw a standing ledger entry instead."""
     game = registry.get(game_id)
     counts = list(range(game.min_players, min(game.max_players, most_players) + 1))
     while True:
         players = [f"p{i}" for i in range(rnd.choice(counts))]
         try:
             adjudicate.check_players(game, players)
-            adjudicate.deal(game_id, players, None, "probe")
+            adjudicate.deal(game_id, players, options, "probe")
             break
         except InvalidDeal:
             counts.remove(len(players))  # a count the game is not played by (Manillen: 5)
     record: dict[str, Any] = {
         "format": records.FORMAT, "format_version": records.FORMAT_VERSION, "game": game_id,
-        "players": players, "options": {},
+        "players": players, "options": dict(options or {}),
         "tags": {"event": "Property Open", "date": "2026-11-25", "round": rnd.randint(1, 9),
                  "names": {p: f"Player {p}" for p in players}, "engine": "test",
                  "x-club": {"rated": True, "ids": [rnd.randint(1, 99), "年"]}},
@@ -66,25 +73,27 @@ def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: fl
     for _ in range(deals):
         seed = f"{rnd.getrandbits(64):016x}"
         salt = f"{rnd.getrandbits(128):032x}"
-        dealt = adjudicate.deal(game_id, players, None, seed, match=match, seed_salt=salt)
+        dealt = adjudicate.deal(game_id, players, options, seed, match=match, seed_salt=salt)
         fields: dict[str, Any] = {"seed": seed, "seed_salt": salt,
                                   "seed_commitment": dealt["seed_commitment"]}
         if game.physical is not None and rnd.random() < physical:
             table_fields = physical_deal(game_id, players, dealt["state"])
             try:
-                dealt = adjudicate.deal(game_id, players, None, records.PHYSICAL_SEED,
+                dealt = adjudicate.deal(game_id, players, options, records.PHYSICAL_SEED,
                                         match=match, **table_fields)
                 fields = table_fields
             except InvalidDeal:
                 pass  # a deal this game does not take from the table (the seeded one stands)
         try:
             entries, state, status, next_match, over = _play(game_id, players, dealt, rnd,
-                                                             ledger, comments)
+                                                             ledger, comments, irregular,
+                                                             withdrawals)
         except _UnknownStock:  # a physical deal whose draws name cards (Manteur): seeded
-            dealt = adjudicate.deal(game_id, players, None, seed, match=match, seed_salt=salt)
+            dealt = adjudicate.deal(game_id, players, options, seed, match=match, seed_salt=salt)
             fields = {"seed": seed, "seed_salt": salt, "seed_commitment": dealt["seed_commitment"]}
             entries, state, status, next_match, over = _play(game_id, players, dealt, rnd,
-                                                             ledger, comments)
+                                                             ledger, comments, irregular,
+                                                             withdrawals)
         totals: dict[str, int] = {}
         for e in entries:
             for d in e.get("score_deltas", ()):
@@ -108,29 +117,40 @@ class _UnknownStock(Exception):
 
 
 def _play(game_id: str, players: list[str], dealt: dict, rnd: random.Random, ledger: float,
-          comments: float) -> tuple[list[dict], dict, str, Any, bool]:
+          comments: float, irregular: float = 0.0, withdrawals: float = 0.0
+          ) -> tuple[list[dict], dict, str, Any, bool]:
     """The entries of one deal played out, its last state, status and next_match, and
     whether its match ended with it."""
     state, to_act, status = dealt["state"], dealt["to_act"], dealt["status"]
     entries: list[dict] = []
     next_match, over = None, False
+    stale: list[dict] = []  # acts legal a few moves ago: most are refused now
     for _ in range(3000):
         if status == "finished":
             break
+        legal: list[dict] = []
         if rnd.random() < ledger:
-            action = rnd.choice([
-                {"type": "warning", "player": rnd.choice(players), "reason": "slow play"},
-                {"type": "penalty", "player": rnd.choice(players), "points": rnd.randint(1, 3),
-                 "reason": "card exposed"}])
+            action = _ledger_act(rnd, players, state, withdrawals)
         else:
             legal = [a for p in to_act for a in adjudicate.legal_actions(state, p)]
-            moving = [a for a in legal if a["type"] not in _IDLE]
-            action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
+            if irregular and rnd.random() < irregular:
+                action = _irregular_act(rnd, players, to_act, legal, stale)
+            else:
+                moving = [a for a in legal if a["type"] not in _IDLE]
+                action = rnd.choice(moving if moving and rnd.random() < 0.8 else legal)
             if game_id == "man":  # a draw from a physical deal's unknown stock names its cards
                 action = man_physical.complete(rnd, state, action)
-        applied = adjudicate.validate(state, action)
+        if irregular:
+            stale = (stale + rnd.sample(legal, min(2, len(legal))))[-12:]
+        try:
+            applied = adjudicate.validate(state, action)
+        except InputError:
+            assert irregular, action  # only a tried irregular act may be malformed
+            continue
         if not applied.valid and applied.refusal.code == "stock_cards_required":
             raise _UnknownStock
+        if not applied.valid and irregular and action not in legal:
+            continue  # refused, not sanctioned (not referee mode, or not sanctionable): left out
         assert applied.valid, (action, applied.refusal.code)
         entry: dict[str, Any] = {"action": action}
         if applied.score_deltas:
@@ -142,3 +162,28 @@ def _play(game_id: str, players: list[str], dealt: dict, rnd: random.Random, led
         next_match = applied.next_match
         over = over or any(e["type"] == records.MATCH_FINISHED for e in applied.events)
     return entries, state, status, next_match, over
+
+
+def _ledger_act(rnd: random.Random, players: list[str], state: dict, withdrawals: float) -> dict:
+    """A referee's warning or penalty to a random seat, or (a share `withdrawals`) the
+    withdrawal of a standing entry."""
+    standing = [e for e in state.get("referee_ledger") or () if not e["withdrawn"]]
+    if withdrawals and standing and rnd.random() < withdrawals:
+        entry = rnd.choice(standing)
+        return {"type": "withdraw", "player": entry["player"], "entry": entry["id"]}
+    return rnd.choice([
+        {"type": "warning", "player": rnd.choice(players), "reason": "slow play"},
+        {"type": "penalty", "player": rnd.choice(players), "points": rnd.randint(1, 3),
+         "reason": "card exposed"}])
+
+
+def _irregular_act(rnd: random.Random, players: list[str], to_act: list[str], legal: list[dict],
+                   stale: list[dict]) -> dict:
+    """An act the rules likely refuse: a seat's legal act posted by a seat not on turn, or an
+    act that was legal a few moves ago."""
+    others = [p for p in players if p not in to_act]
+    if stale and (not legal or not others or rnd.random() < 0.4):
+        return rnd.choice(stale)
+    if legal and others:
+        return {**rnd.choice(legal), "player": rnd.choice(others)}
+    return rnd.choice(legal)

@@ -71,8 +71,12 @@ def sheet_holds(record: dict, report: dict, lang: str) -> sheets.Sheet:
                    if any(r.first_step <= s["index"] and r.last_step is not None and
                           s["index"] <= r.last_step for r in rows)]
         assert covered == [s["index"] for s in deal["steps"]]
+        # every ruling marked on its row: each ledger action, each sanctioned irregularity
         assert [m.step for r in rows for m in r.marks] == \
-            [s["index"] for s in deal["steps"] if s["action"]["type"] in LEDGER_ACTION_TYPES]
+            sorted([s["index"] for s in deal["steps"]
+                    if s["action"]["type"] in LEDGER_ACTION_TYPES] +
+                   [s["index"] for s in deal["steps"] for e in s["events"]
+                    if e["type"] == "irregularity_sanctioned"])
         summed: dict[str, int] = {}
         for r in rows:
             for target, value in r.deltas.items():
@@ -105,7 +109,8 @@ def sheet_holds(record: dict, report: dict, lang: str) -> sheets.Sheet:
     blank = rows.index([])
     heading = dict(rows[:blank])
     assert heading[sheets._ui("digest", lang)] == report["digest"]
-    table_rows = rows[blank + 1:]
+    end = rows.index([], blank + 1) if [] in rows[blank + 1:] else len(rows)
+    table_rows = rows[blank + 1:end]  # then, after an empty row, the rulings (if any)
     assert len(table_rows) == 1 + len(sheet.rows) + 1
     width = 1 + 2 * len(columns) + 1
     assert all(len(r) == width for r in table_rows)
@@ -368,3 +373,213 @@ def test_a_character_xml_does_not_allow_is_replaced_in_the_html_sheet():
     record["tags"]["names"]["aoki"] = "Ao\uffffki\ufffe"
     report = checked(record)
     ET.fromstring(sheets.render_html(sheets.build(record, report), "en"))
+
+
+# ---------------------------------------------------------------- every ruling, every level
+
+SANCTIONED = [g.id for g in registry.all_games() if g.referee.sanctions]
+REFEREE_MODE = {"violations": "referee"}
+
+
+def listed_rulings(record: dict, report: dict, fmt: str, lang: str) -> list[str]:
+    """The lines of the sheet's rulings section in `fmt`, one per ruling (CSV: its cells joined
+    by " | "), so every format is read the same way."""
+    out = sheets.render(record, report, fmt, lang)
+    title = sheets._ui("referee_log", lang)
+    if fmt == "text":
+        lines = out.split("\n")
+        if title not in lines:
+            return []
+        start = lines.index(title) + 1
+        end = lines.index("", start)
+        return [line.strip() for line in lines[start:end] if not line.strip().startswith("(")]
+    if fmt == "csv":
+        rows = list(csv.reader(io.StringIO(out, newline="")))
+        if [title] not in rows:
+            return []
+        start = rows.index([title]) + 2  # the title, then the columns' heading
+        return [" | ".join(row) for row in rows[start:]]
+    page = parse_html(out)
+    section = page.find(f".//{XHTML}section[@class='rulings']")
+    return [] if section is None else ["".join(li.itertext())
+                                       for li in section.iter(f"{XHTML}li")]
+
+
+def irregularities(report: dict) -> list[tuple[int, int, dict]]:
+    """(deal, step, event) of every sanctioned irregularity the check replayed."""
+    return [(d["index"], s["index"], e) for d in report["deals"] for s in d["steps"]
+            for e in s["events"] if e["type"] == "irregularity_sanctioned"]
+
+
+def record_with_irregularities(game_id: str) -> dict:
+    """A referee-mode random match of `game_id` holding a sanctioned irregularity."""
+    for seed in range(50):
+        record = random_record(game_id, random.Random(f"irregular-{seed}"), deals=1,
+                               ledger=0.03, options=REFEREE_MODE, irregular=0.1)
+        if irregularities(checked(record)):
+            return record
+    raise AssertionError(f"no {game_id} record with a sanctioned irregularity")
+
+
+@pytest.mark.parametrize("lang", sheets.LANGS)
+@pytest.mark.parametrize("game_id", SANCTIONED)
+def test_a_sanctioned_irregularity_is_listed_among_the_rulings_in_every_format(game_id, lang):
+    record = record_with_irregularities(game_id)
+    report = checked(record)
+    assert report["consistent"], report["discrepancy"]
+    names = record["tags"]["names"]
+    found = irregularities(report)
+    ledger_acts = [s for d in report["deals"] for s in d["steps"]
+                   if s["action"]["type"] in LEDGER_ACTION_TYPES]
+    for fmt in sheets.FORMATS:
+        listed = listed_rulings(record, report, fmt, lang)
+        assert len(listed) == len(found) + len(ledger_acts), (fmt, listed)
+        for deal, step, event in found:
+            at = sheets._ui("at", lang, deal=deal + 1, step=step + 1)
+            if fmt == "csv":  # its own cells: the deal and the action counted from 1
+                at = f"{deal + 1} | {step + 1} | "
+            mine = [line for line in listed if line.startswith(at) and
+                    names[event["player"]] in line and event["rule"] in line and
+                    event["sanction_rule"] in line]
+            assert mine, (fmt, at, event, listed)
+
+
+def guandan_record_with_a_level_penalty(seed: int, against: str) -> tuple[dict, dict]:
+    """A one-deal Guandan record whose referee penalizes, at its first step, a seat of the
+    team that wins the deal (`against`: "winner") or loses it ("loser") by one level; the
+    record's own deltas and totals dropped (the check computes them). And its report."""
+    record = random_record("guandan", random.Random(f"level-{seed}"), deals=1, ledger=0,
+                           physical=0)
+    deal = record["deals"][0]
+    report = checked(record)
+    (done,) = [e for s in report["deals"][0]["steps"] for e in s["events"]
+               if e["type"] == "deal_finished"]
+    order = done["order"]
+    seat = order[0] if against == "winner" else \
+        next(p for p in record["players"] if p not in (order[0], order[1])
+             and record["players"].index(p) % 2 != record["players"].index(order[0]) % 2)
+    for entry in deal["actions"]:
+        entry.pop("score_deltas", None)
+    deal["actions"].insert(0, {"action": {"type": "penalty", "player": seat, "points": 1,
+                                          "reason": "card exposed"}})
+    for key in ("result",):
+        deal.pop(key, None)
+    for key in ("totals", "digest"):
+        record.pop(key, None)
+    return record, checked(record)
+
+
+@pytest.mark.parametrize("against", ["winner", "loser"])
+@pytest.mark.parametrize("seed", range(3))
+def test_guandans_level_line_shows_a_penalty_counted_at_the_deals_end_and_the_next_level(
+        seed, against):
+    from engine.games.guandan.state import LEVELS
+    record, report = guandan_record_with_a_level_penalty(seed, against)
+    assert report["consistent"], report["discrepancy"]
+    deal = report["deals"][0]
+    sheet = sheets.build(record, report)
+    (row,) = sheet.rows
+    (done,) = [e for s in deal["steps"] for e in s["events"] if e["type"] == "deal_finished"]
+    team = done["team"] if against == "winner" else \
+        next(t for t in ("team1", "team2") if t != done["team"])
+    moves = [d for s in deal["steps"] for d in s["score_deltas"]
+             if d["target"] == team and "from" in d]
+    path = "→".join([moves[0]["from"]] + [d["to"] for d in moves]) if moves else "2"
+    after = LEVELS[max(0, LEVELS.index(moves[-1]["to"] if moves else "2") - 1)]
+    next_level = (deal["next_match"] or {}).get("levels", {}).get(team)
+    assert next_level in (None, after)  # None: the deal ended the match
+    assert row.cells[team]["en"] == f"{path}, penalty −1 → {after}"
+    assert row.cells[team]["ja"] == f"{path}、罰則 −1 → {after}"
+    for lang in sheets.LANGS:
+        assert row.cells[team][lang] in sheets.render_text(sheet, lang)
+
+
+def replayed(record: dict) -> tuple[dict[str, int], list[dict], list[dict | None], dict]:
+    """The record played again through /v1/validate's engine, not through the check: the
+    score deltas summed by target, every answer's events, each deal's next_match, and the
+    last state (its ledger is the match's: it travels from deal to deal)."""
+    from engine import adjudicate
+    totals: dict[str, int] = {}
+    events: list[dict] = []
+    summaries: list[dict | None] = []
+    match, state = None, None
+    for deal in record["deals"]:
+        fields = dict(deal["deal"])
+        seed = fields.pop("seed", records.PHYSICAL_SEED)
+        fields.pop("seed_commitment", None)
+        dealt = adjudicate.deal(record["game"], record["players"], record["options"], seed,
+                                match=match, **fields)
+        state, answer = dealt["state"], None
+        for entry in deal["actions"]:
+            answer = adjudicate.validate(state, entry["action"])
+            assert answer.valid, answer.refusal
+            state = answer.state
+            events += answer.events
+            for d in answer.score_deltas:
+                totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
+        # as a client holds it: JSON (a summary may hold tuples the next deal reads as lists)
+        match = None if answer is None else json.loads(json.dumps(answer.next_match))
+        summaries.append(match)
+    return totals, events, summaries, state or {}
+
+
+def referee_options(game_id: str) -> dict:
+    """The game's referee mode: `violations: referee` (Man's is its own chombo, man 8.4)."""
+    choices = registry.get(game_id).option_map()["violations"].field.choices
+    return {"violations": "referee" if "referee" in choices else "chombo"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@PROPERTY
+@given(seed=st.integers(min_value=0, max_value=2 ** 32), lang=st.sampled_from(sheets.LANGS))
+def test_a_random_referee_mode_match_sheet_holds_its_standings_and_every_ruling(
+        game_id, seed, lang):
+    record = random_record(game_id, random.Random(seed), deals=2, ledger=0.05,
+                           options=referee_options(game_id), irregular=0.08, withdrawals=0.3)
+    report = checked(record)
+    assert report["consistent"], report["discrepancy"]
+    sheet = sheet_holds(record, report, lang)
+    totals, events, summaries, last = replayed(record)
+    ledger = last["referee_ledger"]
+    # the totals per seat or team are the replayed match's standings
+    assert {t: v for t, v in sheet.totals.items() if v} == {t: v for t, v in totals.items() if v}
+    # every ruling listed once: each ledger action and each sanctioned irregularity
+    acts = [a["action"]["type"] for d in record["deals"] for a in d["actions"]
+            if a["action"]["type"] in LEDGER_ACTION_TYPES]
+    sanctioned = [e for e in events if e["type"] == "irregularity_sanctioned"]
+    with_entry = [e for e in sanctioned if "entry" in e]
+    assert len(ledger) == acts.count("warning") + acts.count("penalty") + len(with_entry)
+    assert sum(e["withdrawn"] for e in ledger) == acts.count("withdraw")
+    assert len(sheets.rulings(sheet, lang)) == len(ledger) + acts.count("withdraw") + \
+        len(sanctioned) - len(with_entry)
+    for fmt in sheets.FORMATS:
+        assert len(listed_rulings(record, report, fmt, lang)) == len(acts) + len(sanctioned)
+    if game_id == "manteur":  # one deal, the whole game: each seat's last count is its own
+        counts = {}
+        for row in sheet.rows:
+            for seat, cell in row.cells.items():
+                if "(" in cell["en"]:
+                    counts[seat] = int(cell["en"].split("(")[1].rstrip(")"))
+        assert counts == {p: n for p, n in last["match"]["penalties"].items() if n or p in counts}
+    # each deal's level or score line ends where the next deal is dealt from
+    for row, summary in zip(sheet.rows, summaries):
+        if summary is None:
+            continue
+        if game_id == "guandan":
+            for team, level in summary["levels"].items():
+                assert row.cells[team]["en"].split("→")[-1].strip() == level, row.cells
+        if game_id == "manillen" and not any("BOOM" in c["en"] for c in row.cells.values()):
+            for holder, cell in row.cells.items():
+                assert int(cell["en"].split("→")[1].split()[0]) == summary["scores"][holder]
+
+
+def test_guandans_level_line_says_a_penalty_of_a_deal_not_finished_counts_at_its_end():
+    record, _ = guandan_record_with_a_level_penalty(0, "winner")
+    record["deals"][0]["actions"] = record["deals"][0]["actions"][:5]
+    report = checked(record)
+    assert report["consistent"] and report["deals"][0]["status"] == "in_progress"
+    seat = record["deals"][0]["actions"][0]["action"]["player"]
+    team = "team1" if record["players"].index(seat) % 2 == 0 else "team2"
+    (row,) = sheets.build(record, report).rows
+    assert row.cells[team] == {"en": "2, penalty −1 at the deal's end",
+                               "ja": "2、罰則 −1(局の終わりに)"}
