@@ -406,14 +406,15 @@ function handEntrySection(dr, deck, seat) {
 // Each seat's hand size, for the counts (n/27), the move to the next seat and the last hand
 // filled by itself: the page knows no game's rules, so the service deals a sample deal with the
 // same seats, options, match and dealer (never shown, never used), and its views give the sizes.
-// Not known (out of reach, a referee act without the key): counts only, nothing moves by itself.
+// Refused (a referee act without the key): counts only, nothing moves by itself. Out of reach:
+// asked again at the next render. The screen is drawn again only when the sizes change.
 let probing = null;
 async function probeHandSizes() {
   const dr = M.draft;
   if (!dr || probing === dr) return;
   probing = dr;
   busy(true);
-  let sizes = null;
+  let sizes = dr.sizes;
   try {
     const request = { ...dr.request };
     if (dr.dealer) request.dealer = dr.dealer;
@@ -432,14 +433,16 @@ async function probeHandSizes() {
     }
     sizes = handSizes(views, M.players);
   } catch (e) {
-    if (!(e instanceof Problem) && !(e instanceof Unreachable)) console.error(e);
+    if (e instanceof Problem) sizes = null;
+    else if (!(e instanceof Unreachable)) console.error(e);
   } finally {
     probing = null;
     busy(false);
   }
-  if (M && M.draft === dr) {
+  if (M && M.draft === dr && JSON.stringify(sizes) !== JSON.stringify(dr.sizes)) {
     dr.sizes = sizes;
-    if (sizes && isFull(dr, ui.draftSeat || M.players[0])) ui.draftSeat = nextSeat(dr, M.players, ui.draftSeat || M.players[0]);
+    const seat = ui.draftSeat || M.players[0];
+    if (sizes) ui.draftSeat = nextSeat(dr, M.players, seat);
     save(); render();
   }
 }
