@@ -472,7 +472,8 @@ async function openDealSheet() {
 function renderDealSheet() {
   const s = ui.dealSheet;
   const deck = deckOf(M.game, effectiveOptions());
-  const title = `${gameName(M.game)} · ${i18nDeal(s.deal)}`;
+  const where = ["event", "round", "table"].filter((k) => M.tags && M.tags[k]).map((k) => `${t(`tag_${k}`)} ${M.tags[k]}`);
+  const title = [gameName(M.game), i18nDeal(s.deal), ...where].join(" · ");
   const hands = s.view.hands && typeof s.view.hands === "object" ? s.view.hands : {};
   const slips = M.players.filter((p) => Array.isArray(hands[p]))
     .map((p) => dealSlip(`slip-${p}`, title, `${t("seat")} ${p}`, [[null, byDeck(hands[p], deck)]], s.commitment));

@@ -181,7 +181,7 @@ def referee_view(base: str, state) -> dict:
 
 def test_a_server_shuffled_deal_prints_a_dealing_sheet_one_slip_per_seat(browser, table_service):
     open_page(browser, table_service)
-    set_up(browser, "guandan", seats=SEATS, key=REFEREE_KEY)
+    set_up(browser, "guandan", seats=SEATS, key=REFEREE_KEY, tags={"table": "7"})
     commitment = wait_present(browser, "commitment").text
     wait_present(browser, "legal-actions")
     on_turn = find(browser, "to-act").text.rsplit(" ", 1)[-1]
@@ -195,7 +195,7 @@ def test_a_server_shuffled_deal_prints_a_dealing_sheet_one_slip_per_seat(browser
         slip = find(browser, f"slip-{seat}")
         cards = [c.get_attribute("data-card") for c in slip.find_elements(By.CSS_SELECTOR, "[data-card]")]
         assert Counter(cards) == Counter(dealt[seat])
-        assert seat in slip.text and "Deal 1" in slip.text
+        assert f"Seat {seat}" in slip.text and "Deal 1 · Table 7" in slip.text
         assert find(browser, f"slip-{seat}-commitment").text == commitment
         if seat == on_turn:  # in the order the page shows a hand in play
             assert cards == in_play
