@@ -499,8 +499,17 @@ function dealSlip(id, title, who, groups, commitment) {
 }
 const CARD_CODE = /^([SHDC]([2-9]|10|[JQKA])|BJ|RJ)$/;
 function isCardCode(v) { return typeof v === "string" && CARD_CODE.test(v); }
-// A card on paper: the suit's symbol and the rank (as Japanese tables write them too), a joker in words.
-function cardName(c) { return c === "BJ" || c === "RJ" ? t(`joker_${c}`) : cardLabel(c); }
+// A card on paper: its name in the game's published deck (GET /v1/games `deck`, in the page's
+// language) where the service gives one; else the suit's symbol and the rank (as Japanese tables
+// write them too), a joker in words.
+function cardName(c) {
+  const published = (gameInfo() || {}).deck;
+  for (const d of published && Array.isArray(published.decks) ? published.decks : []) {
+    const found = (d.cards || []).find((x) => x.card === c);
+    if (found && found.names) return found.names[language()] || found.names.en;
+  }
+  return c === "BJ" || c === "RJ" ? t(`joker_${c}`) : cardLabel(c);
+}
 
 function effectiveOptions() {
   const g = gameInfo();
