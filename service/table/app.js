@@ -9,6 +9,7 @@ import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, 
          onStorageChange, storageFailure, matchCopy, fromCopy } from "./store.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
+import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
 
 const app = document.getElementById("app");
 const appendTo = (el, ...children) => el.append(...children.filter((c) => c !== null && c !== undefined));
@@ -238,6 +239,7 @@ function render() {
   app.replaceChildren();
   if (!games.length) { app.append(h("p", { text: "…" })); return; }
   if (!M) return renderSetup();
+  if (ui.dealSheet) return renderDealSheet();
   const d = currentDeal();
   if (M.draft || !d) return renderDealEntry();
   renderPlay(d);
@@ -356,25 +358,14 @@ async function dealWith(request) {
 function renderDealEntry() {
   const dr = M.draft;
   const deck = publishedDeck(gameInfo(), effectiveOptions());
-  const used = {};
-  for (const cards of Object.values(dr.hands)) for (const c of cards) used[c] = (used[c] || 0) + 1;
+  if (dr.sizes === undefined) probeHandSizes();
   const seat = ui.draftSeat || M.players[0];
-  const tabs = h("div", { class: "row" }, M.players.map((p) => h("button", { class: p === seat ? "primary" : "", ...tid(`draft-seat-${p}`),
-    onclick: () => { ui.draftSeat = p; render(); } }, `${p} (${dr.hands[p].length})`)));
-  const grid = h("div", { class: "cards", ...tid("deck-picker") }, [...deck.entries()].map(([card, copies]) => {
-    const left = copies - (used[card] || 0);
-    return h("button", { class: `card ${isRed(card) ? "red" : "black"}`, disabled: left <= 0, ...tid(`pick-${card}`),
-      "aria-label": card, onclick: () => { if (left > 0) { dr.hands[seat].push(card); save(); render(); } } },
-      cardLabel(card), h("span", { class: "left", text: `${t("cards_left")} ${left}` }));
-  }));
-  const hand = h("div", { class: "cards", ...tid(`draft-hand-${seat}`) }, dr.hands[seat].map((c, i) =>
-    h("button", { class: `card ${isRed(c) ? "red" : "black"}`, title: "×", onclick: () => { dr.hands[seat].splice(i, 1); save(); render(); } }, cardLabel(c), " ×")));
   appendTo(app, h("h1", { text: `${gameName(M.game)} · ${t("enter_hands")} (${i18nDeal(M.deals.length + 1)})` }),
     refusalBox(),
-    h("section", {}, tabs, h("h2", { text: `${t("hand_of")} ${seat}` }), hand, h("h2", { text: t("deck_left") }), grid),
+    handEntrySection(dr, deck, seat),
     tableFieldsSection(dr),
     h("section", {}, h("label", { text: t("dealer") }),
-      h("select", { ...tid("dealer"), onchange: (e) => { dr.dealer = e.target.value; save(); } },
+      h("select", { ...tid("dealer"), onchange: (e) => { dr.dealer = e.target.value; save(); probeHandSizes(); } },
         h("option", { value: "" }, t("default")), M.players.map((p) => h("option", { value: p, selected: dr.dealer === p }, p)))),
     h("button", { class: "primary", ...tid("deal-physical"), onclick: () => {
       const request = { ...dr.request, hands: dr.hands };
@@ -385,6 +376,144 @@ function renderDealEntry() {
     } }, t("deal_button")),
     M.deals.length ? h("button", { ...tid("draft-cancel"), onclick: () => { delete M.draft; save(); refresh(); } }, t("back")) : null,
     h("button", { class: "danger", onclick: abandonMatch }, t("new_match")));
+}
+
+// The card picker and what it fills. Everything a finger taps (the seats, the undo, the deck's
+// cards) keeps its size and place from tap to tap: the seats and the counts are cells of a fixed
+// grid, a card used up stays where it was (disabled), and the hands as entered are listed below
+// the picker, where their growing moves nothing that is tapped.
+function handEntrySection(dr, deck, seat) {
+  const left = cardsLeft(deck, dr.hands);
+  const count = (p) => `${dr.hands[p].length}${dr.sizes && Number.isInteger(dr.sizes[p]) ? `/${dr.sizes[p]}` : ""}`;
+  const undecided = [...left.values()].reduce((a, b) => a + Math.max(b, 0), 0);
+  const tabs = h("div", { class: "entry-tabs", ...tid("draft-seats") }, M.players.map((p) => h("button", {
+    class: `entry-tab${p === seat ? " primary" : ""}${isFull(dr, p) ? " full" : ""}`, "aria-pressed": p === seat ? "true" : "false",
+    ...tid(`draft-seat-${p}`), onclick: () => { ui.draftSeat = p; render(); } },
+  h("span", { class: "entry-name", text: p }), h("span", { class: "entry-count", ...tid(`draft-count-${p}`), text: count(p) }))));
+  const bar = h("div", { class: "entry-bar" },
+    h("button", { class: "small", ...tid("draft-undo"), disabled: !canUndo(dr),
+      onclick: () => { const s = undoTap(dr); if (s) ui.draftSeat = s; save(); render(); } }, `↶ ${t("undo_card")}`),
+    h("span", { class: "entry-status", ...tid("draft-status"), text: `${seat}: ${count(seat)} · ${t("cards_left")} ${undecided}` }));
+  const grid = h("div", { class: "cards picker", ...tid("deck-picker") }, [...deck.keys()].map((card) => {
+    const n = left.get(card);
+    return h("button", { class: `card ${isRed(card) ? "red" : "black"}`, disabled: n <= 0, ...tid(`pick-${card}`), "aria-label": card,
+      onclick: () => { if (left.get(card) > 0) { ui.draftSeat = tapCard(dr, M.players, deck, seat, card); save(); render(); } } },
+    cardLabel(card), h("span", { class: "left", text: `${t("cards_left")} ${n}` }));
+  }));
+  const hands = M.players.map((p) => h("div", { class: `entry-hand${p === seat ? " current" : ""}` },
+    h("h2", { text: `${t("hand_of")} ${p} (${count(p)})` }),
+    h("div", { class: "cards", ...tid(`draft-hand-${p}`) }, byDeck(dr.hands[p], deck).map((c) =>
+      h("button", { class: `card ${isRed(c) ? "red" : "black"}`, title: "×", "aria-label": `× ${c}`,
+        onclick: () => { removeCard(dr, p, dr.hands[p].lastIndexOf(c)); save(); render(); } }, cardLabel(c), " ×")))));
+  return h("section", { ...tid("hand-entry") }, tabs, bar, grid, h("div", { class: "entry-hands" }, hands));
+}
+
+// Each seat's hand size, for the counts (n/27), the move to the next seat and the last hand
+// filled by itself: the page knows no game's rules, so the service deals a sample deal with the
+// same seats, options, match and dealer (never shown, never used), and its views give the sizes.
+// Refused (a referee act without the key): counts only, nothing moves by itself. Out of reach:
+// asked again at the next render. The screen is drawn again only when the sizes change.
+let probing = null;
+async function probeHandSizes() {
+  const dr = M.draft;
+  if (!dr || probing === dr) return;
+  probing = dr;
+  busy(true);
+  let sizes = dr.sizes;
+  try {
+    const request = { ...dr.request };
+    if (dr.dealer) request.dealer = dr.dealer;
+    const answer = await call("POST", `/v1/games/${M.game}/deal`, request,
+                              { key: M.key || undefined, hostToken: request.match ? matchHostToken() : undefined });
+    const views = {};
+    if (M.key) {
+      const r = await call("POST", "/v1/view", { state: answer.state, player: "referee" }, { key: M.key }).catch(refereeUnknown);
+      if (r) for (const p of M.players) views[p] = r.view;
+    }
+    if (!Object.keys(views).length) {
+      await Promise.all(M.players.map(async (p) => {
+        const seatToken = answer.seat_tokens ? answer.seat_tokens[p] : undefined;
+        views[p] = (await call("POST", "/v1/view", { state: answer.state, player: p }, { seatToken })).view;
+      }));
+    }
+    sizes = handSizes(views, M.players);
+  } catch (e) {
+    if (e instanceof Problem) sizes = null;
+    else if (!(e instanceof Unreachable)) console.error(e);
+  } finally {
+    probing = null;
+    busy(false);
+  }
+  if (M && M.draft === dr && JSON.stringify(sizes) !== JSON.stringify(dr.sizes)) {
+    dr.sizes = sizes;
+    const seat = ui.draftSeat || M.players[0];
+    if (sizes) ui.draftSeat = nextSeat(dr, M.players, seat);
+    save(); render();
+  }
+}
+
+// ---- the dealing sheet: a server-shuffled deal laid out at a physical table -------------------
+// One slip per seat, cut out and handed to whoever lays that seat's cards out: the seat, the deal,
+// its cards in the deck's order, and the seed commitment announced before play (the seed opens it
+// when the deal ends). The hands are the referee's view of the deal as dealt (the key).
+async function openDealSheet() {
+  const d = currentDeal();
+  ui.refusal = null;
+  if (!M.key) {
+    const key = await askKey();
+    if (!key) return;
+    M.key = key; save();
+  }
+  busy(true);
+  try {
+    const r = await call("POST", "/v1/view", { state: d.answer.state, player: "referee" }, { key: M.key });
+    ui.dealSheet = { deal: M.deals.length, view: r.view, commitment: d.answer.seed_commitment };
+  } catch (e) {
+    return showProblem(e);
+  } finally { busy(false); }
+  render();
+}
+
+function renderDealSheet() {
+  const s = ui.dealSheet;
+  const deck = publishedDeck(gameInfo(), effectiveOptions());
+  const where = ["event", "round", "table"].filter((k) => M.tags && M.tags[k]).map((k) => `${t(`tag_${k}`)} ${M.tags[k]}`);
+  const title = [gameName(M.game), i18nDeal(s.deal), ...where].join(" · ");
+  const hands = s.view.hands && typeof s.view.hands === "object" ? s.view.hands : {};
+  const slips = M.players.filter((p) => Array.isArray(hands[p]))
+    .map((p) => dealSlip(`slip-${p}`, title, `${t("seat")} ${p}`, [[null, byDeck(hands[p], deck)]], s.commitment));
+  // what is not in a hand (a stock, cards turned face up), in the order the service keeps it
+  const rest = Object.entries(s.view).filter(([k, v]) => k !== "hands" && Array.isArray(v) && v.length && v.every(isCardCode));
+  if (rest.length) slips.push(dealSlip("slip-table", title, t("on_the_table"), rest, s.commitment));
+  appendTo(app,
+    h("div", { class: "row noprint" },
+      h("button", { class: "primary", ...tid("dealing-sheet-print"), onclick: () => window.print() }, t("print")),
+      h("button", { ...tid("dealing-sheet-close"), onclick: () => { ui.dealSheet = null; render(); } }, t("back_to_play"))),
+    h("h1", { class: "noprint", text: `${t("dealing_sheet")} · ${title}` }),
+    h("p", { class: "hint noprint", text: t("dealing_sheet_hint") }),
+    h("div", { class: "slips", ...tid("dealing-sheet") }, slips));
+}
+
+function dealSlip(id, title, who, groups, commitment) {
+  return h("article", { class: "slip", ...tid(id) },
+    h("div", { class: "slip-head" }, h("strong", { text: who }), h("span", { text: title })),
+    groups.map(([name, cards]) => h("div", {},
+      h("div", { class: "slip-count", text: `${name ? `${name}: ` : ""}${cards.length} ${t("cards_n")}` }),
+      h("div", { class: "slip-cards" }, cards.map((c) => h("span", { class: `slip-card ${isRed(c) ? "red" : "black"}`, "data-card": c, text: cardName(c) }))))),
+    h("div", { class: "slip-foot" }, `${t("seed_commitment")}: `, h("span", { class: "mono", ...tid(`${id}-commitment`), text: commitment || "" })));
+}
+const CARD_CODE = /^([SHDC]([2-9]|10|[JQKA])|BJ|RJ)$/;
+function isCardCode(v) { return typeof v === "string" && CARD_CODE.test(v); }
+// A card on paper: its name in the game's published deck (GET /v1/games `deck`, in the page's
+// language) where the service gives one; else the suit's symbol and the rank (as Japanese tables
+// write them too), a joker in words.
+function cardName(c) {
+  const published = (gameInfo() || {}).deck;
+  for (const d of published && Array.isArray(published.decks) ? published.decks : []) {
+    const found = (d.cards || []).find((x) => x.card === c);
+    if (found && found.names) return found.names[language()] || found.names.en;
+  }
+  return c === "BJ" || c === "RJ" ? t(`joker_${c}`) : cardLabel(c);
 }
 
 // Cards in the order the game's deck is laid out (GET /v1/games: its own rank order); a card the
@@ -436,6 +565,8 @@ function renderPlay(d) {
   const header = h("section", {},
     h("h1", { ...tid("title") }, `${gameName(M.game)} · ${i18nDeal(M.deals.length)}`),
     d.answer.seed_commitment ? h("p", {}, t("commitment"), " ", h("span", { class: "mono", ...tid("commitment") }, d.answer.seed_commitment)) : null,
+    d.answer.seed_commitment && !d.request.hands && !d.request.deck
+      ? h("button", { class: "small noprint", ...tid("dealing-sheet-open"), onclick: openDealSheet }, t("dealing_sheet")) : null,
     h("div", { class: "row", ...tid("seats") }, M.players.map((p) => h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
       `${p}${ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ` · ${ui.refView.hands[p].length}` : ""}`))));
   appendTo(app, header, refusalBox(), noticeBox());

@@ -227,7 +227,7 @@ def no_sideways_scroll(driver) -> tuple[int, int]:
 
 def pick_hand(driver, seat: str, cards: list[str]) -> None:
     """A seat's cards entered with the card picker of a deal from the table."""
-    find(driver, f"draft-seat-{seat}").click()
+    click(driver, f"draft-seat-{seat}")
     for card in cards:
         wait_present(driver, f"pick-{card}").click()
     wait_for(driver, lambda d: len(finds(d, f'{tid(f"draft-hand-{seat}")} button')) == len(cards),
