@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from wcwidth import wcswidth
 
-from engine import records, sheets
+from engine import records, registry, sheets
 from engine.referee import LEDGER_ACTION_TYPES
 from tests.conformance import helpers
 from tests.records import random_record
