@@ -148,7 +148,7 @@ REGISTRY_TESTS = {
     "tests/engine/test_referee_standings.py": 1,
     "tests/engine/test_event_vocabulary.py": 4,
     "tests/engine/test_descriptions.py": 1,
-    "tests/engine/test_score_sheets.py": 2,
+    "tests/engine/test_score_sheets.py": 3,
     "tests/engine/test_decks.py": 1,
 }
 

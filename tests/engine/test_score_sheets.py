@@ -524,9 +524,12 @@ def replayed(record: dict) -> tuple[dict[str, int], list[dict], list[dict | None
 
 
 def referee_options(game_id: str) -> dict:
-    """The game's referee mode: `violations: referee` (Man's is its own chombo, man 8.4)."""
-    choices = registry.get(game_id).option_map()["violations"].field.choices
-    return {"violations": "referee" if "referee" in choices else "chombo"}
+    """The game's referee mode: `violations: referee` (Man's is its own chombo, man 8.4); a game
+    without a `violations` option has only the referee's ledger."""
+    option = registry.get(game_id).option_map().get("violations")
+    if option is None:
+        return {}
+    return {"violations": "referee" if "referee" in option.field.choices else "chombo"}
 
 
 @pytest.mark.parametrize("game_id", GAMES)
