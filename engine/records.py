@@ -592,7 +592,7 @@ def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any]
     return {"matches": made == seed_commitment.strip().lower(), "seed_commitment": made,
             "hands": {p: _dealt_hand(everything, game, state, p)
                       for p in dealt["state"]["players"]},
-            "face_up": game.view(state, None), "to_act": dealt["to_act"]}
+            "face_up": adjudicate.seen(game, state, None), "to_act": dealt["to_act"]}
 
 
 def _dealt_hand(everything: Mapping[str, Any], game: Game[Any], state: Any, seat: str) -> list[str]:
