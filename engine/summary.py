@@ -19,7 +19,7 @@ the state only, so they never tell a seat a hidden card; the engine adds the thr
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Optional, Sequence
 
 import msgspec
 
@@ -32,7 +32,7 @@ else:  # (engine/state.py's Card, declared here too: engine/state.py reads this 
 
 __all__ = ["Words", "Fact", "SeatSummary", "TableSummary", "StandingEntry", "Standings",
            "words", "fact", "cards_words", "seat_line", "entry", "complete_view", "VIEW_FIELDS",
-           "SUMMARY_COMPONENT", "STANDINGS_COMPONENT", "ordinal"]
+           "SUMMARY_COMPONENT", "STANDINGS_COMPONENT", "ordinal", "counted"]
 
 _PART: dict[str, Any] = {"frozen": True, "forbid_unknown_fields": True}
 
@@ -153,5 +153,6 @@ def _json(value: msgspec.Struct) -> Any:
     return _DECODE(_ENCODE(value))
 
 
-def totals_text(total: int, unit: Mapping[str, str]) -> tuple[str, str]:
-    return f"{total} {unit['en']}", f"{total}{unit['ja']}"
+def counted(n: int, one: str, many: str, ja: str) -> tuple[str, str]:
+    """A count with its noun in each language: (“1 point” / “3 points”, “3点”)."""
+    return f"{n} {one if abs(n) == 1 else many}", f"{n}{ja}"
