@@ -7,9 +7,10 @@ from typing import Any
 from engine.fields import Field
 from engine.game import Game
 from engine.state import replace
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from . import phases, sheet, views
+from . import phases, sheet, summary, views
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -112,3 +113,9 @@ class ManGame(Game[ManState]):
 
     def view(self, state: ManState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, state: ManState, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: ManState) -> Standings:
+        return summary.standings(state)
