@@ -7,9 +7,10 @@ from typing import Any, Sequence
 
 from engine.fields import Field
 from engine.game import Game
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Transition
 
-from . import phases, sheet, views
+from . import phases, sheet, summary, views
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, DeclarationError
 from .events import EVENTS
@@ -93,3 +94,9 @@ class ManteurGame(Game[ManteurState]):
 
     def view(self, state: ManteurState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, state: ManteurState, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: ManteurState) -> Standings:
+        return summary.standings(state)
