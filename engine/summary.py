@@ -63,10 +63,10 @@ class Fact(msgspec.Struct, **_PART):
 
 class SeatSummary(msgspec.Struct, **_PART):
     """One seat at the table: how many cards it holds (null: not told, Guandan P-6), its title
-    or role in words (null: none), its team's id (null: no teams)."""
+    or role in words (`role`; null: none), its team's id (null: no teams)."""
     seat: str
     cards_left: Optional[int]
-    title: Optional[Words]
+    role: Optional[Words]
     team: Optional[str]
 
 
