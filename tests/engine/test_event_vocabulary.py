@@ -25,7 +25,7 @@ SHARED = {
     "a player out": ("went_out", {"player": "player", "place": "int"}, {"guandan", "daifugo"}),
     "a deal finished": ("deal_finished", {}, {"man", "manillen", "guandan", "daifugo"}),
     "a match finished": ("match_finished", {"winners": "str_list"},
-                         {"man", "manillen", "guandan", "manteur"}),
+                         {"man", "manillen", "guandan", "manteur", "daifugo"}),
     "a penalty": ("penalized", {"player": "player", "code": None, "rule": "str", "text": "text"},
                   {"man", "daifugo"}),
     "a reshuffle": ("reshuffled", {"number": "int", "count": "int"}, {"man", "manteur"}),
