@@ -23,8 +23,8 @@ from .errors import (  # noqa: F401 (the error classes are re-exported)
     shown,
 )
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
-from .summary import SeatSummary, Standings, TableSummary, Words
 from .state import GameState, check_ledger, decode_state, decode_trusted_state, encode_state, openapi_schema
+from .summary import SeatSummary, Standings, TableSummary, Words
 from .values import (  # noqa: F401
     FINISHED,
     IN_PROGRESS,

@@ -110,8 +110,7 @@ def test_a_summary_names_what_the_table_must_know(game_id):
     options = {"daifugo": {"preset": "uecda"}}.get(game_id)
     for seed in range(max(3, examples(3))):  # enough deals for each situation to arise
         rnd = random.Random(f"facts-{game_id}-{seed}")
-        state = _deal(game_id, rnd, options, f"facts-{seed}")
-        for state in _steps(state, rnd):
+        for state in _steps(_deal(game_id, rnd, options, f"facts-{seed}"), rnd):
             keys = {f["key"] for f in adjudicate.view(state, None)["summary"]["facts"]}
             for cond, key in rules:
                 if cond(state):
@@ -133,10 +132,8 @@ def test_guandan_names_the_level_and_its_wild_card_with_the_card():
 
 def test_manillen_names_the_trump_and_the_multiplier():
     rnd = random.Random("manillen-trump")
-    state = _deal("manillen", rnd, None, "trump", players=4)
-    for state in _steps(state, rnd):
-        if state["phase"] == "play":
-            break
+    state = next(s for s in _steps(_deal("manillen", rnd, None, "trump", players=4), rnd)
+                 if s["phase"] == "play")
     facts = {f["key"]: f for f in adjudicate.view(state, None)["summary"]["facts"]}
     assert state["trump"] is not None
     words = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}.get(state["trump"],
@@ -174,6 +171,13 @@ def _steps(state: dict, rnd: random.Random, events: list | None = None):
         yield state
 
 
+def _last(state: dict, rnd: random.Random, events: list | None = None) -> dict:
+    """The end of a random deal from `state`."""
+    for state in _steps(state, rnd, events):  # noqa: B007, B020 (the last one is wanted)
+        pass
+    return state
+
+
 def _own_totals(game_id: str, state: dict) -> dict[str, int]:
     """The match standing as the game's own match data holds it, after a finished deal."""
     nxt = state.get("next_match")
@@ -206,8 +210,8 @@ def test_standings_agree_with_the_games_own_match_data_over_random_matches(game_
         match = None
         for deal_no in range(6):
             events: list = []
-            state = _deal(game_id, rnd, MATCH_OPTIONS.get(game_id), f"st-{seed}-{deal_no}", match)
-            for state in _steps(state, rnd, events):
+            start = _deal(game_id, rnd, MATCH_OPTIONS.get(game_id), f"st-{seed}-{deal_no}", match)
+            for state in _steps(start, rnd, events):
                 standings = adjudicate.view(state, None)["standings"]
                 assert standings["entries"] and not (standings["finished"] and
                                                      state["status"] != "finished")
@@ -233,11 +237,10 @@ def test_daifugo_match_length_ends_the_match_with_its_last_deal():
     match = None
     for deal_no in (1, 2):
         events: list = []
-        state = adjudicate.deal("daifugo", players, {"match_deals": 2}, f"d29-{deal_no}",
+        start = adjudicate.deal("daifugo", players, {"match_deals": 2}, f"d29-{deal_no}",
                                 match=match)["state"]
-        assert state["match"]["deal"] == deal_no
-        for state in _steps(state, rnd, events):
-            pass
+        assert start["match"]["deal"] == deal_no
+        state = _last(start, rnd, events)
         finished = [e for e in events if e["type"] == "match_finished"]
         standings = adjudicate.view(state, "a")["standings"]
         if deal_no == 1:
@@ -258,10 +261,9 @@ def test_daifugo_match_length_ends_the_match_with_its_last_deal():
 
 def test_daifugo_without_a_match_length_plays_on():
     rnd = random.Random("d29-none")
-    state = adjudicate.deal("daifugo", ["a", "b", "c"], None, "open",
+    start = adjudicate.deal("daifugo", ["a", "b", "c"], None, "open",
                             match={"deal": 40, "points": {}, "finish_order": []})["state"]
-    assert state["options"]["match_deals"] is None
-    for state in _steps(state, rnd):
-        pass
+    assert start["options"]["match_deals"] is None
+    state = _last(start, rnd)
     assert state["next_match"]["deal"] == 41
     assert not adjudicate.view(state, None)["standings"]["finished"]

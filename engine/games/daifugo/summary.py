@@ -4,6 +4,8 @@ direction, a follow-up owed, the deal of the match; each seat's cards left and t
 running points (D-s, D28) and the match's end (D29). And the hand order a view shows."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import SUITS, rank_of, suit_of
 from engine.summary import (
     Fact,
@@ -55,10 +57,10 @@ def hand_order(s: DaifugoState, cards: tuple[str, ...]) -> list[str]:
 
 def summary(s: DaifugoState, viewer: str | None) -> TableSummary:
     facts: list[Fact] = []
-    deal = (f"Deal {s.match.deal} of {s.options.match_deals}" if s.options.match_deals
-            else f"Deal {s.match.deal}",
-            f"第{s.match.deal}ディール(全{s.options.match_deals})" if s.options.match_deals
-            else f"第{s.match.deal}ディール")
+    options: Any = s.options  # a Struct built from the declarations (state.py)
+    length = options.match_deals
+    deal = (f"Deal {s.match.deal} of {length}" if length else f"Deal {s.match.deal}",
+            f"第{s.match.deal}ディール(全{length})" if length else f"第{s.match.deal}ディール")
     facts.append(fact("deal", ("Deal", "ディール"), deal))
     if s.phase in _PHASES:
         facts.append(fact("phase", ("Phase", "段階"), _PHASES[s.phase]))

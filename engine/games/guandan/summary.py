@@ -4,6 +4,8 @@ phase; each seat's card count as the view tells it (P-6), its place once out, it
 teams' levels (L-1, S). And the hand order a view shows."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import SUITS, rank_of, suit_of
 from engine.summary import (
     Fact,
@@ -87,7 +89,8 @@ def summary(s: GuandanState, viewer: str | None) -> TableSummary:
     elif s.phase == "play":
         facts.append(fact("to_beat", ("To beat", "場のカード"),
                           ("Nothing: a new lead", "なし: 新しいリード"), None, s.turn))
-    threshold = s.options.count_threshold
+    options: Any = s.options  # a Struct built from the declarations (state.py)
+    threshold: int = options.count_threshold
     seats = tuple(_seat(s, p, viewer, threshold) for p in s.players)
     return TableSummary(tuple(facts), seats)
 
