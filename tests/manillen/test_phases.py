@@ -32,7 +32,7 @@ def test_A8_dealer_partner_sees_no_hand_until_trumps():
     assert adj.view(state, "p0")["hand"] == shown(state["hands"]["p0"])
     assert adj.view(state, "p1")["hand"] == shown(state["hands"]["p1"])
     after = act(state, "choose_trump", "p0", trump="H").state
-    assert adj.view(after, "p2")["hand"] == state["hands"]["p2"]
+    assert adj.view(after, "p2")["hand"] == shown(state["hands"]["p2"])
     spectator = adj.view(after, None)
     assert spectator["hand"] is None
     text = json.dumps(spectator)
