@@ -51,7 +51,7 @@ class Words(msgspec.Struct, **_PART):
 class Fact(msgspec.Struct, **_PART):
     """One labelled fact of the table. `key` is a stable id a client may test ("to_beat",
     "top_card", "trump", "level", "wild_card", "lock", "revolution", "pending_draw",
-    "doubling", "phase" …; each game's rules page lists its own); `label` and `text` are for
+    "doubling", "phase" …; docs/integrating.md lists each game's); `label` and `text` are for
     people; `cards` the cards it is about (null: none); `seat` the seat it is about (who played
     the cards to beat, who must act on it; null: none)."""
     key: str
