@@ -601,7 +601,11 @@ def _dealt_hand(everything: Mapping[str, Any], game: Game[Any], state: Any, seat
     hands = everything.get("hands")
     if isinstance(hands, Mapping):
         return list(hands.get(seat) or [])
-    return _own_hand(game.view(state, seat), seat)
+    own = _own_hand(game.view(state, seat), seat)
+    whole = everything.get("hand")
+    if own and isinstance(whole, list) and sorted(whole) == sorted(own):
+        return list(whole)  # in deal order (a view sorts its hand for display)
+    return own
 
 
 def _own_hand(view: Mapping[str, Any], seat: str) -> list[str]:
