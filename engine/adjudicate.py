@@ -18,6 +18,7 @@ from .fields import MAX_SAFE_INT, FieldError, parse_fields
 from .game import Game
 from .seats import seat_key
 from .state import GameState, replace as replace_struct
+from .summary import complete_view
 from .values import FINISHED, Action, DealSetup, Lookup, Refusal, Transition, number_out_of_range
 
 
@@ -308,7 +309,14 @@ def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
         return referee.view(game, state)
     if player is not None:
         player = _seated(state_json, player, "player")
-    return game.view(state, player)
+    return seen(game, state, player)
+
+
+def seen(game: Game[Any], state: Any, player: str | None) -> dict[str, Any]:
+    """A seat's (or the spectator's) view of a state already loaded: the game's view with what
+    the engine adds to every view (engine/summary.py: the public `to_act`, the summary, the
+    standings)."""
+    return complete_view(game, state, game.view(state, player), player)
 
 
 def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],

@@ -28,6 +28,7 @@ from .errors import (  # noqa: F401 (the error classes are re-exported)
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
 from .parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from .state import GameState, check_ledger, decode_state, decode_trusted_state, encode_state, openapi_schema
+from .summary import SeatSummary, Standings, TableSummary, Words
 from .values import (  # noqa: F401
     FINISHED,
     IN_PROGRESS,
@@ -282,6 +283,25 @@ class Game(ABC, Generic[S]):
     def status(self, state: S) -> str:
         """IN_PROGRESS or FINISHED: every GameState carries it (engine/state.py)."""
         return cast(GameState, state).status
+
+    def summary(self, state: S, viewer: str | None) -> TableSummary:
+        """The table in words for `viewer` (None: a spectator), which every view carries
+        (engine/summary.py): the facts a person needs to follow the deal without knowing the
+        rules (what lies on the table to beat and who played it, trumps, levels, locks,
+        pending draws, multipliers …, each with a stable `key` and its cards), then one line
+        per seat in seat order. Built from what every seat may see: a viewer's own hand may
+        be read, never another's (tests/engine/test_hidden_information.py checks it). The
+        default: no facts, each seat without a count or a title."""
+        players = getattr(state, "players", ())
+        return TableSummary((), tuple(SeatSummary(p, None, None, None) for p in players))
+
+    def standings(self, state: S) -> Standings:
+        """The match standings in the one form every view carries (engine/summary.py): each
+        score holder (a seat or a team) with its running total in the game's unit, as of this
+        state (after the deal once it is finished), and whether the match is over; the same
+        numbers the game's own match data holds. The default, for a game whose deals stand
+        alone: no entries, finished with the deal."""
+        return Standings(Words("points", "点"), (), self.status(state) == FINISHED)
 
     def next_match(self, state: S) -> dict[str, Any] | None:
         """A finished deal's match summary (engine/parts.py Match): what the next deal's

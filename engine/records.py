@@ -592,7 +592,7 @@ def verify_deal(game_id: str, players: Sequence[str], options: Mapping[str, Any]
     return {"matches": made == seed_commitment.strip().lower(), "seed_commitment": made,
             "hands": {p: _dealt_hand(everything, game, state, p)
                       for p in dealt["state"]["players"]},
-            "face_up": game.view(state, None), "to_act": dealt["to_act"]}
+            "face_up": adjudicate.seen(game, state, None), "to_act": dealt["to_act"]}
 
 
 def _dealt_hand(everything: Mapping[str, Any], game: Game[Any], state: Any, seat: str) -> list[str]:
@@ -601,7 +601,11 @@ def _dealt_hand(everything: Mapping[str, Any], game: Game[Any], state: Any, seat
     hands = everything.get("hands")
     if isinstance(hands, Mapping):
         return list(hands.get(seat) or [])
-    return _own_hand(game.view(state, seat), seat)
+    own = _own_hand(game.view(state, seat), seat)
+    whole = everything.get("hand")
+    if own and isinstance(whole, list) and sorted(whole) == sorted(own):
+        return list(whole)  # in deal order (a view sorts its hand for display)
+    return own
 
 
 def _own_hand(view: Mapping[str, Any], seat: str) -> list[str]:

@@ -21,6 +21,7 @@ from .fields import ActionType, EventType, Field, Option
 from .parts import PENALTY as PENALTY, TAKEN_BACK as TAKEN_BACK, WARNING as WARNING, Sanction as Sanction
 from .schema import array, by_key, obj
 from .state import GameState, LedgerEntry, check_ledger, openapi_schema, replace
+from .summary import complete_view
 from .values import FINISHED, Action, Event, Refusal, ScoreDelta, Transition
 
 if TYPE_CHECKING:  # the interface, for annotations only (it never imports this module)
@@ -239,6 +240,8 @@ def view(game: "Game[Any]", state: Any) -> dict[str, Any]:
     if game.status(state) != FINISHED:
         out.pop("seed", None)
         out.pop("seed_salt", None)
+    # what every view carries (engine/summary.py), the summary as the table sees it
+    complete_view(game, state, out, None)
     out["viewer"] = REFEREE
     return out
 

@@ -42,6 +42,7 @@ import msgspec
 from .cards import deck_54
 from .errors import InvalidState
 from .fields import MAX_SAFE_INT, Option
+from .summary import VIEW_FIELDS
 
 __all__ = [
     "GameState", "Card", "Cards", "Int", "Count", "PlayerId", "Status", "options_struct",
@@ -140,8 +141,12 @@ def view_struct(game_id: str, name: str, fields: Sequence[tuple[str, Any]],
                 doc: str = "") -> type[msgspec.Struct]:
     """A game's view, declared as a Struct tagged with the game (a view names its game, so a
     client tells the games' views apart by `game`). Views are answers, never posted back: the
-    declaration is the published schema and what the tests check every view against."""
-    return msgspec.defstruct(name, list(fields), frozen=True, forbid_unknown_fields=True,
+    declaration is the published schema and what the tests check every view against. Every
+    view also carries what the engine adds to it (engine/summary.py complete_view): `to_act`,
+    `summary` and `standings`, declared here once for all games."""
+    declared = {f for f, _ in fields}
+    fields = list(fields) + [f for f in VIEW_FIELDS if f[0] not in declared]
+    return msgspec.defstruct(name, fields, frozen=True, forbid_unknown_fields=True,
                              tag_field="game", tag=game_id,
                              namespace={"__doc__": doc} if doc else None)
 

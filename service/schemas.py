@@ -21,6 +21,8 @@ from engine.game import FINISHED, IN_PROGRESS, Game
 from engine.records import DISCREPANCY_CODES
 from engine.referee import REFEREE
 from engine.schema import CARD_INPUT_PATTERN
+from engine.state import openapi_schema
+from engine.summary import STANDINGS_COMPONENT, SUMMARY_COMPONENT, Standings, TableSummary
 
 from .sealing import LEGACY_PREFIX, PREFIX
 
@@ -221,13 +223,15 @@ def view_components(games: Iterable[Game]) -> dict[str, dict]:
         if not game.view_schema:
             continue
         name = pascal(game.id) + "View"
-        components[name] = _with_actions(game.view_schema, pascal(game.id) + "Action")
+        components[name] = _shared_parts(_with_actions(game.view_schema,
+                                                       pascal(game.id) + "Action"))
         mapping[game.id] = f"#/components/schemas/{name}"
     components["View"] = ({"oneOf": [{"$ref": r} for r in mapping.values()],
                            "discriminator": {"propertyName": "game", "mapping": mapping},
                            "description": VIEW_DESCRIPTION}
                           if mapping else {"type": "object", "description": VIEW_DESCRIPTION})
     components.update(referee_view_components(games))
+    components.update(shared_view_components())
     components["SeenView"] = {"anyOf": [_ref("View"), _ref("RefereeView")],
                               "description": "a seat's or a spectator's view (`View`), or with "
                                              "the referee key as `referee`, the referee's "
@@ -250,10 +254,12 @@ def referee_view_components(games: Iterable[Game]) -> dict[str, dict]:
             continue
         name = pascal(game.id) + "RefereeView"
         schema = dict(game.state_schema)
-        schema["properties"] = {**schema["properties"], "viewer": {
+        shared = shared_view_properties()
+        schema["properties"] = {**schema["properties"], **shared, "viewer": {
             "type": "string", "enum": [REFEREE], "description": "the table's referee"}}
         schema["required"] = [k for k in schema.get("required", ())
-                              if k not in ("seed", "seed_salt")] + ["viewer"]
+                              if k not in ("seed", "seed_salt")] + \
+            [*shared, "viewer"]
         schema["description"] = REFEREE_VIEW_DESCRIPTION
         components[name] = schema
         mapping[game.id] = f"#/components/schemas/{name}"
@@ -263,6 +269,31 @@ def referee_view_components(games: Iterable[Game]) -> dict[str, dict]:
                                  if mapping else {"type": "object",
                                                   "description": REFEREE_VIEW_DESCRIPTION})
     return components
+
+
+# What every view carries besides its game's own fields (engine/summary.py), published once.
+def shared_view_properties() -> dict[str, dict]:
+    return {"to_act": {"type": "array", "items": {"type": "string"},
+                       "description": "who may act now, as every seat can see it (public: "
+                                      "never read from a hidden hand)"},
+            "summary": _ref(SUMMARY_COMPONENT),
+            "standings": _ref(STANDINGS_COMPONENT)}
+
+
+def shared_view_components() -> dict[str, dict]:
+    """`TableSummary` and `Standings` (engine/summary.py), the same in every game's view."""
+    return {SUMMARY_COMPONENT: openapi_schema(TableSummary, TableSummary.__doc__ or ""),
+            STANDINGS_COMPONENT: openapi_schema(Standings, Standings.__doc__ or "")}
+
+
+def _shared_parts(schema: dict) -> dict:
+    """A game's view schema with the summary and standings as references to the shared
+    components rather than inlined copies (`to_act` keeps the game's own description)."""
+    out = dict(schema)
+    out["properties"] = {**schema["properties"],
+                         "summary": _ref(SUMMARY_COMPONENT),
+                         "standings": _ref(STANDINGS_COMPONENT)}
+    return out
 
 
 def _with_actions(node, action: str):

@@ -89,7 +89,9 @@ def _set(state: dict, chain: tuple, value: Any) -> dict:
 MAY_BE_MISSING = frozenset({"state.seed_salt", "state.referee_ledger",
                             "state.ledger_levels",  # Guandan S-9
                             # Guandan, T-6 (added to version 4 with defaults)
-                            "state.lead_bans", "state.void", "state.anti_tribute_failed"})
+                            "state.lead_bans", "state.void", "state.anti_tribute_failed",
+                            # Daifugo D29 (added to version 4 with a default)
+                            "state.options.match_deals"})
 
 
 def mutations(game, state: dict) -> Iterator[tuple[str, str, dict]]:

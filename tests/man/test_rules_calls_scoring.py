@@ -9,6 +9,7 @@ import pytest
 from engine import adjudicate
 from engine.errors import InvalidState
 from engine.games.man import GAME
+from engine.games.man.summary import hand_order
 
 from .helpers import build, ok, refused
 
@@ -197,7 +198,7 @@ def test_decode_tolerates_the_service_signature():
 def test_view_hides_other_hands_the_stock_and_the_seed():
     s = adjudicate.deal("man", ["A", "B", "C"], seed="secret")["state"]
     v = adjudicate.view(s, "A")
-    assert v["hands"]["A"] == s["hands"]["A"] and v["hands"]["B"] is None
+    assert v["hands"]["A"] == hand_order(s["hands"]["A"]) and v["hands"]["B"] is None
     assert v["hand_counts"] == {"A": 3, "B": 3, "C": 3}
     assert v["stock"] is None and v["stock_count"] == len(s["stock"]) and "seed" not in v
     for who in (None, "A"):

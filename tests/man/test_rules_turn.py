@@ -1,6 +1,8 @@
 """Rule 3: a turn — matching, several cards, drawing, passing, big hands, effects, stock."""
 from __future__ import annotations
 
+from engine.games.man.summary import hand_order
+
 from .helpers import build, legal, ok, refused
 
 HANDS = {"A": ["S5", "HK", "D7"], "B": ["D9", "H9", "CK"], "C": ["C9", "HQ", "DQ"],
@@ -159,8 +161,8 @@ def test_rule_3_6_eight_or_more_cards_at_the_end_of_a_turn_are_public():
     after = ok(ok(s, "draw", "A").state, "end_turn", "A").state
     assert after["public"]["A"] is True
     from engine import adjudicate
-    assert adjudicate.view(after, "B")["hands"]["A"] == hand + ["C4"]
-    assert adjudicate.view(after, None)["hands"]["A"] == hand + ["C4"]
+    assert adjudicate.view(after, "B")["hands"]["A"] == hand_order(hand + ["C4"])
+    assert adjudicate.view(after, None)["hands"]["A"] == hand_order(hand + ["C4"])
     assert adjudicate.view(after, "B")["hands"]["C"] is None
     # back to 7: private again
     later = build({**HANDS, "A": hand + ["C4"]}, ["C7"], top_by="D",

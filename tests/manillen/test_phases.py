@@ -3,7 +3,13 @@ import json
 import random
 
 from engine import adjudicate as adj
+from engine.games.manillen.tricks import sort_key
 from tests.manillen.helpers import act, new_deal, play_out, refused, start, to_act
+
+
+def shown(hand: list) -> list:
+    """A hand as a view shows it: by suit, strongest first."""
+    return sorted(hand, key=sort_key)
 
 
 def test_A9_dealer_names_trumps_and_others_may_not():
@@ -23,10 +29,10 @@ def test_A8_dealer_partner_sees_no_hand_until_trumps():
     state = new_deal(seed="s")
     assert adj.view(state, "p2")["hand"] is None
     assert adj.view(state, "p2")["hand_hidden"] is True
-    assert adj.view(state, "p0")["hand"] == state["hands"]["p0"]
-    assert adj.view(state, "p1")["hand"] == state["hands"]["p1"]
+    assert adj.view(state, "p0")["hand"] == shown(state["hands"]["p0"])
+    assert adj.view(state, "p1")["hand"] == shown(state["hands"]["p1"])
     after = act(state, "choose_trump", "p0", trump="H").state
-    assert adj.view(after, "p2")["hand"] == state["hands"]["p2"]
+    assert adj.view(after, "p2")["hand"] == shown(state["hands"]["p2"])
     spectator = adj.view(after, None)
     assert spectator["hand"] is None
     text = json.dumps(spectator)
@@ -74,7 +80,7 @@ def test_A12_M_b_en_face():
     assert {"type": "pass_trump_choice", "player": "p0"} in adj.legal_actions(state, "p0")
     passed = act(state, "pass_trump_choice", "p0").state
     assert to_act(passed) == ["p2"]
-    assert adj.view(passed, "p2")["hand"] == passed["hands"]["p2"]   # the partner must look now
+    assert adj.view(passed, "p2")["hand"] == shown(passed["hands"]["p2"])   # the partner must look now
     assert refused(passed, "choose_trump", "p0", trump="S").code == "not_your_turn"
     assert refused(passed, "pass_trump_choice", "p0").code == "trump_already_passed"
     out = act(passed, "choose_trump", "p2", trump="C")
@@ -240,5 +246,5 @@ def test_two_player_view_shows_face_up_table_cards_only():
     for row in state["table"].values():
         for pile in row:
             assert f'"{pile[1]}"' not in text
-    assert view["hand"] == state["hands"]["p0"]
+    assert view["hand"] == shown(state["hands"]["p0"])
     assert f'"{state["hands"]["p1"][0]}"' not in text

@@ -5,6 +5,7 @@ import pytest
 from engine import adjudicate
 from engine.errors import InputError
 from engine.games.manteur import GAME
+from engine.games.manteur.summary import hand_order
 from service.app import create_app
 from service.config import Settings
 from tests.leaks import assert_no_leak, cards_shown
@@ -110,13 +111,13 @@ def test_b15_views_only_the_holder_sees_the_hand():
         assert v["hand"] is None and v["hand_count"] == 5
         assert_no_leak(v, hidden, viewer)
     v = GAME.view(state, "A")
-    assert v["hand"] == HAND and v["stock"] is None and v["stock_count"] == 49
+    assert v["hand"] == hand_order(HAND) and v["stock"] is None and v["stock_count"] == 49
     assert_no_leak(v, set(s["stock"]), "A")
     # after an accept, the accepter holds it and the declarer no longer sees it
     t = ok(declare(s, "A", "pair", ["2"]), "accept", "B").state
     t = ok(t, "exchange", "B", cards=["CK"]).state
     tv = GAME.decode(t)
-    assert GAME.view(tv, "A")["hand"] is None and GAME.view(tv, "B")["hand"] == t["hand"]
+    assert GAME.view(tv, "A")["hand"] is None and GAME.view(tv, "B")["hand"] == hand_order(t["hand"])
     for viewer in ("A", "C", None):
         v = GAME.view(tv, viewer)
         assert v["discard"] is None and v["discard_count"] == 1
@@ -144,7 +145,7 @@ def test_b14_the_challenged_hand_is_revealed_to_everyone():
         assert (v["hand"] is not None) == (viewer == t.holder)
     end = GAME.decode(ok(declare(deal(HAND, penalty_limit=1), "A", "flush"), "challenge",
                          "B").state)
-    assert all(GAME.view(end, p)["hand"] == HAND for p in ("A", "B", "C", None))
+    assert all(GAME.view(end, p)["hand"] == hand_order(HAND) for p in ("A", "B", "C", None))
     assert cards_shown(GAME.view(end, None)["last_round"]) >= set(HAND)
 
 

@@ -15,6 +15,7 @@ from engine.games.manteur.declarations import compare, parse_declaration
 from engine.games.manteur.ladder import ladder
 from engine.games.manteur.options import rules_of
 from engine.games.manteur.state import deck_of
+from engine.games.manteur.summary import hand_order
 from engine.values import Refusal
 from tests.leaks import assert_no_leak
 from tests.sizing import examples
@@ -54,7 +55,7 @@ def check_views(state, j: dict) -> None:
             hidden |= set(j["hand"])
             assert view["hand"] is None
         else:
-            assert view["hand"] == j["hand"]
+            assert view["hand"] == hand_order(j["hand"])  # by suit and rank
         # last_round is the public record of a past reveal (B14); the cards have been
         # shuffled since, so naming them says nothing of where they are now.
         assert_no_leak({k: v for k, v in view.items() if k != "last_round"}, hidden, viewer)

@@ -53,4 +53,8 @@ EVENTS = (
         "order": Field("str_list", "the finishing order"),
         "titles": Field("object", "each player's title by id (daifugo … daihinmin)",
                         schema=by_key({"type": "string", "enum": list(TITLES)}))}),
+    EventType("match_finished", "the match's last deal ended (D29, match_deals)", {
+        "winners": Field("str_list", "the players with the most points (several on a tie)"),
+        "totals": Field("int_map", "running points by player id"),
+        "deals_played": Field("int", "deals played in the match")}),
 )

@@ -11,9 +11,10 @@ from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.state import replace
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from . import phases, views
+from . import phases, summary, views
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -100,3 +101,9 @@ class DaifugoGame(Game[DaifugoState]):
 
     def view(self, state: DaifugoState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, state: DaifugoState, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: DaifugoState) -> Standings:
+        return summary.standings(state)

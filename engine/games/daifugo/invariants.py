@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.errors import InvalidState, shown
 
-from .state import DaifugoState
+from .state import DaifugoState, match_over
 
 
 def _bad(message: str, path: str) -> InvalidState:
@@ -50,8 +50,11 @@ def invariants(s: DaifugoState) -> None:
     if s.status != ("finished" if s.phase == "finished" else "in_progress"):
         raise _bad("does not agree with phase", "status")
     if (s.phase == "finished") != (s.result is not None) or \
-            (s.result is None) != (s.next_match is None):
-        raise _bad("a result and next match exactly when the deal is finished", "result")
+            (s.result is not None and s.next_match is None) != \
+            (s.result is not None and match_over(s)) or \
+            (s.result is None and s.next_match is not None):
+        raise _bad("a result exactly when the deal is finished, and a next match too unless "
+                   "it ends the match (D29)", "result")
     if s.phase in ("play", "give", "discard"):
         if s.turn is None or s.turn not in active(s):
             raise _bad("a player still in the deal is on turn", "turn")

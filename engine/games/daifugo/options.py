@@ -155,6 +155,12 @@ OPTIONS = (
     Option("rank_points", _enum("points per title, 大富豪/富豪/平民/貧民/大貧民",
                                 "順位ごとの点数(大富豪/富豪/平民/貧民/大貧民)",
                                 RANK_POINTS), "2/1/0/-1/-2", "D-s"),
+    Option("match_deals", Field("int", "deals in a match (D29): the match ends with this "
+                                "deal; null: no set length, the match goes on while deals are "
+                                "requested",
+                                "1試合のディール数(D29): このディールで試合が終わる。null: 長さを"
+                                "決めない(ディールを求める限り続く)", nullable=True, minimum=1),
+           None, "D29"),
     violations_option("D26"),
 )
 

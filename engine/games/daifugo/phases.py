@@ -40,6 +40,7 @@ from .state import (
     DaifugoPlay,
     DaifugoResult,
     DaifugoState,
+    match_over,
 )
 
 TITLE_NAMES = {"daifugo": ("大富豪", "grand millionaire"), "fugo": ("富豪", "millionaire"),
@@ -150,6 +151,10 @@ def _match(setup: DealSetup) -> DaifugoMatch:
         raise InvalidDeal("the previous finishing order ranks every seated player once",
                           "match.finish_order")
     deal_no = int(m.get("deal") or (2 if order else 1))
+    length = setup.options.get("match_deals")
+    if length is not None and deal_no > length:  # D29: a finished match takes no more deals
+        raise InvalidDeal(f"D29: the match of {length} deals is over; start a new match "
+                          "without `match`", "match.deal")
     return DaifugoMatch(deal_no, {p: int(points.get(p, 0)) for p in players}, order)
 
 
@@ -316,6 +321,12 @@ def apply(s: DaifugoState, action: Action) -> Transition[DaifugoState]:
         deltas = _deltas(new)
         events.append(Event("deal_finished", {"order": list(new.result.finish_order),
                                               "titles": dict(new.result.titles)}))
+        if match_over(new):  # D29
+            totals = match_totals(new)
+            top = max(totals.values())
+            events.append(Event("match_finished", {
+                "winners": [p for p in new.players if totals[p] == top],
+                "totals": totals, "deals_played": new.match.deal}))
     return Transition(new, deltas, tuple(events))
 
 
@@ -616,8 +627,17 @@ def _end_deal(s: DaifugoState) -> DaifugoState:
     points = {p: table[index[titles[p]]] for p in order}
     result = DaifugoResult(order, titles, points)
     running = {p: s.match.points[p] + points[p] for p in s.players}
+    # D29: the match's last deal leaves no next deal
+    following = None if match_over(s) else DaifugoMatch(s.match.deal + 1, running, order)
     return replace(s, phase="finished", status="finished", turn=None, owed=None,
-                   result=result, next_match=DaifugoMatch(s.match.deal + 1, running, order))
+                   result=result, next_match=following)
+
+
+def match_totals(s: DaifugoState) -> dict[str, int]:
+    """Each seat's running points: before this deal while it is played (the referee's
+    penalties, D28, included), after it once finished."""
+    won = s.result.points if s.result is not None else {}
+    return {p: s.match.points[p] + won.get(p, 0) for p in s.players}
 
 
 _HANDLERS = {"play": _play, "pass": _pass, "give": _follow_up, "discard": _follow_up,

@@ -16,7 +16,8 @@ from .options import OPTIONS
 from .rules import FORBIDDEN_FINISHES
 
 VERSION = 4  # 2: passes_in_a_row (D9, leader_may_pass); 3: pass_limit_order (physical deals);
-# 4: options.violations (referee mode, D26)
+# 4: options.violations (referee mode, D26); later, with a default so earlier version-4
+# states still load: options.match_deals (D29)
 PHASES = ("exchange", "play", "give", "discard", "finished")
 TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 FORMS = ("single", "set", "stairs")
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
         violations: Literal["reject", "referee"]
         forbidden_finish: tuple[Literal["joker", "top_rank", "eight", "spade3_return",
                                         "jack"], ...]
+        match_deals: Optional[int] = None
 else:
     Form = Literal[FORMS]
     StairsForm = Literal["standard", "seed"]
@@ -78,12 +80,16 @@ else:
     Title = Literal[TITLES]
     Version = Literal[VERSION]
     Phase = Literal[PHASES]
-    _base = options_struct("_DaifugoOptionsBase",
-                           [o for o in OPTIONS if o.name != "forbidden_finish"])
+    # Declared after the others with a default, so version-4 states written before it still load.
+    _LATER = ("match_deals",)
+    _base = options_struct("_DaifugoOptionsBase", [o for o in OPTIONS
+                                                  if o.name not in ("forbidden_finish", *_LATER)])
+    _later = options_struct("_DaifugoOptionsLater", [o for o in OPTIONS if o.name in _LATER])
     DaifugoOptions = msgspec.defstruct(
         "DaifugoOptions",
         [(f.name, f.type) for f in msgspec.structs.fields(_base)]
-        + [("forbidden_finish", tuple[Literal[FORBIDDEN_FINISHES], ...])],
+        + [("forbidden_finish", tuple[Literal[FORBIDDEN_FINISHES], ...])]
+        + [(f.name, f.type, None) for f in msgspec.structs.fields(_later)],
         frozen=True, forbid_unknown_fields=True)
 
 
@@ -162,3 +168,8 @@ class DaifugoState(GameState, frozen=True, tag="daifugo"):
     # D9 in a physical deal (hands given, leader_may_pass): the referee's order in which the
     # players left at the pass limit take the open places; None: the seeded shuffle
     pass_limit_order: Optional[tuple[PlayerId, ...]]
+
+
+def match_over(s: DaifugoState) -> bool:
+    """D29: this deal is the match's last (`match_deals`), whether or not it is finished."""
+    return s.options.match_deals is not None and s.match.deal >= s.options.match_deals

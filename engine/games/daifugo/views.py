@@ -11,6 +11,7 @@ from msgspec import Struct
 from engine.state import Cards, Count, PlayerId, encode_state, view_of
 
 from .state import DaifugoState
+from .summary import hand_order
 
 
 class DaifugoExchangeView(Struct, frozen=True, forbid_unknown_fields=True):
@@ -39,7 +40,8 @@ def view(s: DaifugoState, player: str | None) -> dict[str, Any]:
     v = encode_state(s)
     for name in UNSEEN:
         del v[name]
-    v["hands"] = {p: (list(h) if p == player else None) for p, h in s.hands.items()}
+    # the viewer's hand in the strength order of the moment (the state keeps the deal's order)
+    v["hands"] = {p: (hand_order(s, h) if p == player else None) for p, h in s.hands.items()}
     v["hand_counts"] = {p: len(h) for p, h in s.hands.items()}
     v["exchange"] = [
         {**e, "tribute": e["tribute"] if player in (e["upper"], e["lower"]) else None,

@@ -11,9 +11,10 @@ from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
 from engine.schema import by_key
 from engine.state import replace
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, views
+from . import phases, summary, views
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -121,4 +122,10 @@ class GuandanGame(Game[GuandanState]):
 
     def view(self, state: GuandanState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, state: GuandanState, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: GuandanState) -> Standings:
+        return summary.standings(state)
 

@@ -9,8 +9,8 @@ from msgspec import Struct
 
 from engine.state import Card, Cards, Count, PlayerId, encode_state, view_of
 
-from .phases import to_act
 from .state import TEAMS, GuandanState
+from .summary import hand_order
 
 
 class GuandanTributeView(Struct, frozen=True, forbid_unknown_fields=True):
@@ -32,7 +32,6 @@ GuandanView = view_of(GuandanState, "GuandanView", drop=UNSEEN, fields=[
     ("tributes", tuple[GuandanTributeView, ...]),
     ("hand_counts", dict[str, Optional[Count]]),  # null: above the count threshold (P-6)
     ("teams", dict[str, tuple[PlayerId, ...]]),
-    ("to_act", tuple[PlayerId, ...]),
     ("viewer", Optional[PlayerId]),          # null: a spectator
 ], doc="A deal of Guandan as one seat (`viewer`) or a spectator (null) may see it")
 
@@ -42,13 +41,13 @@ def view(s: GuandanState, player: str | None) -> dict[str, Any]:
     for name in UNSEEN:
         del v[name]
     threshold = s.options.count_threshold
-    v["hands"] = {p: (list(h) if p == player else None) for p, h in s.hands.items()}
+    # the viewer's hand in the strength order of its level (the state keeps the deal's order)
+    v["hands"] = {p: (hand_order(s, h) if p == player else None) for p, h in s.hands.items()}
     v["hand_counts"] = {p: (len(h) if p == player or len(h) <= threshold else None)
                         for p, h in s.hands.items()}
     if s.phase == "return":
         v["tributes"] = [{**t, "returned": t["returned"] if t["receiver"] == player else None,
                           "return_given": t["returned"] is not None} for t in v["tributes"]]
     v["teams"] = {team: [s.players[i], s.players[i + 2]] for i, team in enumerate(TEAMS)}
-    v["to_act"] = to_act(s)
     v["viewer"] = player
     return v

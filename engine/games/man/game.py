@@ -9,9 +9,10 @@ from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.state import replace
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from . import phases, views
+from . import phases, summary, views
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -117,3 +118,9 @@ class ManGame(Game[ManState]):
 
     def view(self, state: ManState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, state: ManState, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: ManState) -> Standings:
+        return summary.standings(state)

@@ -6,6 +6,7 @@ from typing import Any, Optional
 from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 
 from .state import ManState
+from .summary import hand_order
 
 # The view, declared once: the state as a seat sees it (published as `ManView`).
 # Never shown to a seat: the seed (it fixes every later shuffle) and its salt (with it a
@@ -30,7 +31,8 @@ def view(s: ManState, player: str | None) -> dict[str, Any]:
         del v[name]
     v["stock"] = None
     v["stock_count"] = len(s.stock)
-    v["hands"] = {p: (list(h) if p == player or s.public[p] or s.shown[p] else None)
+    # hands by suit and number (the state keeps the order they were dealt and drawn in)
+    v["hands"] = {p: (hand_order(h) if p == player or s.public[p] or s.shown[p] else None)
                   for p, h in s.hands.items()}
     v["hand_counts"] = {p: len(h) for p, h in s.hands.items()}
     if player is None or player != s.turn:

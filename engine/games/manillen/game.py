@@ -9,9 +9,10 @@ from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
 from engine.state import encode_state, replace
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, sides as sd
+from . import phases, sides as sd, summary
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -20,7 +21,7 @@ from .options import OPTIONS, PRESETS
 from .physical import TABLE_FIELDS
 from .sheet import columns as sheet_columns, lines as sheet_lines
 from .state import VERSION, ManillenState
-from .tricks import ORDER
+from .tricks import ORDER, sort_key
 from .views import ManillenView
 
 State = ManillenState
@@ -98,6 +99,12 @@ class ManillenGame(Game[State]):
 
     view_type = ManillenView
 
+    def summary(self, state: State, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: State) -> Standings:
+        return summary.standings(state)
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see. Own hand (hidden from the dealer's partner until trumps are
         named, A8, and from the dealer before they look when blind no-trump is on, A11);
@@ -113,7 +120,8 @@ class ManillenGame(Game[State]):
             hidden = ((state.phase == "blind" and player == state.dealer)
                       or (state.phase in ("blind", "trump") and not state.trump_passed
                           and player in phases.dealer_partners(state)))
-            hand = None if hidden else list(state.hands[player])
+            # by suit, strongest first (the state keeps the order dealt)
+            hand = None if hidden else sorted(state.hands[player], key=sort_key)
         table = None
         if state.table is not None:
             table = {p: [{"up": pile[0] if pile else None, "down": len(pile) == 2}

@@ -9,9 +9,10 @@ from engine.cards import in_table_order
 from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
+from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Transition
 
-from . import phases, views
+from . import phases, summary, views
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, PIQUET_RANKS, STANDARD_RANKS, DeclarationError
 from .events import EVENTS
@@ -96,3 +97,9 @@ class ManteurGame(Game[ManteurState]):
 
     def view(self, state: ManteurState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, state: ManteurState, viewer: str | None) -> TableSummary:
+        return summary.summary(state, viewer)
+
+    def standings(self, state: ManteurState) -> Standings:
+        return summary.standings(state)

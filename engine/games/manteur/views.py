@@ -10,6 +10,7 @@ from engine.state import Cards, Count, Hidden, PlayerId, encode_state, view_of
 
 from .declarations import Declaration, describe
 from .state import ManteurCall, ManteurReveal, ManteurState
+from .summary import hand_order
 
 
 class ManteurText(Struct, frozen=True, forbid_unknown_fields=True):
@@ -66,8 +67,8 @@ def view(s: ManteurState, player: str | None) -> dict[str, Any]:
     # ends (B19) shows nothing more than it did
     shown = s.phase == "finished" and s.last_round is not None and \
         s.last_round.round == s.round
-    if not (player == s.holder or shown):
-        v["hand"] = None
+    # by suit and rank (the state keeps the order the cards came in)
+    v["hand"] = hand_order(s.hand) if player == s.holder or shown else None
     v["hand_count"] = len(s.hand)
     for call in v["calls"]:
         call["text"] = _words(call["declaration"])
