@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal, Mapping
 
 import msgspec
 
-from .. import registry
-from ..errors import InputError, shown
+from .. import adjudicate, registry
+from ..errors import InputError, InvalidOptions, shown
 from ..game import Game
 from ..records import MatchRecord, canonical_bytes, parse_record
 from ..seats import seat_key
@@ -307,6 +307,13 @@ def check_system(system: System) -> Game[Any]:
                            f"{'' if has_partners else 'no '}fixed partners: partners is {wanted}",
                            "system.partners")
     game.resolve_options(system.options)  # InvalidOptions (options_invalid) names the option
+    try:  # a table size within the bounds a game still may not deal (Manillen's five)
+        adjudicate.deal(game.id, [f"seat{i + 1}" for i in range(n)], system.options, seed="")
+    except InvalidOptions:
+        raise
+    except InputError as err:
+        raise InvalidEvent(f"{game.id} does not deal to tables of {n}: {err.message}",
+                           "system.table_size") from None
     if system.rounds < 1 or system.rounds > MAX_ROUNDS:
         raise InvalidEvent(f"an event has 1–{MAX_ROUNDS} rounds", "system.rounds")
     end = system.round_end
