@@ -63,7 +63,7 @@ def next_round(event: Mapping[str, Any], seed: str, salt: str | None = None, *,
     rnd.seed_commitment = rng.commitment(seed, salt)
     rnd.deals = [DealSeed(seed_commitment=rng.commitment(*_deal_seed(seed, salt, k)))
                  for k in range(1, ev.system.same_deals + 1)]
-    out = msgspec.to_builtins(ev)
+    out: dict[str, Any] = msgspec.to_builtins(ev)
     out.pop("digest", None)  # the document changed: a digest it carried is no longer its own
     out.setdefault("rounds", []).append(msgspec.to_builtins(rnd))
     return out
@@ -101,7 +101,7 @@ def reveal_round(event: Mapping[str, Any], round_number: int, seed: str,
                            code="commitment_mismatch")
     rnd.seed, rnd.seed_salt = seed, salt
     rnd.deals = [DealSeed(**d) for d in deal_seeds(seed, salt, len(rnd.deals))]
-    out = msgspec.to_builtins(ev)
+    out: dict[str, Any] = msgspec.to_builtins(ev)
     out.pop("digest", None)
     return out
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.errors import InputError
-from engine.events import InvalidEvent, digest, next_round, parse_event
+from engine.events import digest, next_round, parse_event
 from engine.events.roster import event_points
 from tests.events.helpers import event
 
