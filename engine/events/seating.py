@@ -111,6 +111,8 @@ def verify_seating(event: Mapping[str, Any], round_number: int) -> bool:
     event before it (a fixed round: the director's plan, re-checked). The seats, byes and
     commitments are compared; substitutes and results are written later and are not."""
     ev = parse_event(event)
+    if not 1 <= round_number <= len(ev.rounds):
+        raise InvalidEvent(f"round {round_number} is not seated", "rounds")
     rnd = ev.rounds[round_number - 1]
     if rnd.seed is None:
         raise InvalidEvent("the round's seed is not revealed yet",

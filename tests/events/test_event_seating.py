@@ -197,6 +197,10 @@ def test_the_revealed_seed_must_make_the_commitment():
     tables = shown["rounds"][0]["tables"]
     tables[0]["seats"][0], tables[1]["seats"][0] = tables[1]["seats"][0], tables[0]["seats"][0]
     assert not verify_seating(shown, 1)
+    with pytest.raises(InvalidEvent, match="not revealed"):
+        verify_seating(ev, 1)
+    with pytest.raises(InvalidEvent, match="not seated"):
+        verify_seating(shown, 2)
 
 
 def test_same_deals_commit_one_seed_per_deal_revealed_after_the_round():
