@@ -59,7 +59,11 @@ def next_round(event: Mapping[str, Any], seed: str, salt: str | None = None, *,
     in seat order: a team per side). `salt`: the commitment's salt (engine/rng.py; None: the
     bare SHA-256 of the seed) — kept secret with the seed until the round is revealed."""
     ev = parse_event(event)
-    rnd = seat_round(ev, seed, method or ev.system.seating, plan)
+    method = method or ("fixed" if plan is not None else ev.system.seating)
+    if plan is not None and method != "fixed":
+        raise InvalidEvent(f"a plan is a fixed round's, not a {method} round's", "plan",
+                           code="plan_invalid")
+    rnd = seat_round(ev, seed, method, plan)
     rnd.seed_commitment = rng.commitment(seed, salt)
     rnd.deals = [DealSeed(seed_commitment=rng.commitment(*_deal_seed(seed, salt, k)))
                  for k in range(1, ev.system.same_deals + 1)]

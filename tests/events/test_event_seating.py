@@ -272,3 +272,26 @@ def test_a_200_entrant_swiss_round_is_seated_within_a_second(size):
     start = time.process_time()
     next_round(ev, "s7")
     assert time.process_time() - start < 1.0
+
+
+def test_seating_is_pinned_so_a_change_of_algorithm_is_seen():
+    """Like the deal's pinned shuffle (tests/engine/test_rng.py): anyone re-deriving a past
+    round's seating needs this algorithm unchanged, whatever machine or Python hash seed."""
+    ev = event(7, game="daifugo", table_size=3)
+    for number in (1, 2, 3):
+        ev = next_round(ev, f"pinned-{number}")
+    assert [([[s["entrant"] for s in t["seats"]] for t in r["tables"]], r["byes"])
+            for r in ev["rounds"]] == [
+        ([["p1", "p5", "p4"], ["p6", "p2", "p3"]], ["p0"]),
+        ([["p6", "p4", "p0"], ["p2", "p3", "p5"]], ["p1"]),
+        ([["p2", "p0", "p1"], ["p4", "p6", "p5"]], ["p3"])]
+    rotating = next_round(event(6, game="guandan", table_size=4, partners="rotating"), "pinned")
+    assert [[s["entrant"] for s in t["seats"]] for t in rotating["rounds"][0]["tables"]] == \
+        [["p3", "p5", "p0", "p2"]]
+    assert rotating["rounds"][0]["byes"] == ["p4", "p1"]
+
+
+def test_a_plan_is_only_for_a_fixed_round():
+    with pytest.raises(InvalidEvent) as err:
+        next_round(event(8), "s", method="swiss", plan={"tables": [], "byes": []})
+    assert err.value.code == "plan_invalid"
