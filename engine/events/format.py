@@ -366,6 +366,9 @@ def _check_round(event: Event, game: Game[Any], k: int, rnd: Round) -> None:
     where = f"rounds[{k}]"
     active = set(active_units(event, k + 1))
     seen: set[str] = set()
+    # Seat ids of the round: a substitute sits at one table, under no id that looks like
+    # another seat's of the round or a team id of the game (the record's seats: check_players)
+    sitting: dict[str, str] = {seat_key(t): f"the team id {t}" for t in game.team_ids}
     for j, bye in enumerate(rnd.byes):
         _seat_once(bye, active, seen, f"{where}.byes[{j}]")
     for t, table in enumerate(rnd.tables):
@@ -375,6 +378,8 @@ def _check_round(event: Event, game: Game[Any], k: int, rnd: Round) -> None:
         for entrant in dict.fromkeys(s.entrant for s in table.seats):
             _seat_once(entrant, active, seen, f"{tw}.seats")
         _check_seats(event, game, table, tw)
+        for s, seat in enumerate(table.seats):
+            _unique(sitting, _seated(seat), f"{tw}.seats[{s}]")
     if len(rnd.deals) not in (0, event.system.same_deals):
         raise InvalidEvent(f"the same deals commit {event.system.same_deals} seeds",
                            f"{where}.deals")

@@ -164,3 +164,17 @@ def test_event_points_count_places_byes_and_the_directors_points():
     bad = copy.deepcopy(ev)
     bad["penalties"][0]["points"] = 0
     assert _refused(bad).path == "penalties[0].points"
+
+
+def test_a_substitute_sits_once_in_a_round_under_an_id_of_their_own():
+    ev = seated()
+    tables = ev["rounds"][0]["tables"]
+    tables[0]["seats"][0]["substitute"] = {"id": "stand-in"}
+    parse_event(ev)
+    tables[1]["seats"][0]["substitute"] = {"id": "Stand-In"}  # looks like the first
+    assert _refused(ev).path == "rounds[0].tables[1].seats[0]"
+    tables[1]["seats"][0]["substitute"] = {"id": tables[0]["seats"][1]["player"]}
+    assert _refused(ev).path == "rounds[0].tables[1].seats[0]"
+    team = seated(game="guandan", table_size=4, partners="fixed")
+    team["rounds"][0]["tables"][0]["seats"][0]["substitute"] = {"id": "team2"}
+    assert _refused(team).path == "rounds[0].tables[0].seats[0]"
