@@ -43,10 +43,12 @@ from .format import (
 )
 from .roster import History, event_points, history
 
-# Nodes the swiss search may visit before it seats greedily instead (a 200-entrant round
-# that has a seating without repeats finds one in far fewer; docs/events.md, "Speed").
-SEARCH_BUDGET = 20_000
+# The work the swiss search may do (candidates it weighs) before it seats greedily instead: a
+# 200-entrant round that has a seating without repeats finds one in far less; the bound keeps
+# the largest event's round near a second (docs/events.md, "Speed").
+SEARCH_BUDGET = 400_000
 REPAIR_PASSES = 20  # each pass tries every entrant who repeats a meeting once
+REPAIR_BUDGET = 400_000  # swaps weighed in all
 _DEAL_SEED = b"card-referee/event-deal/v1"
 
 
@@ -224,7 +226,8 @@ def tables_without_repeats(pool: Sequence[str], per_table: int, past: History,
                            budget: int = SEARCH_BUDGET) -> list[list[str]] | None:
     """Tables of `per_table` from `pool` (in ranking order) where no two have met: the first
     such in the ranking's order (each table opened by the best-placed left, filled with the
-    best-placed who fit); None when there is none, or none found within `budget` steps.
+    best-placed who fit); None when there is none, or none found within `budget` steps (each
+    candidate weighed is one).
 
     A backtracking search over positions, iterative (a 2000-entrant round is deeper than
     Python's recursion): position p opens a table when p is a multiple of `per_table` (forced:
@@ -250,8 +253,12 @@ def tables_without_repeats(pool: Sequence[str], per_table: int, past: History,
             used[chosen[pos]] = False
         start, table = chosen[pos] + 1 if back else chosen[pos - 1] + 1, pos - pos % per_table
         seated = chosen[table:pos]
-        found = next((i for i in range(start, n)
-                      if not used[i] and met[i].isdisjoint(seated)), -1)
+        found = -1
+        for i in range(start, n):
+            steps += 1
+            if not used[i] and met[i].isdisjoint(seated):
+                found = i
+                break
         if found < 0:
             chosen[pos], pos, back = -1, pos - 1, True
             continue
@@ -289,6 +296,7 @@ def _repair(groups: list[list[str]], past: History, place: Mapping[str, int]) ->
         met = past.met.get(u, none)
         return len(met & members[t]) - (without in met)
 
+    work = 0
     for _ in range(REPAIR_PASSES):
         swapped = False
         for u in by_place:
@@ -296,7 +304,10 @@ def _repair(groups: list[list[str]], past: History, place: Mapping[str, int]) ->
             here = repeats(u, a, u)
             if not here:
                 continue
+            if work > REPAIR_BUDGET:
+                break
             for v in sorted(by_place, key=lambda w: abs(place[w] - place[u])):
+                work += 1
                 b = table_of[v]
                 if b == a:
                     continue

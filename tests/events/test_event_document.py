@@ -8,11 +8,13 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.errors import InputError
 from engine.events import digest, next_round, parse_event
 from engine.events.roster import event_points
 from tests.events.helpers import event
+from tests.sizing import examples
 
 
 def reordered(value, rnd: random.Random):
@@ -178,3 +180,45 @@ def test_a_substitute_sits_once_in_a_round_under_an_id_of_their_own():
     team = seated(game="guandan", table_size=4, partners="fixed")
     team["rounds"][0]["tables"][0]["seats"][0]["substitute"] = {"id": "team2"}
     assert _refused(team).path == "rounds[0].tables[0].seats[0]"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10) | st.text(max_size=4)
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+
+
+def _paths(value, here=()):
+    yield here
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*here, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*here, i))
+
+
+@settings(max_examples=examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_edit_of_an_event_reads_or_is_refused_with_a_code(data):
+    """Whatever a client writes anywhere in an event, reading and seating it answer or refuse
+    with a stable code: never another exception (the service would answer 500)."""
+    layout = data.draw(st.sampled_from([("daifugo", "none"), ("guandan", "fixed"),
+                                        ("guandan", "rotating")]))
+    ev = next_round(event(9, game=layout[0], partners=layout[1]), "s")
+    table = ev["rounds"][0]["tables"][0]
+    table["result"] = {"reported": {"places": {s["entrant"]: 1 for s in table["seats"]}}}
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(list(_paths(ev))[1:]))
+        target = ev
+        for key in path[:-1]:
+            target = target[key]
+        if data.draw(st.booleans()) and isinstance(target, dict):
+            del target[path[-1]]
+        else:
+            target[path[-1]] = data.draw(JSON)
+    try:
+        next_round(ev, "t")
+    except InputError as err:
+        assert err.code and isinstance(err.path, str)
