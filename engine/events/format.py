@@ -267,6 +267,9 @@ def parse_event(data: Any) -> Event:
         path = found.group(1).lstrip(".") if found else ""
         raise InvalidEvent(text[:found.start()] if found else text, path) from None
     game = check_system(event.system)
+    if len(event.rounds) > event.system.rounds:
+        raise InvalidEvent(f"the event plans {event.system.rounds} rounds, not "
+                           f"{len(event.rounds)}", "rounds")
     _check_entrants(event, game)
     for k, rnd in enumerate(event.rounds):
         _check_round(event, game, k, rnd)

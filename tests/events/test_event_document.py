@@ -88,6 +88,8 @@ CASES = [
     ("look-alike ids", _edit((["entrants", 1, "id"], "P0")), "event_invalid", "entrants[1].id"),
     ("a tie-break twice", _edit((["system", "tie_breaks"], ["head_to_head", "head_to_head"])),
      "event_invalid", "system.tie_breaks"),
+    ("more rounds than planned", _edit((["system", "rounds"], 0)), "event_invalid",
+     "system.rounds"),
     ("a withdrawal before entry", _edit((["entrants", 0, "withdrawn_round"], 1)),
      "event_invalid", "entrants[0].withdrawn_round"),
 ]
@@ -198,7 +200,7 @@ def _paths(value, here=()):
             yield from _paths(v, (*here, i))
 
 
-@settings(max_examples=examples(150), deadline=None,
+@settings(max_examples=examples(50), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_edit_of_an_event_reads_or_is_refused_with_a_code(data):
@@ -222,3 +224,10 @@ def test_any_edit_of_an_event_reads_or_is_refused_with_a_code(data):
         next_round(ev, "t")
     except InputError as err:
         assert err.code and isinstance(err.path, str)
+
+
+def test_an_event_holds_no_more_rounds_than_it_plans():
+    ev = seated(rounds=2)
+    ev = next_round(ev, "again")
+    ev["system"]["rounds"] = 1
+    assert _refused(ev).path == "rounds"
