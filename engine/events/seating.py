@@ -60,6 +60,7 @@ def next_round(event: Mapping[str, Any], seed: str, salt: str | None = None, *,
     takes `plan` ({"tables": [[entrant, …], …], "byes": [entrant, …]}, each table's entrants
     in seat order: a team per side). `salt`: the commitment's salt (engine/rng.py; None: the
     bare SHA-256 of the seed) — kept secret with the seed until the round is revealed."""
+    _check_seed(seed, salt)
     ev = parse_event(event)
     method = method or ("fixed" if plan is not None else ev.system.seating)
     if plan is not None and method != "fixed":
@@ -73,6 +74,13 @@ def next_round(event: Mapping[str, Any], seed: str, salt: str | None = None, *,
     out.pop("digest", None)  # the document changed: a digest it carried is no longer its own
     out.setdefault("rounds", []).append(msgspec.to_builtins(rnd))
     return out
+
+
+def _check_seed(seed: Any, salt: Any) -> None:
+    if not isinstance(seed, str) or not seed:
+        raise InvalidEvent("a round's seed is a non-empty string", "seed")
+    if salt is not None and not rng.valid_salt(salt):
+        raise InvalidEvent("a seed salt is 32 lowercase hex digits (128 bits)", "seed_salt")
 
 
 def _deal_seed(seed: str, salt: str | None, k: int) -> tuple[str, str | None]:
@@ -97,6 +105,7 @@ def reveal_round(event: Mapping[str, Any], round_number: int, seed: str,
                  salt: str | None = None) -> dict[str, Any]:
     """The event with round `round_number`'s seed (and the same deals' seeds) revealed, after
     checking it makes the commitment published with the seating (`commitment_mismatch`)."""
+    _check_seed(seed, salt)
     ev = parse_event(event)
     if not 1 <= round_number <= len(ev.rounds):
         raise InvalidEvent(f"round {round_number} is not seated", "rounds")
@@ -161,7 +170,8 @@ def seat_round(ev: Event, seed: str, method: str, plan: Mapping[str, Any] | None
     elif method == "random":
         order = rng.shuffled(active, seed, f"{label}/order")
         byes = sorted(order, key=lambda u: past.byes[u])[:len(active) % per_table]
-        rest = [u for u in order if u not in set(byes)]
+        resting = set(byes)
+        rest = [u for u in order if u not in resting]
         groups = [rest[i:i + per_table] for i in range(0, len(rest), per_table)]
     elif method == "swiss":
         groups, byes = _swiss(ev, active, per_table, past, seed, label)
@@ -215,7 +225,8 @@ def _swiss(ev: Event, active: list[str], per_table: int, past: History, seed: st
     count = len(active) % per_table
     # the lowest-placed without a bye; once everyone has had one, the fewest byes
     byes = sorted(ranking, key=lambda u: (past.byes[u], points[u], -place[u]))[:count]
-    pool = [u for u in ranking if u not in set(byes)]
+    resting = set(byes)
+    pool = [u for u in ranking if u not in resting]
     groups = tables_without_repeats(pool, per_table, past)
     if groups is None:
         groups = _repair(_fewest_repeats(pool, per_table, past), past, place)

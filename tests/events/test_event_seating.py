@@ -15,7 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import registry, rng
-from engine.events import InvalidEvent, next_round, parse_event, reveal_round, verify_seating
+from engine.events import (
+    InvalidEvent,
+    deal_seeds,
+    next_round,
+    parse_event,
+    reveal_round,
+    verify_seating,
+)
 from engine.events.format import active_units
 from tests.events.helpers import event, random_events
 from tests.sizing import examples
@@ -295,3 +302,24 @@ def test_a_plan_is_only_for_a_fixed_round():
     with pytest.raises(InvalidEvent) as err:
         next_round(event(8), "s", method="swiss", plan={"tables": [], "byes": []})
     assert err.value.code == "plan_invalid"
+
+
+@pytest.mark.parametrize("seed,salt,path", [("", None, "seed"), (7, None, "seed"),
+                                            ("s", "not hex", "seed_salt")])
+def test_a_round_seed_and_salt_are_checked(seed, salt, path):
+    with pytest.raises(InvalidEvent) as err:
+        next_round(event(8), seed, salt)
+    assert err.value.path == path
+
+
+def test_the_same_deals_seeds_are_derived_as_documented():
+    import hashlib
+
+    def derived(text: str, k: int) -> str:
+        return hashlib.sha256(b"card-referee/event-deal/v1\x00" + text.encode() + b"\x00"
+                              + str(k).encode()).hexdigest()[:32]
+    salt = "0f" * 16
+    assert deal_seeds("round-seed", salt, 2) == [
+        {"seed": derived("round-seed", k), "seed_salt": derived(salt, k),
+         "seed_commitment": rng.commitment(derived("round-seed", k), derived(salt, k))}
+        for k in (1, 2)]
