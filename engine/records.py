@@ -192,12 +192,12 @@ def _canonical(value: Any, where: Any = None, depth: int = 0,
         return value
     if isinstance(value, int):
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
-            raise error("a record's integers are within ±(2^53 − 1), what every JSON "
-                                "reader holds exactly", _path(where))
+            raise error("a document's integers are within ±(2^53 − 1), what every JSON "
+                        "reader holds exactly", _path(where))
         return value
     if isinstance(value, float):
-        raise error("a record's numbers are integers (its digest's canonical form "
-                            "writes no fractions)", _path(where))
+        raise error("a document's numbers are integers (its digest's canonical form "
+                    "writes no fractions)", _path(where))
     if isinstance(value, str):
         _check_text(value, where, error)
         return value
@@ -220,8 +220,7 @@ def _check_text(text: str, where: Any, error: type[InputError] = InvalidRecord) 
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise error("text must be Unicode (a lone surrogate is not)",
-                            _path(where)) from None
+        raise error("text must be Unicode (a lone surrogate is not)", _path(where)) from None
 
 
 def canonical_bytes(record: Mapping[str, Any], error: type[InputError] = InvalidRecord) -> bytes:
