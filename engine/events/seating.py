@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -279,16 +279,20 @@ def tables_without_repeats(pool: Sequence[str], per_table: int, past: History,
     return [[pool[chosen[p]] for p in range(t, t + per_table)] for t in range(0, n, per_table)]
 
 
+GREEDY_WINDOW = 64  # the best-placed left whom the greedy weighs for a seat
+
+
 def _fewest_repeats(pool: Sequence[str], per_table: int, past: History) -> list[list[str]]:
-    """Greedy: each table from the best-placed left, adding whoever repeats fewest meetings
-    (the better placed among equals)."""
+    """Greedy: each table from the best-placed left, adding whoever of the next GREEDY_WINDOW
+    repeats fewest meetings (the better placed among equals)."""
     left = list(pool)
     groups = []
+    none: set[str] = set()
     while left:
         group = [left.pop(0)]
         while len(group) < per_table:
-            best = min(range(len(left)),
-                       key=lambda i: (sum(past.has_met(left[i], v) for v in group), i))
+            best = min(range(min(len(left), GREEDY_WINDOW)),
+                       key=lambda i: (len(past.met.get(left[i], none).intersection(group)), i))
             group.append(left.pop(best))
         groups.append(group)
     return groups
@@ -301,6 +305,7 @@ def _repair(groups: list[list[str]], past: History, place: Mapping[str, int]) ->
     table_of = {u: t for t, group in enumerate(groups) for u in group}
     members = [set(group) for group in groups]
     by_place = sorted(table_of, key=lambda u: place[u])
+    rank = {u: i for i, u in enumerate(by_place)}
     none: set[str] = set()
 
     def repeats(u: str, t: int, without: str) -> int:
@@ -317,7 +322,7 @@ def _repair(groups: list[list[str]], past: History, place: Mapping[str, int]) ->
                 continue
             if work > REPAIR_BUDGET:
                 break
-            for v in sorted(by_place, key=lambda w: abs(place[w] - place[u])):
+            for v in _nearest(by_place, rank[u]):
                 work += 1
                 b = table_of[v]
                 if b == a:
@@ -333,6 +338,16 @@ def _repair(groups: list[list[str]], past: History, place: Mapping[str, int]) ->
         if not swapped:
             break
     return [sorted(g, key=lambda w: place[w]) for g in groups]
+
+
+def _nearest(by_place: Sequence[str], i: int) -> Iterator[str]:
+    """The others by distance in place from by_place[i], the better placed first at each
+    distance (a sort per entrant cost n log n where a swap is usually found at once)."""
+    for d in range(1, len(by_place)):
+        if i - d >= 0:
+            yield by_place[i - d]
+        if i + d < len(by_place):
+            yield by_place[i + d]
 
 
 # ---------------------------------------------------------------- seats at a table
