@@ -10,7 +10,7 @@ the same seating (`verify_seating`).
   lowest-placed without one so far (then fewest byes); tables filled from the top of the
   ranking so equal points sit together, no two entrants sharing a table twice while that can
   be avoided (a depth-first search with backtracking over the ranking, bounded by SEARCH_BUDGET;
-  past it, or when no such seating exists, a greedy seating with the fewest repeats).
+  past it, or when no such seating exists, a greedy seating improved by swaps between tables).
 - `fixed`: the director's plan, checked (every active entrant seated once or given a bye).
 
 At each table: fixed teams take the game's sides in shuffled order; where partners rotate, the
