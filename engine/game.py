@@ -162,6 +162,11 @@ class Game(ABC, Generic[S]):
     # The ids a game names its teams by (score targets, match values, sheet columns): no seat
     # may be named so, nor look like one (engine/adjudicate.py check_players).
     team_ids: ClassVar[tuple[str, ...]] = ()
+    # Fixed partnerships by table size: seats -> the seat indices of each side, partners
+    # together ({4: ((0, 2), (1, 3))}). An event seats a pair on one side's seats, or rotates
+    # individuals' partners over them (engine/events). A table size not listed has no fixed
+    # partners (every seat for itself, or partners the deal decides: Manillen's three players).
+    partnerships: ClassVar[Mapping[int, tuple[tuple[int, ...], ...]]] = {}
 
     # -- 3. its optional parts (engine/parts.py: each docstring says what it asks) -----------
     # A match carried from deal to deal: what a deal request's `match` may carry, and the

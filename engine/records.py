@@ -168,38 +168,40 @@ TAGS_SCHEMA: dict[str, Any] = {
 MAX_DEPTH = 32  # nesting of objects and lists (a tag's value may nest; nothing else goes deep)
 
 
-def _canonical(value: Any, where: Any = None, depth: int = 0) -> Any:
+def _canonical(value: Any, where: Any = None, depth: int = 0,
+               error: type[InputError] = InvalidRecord) -> Any:
     """A copy of `value` in JCS order (object keys sorted by UTF-16 code units), refusing what
     JCS cannot write the same in every language: fractions, integers past ±(2^53 − 1), text
     that is not Unicode. `where` is the value's path as a chain (parent, key), written out only
-    for a fault: building each element's path as text cost a long key's length per element."""
+    for a fault: building each element's path as text cost a long key's length per element.
+    `error`: the fault's class (a match record's, or an event's: engine/events)."""
     if depth > MAX_DEPTH:
-        raise InvalidRecord(f"a record nests at most {MAX_DEPTH} levels deep", _path(where))
+        raise error(f"a document nests at most {MAX_DEPTH} levels deep", _path(where))
     if isinstance(value, dict):
         out = {}
         for key in sorted(value, key=lambda k: k.encode("utf-16-be", "surrogatepass")
                           if isinstance(k, str) else b""):
             if not isinstance(key, str):
-                raise InvalidRecord("object keys are strings", _path(where))
-            _check_text(key, where)
-            out[key] = _canonical(value[key], (where, key), depth + 1)
+                raise error("object keys are strings", _path(where))
+            _check_text(key, where, error)
+            out[key] = _canonical(value[key], (where, key), depth + 1, error)
         return out
     if isinstance(value, list):
-        return [_canonical(v, (where, i), depth + 1) for i, v in enumerate(value)]
+        return [_canonical(v, (where, i), depth + 1, error) for i, v in enumerate(value)]
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
-            raise InvalidRecord("a record's integers are within ±(2^53 − 1), what every JSON "
-                                "reader holds exactly", _path(where))
+            raise error("a document's integers are within ±(2^53 − 1), what every JSON "
+                        "reader holds exactly", _path(where))
         return value
     if isinstance(value, float):
-        raise InvalidRecord("a record's numbers are integers (its digest's canonical form "
-                            "writes no fractions)", _path(where))
+        raise error("a document's numbers are integers (its digest's canonical form "
+                    "writes no fractions)", _path(where))
     if isinstance(value, str):
-        _check_text(value, where)
+        _check_text(value, where, error)
         return value
-    raise InvalidRecord(f"not a JSON value: {shown(value)}", _path(where))
+    raise error(f"not a JSON value: {shown(value)}", _path(where))
 
 
 def _path(where: Any) -> str:
@@ -214,20 +216,20 @@ def _path(where: Any) -> str:
     return out
 
 
-def _check_text(text: str, where: Any) -> None:
+def _check_text(text: str, where: Any, error: type[InputError] = InvalidRecord) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidRecord("text must be Unicode (a lone surrogate is not)",
-                            _path(where)) from None
+        raise error("text must be Unicode (a lone surrogate is not)", _path(where)) from None
 
 
-def canonical_bytes(record: Mapping[str, Any]) -> bytes:
-    """The record's canonical serialization, without its `digest` key (what the digest hashes)."""
+def canonical_bytes(record: Mapping[str, Any], error: type[InputError] = InvalidRecord) -> bytes:
+    """The record's canonical serialization, without its `digest` key (what the digest hashes).
+    `error`: the class of a fault (an event document is canonicalized the same way)."""
     if not isinstance(record, Mapping):
-        raise InvalidRecord("a record is a JSON object", "")
+        raise error("a document is a JSON object", "")
     body = {k: v for k, v in record.items() if k != "digest"}
-    return orjson.dumps(_canonical(body))
+    return orjson.dumps(_canonical(body, error=error))
 
 
 def digest(record: Mapping[str, Any]) -> str:

@@ -45,6 +45,7 @@ class GuandanGame(Game[GuandanState]):
     id = "guandan"
     names = {"en": "Guandan", "ja": "掼蛋(グアンダン)"}
     team_ids = ("team1", "team2")  # state.TEAMS (G-1)
+    partnerships = {4: ((0, 2), (1, 3))}  # G-1: partners sit opposite
     min_players = 4
     max_players = 4
     state_version = VERSION

@@ -48,6 +48,8 @@ class ManillenGame(Game[State]):
     id = "manillen"
     names = {"en": "Manillen", "ja": "マニーレン"}
     team_ids = ("team_0_2", "team_1_3", "team_0_2_4", "team_1_3_5")  # sides.TEAMS (A3, A35)
+    # A3, A35: teams seated alternately (three players' partnership changes by deal: none fixed)
+    partnerships = {4: ((0, 2), (1, 3)), 6: ((0, 2, 4), (1, 3, 5))}
     min_players = 2
     max_players = 6                   # not 5: 2, 3, 4 or 6 (A3, A34–A36)
     state_type = ManillenState
