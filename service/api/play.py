@@ -125,7 +125,11 @@ def build(ctx) -> RefereeBlueprint:
             request.headers)
         guard = ext.guard
         trust.require_replay_acts(guard, deal["game_id"], body["actions"], request.headers)
-        out = adjudicate.replay(deal, body["actions"], public=guard.sealed)
+        # views as /v1/view shows them: the referee's needs the referee key; a seat's is the
+        # caller's, whom the answer hands every seat's token under sealing (service/trust.py)
+        views_for = body.get("views_for", adjudicate.NO_VIEWS)
+        out = adjudicate.replay(deal, body["actions"], public=guard.sealed, views_for=views_for,
+                                referee_seen=asks_as_referee(ext, views_for))
         trust.claim_match(guard, claim)
         trust.replayed(guard, out, meta, deal["game_id"], deal["players"])
         if out["stopped"] is not None:
