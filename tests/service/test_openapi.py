@@ -289,3 +289,21 @@ def test_what_a_request_may_omit_has_no_default_a_generator_reads_as_required():
     # an answer only: the service always sends it, and says what it is when absent
     kept = [node for where, node in _schema_nodes(schemas["GuandanView"]) if "default" in node]
     assert "GuandanView" not in reached and kept
+
+
+def test_a_host_token_past_the_specs_bound_is_refused_in_every_mode():
+    """The spec bounds X-Host-Token (maxLength); a deal or replay carrying a longer one is 422
+    request_invalid naming the header, also where no token is read (plain states)."""
+    spec = yaml.safe_load(generated_spec())
+    bound = next(p["schema"]["maxLength"] for p in spec["paths"]["/v1/games/man/deal"]["parameters"]
+                 if p["name"] == "X-Host-Token")
+    client = create_app(Settings(metrics=False)).test_client()
+    players = {"players": ["ann", "bob"]}
+    for path, body in (("/v1/games/man/deal", players),
+                       ("/v1/replay", {"deal": {"game": "man", **players}, "actions": []})):
+        assert client.post(path, json=body, headers={"X-Host-Token": "t" * bound}).status_code \
+            in (200, 201)
+        resp = client.post(path, json=body, headers={"X-Host-Token": "t" * (bound + 1)})
+        assert resp.status_code == 422, resp.get_json()
+        assert resp.get_json()["code"] == "request_invalid"
+        assert "X-Host-Token" in resp.get_json()["errors"]
