@@ -42,9 +42,9 @@ note("end")
 
 
 # The calls each install makes: the service's pins (make serve), then the test tools (make test).
-RUNTIME = ["-m venv .venv", "-m pip install -q --upgrade pip",
-           "-m pip install -q -r requirements.lock", "-m pip install -q --no-deps -e ."]
-DEV = "-m pip install --progress-bar off -r requirements-dev.lock"
+RUNTIME = ["-m venv .venv", "-m pip install -q --disable-pip-version-check -r requirements.lock",
+           "-m pip install -q --disable-pip-version-check --no-deps -e ."]
+DEV = ["-m pip install -q --upgrade pip", "-m pip install --progress-bar off -r requirements-dev.lock"]
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_two_makes_at_once_install_once(checkout):
     assert first.returncode == 0 and second.returncode == 0, first_out + second_out
     assert "waiting for another make" in second_out
     log = calls(checkout)
-    assert [line.split(" ", 1)[1] for line in log[::2]] == [*RUNTIME, DEV]
+    assert [line.split(" ", 1)[1] for line in log[::2]] == [*RUNTIME, *DEV]
     # One at a time: every call ends before the next starts, and the second make ran none.
     assert [line.split(" ", 1)[0] for line in log] == ["start", "end"] * 5
     assert (checkout / ".venv" / ".installed-stamp").exists()
@@ -107,7 +107,7 @@ def test_the_service_installs_its_own_pins_only_and_the_tests_add_theirs(checkou
     dev = start_install(checkout, seconds=0.05)
     out, _ = dev.communicate(timeout=30)
     assert dev.returncode == 0, out
-    assert [line.split(" ", 1)[1] for line in calls(checkout)[::2]] == [DEV]
+    assert [line.split(" ", 1)[1] for line in calls(checkout)[::2]] == DEV
 
 
 def test_an_install_killed_half_way_blocks_no_later_make(checkout):
