@@ -319,16 +319,39 @@ def seen(game: Game[Any], state: Any, player: str | None) -> dict[str, Any]:
     return complete_view(game, state, game.view(state, player), player)
 
 
+# `views_for` of a replay that asks for no views (None asks for the spectator's).
+NO_VIEWS: Any = object()
+
+
+def _viewer(game: Game[Any], state_json: Mapping[str, Any], views_for: Any,
+            referee_seen: bool) -> Callable[[Any], dict[str, Any]] | None:
+    """How a replay shows each state to `views_for`, as /v1/view would (view()): None when no
+    views are asked for; a seat not in the deal is 422 player_unknown before anything is
+    replayed ("referee" is no seat unless the caller is the referee)."""
+    if views_for is NO_VIEWS:
+        return None
+    if referee_seen and views_for == referee.REFEREE:
+        return lambda state: referee.view(game, state)
+    player = None if views_for is None else _seated(state_json, views_for, "views_for")
+    return lambda state: game.view(state, player)
+
+
 def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
-           public: bool = False) -> dict[str, Any]:
+           public: bool = False, views_for: Any = NO_VIEWS,
+           referee_seen: bool = False) -> dict[str, Any]:
     """Deal, then apply each action in turn; stop at the first refused one and say which (in
     referee mode a sanctionable act is not refused: its sanction applies and the replay goes on).
-    `public`: every `to_act` from public information only (Game.public_to_act)."""
+    `public`: every `to_act` from public information only (Game.public_to_act). `views_for`: a
+    seat, None (a spectator) or, with `referee_seen`, "referee": the answer then has that
+    viewer's view of the dealt state (`initial_view`) and of the state after each step (each
+    step's `view`), each what /v1/view answers for it (a front end scrubs through a game)."""
     dealt = deal(**deal_request, public=public)
     who: Callable[[Game[Any], Any], list[str]] = \
         (lambda g, s: g.public_to_act(s)) if public else (lambda g, s: g.to_act(s))
     state_json = dealt["state"]
     game, state = load_state(state_json)
+    seen = _viewer(game, state_json, views_for, referee_seen)
+    initial_view = None if seen is None else seen(state)
     steps: list[dict[str, Any]] = []
     totals: dict[str, int] = {}
     stopped = None
@@ -349,12 +372,16 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
             totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
         steps.append({"index": index, "game": gid, "action": action.to_json(gid),
                       "score_deltas": deltas, "events": [e.to_json(gid) for e in tr.events],
-                      "to_act": who(game, state), "status": game.status(state)})
+                      "to_act": who(game, state), "status": game.status(state),
+                      **({} if seen is None else {"view": seen(state)})})
     final = game.encode(state)
-    return {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
-            "steps": steps, "state": final, "totals": totals, "status": game.status(state),
-            "to_act": who(game, state), "stopped": stopped,
-            "next_match": referee.match_summary(game, state) if game.status(state) == FINISHED else None}
+    out = {"seed_commitment": dealt["seed_commitment"], "initial_state": state_json,
+           "steps": steps, "state": final, "totals": totals, "status": game.status(state),
+           "to_act": who(game, state), "stopped": stopped,
+           "next_match": referee.match_summary(game, state) if game.status(state) == FINISHED else None}
+    if seen is not None:
+        out["initial_view"] = initial_view
+    return out
 
 
 def find_lookup(game_id: str, name: str) -> Lookup:

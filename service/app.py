@@ -15,11 +15,12 @@ from flask_smorest import Api
 from engine import registry
 
 from . import errors, headers, logs, metrics
-from .api import build_blueprints, operations
+from .api import build_blueprints, operations, play
 from .cache import Cache
 from .config import Settings
 from .errors import PROBLEM_MIME
 from .jsonio import OrjsonProvider
+from .request_defaults import publish_request_defaults
 from .schemas import (
     ProblemSchema,
     Schemas,
@@ -190,6 +191,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.schemas["Problem"]["properties"]["code"] = {
         "type": "string", "enum": sorted(errors.problem_codes()),
         "description": "stable: branch on it (docs/integrating.md, Error codes)"}
+    # Each game's deal at its own path, typed by the game (service/api/play.py).
+    api.spec._paths = play.publish_game_deals(api.spec._paths, games)
+    # What a client may omit is not "required" to a generator (service/request_defaults.py).
+    publish_request_defaults(api.spec._paths, api.spec.components.schemas)
 
     operations.install_pages(app, api)
 

@@ -1132,6 +1132,13 @@ class ViewResponse(ma.Schema):
 class ReplayRequest(Strict):
     deal = ReplayDealField(ReplayDeal(), required=True)
     actions = List(ActionField(), required=True)
+    views_for = mf.String(allow_none=True, metadata={
+        "description": "scrubbing through a game: whose view of each state to answer (the "
+                       "dealt state's in `initial_view`, each step's in its `view`), exactly "
+                       "what /v1/view answers for it: a seat's id, null for a spectator, "
+                       "`referee` with the referee key for the RefereeView; omitted, no "
+                       "views. Under sealing the replay hands its caller every seat's token, "
+                       "so any seat's view is the caller's to ask for"})
 
 
 class ReplayStep(ma.Schema):
@@ -1142,6 +1149,8 @@ class ReplayStep(ma.Schema):
     events = List(EventField(), required=True)
     to_act = List(mf.String(), required=True)
     status = RefField("Status", required=True)
+    view = RefField("SeenView", metadata={
+        "description": "with `views_for`: the state after this step as that viewer sees it"})
 
 
 class ReplayStop(ma.Schema):
@@ -1155,6 +1164,8 @@ class ReplayResponse(ma.Schema):
     lineage = _lineage_field()
     seed_commitment = mf.String(required=True)
     initial_state = StateField(required=True)
+    initial_view = RefField("SeenView", metadata={
+        "description": "with `views_for`: the dealt state as that viewer sees it"})
     steps = List(mf.Nested(ReplayStep), required=True)
     state = StateField(required=True)
     totals = mf.Dict(keys=mf.String(), values=_int(), required=True)

@@ -53,6 +53,8 @@ PROVENANCES = ("server", "referee")
 # The headers a seat's and a match host's tokens come in (sealing on).
 SEAT_TOKEN_HEADER = "X-Seat-Token"
 HOST_TOKEN_HEADER = "X-Host-Token"
+# The longest seat or host token a request may carry (the spec's maxLength of both headers).
+TOKEN_MAX_LENGTH = 512
 DEAL_ACT = ("a deal with a deck, hands (and a table), a chosen seed or salt, match values, or a "
             "dealer beside a next_match")
 
@@ -355,6 +357,12 @@ def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, h
     its lineage: the same game and seats, the next deal (once, under strict sequencing).
     `identity`: the whole request, which a match's next deal is derived from (the same
     request again gets the same deal: game id, seed and salt). `headers`: the request's."""
+    host_token = headers.get(HOST_TOKEN_HEADER)
+    if host_token is not None and len(host_token) > TOKEN_MAX_LENGTH:
+        # the spec's bound on the header (service/api/spec.py), held in every mode, not only
+        # where the token is read (sealing): a request outside the contract is refused
+        raise InputError(f"{HOST_TOKEN_HEADER} has at most {TOKEN_MAX_LENGTH} characters",
+                         HOST_TOKEN_HEADER, "request_invalid")
     match, lineage = guard.incoming_match(body.get("match"))
     shaped = any(body.get(k) is not None
                  for k in ("deck", "hands", "table", "seed", "seed_salt")) or \

@@ -1,5 +1,6 @@
-"""`make`'s .venv install under its lock (issue #14): `make serve` and `make test` started
-together on a fresh clone install once; an install killed half-way blocks no later make.
+"""`make`'s .venv install under its lock: `make serve` and `make test` started together on a
+fresh clone install once; an install killed half-way blocks no later make; `make serve` installs
+the service's own pins only.
 
 The Makefile runs for real, in a copy of the repository's files, with PYTHON a fake interpreter
 that records each call (venv, pip) and sleeps instead of installing anything: about 2 s.
@@ -40,9 +41,16 @@ note("end")
 """
 
 
+# The calls each install makes: the service's pins (make serve), then the test tools (make test).
+RUNTIME = ["-m venv .venv", "-m pip install -q --disable-pip-version-check -r requirements.lock",
+           "-m pip install -q --disable-pip-version-check --no-deps -e ."]
+DEV = ["-m pip install -q --upgrade pip", "-m pip install --progress-bar off -r requirements-dev.lock"]
+
+
 @pytest.fixture
 def checkout(tmp_path):
-    for name in ("Makefile", "pyproject.toml", "requirements-dev.lock", "tools/run_locked.py"):
+    for name in ("Makefile", "pyproject.toml", "requirements.lock", "requirements-dev.lock",
+                 "tools/run_locked.py"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     fake = tmp_path / "fake-python"
@@ -51,10 +59,10 @@ def checkout(tmp_path):
     return tmp_path
 
 
-def start_install(checkout, seconds):
+def start_install(checkout, seconds, target="install"):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
     env.update(FAKE_PYTHON_LOG=str(checkout / "calls.log"), FAKE_PYTHON_SECONDS=str(seconds))
-    return subprocess.Popen(["make", "install", f"PYTHON={checkout / 'fake-python'}"],
+    return subprocess.Popen(["make", target, f"PYTHON={checkout / 'fake-python'}"],
                             cwd=checkout, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
@@ -80,12 +88,26 @@ def test_two_makes_at_once_install_once(checkout):
     assert first.returncode == 0 and second.returncode == 0, first_out + second_out
     assert "waiting for another make" in second_out
     log = calls(checkout)
-    assert [line.split(" ", 1)[1] for line in log[::2]] == [
-        "-m venv .venv", "-m pip install -q --upgrade pip",
-        "-m pip install -q -r requirements-dev.lock", "-m pip install -q --no-deps -e ."]
+    assert [line.split(" ", 1)[1] for line in log[::2]] == [*RUNTIME, *DEV]
     # One at a time: every call ends before the next starts, and the second make ran none.
-    assert [line.split(" ", 1)[0] for line in log] == ["start", "end"] * 4
+    assert [line.split(" ", 1)[0] for line in log] == ["start", "end"] * 5
     assert (checkout / ".venv" / ".installed-stamp").exists()
+    assert "installing the test tools" in first_out  # said before the minutes it takes
+
+
+def test_the_service_installs_its_own_pins_only_and_the_tests_add_theirs(checkout):
+    """`make serve` needs requirements.lock only (a fast cold start); `make test` later adds
+    requirements-dev.lock to the same .venv without installing the service again."""
+    runtime = start_install(checkout, seconds=0.05, target="install-runtime")
+    out, _ = runtime.communicate(timeout=30)
+    assert runtime.returncode == 0, out
+    assert [line.split(" ", 1)[1] for line in calls(checkout)[::2]] == RUNTIME
+    assert not (checkout / ".venv" / ".installed-stamp").exists()
+    (checkout / "calls.log").unlink()
+    dev = start_install(checkout, seconds=0.05)
+    out, _ = dev.communicate(timeout=30)
+    assert dev.returncode == 0, out
+    assert [line.split(" ", 1)[1] for line in calls(checkout)[::2]] == DEV
 
 
 def test_an_install_killed_half_way_blocks_no_later_make(checkout):
@@ -102,4 +124,4 @@ def test_an_install_killed_half_way_blocks_no_later_make(checkout):
         os.killpg(again.pid, signal.SIGKILL)
         pytest.fail("the next make waits for the lock of the killed one")
     assert again.returncode == 0, out
-    assert len(calls(checkout)) == 8 and (checkout / ".venv" / ".installed-stamp").exists()
+    assert len(calls(checkout)) == 10 and (checkout / ".venv" / ".installed-stamp").exists()

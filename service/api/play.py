@@ -3,6 +3,8 @@ an action (POST /v1/validate and its alias, the hot path) is service/api/validat
 shape a deal and what its answer hands out: service/trust.py ("the deal's trust policy")."""
 from __future__ import annotations
 
+import copy
+
 import orjson
 from flask import Response, request
 
@@ -11,6 +13,7 @@ from engine import adjudicate
 from .. import examples, trust
 from ..errors import LimitExceeded, request_lang
 from ..jsonio import json_response
+from ..schemas import pascal
 from . import validate
 from .common import (
     RefereeBlueprint,
@@ -37,6 +40,9 @@ def build(ctx) -> RefereeBlueprint:
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @ctx.problems(400, 403, 404, 413, 415, 422)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)",
+             description="For a client that names the game at run time; a typed client posts "
+                         "to the game's own path (`/v1/games/man/deal` …), whose body is "
+                         "typed by the game (its options, match values and table).",
              # each game's own options and match (service/schemas.py deal_components)
              requestBody={"content": {"application/json": {
                  "schema": {"$ref": "#/components/schemas/DealRequest"}}}})
@@ -119,7 +125,11 @@ def build(ctx) -> RefereeBlueprint:
             request.headers)
         guard = ext.guard
         trust.require_replay_acts(guard, deal["game_id"], body["actions"], request.headers)
-        out = adjudicate.replay(deal, body["actions"], public=guard.sealed)
+        # views as /v1/view shows them: the referee's needs the referee key; a seat's is the
+        # caller's, whom the answer hands every seat's token under sealing (service/trust.py)
+        views_for = body.get("views_for", adjudicate.NO_VIEWS)
+        out = adjudicate.replay(deal, body["actions"], public=guard.sealed, views_for=views_for,
+                                referee_seen=asks_as_referee(ext, views_for))
         trust.claim_match(guard, claim)
         trust.replayed(guard, out, meta, deal["game_id"], deal["players"])
         if out["stopped"] is not None:
@@ -128,3 +138,38 @@ def build(ctx) -> RefereeBlueprint:
         return json_response(out)
 
     return alias
+
+
+GENERIC_DEAL = "/v1/games/{game}/deal"
+
+
+def publish_game_deals(paths: dict, games) -> dict:
+    """`paths` with `/v1/games/<id>/deal` after the generic deal, one per registered game: the
+    same operation (the `{game}` route answers it), its body the game's `<Game>DealRequest`, so
+    a generated client refuses another game's option, match value or table at compile time
+    (a Guandan option in a Daifugo deal). Spec only: one Flask rule serves them all, so the
+    metrics' route label stays the one it was."""
+    generic = paths[GENERIC_DEAL]
+    out: dict = {}
+    for path, item in paths.items():
+        out[path] = item
+        if path != GENERIC_DEAL:
+            continue
+        for game in games:
+            op = "deal" + pascal(game.id)
+            post = copy.deepcopy(generic["post"])
+            post.pop("description", None)
+            post["operationId"] = op
+            post["summary"] = f"Deal a new game of {game.names.get('en', game.id)}"
+            post["responses"].pop("404", None)  # the path names a game that exists
+            body = post["requestBody"]["content"]["application/json"]
+            body["schema"] = {"$ref": f"#/components/schemas/{pascal(game.id)}DealRequest"}
+            answer = post["responses"]["201"]["content"]["application/json"]
+            for part, example in ((body, examples.request(op)), (answer, examples.response(op))):
+                part.pop("example", None)
+                if example is not None:
+                    part["example"] = example
+            out[f"/v1/games/{game.id}/deal"] = {
+                "post": post,
+                "parameters": [p for p in generic["parameters"] if p.get("in") != "path"]}
+    return out

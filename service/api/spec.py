@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from ..trust import HOST_TOKEN_HEADER, SEAT_TOKEN_HEADER
+from ..trust import HOST_TOKEN_HEADER, SEAT_TOKEN_HEADER, TOKEN_MAX_LENGTH
 
 PROBLEM_RESPONSES = {
     400: "Malformed JSON (`json_malformed`)",
@@ -32,7 +32,7 @@ SEAT_TOKEN_PARAMETER = {"in": "header", "name": SEAT_TOKEN_HEADER, "required": F
                         "description": "sealing on: the token of the seat that acts (validate) "
                                        "or asks (legal actions, view), from the deal's "
                                        "`seat_tokens`; ignored when states are not sealed",
-                        "schema": {"type": "string", "maxLength": 512}}
+                        "schema": {"type": "string", "maxLength": TOKEN_MAX_LENGTH}}
 # Sealing on: a deal from a match's next_match answers every seat's token, so it is the host's
 # (the match's host token, answered with each of its deals) or the referee's (the key).
 HOST_TOKEN_PARAMETER = {"in": "header", "name": HOST_TOKEN_HEADER, "required": False,
@@ -40,7 +40,7 @@ HOST_TOKEN_PARAMETER = {"in": "header", "name": HOST_TOKEN_HEADER, "required": F
                                        "each of its deals; needed to deal its next deal from "
                                        "its `next_match` without the referee key; ignored "
                                        "when states are not sealed",
-                        "schema": {"type": "string", "maxLength": 512}}
+                        "schema": {"type": "string", "maxLength": TOKEN_MAX_LENGTH}}
 
 
 def problem_docs(blp: Blueprint, schemas, *codes: int):

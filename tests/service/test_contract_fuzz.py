@@ -8,6 +8,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from engine import registry
 from service.app import create_app
 from service.config import Settings
 from tests.sizing import examples
@@ -31,6 +32,8 @@ CARRIES_A_FREE_OBJECT = {"/v1/games/manteur/check", "/v1/games/manteur/compare",
                          # `{game}` is any registered game (GameId) and the body any game's
                          # deal request: a seat count one game takes another refuses (422)
                          "/v1/games/{game}/deal",
+                         # the same at each game's own path: its seat counts and presets
+                         *(f"/v1/games/{g.id}/deal" for g in registry.all_games()),
                          # a record's seats, dates, tag values and deals have rules no JSON
                          # schema says (seats a game takes, a real date, no fractions); a
                          # verify-deal request's seat count is its game's

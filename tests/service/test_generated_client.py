@@ -242,3 +242,50 @@ def test_generation_is_clean_and_the_client_plays_every_game(generated, service)
         # beyond game_finished, every game refused a seat out of turn and stale actions, each
         # refusal its own game's model with typed details
         assert all(len(set(codes)) > 2 for codes in refused.values()), refused
+
+
+def test_a_preset_alone_is_sent_alone_and_each_game_deals_at_its_own_path(generated, service):
+    """An options model with only a preset sends only the preset (a default the spec put in
+    the model would be sent too and override the preset's value), and each game's own deal
+    path (`deal_<game>`) takes that game's deal request."""
+    from card_referee_client import Client, api, models
+
+    with Client(base_url=service, raise_on_unexpected_status=True, timeout=30) as client:
+        for game_id in PRODUCT_GAMES:
+            game = registry.get(game_id)
+            preset = next(p for p, values in sorted(game.presets.items()) if values)
+            options = getattr(models, f"{_pascal(game_id)}Options")(
+                preset=getattr(models, f"{_pascal(game_id)}OptionsPreset")(preset))
+            assert options.to_dict() == {"preset": preset}
+            players = [f"p{i}" for i in range(seat_count(game_id))]
+            dealer = importlib.import_module(f"{api.__name__}.v1.deal_{game_id}")
+            dealt = dealer.sync(client=client, body=getattr(
+                models, f"{_pascal(game_id)}DealRequest")(players=players, options=options))
+            resolved = dealt.state.options.to_dict()
+            assert {k: resolved[k] for k in game.presets[preset]} == {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in game.presets[preset].items()}, (game_id, preset)
+
+
+def test_the_python_of_docs_integrating_passes_mypy_strict_and_runs(generated, service, tmp_path):
+    """docs/integrating.md's Python quick start, against the client generated here: `mypy
+    --strict` finds nothing, and it runs against the service (its base URL swapped in)."""
+    import re
+
+    page = (ROOT / "docs" / "integrating.md").read_text(encoding="utf-8")
+    snippets = re.findall(r"```python\n(.*?)```", page, re.DOTALL)
+    assert snippets, "docs/integrating.md has no Python snippet"
+    package_dir = Path(sys.modules[PACKAGE].__file__).parents[1]
+    env = {**os.environ, "MYPYPATH": str(package_dir), "PYTHONPATH": str(package_dir)}
+    for i, snippet in enumerate(snippets):
+        path = tmp_path / f"snippet_{i}.py"
+        path.write_text(snippet, encoding="utf-8")
+        checked = subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+             "--cache-dir", str(tmp_path / "mypy-cache"), str(path)],
+            capture_output=True, text=True, env=env, timeout=300)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        path.write_text(snippet.replace("http://127.0.0.1:8000", service), encoding="utf-8")
+        ran = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                             env=env, timeout=60)
+        assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -10,6 +10,7 @@ from service.schemas import pascal
 from tests.spec import generated_spec as parsed_spec, generated_spec_text as spec_text
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
+PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
 
 
 def generated_spec() -> str:
@@ -102,7 +103,7 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                     "`python -m tools.make_spec_examples` and regenerate openapi.yaml")
                 checked += 1
     # validateActionRefused is shown twice (under /v1/validate and /validate)
-    assert checked == len(examples.load()) + 1 == 19
+    assert checked == len(examples.load()) + 1 == 19 + len(PRODUCT_GAMES)
     refused = [ex["value"] for ex in spec["paths"]["/v1/validate"]["post"]["responses"]["200"][
         "content"]["application/json"]["examples"].values() if not ex["value"]["valid"]]
     assert refused and refused[0]["error"]["code"] and refused[0]["error"]["rule"]
@@ -229,3 +230,79 @@ def test_the_sealed_patterns_admit_what_the_service_seals_and_what_it_still_open
         for text in answered + [legacy]:
             assert re.search(pattern, text), (name, pattern, text[:20])
         assert not re.search(pattern, "sealed.v9." + answered[0].split(".", 2)[2])
+
+
+def test_each_game_has_its_own_deal_path_typed_by_the_game():
+    """`/v1/games/<id>/deal` per game, its body the game's `<Game>DealRequest` (a generated
+    client refuses another game's options there), beside the generic `{game}` one; the
+    service answers each as the generic route does (its example is a live answer, above)."""
+    spec = parsed_spec()
+    for game in PRODUCT_GAMES:
+        op = spec["paths"][f"/v1/games/{game}/deal"]["post"]
+        assert op["operationId"] == "deal" + pascal(game)
+        assert op["requestBody"]["content"]["application/json"]["schema"] == {
+            "$ref": f"#/components/schemas/{pascal(game)}DealRequest"}
+        assert "options" in op["requestBody"]["content"]["application/json"]["example"]
+    assert "toy" not in {p.split("/")[3] for p in spec["paths"] if p.startswith("/v1/games/")}
+
+
+def _schema_nodes(node, path=()):
+    """Every schema inside `node` with where it is (not a property's name, not an example)."""
+    if not isinstance(node, dict):
+        return
+    yield path, node
+    for key in ("items", "additionalProperties", "not"):
+        if isinstance(node.get(key), dict):
+            yield from _schema_nodes(node[key], (*path, key))
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(node.get(key) or ()):
+            yield from _schema_nodes(sub, (*path, key, i))
+    for name, sub in (node.get("properties") or {}).items():
+        yield from _schema_nodes(sub, (*path, name))
+
+
+def test_what_a_request_may_omit_has_no_default_a_generator_reads_as_required():
+    """openapi-typescript 7 makes a property with `default` required (and openapi-python-client
+    always sends it, overriding a preset): every schema a request reaches publishes its default
+    as `x-default` and in its description instead; answers keep `default`."""
+    from service.request_defaults import request_side
+
+    spec = parsed_spec()
+    schemas = spec["components"]["schemas"]
+    reached = request_side(spec["paths"], schemas)
+    for name in (*(pascal(g) + k for g in PRODUCT_GAMES for k in ("Options", "DealRequest",
+                                                                 "State", "MatchRecord")),
+                 "ValidateRequest", "ReplayRequest"):
+        assert name in reached, name
+    moved = 0
+    for name in reached:
+        for where, node in _schema_nodes(schemas[name]):
+            assert "default" not in node, (name, where)
+            if "x-default" in node:
+                moved += 1
+                assert "Default: `" in node["description"], (name, where)
+    assert moved > sum(len(registry.get(g).options) for g in PRODUCT_GAMES)
+    option = schemas["ManOptions"]["properties"]["calls"]
+    assert option["x-default"] == "automatic"
+    assert option["description"].endswith("Default: `automatic`.")
+    # an answer only: the service always sends it, and says what it is when absent
+    kept = [node for where, node in _schema_nodes(schemas["GuandanView"]) if "default" in node]
+    assert "GuandanView" not in reached and kept
+
+
+def test_a_host_token_past_the_specs_bound_is_refused_in_every_mode():
+    """The spec bounds X-Host-Token (maxLength); a deal or replay carrying a longer one is 422
+    request_invalid naming the header, also where no token is read (plain states)."""
+    spec = parsed_spec()
+    bound = next(p["schema"]["maxLength"] for p in spec["paths"]["/v1/games/man/deal"]["parameters"]
+                 if p["name"] == "X-Host-Token")
+    client = create_app(Settings(metrics=False)).test_client()
+    players = {"players": ["ann", "bob"]}
+    for path, body in (("/v1/games/man/deal", players),
+                       ("/v1/replay", {"deal": {"game": "man", **players}, "actions": []})):
+        assert client.post(path, json=body, headers={"X-Host-Token": "t" * bound}).status_code \
+            in (200, 201)
+        resp = client.post(path, json=body, headers={"X-Host-Token": "t" * (bound + 1)})
+        assert resp.status_code == 422, resp.get_json()
+        assert resp.get_json()["code"] == "request_invalid"
+        assert "X-Host-Token" in resp.get_json()["errors"]

