@@ -333,7 +333,7 @@ def _viewer(game: Game[Any], state_json: Mapping[str, Any], views_for: Any,
     if referee_seen and views_for == referee.REFEREE:
         return lambda state: referee.view(game, state)
     player = None if views_for is None else _seated(state_json, views_for, "views_for")
-    return lambda state: game.view(state, player)
+    return lambda state: seen(game, state, player)
 
 
 def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],

@@ -8,10 +8,10 @@ from engine.games.daifugo.messages import MESSAGES as REFUSALS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs/rules/daifugo.md").read_text(encoding="utf-8")
-# The page's own numbers, beyond the reference: referee mode (C.5) and the referee's
-# penalties in the running points (D28)
+# The page's own numbers, beyond the reference: referee mode (C.5), the referee's penalties in
+# the running points (D28) and the match length (D29, `match_deals`)
 OWN = {GAME.option_map()["violations"].rule} | {s.rule for s in GAME.referee.sanctions.values()} | \
-    {"D28"}
+    {"D28", GAME.option_map()["match_deals"].rule}
 
 
 def test_every_refusal_code_is_listed_with_its_rule():
