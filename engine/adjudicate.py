@@ -292,7 +292,17 @@ def legal_actions_of(game: Game[Any], state: Any, state_json: Mapping[str, Any],
     if types:
         wanted = set(types)
         actions = [a for a in actions if a.type in wanted]
-    return [a.to_json() for a in actions]
+    # Last, after every filter: the words of each action left (a button's label).
+    return [worded(game, state, a) for a in actions]
+
+
+def worded(game: Game[Any], state: Any, action: Action) -> dict[str, Any]:
+    """A listed action's JSON with its words, `text` {en, ja} (Game.action_text; the
+    referee's ledger actions worded by the engine)."""
+    out = action.to_json()
+    out["text"] = referee.ledger_action_text(game, state, action) \
+        if action.type in referee.LEDGER_ACTION_TYPES else game.action_text(state, action)
+    return out
 
 
 def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,

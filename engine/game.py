@@ -43,8 +43,10 @@ from .values import (  # noqa: F401
 
 # ---------------------------------------------------------------- the interface
 
-# The keys every action carries besides its declared fields (`game` is optional on input).
-ACTION_ENVELOPE = frozenset({"type", "player", "game"})
+# The keys every action carries besides its declared fields (`game` is optional on input;
+# `text`, the words a listed action carries (Game.action_text), is accepted and ignored, so a
+# listed action posts back exactly as listed and nothing trusts its words).
+ACTION_ENVELOPE = frozenset({"type", "player", "game", "text"})
 
 
 class Game(ABC, Generic[S]):
@@ -73,7 +75,7 @@ class Game(ABC, Generic[S]):
     6. **Costs** (optional): `legal_actions_cacheable`.
 
     What it implements: the five operations `deal`, `apply`, `legal_actions`, `to_act` and
-    `view` (abstract below), and `invariants` when its state can be inconsistent in ways its
+    `view`, and `action_text`, the words of a listed action (abstract below), and `invariants` when its state can be inconsistent in ways its
     declared types cannot say. Every other method has a default that fits most games; override
     one only for what its docstring describes.
 
@@ -207,6 +209,20 @@ class Game(ABC, Generic[S]):
         offer these, and the tests play random games from them."""
 
     @abstractmethod
+    def action_text(self, state: S, action: Action) -> dict[str, str]:
+        """What a button offering `action` says, {"en": …, "ja": …}, both non-empty: the
+        engine adds it as `text` to every action legal_actions lists (after any filtering),
+        so a front end shows choices without knowing the game. `action` is one that
+        `legal_actions(state, p)` listed for a seat, or a referee-only act the referee may
+        post now (`referee_legal_actions`, or listed for a seat); the engine words the
+        referee's ledger (warning, penalty, withdraw) itself. Name cards with
+        `engine.cards.card_label` / `cards_label` ("Play ♠7 ♠8 ♠9 · straight" /
+        「♠7 ♠8 ♠9 を出す・階段」, "Pass" / 「パス」). Called for every listed action (a
+        Guandan lead lists over a thousand): build the words from precomputed tables and
+        cache what repeats. The words are for people only: a posted action's `text` is
+        ignored (ACTION_ENVELOPE), never trusted."""
+
+    @abstractmethod
     def to_act(self, state: S) -> list[str]:
         """Players who may act now (several during races and out-of-turn windows)."""
 
@@ -269,8 +285,9 @@ class Game(ABC, Generic[S]):
         the game's own match standing: what `next_match` carries and what decides the match's
         end. Returns the state so changed, the score deltas that say it (in penalty_kind, to
         whoever holds the standing: a seat, or its team) and any events (a player reaching a
-        limit …). The default: a game with no standing of its own answers one delta against
-        the seat and leaves the state as it is."""
+        limit …). A delta may leave `text` out: the engine words the penalty itself
+        (engine/referee.py). The default: a game with no standing of its own answers one delta
+        against the seat and leaves the state as it is."""
         return Transition(state, (ScoreDelta(player, self.penalty_kind, delta, reason),))
 
     def sanction_effect(self, state: S, action: Action, refusal: Refusal,

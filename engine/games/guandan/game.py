@@ -11,7 +11,7 @@ from engine.schema import by_key
 from engine.state import replace
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, sheet, views
+from . import phases, sheet, views, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -106,6 +106,9 @@ class GuandanGame(Game[GuandanState]):
 
     def referee_legal_actions(self, state: GuandanState) -> list[Action]:
         return phases.referee_acts(state)  # the referee's own acts
+
+    def action_text(self, state: GuandanState, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: GuandanState) -> list[str]:
         return phases.to_act(state)

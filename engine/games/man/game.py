@@ -9,7 +9,7 @@ from engine.game import Game
 from engine.state import replace
 from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from . import phases, sheet, views
+from . import phases, sheet, views, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -96,6 +96,9 @@ class ManGame(Game[ManState]):
         field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
         return field is not None and state_json.get("stock_known") is False and \
             bool(action_json.get(field))
+
+    def action_text(self, state: ManState, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: ManState) -> list[str]:
         return phases.to_act(state)

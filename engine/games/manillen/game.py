@@ -9,7 +9,7 @@ from engine.referee import Sanction
 from engine.state import encode_state, replace
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, physical, sheet, sides as sd
+from . import phases, physical, sheet, sides as sd, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -81,6 +81,9 @@ class ManillenGame(Game[State]):
     def sanction_effect(self, state: State, action: Action, refusal: Refusal,
                         sanction: Sanction) -> Transition[State]:
         return phases.lose_deal(state, action.player)  # A39, the one effect of its own
+
+    def action_text(self, state: State, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)

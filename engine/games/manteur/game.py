@@ -9,7 +9,7 @@ from engine.fields import Field
 from engine.game import Game
 from engine.values import Action, DealSetup, Transition
 
-from . import phases, sheet, views
+from . import phases, sheet, views, words
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, DeclarationError
 from .events import EVENTS
@@ -82,6 +82,9 @@ class ManteurGame(Game[ManteurState]):
         field = UNSEEN_DRAW_FIELDS.get(kind) if isinstance(kind, str) else None
         return field is not None and state_json.get("stock_known") is False and \
             bool(action_json.get(field))
+
+    def action_text(self, state: ManteurState, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: ManteurState) -> list[str]:
         return phases.to_act(state)

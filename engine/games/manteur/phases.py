@@ -17,6 +17,7 @@ from engine.rng import shuffled
 from engine.state import replace
 from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
+from .words import challenge_text
 from .declarations import Declaration, DeclarationError, describe, is_higher, to_json, validate
 from .ladder import ladder
 from .messages import WHERE, refuse
@@ -306,7 +307,8 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
                            loser)
     delta = ScoreDelta(loser, "penalty", 1, (
         f"B14: {seat} challenged {s.holder}'s {describe(d)}, which was "
-        f"{'true' if truthful else 'a lie'}"), {"total": total})
+        f"{'true' if truthful else 'a lie'}"), {"total": total},
+        challenge_text(seat, s.holder, d, truthful))
     events = [Event("challenged", {
         "player": seat, "declarer": s.holder, "declaration": to_json(d), "text": _words(d),
         "hand": list(s.hand), "truthful": truthful,
