@@ -376,6 +376,7 @@ def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Lookup, dict[str, 
         raise InputError(err.message, err.path, "request_invalid") from None
 
 
-def lookup(game_id: str, name: str, body: Any) -> dict[str, Any]:
+def lookup(game_id: str, name: str, body: Any, lang: str = "en") -> dict[str, Any]:
+    """A lookup's answer, its explanations in `lang` ("en" or "ja")."""
     lk, parsed = parse_lookup(game_id, name, body)
-    return lk.handler(parsed)
+    return lk.handler(parsed, lang)

@@ -163,7 +163,8 @@ def number_out_of_range() -> Refusal:
 @dataclass(frozen=True)
 class Lookup:
     """A game-specific question (e.g. Man's man numbers of a hand). `handler` is pure: the
-    parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
+    parsed request and the caller's language ("en" or "ja", the service's Accept-Language)
+    in, a JSON-able answer out, every explanation in it in that language. `cacheable`: the answer costs more to compute
     than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
     cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
     and memoizes in the engine instead (docs/performance.md: never cache what is cheaper to recompute)."""
@@ -173,7 +174,7 @@ class Lookup:
     summary_ja: str  # the summary in Japanese (GET /v1/games with Accept-Language: ja)
     request: Mapping[str, Field]
     response: Mapping[str, Field]
-    handler: Callable[[dict[str, Any]], dict[str, Any]]
+    handler: Callable[[dict[str, Any], str], dict[str, Any]]
     cacheable: bool = True
 
 

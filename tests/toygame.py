@@ -47,7 +47,7 @@ class ToyGame(Game):
     actions = (ActionType("play", "play one card", "カードを1枚出す", {"card": Field("card")}, "T2"),)
     lookups = (Lookup("card-value", "the rank order of a card", "カードの強さの順位",
                       {"card": Field("card")}, {"card": Field("card"), "value": Field("int")},
-                      lambda req: {"card": req["card"], "value": ORDER[cards.rank_of(req["card"])]}),)
+                      lambda req, lang: {"card": req["card"], "value": ORDER[cards.rank_of(req["card"])]}),)
 
     def deal(self, setup: DealSetup) -> ToyState:
         deck = list(setup.deck) if setup.deck else rng.shuffled(cards.deck_52(), setup.seed, "deal")

@@ -20,7 +20,7 @@ def _form(form: str, size: int) -> tuple[str, str]:
     if form == "stairs":
         return "stairs", "階段"
     if form == "single":
-        return "single", "1枚"
+        return "single", "1枚出し"
     return _SET.get(size, (f"{size} of a kind", f"{size}枚組"))
 
 
