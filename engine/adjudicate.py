@@ -293,15 +293,20 @@ def legal_actions_of(game: Game[Any], state: Any, state_json: Mapping[str, Any],
         wanted = set(types)
         actions = [a for a in actions if a.type in wanted]
     # Last, after every filter: the words of each action left (a button's label).
-    return [worded(game, state, a) for a in actions]
+    return worded(game, state, actions)
 
 
-def worded(game: Game[Any], state: Any, action: Action) -> dict[str, Any]:
-    """A listed action's JSON with its words, `text` {en, ja} (Game.action_text; the
-    referee's ledger actions worded by the engine)."""
-    out = action.to_json()
-    out["text"] = referee.ledger_action_text(game, state, action) \
-        if action.type in referee.LEDGER_ACTION_TYPES else game.action_text(state, action)
+def worded(game: Game[Any], state: Any, actions: Sequence[Action]) -> list[dict[str, Any]]:
+    """Listed actions' JSON, each with its words, `text` {en, ja} (Game.action_text; the
+    referee's ledger actions worded by the engine). A Guandan lead lists thousands: the loop
+    keeps its lookups local."""
+    words, ledger = game.action_text, referee.LEDGER_ACTION_TYPES
+    out = []
+    for action in actions:
+        listed = action.to_json()
+        listed["text"] = referee.ledger_action_text(game, state, action) \
+            if action.type in ledger else words(state, action)
+        out.append(listed)
     return out
 
 

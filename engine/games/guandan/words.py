@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from engine.cards import card_label, cards_label
+from engine.cards import NAMES, card_label, cards_label
 from engine.values import Action
 
 from .combos import ComboError, Reading, choose_reading, reading_from_json
@@ -52,11 +52,11 @@ def _play_words(cards: tuple[str, ...], rtype: str, rank: str | None, length: in
     ja = f"{cards_label(cards, 'ja')} を出す・{kind[1]}"
     stand_ins = [w for w in wilds if w != wild]  # W-11: a wild read as another card
     if stand_ins:
-        named = card_label(wild)
-        en += " (" + ", ".join(f"wild {named['en']} as {card_label(w)['en']}"
-                               for w in stand_ins) + ")"
-        ja += "(" + "、".join(f"ワイルド{named['ja']}を{card_label(w)['ja']}として"
-                               for w in stand_ins) + ")"
+        name_en, name_ja = NAMES["en"], NAMES["ja"]
+        en += " (" + ", ".join([f"wild {name_en[wild]} as {name_en[w]}"
+                                for w in stand_ins]) + ")"
+        ja += "(" + "、".join([f"ワイルド{name_ja[wild]}を{name_ja[w]}として"
+                               for w in stand_ins]) + ")"
     return {"en": en, "ja": ja}
 
 
