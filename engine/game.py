@@ -75,9 +75,10 @@ class Game(ABC, Generic[S]):
     6. **Costs** (optional): `legal_actions_cacheable`.
 
     What it implements: the five operations `deal`, `apply`, `legal_actions`, `to_act` and
-    `view`, and `action_text`, the words of a listed action (abstract below), and `invariants` when its state can be inconsistent in ways its
-    declared types cannot say. Every other method has a default that fits most games; override
-    one only for what its docstring describes.
+    `view`, and `action_text`, the words of a listed action (abstract below); `invariants`
+    when its state can be inconsistent in ways its declared types cannot say. Every other
+    method has a default that fits most games; override one only for what its docstring
+    describes.
 
     What it must guarantee (the tests check it over random play-outs):
     - Every method is pure and deterministic: no I/O, no clock, no global state that changes

@@ -17,7 +17,6 @@ from engine.rng import shuffled
 from engine.state import replace
 from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
-from .words import challenge_text
 from .declarations import Declaration, DeclarationError, describe, is_higher, to_json, validate
 from .ladder import ladder
 from .messages import WHERE, refuse
@@ -35,6 +34,7 @@ from .state import (
     deck_of,
 )
 from .truth import check
+from .words import challenge_text
 
 HAND_SIZE = 5  # B3
 MAX_EXCHANGE = 4  # B15
