@@ -97,8 +97,10 @@ def test_validate_legal_action_returns_next_state_deltas_events_to_act_status(cl
                                            "action": {"type": "play", "player": "bob", "card": "DK"}})
     body = r2.get_json()
     assert body["score_deltas"] == [
-        {"target": "ann", "kind": "points", "delta": -1, "reason": "high card", "game": "toy"},
-        {"target": "bob", "kind": "points", "delta": 1, "reason": "high card", "game": "toy"}]
+        {"target": "ann", "kind": "points", "delta": -1, "reason": "high card", "game": "toy",
+         "text": {"en": "High card", "ja": "ハイカード"}},
+        {"target": "bob", "kind": "points", "delta": 1, "reason": "high card", "game": "toy",
+         "text": {"en": "High card", "ja": "ハイカード"}}]
     assert sum(d["delta"] for d in body["score_deltas"]) == 0
     # every delta and event names its game: games share event types
     assert body["events"] == [{"type": "trick_won", "game": "toy", "player": "bob"}]
