@@ -107,15 +107,15 @@ def test_guandan_plays_name_their_combination_and_what_a_wild_card_stands_for():
             assert name in a["text"]["en"] or a["reading"]["type"] == "bomb", a
 
 
-def test_guandan_lead_words_are_cheap_on_a_second_listing():
-    """The words of a lead's plays are kept per (cards, reading): listing the same hand again
-    finds them all (engine/games/guandan/words.py)."""
+def test_guandan_lead_words_are_made_once_per_play():
+    """The words of a lead's plays are kept per (cards, reading, level): listing the same hand
+    again words nothing anew (engine/games/guandan/words.py)."""
     from engine.games.guandan import words
-    state, seat, _ = _guandan_lead()
-    before = words._play_words.cache_info()
-    adjudicate.legal_actions(state, seat)
-    after = words._play_words.cache_info()
-    assert after.misses == before.misses and after.hits > before.hits
+    state, seat, first = _guandan_lead()
+    kept = len(words._WORDS)
+    again = adjudicate.legal_actions(state, seat)
+    assert len(words._WORDS) == kept
+    assert [a["text"] for a in again] == [a["text"] for a in first]
 
 
 def test_daifugo_stairs_single_pass_and_give_in_words():

@@ -3,7 +3,6 @@ a play names its combination (§4, §5) and what each wild card stands for (W-11
 languages, card names from engine.cards."""
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from engine.cards import NAMES, card_label, cards_label
@@ -42,15 +41,18 @@ def kind_words(r: Reading) -> tuple[str, str]:
     return f"{en} of {rank['en']}s", f"{rank['ja']}の{ja}"
 
 
-@lru_cache(maxsize=65536)
-def _play_words(cards: tuple[str, ...], rtype: str, rank: str | None, length: int,
-                wilds: tuple[str, ...], wild: str) -> dict[str, str]:
-    """A play's words, per (cards, reading): a 27-card lead lists over a thousand plays, and
-    the same ones come back turn after turn."""
-    kind = kind_words(Reading(rtype, rank, length))
+# A play's words, per (cards, reading, level): a 27-card lead lists some two thousand plays,
+# and the same ones come back turn after turn, so each is worded once (a dict: cheaper to ask
+# than an lru_cache of six arguments), the table emptied when full.
+_WORDS: dict[tuple[Any, ...], dict[str, str]] = {}
+MAX_WORDS = 65536
+
+
+def _play_words(cards: tuple[str, ...], r: Reading, wild: str) -> dict[str, str]:
+    kind = kind_words(r)
     en = f"Play {cards_label(cards, 'en')} · {kind[0]}"
     ja = f"{cards_label(cards, 'ja')} を出す・{kind[1]}"
-    stand_ins = [w for w in wilds if w != wild]  # W-11: a wild read as another card
+    stand_ins = [w for w in r.wilds if w != wild]  # W-11: a wild read as another card
     if stand_ins:
         name_en, name_ja = NAMES["en"], NAMES["ja"]
         en += " (" + ", ".join([f"wild {name_en[wild]} as {name_en[w]}"
@@ -59,11 +61,8 @@ def _play_words(cards: tuple[str, ...], rtype: str, rank: str | None, length: in
                                for w in stand_ins]) + ")"
     return {"en": en, "ja": ja}
 
-
 def _reading(s: GuandanState, a: Action) -> Reading | None:
-    """The listed play's reading: noted when listed, declared, or the one the cards have."""
-    if isinstance(a.note, Reading):
-        return a.note
+    """The reading of a play not noted when listed: declared, or the one the cards have."""
     try:
         if a.get("reading") is not None:
             return reading_from_json(a.get("reading"))
@@ -73,11 +72,17 @@ def _reading(s: GuandanState, a: Action) -> Reading | None:
 
 
 def _play(s: GuandanState, a: Action) -> dict[str, str]:
-    cards = tuple(a.get("cards"))
-    r = _reading(s, a)
+    cards = tuple(a.fields["cards"])
+    r = a.note if isinstance(a.note, Reading) else _reading(s, a)
     if r is None:  # cards no listed play has (the one reading depends on the table)
         return {"en": f"Play {cards_label(cards, 'en')}", "ja": f"{cards_label(cards, 'ja')} を出す"}
-    return _play_words(cards, r.type, r.rank, r.length, tuple(r.wilds), "H" + s.level)
+    key = (cards, r.type, r.rank, r.length, r.wilds, s.level)
+    words = _WORDS.get(key)
+    if words is None:
+        if len(_WORDS) >= MAX_WORDS:
+            _WORDS.clear()
+        words = _WORDS[key] = _play_words(cards, r, "H" + s.level)
+    return words
 
 
 def action_text(s: GuandanState, a: Action) -> dict[str, Any]:
