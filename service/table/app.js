@@ -688,10 +688,15 @@ function formatValue(v) {
 
 function actionLabel(a, withSeat = true) {
   if (!a) return "";
+  // a listed action says itself what its button says (`text`, in both languages)
+  if (a.text && typeof a.text === "object" && (a.text[language()] || a.text.en)) {
+    const words = a.text[language()] || a.text.en;
+    return a.player && withSeat ? `${words} (${a.player})` : words;
+  }
   const parts = [a.type];
   if (a.player && withSeat) parts.push(`(${a.player})`);
   for (const [k, v] of Object.entries(a)) {
-    if (["type", "player", "game"].includes(k)) continue;
+    if (["type", "player", "game", "text"].includes(k)) continue;
     if (k === "cards" || k === "card") parts.push(formatValue(v));
     else parts.push(`${k}: ${formatValue(v)}`);
   }
