@@ -12,6 +12,6 @@ Public surface:
     engine.adjudicate one call per endpoint shape, shared by the service and the CLI
 """
 
-# Bumped whenever any ruling could change; cache keys are namespaced by it so a deploy
-# never serves a stale cached answer.
-ENGINE_VERSION = "1"
+# Bumped whenever any ruling (or a cached answer's shape) could change; cache keys are
+# namespaced by it so a deploy never serves a stale cached answer.
+ENGINE_VERSION = "2"  # 2: legal actions and score deltas carry their words (`text`)

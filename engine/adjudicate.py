@@ -296,7 +296,22 @@ def legal_actions_of(game: Game[Any], state: Any, state_json: Mapping[str, Any],
     if types:
         wanted = set(types)
         actions = [a for a in actions if a.type in wanted]
-    return [a.to_json() for a in actions]
+    # Last, after every filter: the words of each action left (a button's label).
+    return worded(game, state, actions)
+
+
+def worded(game: Game[Any], state: Any, actions: Sequence[Action]) -> list[dict[str, Any]]:
+    """Listed actions' JSON, each with its words, `text` {en, ja} (Game.action_text; the
+    referee's ledger actions worded by the engine). A Guandan lead lists thousands: the loop
+    keeps its lookups local."""
+    words, ledger = game.action_text, referee.LEDGER_ACTION_TYPES
+    out = []
+    for action in actions:
+        listed = action.to_json()
+        listed["text"] = referee.ledger_action_text(game, state, action) \
+            if action.type in ledger else words(state, action)
+        out.append(listed)
+    return out
 
 
 def view(state_json: Mapping[str, Any], player: Any, trusted: bool = False,
@@ -404,6 +419,7 @@ def parse_lookup(game_id: str, name: str, body: Any) -> tuple[Lookup, dict[str, 
         raise InputError(err.message, err.path, "request_invalid") from None
 
 
-def lookup(game_id: str, name: str, body: Any) -> dict[str, Any]:
+def lookup(game_id: str, name: str, body: Any, lang: str = "en") -> dict[str, Any]:
+    """A lookup's answer, its explanations in `lang` ("en" or "ja")."""
     lk, parsed = parse_lookup(game_id, name, body)
-    return lk.handler(parsed)
+    return lk.handler(parsed, lang)

@@ -48,8 +48,10 @@ from .values import (  # noqa: F401
 
 # ---------------------------------------------------------------- the interface
 
-# The keys every action carries besides its declared fields (`game` is optional on input).
-ACTION_ENVELOPE = frozenset({"type", "player", "game"})
+# The keys every action carries besides its declared fields (`game` is optional on input;
+# `text`, the words a listed action carries (Game.action_text), is accepted and ignored, so a
+# listed action posts back exactly as listed and nothing trusts its words).
+ACTION_ENVELOPE = frozenset({"type", "player", "game", "text"})
 
 
 # Names of what a game declares in one of its optional parts (engine/parts.py), by part: never
@@ -82,8 +84,9 @@ class Game(ABC, Generic[S]):
        of a real table's cards, entered by a referee), `referee` (its referee's unit and
        sanctions; a default fits a game without them) and `sheet` (its score sheet's layout).
     4. **Its five operations** (required): `deal`, `apply`, `legal_actions`, `to_act`,
-       `view`; `invariants` when its state can be inconsistent in ways its declared types
-       cannot say; `public_to_act` when `to_act` reads a hidden hand.
+       `view`, and `action_text`, the words of a listed action; `invariants` when its state
+       can be inconsistent in ways its declared types cannot say; `public_to_act` when
+       `to_act` reads a hidden hand.
 
     Everything else (encode/decode, option and action parsing, `describe`) is derived from
     these; a game overrides it only for what the member's docstring describes.
@@ -234,6 +237,20 @@ class Game(ABC, Generic[S]):
         """Every action `player` may legally take now, each one `apply` accepts: clients
         offer these, and the tests play random games from them. Empty when `player` may not
         act (and once the deal is finished)."""
+
+    @abstractmethod
+    def action_text(self, state: S, action: Action) -> dict[str, str]:
+        """What a button offering `action` says, {"en": …, "ja": …}, both non-empty: the
+        engine adds it as `text` to every action legal_actions lists (after any filtering),
+        so a front end shows choices without knowing the game. `action` is one that
+        `legal_actions(state, p)` listed for a seat, or a referee-only act the referee may
+        post now (`referee_legal_actions`, or listed for a seat); the engine words the
+        referee's ledger (warning, penalty, withdraw) itself. Name cards with
+        `engine.cards.card_label` / `cards_label` ("Play ♠7 ♠8 ♠9 · straight" /
+        「♠7 ♠8 ♠9 を出す・階段」, "Pass" / 「パス」). Called for every listed action (a
+        Guandan lead lists over a thousand): build the words from precomputed tables and
+        cache what repeats. The words are for people only: a posted action's `text` is
+        ignored (ACTION_ENVELOPE), never trusted."""
 
     @abstractmethod
     def to_act(self, state: S) -> list[str]:

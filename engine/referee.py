@@ -95,6 +95,52 @@ REFUSAL_DETAILS: dict[str, dict[str, Field]] = {
 }
 
 
+# The unit of a penalty in words, by the game's penalty_kind: (one, several, Japanese).
+UNIT_WORDS = {"points": ("point", "points", "点"), "level": ("level", "levels", "レベル"),
+              "penalty": ("penalty point", "penalty points", "失点"),
+              "rank": ("point", "points", "点")}
+
+
+def _points(kind: str, points: int) -> tuple[str, str]:
+    one, many, ja = UNIT_WORDS.get(kind, UNIT_WORDS["points"])
+    return f"{points} {one if points == 1 else many}", f"{points}{ja}"
+
+
+def ledger_action_text(game: "Game[Any]", state: Any, action: "Action") -> dict[str, str]:
+    """The words of a listed ledger action (adjudicate adds them as `text`): the same in every
+    game but for the penalty's unit (RefereeRules.penalty_kind)."""
+    player = action.player
+    if action.type == WARNING:
+        return {"en": f"Warn {player}", "ja": f"{player}に警告"}
+    if action.type == PENALTY:
+        en, ja = _points(game.referee.penalty_kind, action.get("points", 0))
+        return {"en": f"Penalty against {player}: {en}", "ja": f"{player}に罰則({ja})"}
+    entry_id = action.get("entry")
+    ledger = getattr(state, "referee_ledger", ())
+    entry = ledger[entry_id - 1] if isinstance(entry_id, int) and 0 < entry_id <= len(ledger) \
+        else None
+    if entry is not None and entry.kind == PENALTY:
+        en, ja = _points(game.referee.penalty_kind, entry.points)
+        return {"en": f"Withdraw {player}'s penalty {entry_id} ({en})",
+                "ja": f"{player}の罰則{entry_id}({ja})を取り消す"}
+    return {"en": f"Withdraw {player}'s warning {entry_id}",
+            "ja": f"{player}の警告{entry_id}を取り消す"}
+
+
+def worded(deltas: Any, text: dict[str, str]) -> tuple[ScoreDelta, ...]:
+    """The score deltas of a penalty (Game.count_penalty), each without words of its own
+    given `text`."""
+    return tuple(d if d.text is not None else ScoreDelta(d.target, d.kind, d.delta, d.reason,
+                                                         d.extra, text) for d in deltas)
+
+
+def penalty_text(reason: str) -> dict[str, str]:
+    """The words of a referee's penalty's score deltas (its reason as the referee gave it)."""
+    if not reason:
+        return {"en": "Referee's penalty", "ja": "審判の罰則"}
+    return {"en": f"Referee's penalty: {reason}", "ja": f"審判の罰則: {reason}"}
+
+
 def penalty_sign(kind: str) -> int:
     """Penalty points (kind `penalty`: Manteur's) count against a seat by growing; points,
     levels and ranks count against it by shrinking."""
@@ -183,7 +229,9 @@ def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
         counted = count_penalty(game, next_state, player,
                                 -penalty_sign(game.referee.penalty_kind) * entry.points,
                                 f"penalty {entry_id} withdrawn")
-        return Transition(counted.state, counted.score_deltas, (withdrawn, *counted.events))
+        back = {"en": f"Penalty {entry_id} withdrawn", "ja": f"罰則{entry_id}の取り消し"}
+        return Transition(counted.state, worded(counted.score_deltas, back),
+                          (withdrawn, *counted.events))
     reason = action.get("reason", "")
     points = action.get("points", 0) if action.type == PENALTY else 0
     kind = cast(Literal["warning", "penalty"], action.type)  # WARNING or PENALTY here
@@ -199,7 +247,7 @@ def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
     counted = count_penalty(game, next_state, player,
                             penalty_sign(game.referee.penalty_kind) * points,
                             f"penalty: {reason}" if reason else "penalty")
-    return Transition(counted.state, counted.score_deltas, (Event(
+    return Transition(counted.state, worded(counted.score_deltas, penalty_text(reason)), (Event(
         "penalty_given", {"player": player, "entry": entry.id, "points": points, **said}),
         *counted.events))
 
@@ -373,7 +421,10 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
             counted = count_penalty(game, next_state, action.player,
                                     penalty_sign(rules.penalty_kind) * sanction.points,
                                     f"penalty: {reason}")
-            next_state, deltas = counted.state, deltas + tuple(counted.score_deltas)
+            said = {"en": f"Sanction ({cited}): {sanction.en}",
+                    "ja": f"罰則({cited}): {sanction.ja}"}
+            next_state = counted.state
+            deltas = deltas + worded(counted.score_deltas, said)
             events = (Event("penalty_given", {"player": action.player, "entry": entry.id,
                                               "points": sanction.points, "reason": reason}),
                       *counted.events)

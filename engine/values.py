@@ -25,19 +25,24 @@ FINISHED = "finished"
 @dataclass(frozen=True)
 class ScoreDelta:
     """One change of score. kind: points | level | penalty | rank. `extra` carries e.g. the
-    `from`/`to` of a level change; it is merged into the JSON object."""
+    `from`/`to` of a level change; it is merged into the JSON object. `reason` says why in
+    English (for logs and records); `text` says it for people, {"en": …, "ja": …}: every game
+    gives it on every delta (a table shows it in the player's language)."""
 
     target: str
     kind: str
     delta: int
     reason: str
     extra: Mapping[str, Any] = dc_field(default_factory=dict)
+    text: Mapping[str, str] | None = None
 
     def to_json(self, game: str | None = None) -> dict[str, Any]:
         """`game`: the answer's game, named on the delta (adjudicate names it on everything
         it answers, so a client picks each game's model by it)."""
         out = {"target": self.target, "kind": self.kind, "delta": self.delta,
                "reason": self.reason, **self.extra}
+        if self.text is not None:
+            out["text"] = dict(self.text)
         if game is not None:
             out["game"] = game
         return out
@@ -64,6 +69,9 @@ class Action:
     type: str
     player: str
     fields: Mapping[str, Any] = dc_field(default_factory=dict)
+    # What a game knew of the action when it listed it and its words need (Guandan: the play's
+    # reading), for its own action_text: never in the JSON, never compared.
+    note: Any = dc_field(default=None, compare=False, repr=False)
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)
@@ -155,7 +163,8 @@ def number_out_of_range() -> Refusal:
 @dataclass(frozen=True)
 class Lookup:
     """A game-specific question (e.g. Man's man numbers of a hand). `handler` is pure: the
-    parsed request in, a JSON-able answer out. `cacheable`: the answer costs more to compute
+    parsed request and the caller's language ("en" or "ja", the service's Accept-Language)
+    in, a JSON-able answer out, every explanation in it in that language. `cacheable`: the answer costs more to compute
     than a shared-cache round trip (≈0.1–0.3 ms to Redis here), so the service keeps it in its
     cache (Redis, or its in-process LRU) under the engine version. A cheap lookup says False
     and memoizes in the engine instead (docs/performance.md: never cache what is cheaper to recompute)."""
@@ -165,7 +174,7 @@ class Lookup:
     summary_ja: str  # the summary in Japanese (GET /v1/games with Accept-Language: ja)
     request: Mapping[str, Field]
     response: Mapping[str, Field]
-    handler: Callable[[dict[str, Any]], dict[str, Any]]
+    handler: Callable[[dict[str, Any], str], dict[str, Any]]
     cacheable: bool = True
 
 

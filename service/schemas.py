@@ -448,9 +448,11 @@ class ScoreDeltaSchema(ma.Schema):
     target = mf.String(required=True, metadata={"description": "a player or a team"})
     kind = mf.String(required=True, validate=validate.OneOf(["points", "level", "penalty", "rank"]))
     delta = _int(required=True)
-    reason = mf.String(required=True, metadata={"description": "why, in English"})
-    text = mf.Nested(TextSchema, metadata={
-        "description": "where a game words the reason for people: {en, ja}, as on events"})
+    reason = mf.String(required=True, metadata={"description": "why, in English (for logs "
+                                                              "and records)"})
+    text = mf.Nested(TextSchema, required=True, metadata={
+        "description": "why, in words for people: {en, ja}, as on events (every game, every "
+                       "delta, the referee's penalties too)"})
     game = RefField("GameId", required=True, metadata={"description": "the answer's game"})
     from_ = mf.String(data_key="from", metadata={"description": "a level change: the level "
                                                   "before (Guandan)"})
@@ -582,6 +584,10 @@ ACTION_DESCRIPTION = (
     "state's game otherwise). Each game lists its types in GET /v1/games.")
 
 
+ACTION_TEXT = ("what a button offering this action says, {en, ja} (card names as "
+               "engine/cards.py card_label writes them): every listed legal action carries "
+               "it; posted back, it is ignored (the action is judged by its fields alone)")
+
 REFEREE_ONLY_NOTE = (
     " Referee only: with signing or sealing on, it needs `Authorization: Bearer <referee "
     "key>` (403 `referee_key_required`), whatever seat token comes with it.")
@@ -605,6 +611,8 @@ def action_components(games: Iterable[Game]) -> dict[str, dict]:
                               "the game (optional on input; legal actions and replay steps "
                               "carry it, so clients tell apart games' same-named actions)"}}
             props.update({k: f.json_schema(accepts=True) for k, f in action.fields.items()})
+            props["text"] = {**Field("text").json_schema(), "readOnly": True,
+                             "description": ACTION_TEXT}
             required = ["type", "player"] + [k for k, f in action.fields.items() if f.required]
             components[name] = {
                 "type": "object", "properties": props, "required": required,

@@ -10,6 +10,13 @@ from engine.errors import InvalidDeal
 from engine.values import Refusal
 
 
+def judged(actions: list[dict]) -> list[dict]:
+    """Listed actions as the fields that judge them, without `text` (a button's words,
+    checked by tests/engine/test_action_words.py and the conformance tests): what a rule's
+    test compares is what the rule decides."""
+    return [{k: v for k, v in a.items() if k != "text"} for a in actions]
+
+
 def act(state: dict, type_: str, player: str, **fields) -> Any:
     """validate() of one action: an Applied or a Refused."""
     return adjudicate.validate(state, {"type": type_, "player": player, **fields})

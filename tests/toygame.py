@@ -47,7 +47,7 @@ class ToyGame(Game):
     actions = (ActionType("play", "play one card", "カードを1枚出す", {"card": Field("card")}, "T2"),)
     lookups = (Lookup("card-value", "the rank order of a card", "カードの強さの順位",
                       {"card": Field("card")}, {"card": Field("card"), "value": Field("int")},
-                      lambda req: {"card": req["card"], "value": ORDER[cards.rank_of(req["card"])]}),)
+                      lambda req, lang: {"card": req["card"], "value": ORDER[cards.rank_of(req["card"])]}),)
 
     def deal(self, setup: DealSetup) -> ToyState:
         deck = list(setup.deck) if setup.deck else rng.shuffled(cards.deck_52(), setup.seed, "deal")
@@ -106,7 +106,8 @@ class ToyGame(Game):
             winner = max(trick, key=lambda pc: ORDER[cards.rank_of(pc[1])])[0]
             stake = state.options["stakes"]
             deltas = tuple(ScoreDelta(p, "points", stake * (len(trick) - 1) if p == winner else -stake,
-                                      "high card") for p in state.players)
+                                      "high card", text={"en": "High card", "ja": "ハイカード"})
+                           for p in state.players)
             events = (Event("trick_won", {"player": winner}),)
             trick = ()
         done = all(not h for h in hands)
@@ -119,6 +120,10 @@ class ToyGame(Game):
         if state.done or seat != state.turn:
             return []
         return [Action("play", player, {"card": c}) for c in state.hands[seat]]
+
+    def action_text(self, state: ToyState, action: Action) -> dict[str, str]:
+        label = cards.card_label(action.get("card"))
+        return {"en": f"Play {label['en']}", "ja": f"{label['ja']} を出す"}
 
     def to_act(self, state: ToyState) -> list[str]:
         return [] if state.done else [state.players[state.turn]]

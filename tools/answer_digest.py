@@ -82,8 +82,12 @@ def _altered(rnd: random.Random, action: dict, state: dict, players: list[str]) 
     hand = hands.get(altered["player"]) if isinstance(hands, dict) else None
     if hand and rnd.random() < 0.7:
         altered["cards"] = rnd.sample(hand, rnd.randint(1, min(len(hand), 5)))
-    elif rnd.random() < 0.3 and len(altered) > 2:
-        altered.pop(rnd.choice([k for k in altered if k not in ("type", "player")]))
+    else:
+        # a declared field left out (never `text`, a listed action's words, which the engine
+        # ignores: leaving it out changes no answer)
+        fields = [k for k in altered if k not in ("type", "player", "text")]
+        if rnd.random() < 0.3 and fields:
+            altered.pop(rnd.choice(fields))
     return altered
 
 

@@ -238,7 +238,8 @@ def _play_deal(plan: Plan, k: int, match: dict | None, rnd: random.Random) -> tu
         before = _hand(twin_state, choice["player"])
         twin_after = adjudicate.validate(twin_state, choice)
         assert twin_after.valid
-        action = {k2: v for k2, v in choice.items() if k2 != "game"}
+        # as a table writes it down: the fields that judge it, not a button's words
+        action = {k2: v for k2, v in choice.items() if k2 not in ("game", "text")}
         filled = named_draws(plan.game).get(action["type"])
         if state is not twin_state and filled:
             gained = _gained(before, _hand(twin_after.state, choice["player"]))

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from engine import adjudicate, registry
 
 from .. import examples
-from ..errors import LimitExceeded
+from ..errors import LimitExceeded, request_lang
 from ..schemas import schema_from_fields
 from .common import RefereeBlueprint, cached_json
 from .spec import problem_docs
@@ -43,12 +43,13 @@ def _lookup_view(blp: Blueprint, schemas, ext, game_id: str, lk, request_schema,
                 raise LimitExceeded(f"a lookup takes at most {limit} items in a list "
                                     "(CARDREF_MAX_LOOKUP_ITEMS)", f"body.{name}")
         lookup, parsed = adjudicate.parse_lookup(game_id, lk.name, body)
-        identity = orjson.dumps([game_id, lk.name, parsed], option=orjson.OPT_SORT_KEYS)
+        lang = request_lang()  # the answer's explanations follow Accept-Language
+        identity = orjson.dumps([game_id, lk.name, parsed, lang], option=orjson.OPT_SORT_KEYS)
         if lookup.cacheable:
             payload = cached_json(ext, f"lookup:{game_id}:{lk.name}", identity,
-                                   lambda: lookup.handler(parsed))
+                                   lambda: lookup.handler(parsed, lang))
         else:
-            payload = orjson.dumps(lookup.handler(parsed))
+            payload = orjson.dumps(lookup.handler(parsed, lang))
         return Response(payload, mimetype="application/json")
 
     view.__name__ = f"lookup_{game_id}_{lk.name}".replace("-", "_")

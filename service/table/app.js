@@ -737,7 +737,7 @@ function refereeSection(d) {
 
 function entriesSection(d) {
   const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`) },
-    actionLabel(s.action),
+    actionLabel(s.action, true, false),
     s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${x.target} ${x.delta > 0 ? "+" : ""}${x.delta}`).join(", ")) : null,
     h("button", { class: "small pencil noprint", ...tid(`comment-${i}`), title: t("comment"), "aria-label": `${t("comment")} ${i + 1}`,
       onclick: () => { ui.commenting = i; render(); } }, "✎"),
@@ -831,12 +831,18 @@ function formatValue(v) {
   return String(v);
 }
 
-function actionLabel(a, withSeat = true) {
+function actionLabel(a, withSeat = true, words = true) {
   if (!a) return "";
+  // a listed action says itself what its button says (`text`, in both languages); the log of
+  // entries keeps the record's terms (type and fields), as an imported record has them
+  if (words && a.text && typeof a.text === "object" && (a.text[language()] || a.text.en)) {
+    const words = a.text[language()] || a.text.en;
+    return a.player && withSeat ? `${words} (${a.player})` : words;
+  }
   const parts = [a.type];
   if (a.player && withSeat) parts.push(`(${a.player})`);
   for (const [k, v] of Object.entries(a)) {
-    if (["type", "player", "game"].includes(k)) continue;
+    if (["type", "player", "game", "text"].includes(k)) continue;
     if (k === "cards" || k === "card") parts.push(formatValue(v));
     else parts.push(`${k}: ${formatValue(v)}`);
   }

@@ -31,7 +31,9 @@ function recordDeal(d) {
   }
   const totals = {};
   const actions = d.steps.map((s) => {
-    const entry = { action: s.action };
+    // as the table entered it: the fields that judge it, not a button's words
+    const { text: _words, ...action } = s.action;
+    const entry = { action };
     if (s.score_deltas.length) {
       entry.score_deltas = s.score_deltas.map((x) => ({ target: x.target, kind: x.kind, delta: x.delta }));
       for (const x of s.score_deltas) totals[x.target] = (totals[x.target] || 0) + x.delta;

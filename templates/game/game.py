@@ -59,6 +59,9 @@ class HighCardGame(Game[State]):
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
 
+    def action_text(self, state: State, action: Action) -> dict[str, str]:
+        return phases.action_text(state, action)
+
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)
 

@@ -3,6 +3,7 @@ pure functions of a state, each returning a new one (states are never changed)."
 from __future__ import annotations
 
 from engine import rng
+from engine.cards import card_label
 from engine.errors import InvalidDeal
 from engine.state import Cards, replace
 from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
@@ -34,6 +35,15 @@ def deal(setup: DealSetup) -> State:
 
 def to_act(s: State) -> list[str]:
     return [] if s.turn is None else [s.turn]
+
+
+def action_text(s: State, action: Action) -> dict[str, str]:
+    """What a button offering the action says (Game.action_text), card names from
+    engine.cards."""
+    if action.type == "pass":
+        return {"en": "Pass", "ja": "パス"}
+    label = card_label(action.get("card"))
+    return {"en": f"Play {label['en']}", "ja": f"{label['ja']} を出す"}
 
 
 def legal_actions(s: State, player: str) -> list[Action]:
@@ -80,7 +90,8 @@ def _end_round(s: State, hands: dict[str, Cards], plays: tuple[Play, ...],
     deltas: tuple[ScoreDelta, ...] = ()
     if winner is not None:
         points[winner] += 1
-        deltas = (ScoreDelta(winner, "points", 1, "round won (3.1)"),)
+        deltas = (ScoreDelta(winner, "points", 1, "round won (3.1)",
+                             text={"en": "Round won (3.1)", "ja": "ラウンドの勝ち(3.1)"}),)
     events = [event, Event("round_won", {"round": s.round, "player": winner,
                                          "card": best.card if best else None})]
     result = RoundResult(s.round, plays, winner)

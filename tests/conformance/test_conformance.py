@@ -60,6 +60,32 @@ def test_random_legal_play_reaches_the_end_of_a_match(game_id, data):
     assert deals == 0 or finished == deals, f"{deals} deals, {finished} finished"
 
 
+def assert_worded(what, text) -> None:
+    """Words for people in both languages: {en, ja}, each a non-empty string."""
+    assert isinstance(text, dict) and set(text) == {"en", "ja"}, (what, text)
+    assert all(isinstance(t, str) and t.strip() for t in text.values()), (what, text)
+
+
+@by_game
+@settings(max_examples=examples(4))
+@given(data=st.data())
+def test_every_listed_action_and_every_score_delta_is_worded_in_both_languages(game_id, data):
+    """Along random matches, every action listed to a seat and to the table's referee carries
+    `text` {en, ja} (what a button offering it says), and every score delta answered carries
+    `text` {en, ja} (why, for people), non-empty in both languages."""
+    table = table_or_reject(game_id, data)
+    rnd = random.Random(data.draw(st.integers(0, 2**32), label="play"))
+    for _number, _dealt, step in helpers.play_match(game_id, table, rnd):
+        if step is None:
+            continue
+        for action in [a for actions in step.legal.values() for a in actions]:
+            assert_worded(action, action.get("text"))
+        for action in adjudicate.legal_actions(step.state, "referee", referee_seen=True):
+            assert_worded(action, action.get("text"))
+        for delta in step.applied.score_deltas:
+            assert_worded(delta, delta.get("text"))
+
+
 @by_game
 @settings(max_examples=examples(4))
 @given(data=st.data())

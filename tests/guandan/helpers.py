@@ -66,6 +66,7 @@ from engine.cards import double_deck_108  # noqa: E402
 from engine.games.guandan import GAME  # noqa: E402
 from engine.games.guandan.options import DEFAULTS, PRESETS  # noqa: E402
 from engine.games.guandan.state import VERSION  # noqa: E402
+from tests.adjudication import judged  # noqa: E402
 
 PLAYERS = ["a", "b", "c", "d"]  # team1: a, c; team2: b, d; play order a → b → c → d
 
@@ -151,4 +152,4 @@ def refused(state: dict, type_: str, player: str, **fields):
 
 
 def legal(state: dict, player: str) -> list[dict]:
-    return adjudicate.legal_actions(state, player)
+    return judged(adjudicate.legal_actions(state, player))

@@ -7,7 +7,7 @@ import json
 
 from engine import adjudicate
 
-from .helpers import PLAYERS, build, options_of
+from .helpers import PLAYERS, build, judged, options_of
 from .test_rules_tribute import deal
 
 REFEREE = {"violations": "referee"}
@@ -55,7 +55,7 @@ def test_R_2_an_out_of_turn_play_is_taken_back_and_bars_the_player_for_the_round
     # a leads, b passes: c may only pass; a play by c is itself sanctioned (R-5, a warning)
     st = act(out.state, "play", "a", cards=["S3"]).state
     st = act(st, "pass", "b").state
-    assert adjudicate.legal_actions(st, "c") == [{"type": "pass", "player": "c"}]
+    assert judged(adjudicate.legal_actions(st, "c")) == [{"type": "pass", "player": "c"}]
     barred = act(st, "play", "c", cards=["D8"])
     assert mark(barred)["code"] == "barred_this_round" and barred.to_act == ["c"]
     assert mark(barred)["sanction_rule"] == "guandan R-5"
@@ -72,7 +72,7 @@ def test_R_2_an_out_of_turn_pass_bars_the_player_and_the_partner():
     st = act(referee_state(hands=HANDS, turn="a"), "play", "a", cards=["S3"]).state
     out = act(st, "pass", "d")  # b is on turn
     assert out.valid and out.to_act == ["b"] and out.state["barred"] == ["d", "b"]
-    assert adjudicate.legal_actions(out.state, "b") == [{"type": "pass", "player": "b"}]
+    assert judged(adjudicate.legal_actions(out.state, "b")) == [{"type": "pass", "player": "b"}]
     assert_refused_in_reject_mode(st, "pass", "d", "not_your_turn")
 
 
@@ -136,7 +136,7 @@ def test_R_1_reject_is_the_default_and_a_card_not_held_is_refused_in_either_mode
 # signalling loses the deal (明显传递信号 2).
 
 def referee_listing(state: dict) -> list[dict]:
-    return adjudicate.legal_actions(state, "referee", referee_seen=True)
+    return judged(adjudicate.legal_actions(state, "referee", referee_seen=True))
 
 
 def test_R_3_the_partner_may_not_lead_the_out_of_turn_players_combination_type():
@@ -187,7 +187,7 @@ def test_R_3_a_hand_with_no_other_type_leads_freely():
     for p in ("a", "b"):
         st = act(st, "pass", p).state
     # d leads with only singles left: the ban cannot leave d without a lead
-    assert st["turn"] == "d" and adjudicate.legal_actions(st, "d") == \
+    assert st["turn"] == "d" and judged(adjudicate.legal_actions(st, "d")) == \
         [{"type": "play", "player": "d", "cards": ["S10"]}]
     assert act(st, "play", "d", cards=["S10"]).valid
 
@@ -264,7 +264,7 @@ def test_R_7_signalling_forfeits_the_deal_scored_as_the_opponents_1_2_finish():
     assert result["order"] == ["c", "a"]  # in turn from the offender's right
     (delta,) = out.score_deltas
     assert (delta["target"], delta["delta"]) == ("team1", 3)  # D1: 3 levels for a 1-2 finish
-    assert "R-7" in delta["reason"]
+    assert "R-7" in delta["reason"] and "R-7" in delta["text"]["en"] and "R-7" in delta["text"]["ja"]
     assert out.state["next_match"]["tribute_payers"] == ["b", "d"]  # the double tribute
 
 

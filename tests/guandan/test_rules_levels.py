@@ -44,6 +44,8 @@ def test_S_1_winners_go_up_3_2_1(kind, up):
     to = ["2", "3", "4", "5", "6", "7", "8", "9", "10"][3 + up]
     assert level_delta(out, "team1") == [{"target": "team1", "kind": "level", "delta": up,
                                           "reason": f"finish {kind}", "from": "5", "to": to,
+                                          "text": {"en": f"Finish {kind}: level 5 → {to}",
+                                                   "ja": f"{kind}で終了: レベル5→{to}"},
                                           "game": "guandan"}]
     assert level_delta(out, "team2") == []
     nm = out.state["next_match"]
@@ -97,7 +99,9 @@ def test_S_5_seed_third_failure_at_A_sends_the_declarer_back_to_2():
     assert nm["levels"]["team1"] == "2" and nm["a_failures"]["team1"] == 0
     assert nm["levels"]["team2"] == "9" and nm["declarer"] == "team2"
     assert {"target": "team1", "kind": "level", "delta": -12, "reason": "a_failures",
-            "from": "A", "to": "2", "game": "guandan"} in out.score_deltas
+            "from": "A", "to": "2", "game": "guandan",
+            "text": {"en": "Too many failed deals at A (S-5): level A → 2",
+                     "ja": "Aでの失敗が規定回数に達した(S-5): レベルA→2"}} in out.score_deltas
     assert any(e["type"] == "demoted" for e in out.events)
 
 

@@ -8,7 +8,7 @@ from engine.cards import deck_52
 from engine.games.man import GAME
 from engine.games.man.options import DEFAULTS
 from engine.games.man.state import VERSION
-from tests.adjudication import act, ok, refused  # noqa: F401 (re-exported)
+from tests.adjudication import act, judged, ok, refused  # noqa: F401 (re-exported)
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -66,7 +66,7 @@ def build(hands: dict[str, list[str]], top: list[str], stock: list[str] | None =
 
 
 def legal(state: dict, player: str) -> list[dict]:
-    return adjudicate.legal_actions(state, player)
+    return judged(adjudicate.legal_actions(state, player))
 
 
 def apply_action(state: dict, action: dict):

@@ -16,6 +16,7 @@ from engine.errors import InvalidDeal
 from engine.games.man import GAME
 from service.app import create_app
 from service.config import Settings
+from tests.adjudication import judged
 from tests.sizing import examples
 from tests.state_schema import schema_errors
 
@@ -172,7 +173,7 @@ def _after_ace() -> dict:
 
 def test_rule_3_10_a_draw_names_its_card():
     s = _after_ace()
-    listed = [a for a in adjudicate.legal_actions(s, "cho") if a["type"] == "draw"]
+    listed = [a for a in judged(adjudicate.legal_actions(s, "cho")) if a["type"] == "draw"]
     assert listed == [{"type": "draw", "player": "cho"}]
     res = adjudicate.validate(s, {**listed[0], "cards": ["DK"]})
     assert res.valid and res.state["hands"]["cho"] == ["C7", "C9", "CK", "DK"]
@@ -248,7 +249,7 @@ def test_rule_3_10_with_3_9_the_discard_pile_becomes_an_unknown_stock_again():
 def test_rule_3_10_the_dealer_flips_named_cards_onto_an_effect_start_card():
     hands = {"ann": ["H9", "C4", "SK"], "bob": ["H5", "C6", "S9"]}
     s = physical(hands, ["S2"], start_card="by_dealer")
-    assert s["phase"] == "opening" and adjudicate.legal_actions(s, "ann") == [
+    assert s["phase"] == "opening" and judged(adjudicate.legal_actions(s, "ann")) == [
         {"type": "flip", "player": "ann"}]
     assert refused(s, "flip", "ann").code == "stock_cards_required"
     assert refused(s, "flip", "ann", cards=["D7"]).code == "flip_goes_on"

@@ -19,7 +19,9 @@ def test_rule_7_4_man_a_penalty_counts_in_the_match_totals_and_decides_the_winne
     given = penalty(dealt["state"], "ann", 1000, "insulted the table")
     assert given.state["match"]["totals"] == {"ann": -1000, "bob": 0}
     assert given.score_deltas == [{"target": "ann", "kind": "points", "delta": -1000,
-                                   "reason": "penalty: insulted the table", "game": "man"}]
+                                   "reason": "penalty: insulted the table", "game": "man",
+                                   "text": {"en": "Referee's penalty: insulted the table",
+                                            "ja": "審判の罰則: insulted the table"}}]
     last, deltas = finish(given.state, random.Random(1))
     summary = last.next_match
     # the match totals are the game's deltas and the ledger's
@@ -32,6 +34,8 @@ def test_rule_7_4_man_a_penalty_counts_in_the_match_totals_and_decides_the_winne
     assert second["state"]["match"]["totals"] == summary["totals"]
     back = withdraw(second["state"], "ann", 1)
     assert back.state["match"]["totals"]["ann"] == summary["totals"]["ann"] + 1000
+    assert [d["text"] for d in back.score_deltas] == [{"en": "Penalty 1 withdrawn",
+                                                       "ja": "罰則1の取り消し"}]
     again = penalty(back.state, "ann", 500)
     last2, deltas2 = finish(again.state, random.Random(2))
     totals = last2.next_match["totals"]

@@ -17,7 +17,7 @@ from engine.games.manteur import GAME
 from engine.games.manteur.state import deck_of
 from service.app import create_app
 from service.config import Settings
-from tests.adjudication import ok, refused
+from tests.adjudication import judged, ok, refused
 from tests.manteur.physical import complete
 from tests.sizing import examples
 from tests.state_schema import schema_errors
@@ -137,7 +137,7 @@ def _accepted() -> dict:
 
 def test_b6_a_listed_exchange_completed_with_its_drawn_cards_validates():
     s = _accepted()
-    listed = [a for a in adjudicate.legal_actions(s, "cho")
+    listed = [a for a in judged(adjudicate.legal_actions(s, "cho"))
               if a["type"] == "exchange" and a["cards"] == ["CK", "S2"]]
     assert listed == [{"type": "exchange", "player": "cho", "cards": ["CK", "S2"]}]
     res = adjudicate.validate(s, {**listed[0], "drawn": ["H3", "C9"]})
@@ -220,7 +220,7 @@ def test_b6_after_a_challenge_the_new_round_waits_for_its_five_cards():
     assert s["phase"] == "deal" and s["hand"] == [] and res.to_act == ["bob"]
     assert len(s["stock"]) == 54 and s["discard"] == []
     assert s["last_round"]["hand"] == FIVE
-    assert adjudicate.legal_actions(s, "bob") == [{"type": "deal", "player": "bob"}]
+    assert judged(adjudicate.legal_actions(s, "bob")) == [{"type": "deal", "player": "bob"}]
     assert refused(s, "declare", "bob", declaration={"type": "pair"}).code == "deal_first"
     assert refused(s, "deal", "bob").code == "stock_cards_required"
     assert refused(s, "deal", "bob", cards=FIVE[:4]).code == "stock_cards_count"

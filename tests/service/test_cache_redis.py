@@ -16,8 +16,10 @@ def test_cache_keys_are_namespaced_by_engine_version():
     assert cache_key("lookup:x", "abc") == f"cardref:v{ENGINE_VERSION}:lookup:x:abc"
 
 
-def lookup_key(card):
-    identity = orjson.dumps(["toy", "card-value", {"card": card}], option=orjson.OPT_SORT_KEYS)
+def lookup_key(card, lang="en"):
+    """A lookup's cache key: the question and the language of its answer (Accept-Language)."""
+    identity = orjson.dumps(["toy", "card-value", {"card": card}, lang],
+                            option=orjson.OPT_SORT_KEYS)
     return cache_key("lookup:toy:card-value", hashlib.sha256(identity).hexdigest())
 
 

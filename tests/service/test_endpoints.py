@@ -2,7 +2,7 @@
 import hashlib
 import json
 
-from engine import registry
+from engine import ENGINE_VERSION, registry
 from tests.service.conftest import deal_toy
 
 
@@ -97,8 +97,10 @@ def test_validate_legal_action_returns_next_state_deltas_events_to_act_status(cl
                                            "action": {"type": "play", "player": "bob", "card": "DK"}})
     body = r2.get_json()
     assert body["score_deltas"] == [
-        {"target": "ann", "kind": "points", "delta": -1, "reason": "high card", "game": "toy"},
-        {"target": "bob", "kind": "points", "delta": 1, "reason": "high card", "game": "toy"}]
+        {"target": "ann", "kind": "points", "delta": -1, "reason": "high card", "game": "toy",
+         "text": {"en": "High card", "ja": "ハイカード"}},
+        {"target": "bob", "kind": "points", "delta": 1, "reason": "high card", "game": "toy",
+         "text": {"en": "High card", "ja": "ハイカード"}}]
     assert sum(d["delta"] for d in body["score_deltas"]) == 0
     # every delta and event names its game: games share event types
     assert body["events"] == [{"type": "trick_won", "game": "toy", "player": "bob"}]
@@ -249,7 +251,7 @@ def test_health_ready_metrics_docs_and_spec(make_client):
     metrics = client.get("/metrics").get_data(as_text=True)
     assert 'cardref_http_requests_total{method="GET",route="/v1/games",status="200"} 1.0' in metrics
     assert 'cardref_http_request_duration_seconds_count{method="GET",route="/v1/games",status="200"} 1.0' in metrics
-    assert 'cardref_info{engine_version="1"} 1.0' in metrics
+    assert f'cardref_info{{engine_version="{ENGINE_VERSION}"}} 1.0' in metrics
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in docs.data
     assert b"cdn" not in docs.data.lower() and b"https://" not in docs.data

@@ -21,13 +21,19 @@ from .uecda import (
 
 
 class _NotATable(ValueError):
-    pass
+    """A request that gives no table (or cards) to convert: the reason in English (str) and in
+    Japanese (`ja`)."""
+
+    def __init__(self, en: str, ja: str):
+        super().__init__(en)
+        self.ja = ja
 
 
 def _table(rows: list[str]) -> list[list[int]]:
     """Rows of 15 digits; rows 0-4 carry cards, 5-7 (state) may be left out."""
     if not 5 <= len(rows) <= ROWS or any(len(r) != COLS or not r.isdigit() for r in rows):
-        raise _NotATable(f"a table is 5 to {ROWS} rows of {COLS} digits")
+        raise _NotATable(f"a table is 5 to {ROWS} rows of {COLS} digits",
+                         f"表は{COLS}桁の数字が5〜{ROWS}行です")
     return [[int(ch) for ch in r] for r in rows] + [[0] * COLS] * (ROWS - len(rows))
 
 
@@ -39,7 +45,8 @@ def _convert(req: dict[str, Any]) -> dict[str, Any]:
     kind = req.get("kind") or "play"
     if "table" in req:
         if "cards" in req:
-            raise _NotATable("give a table or cards, not both")
+            raise _NotATable("give a table or cards, not both",
+                             "表かカードのどちらか一方を指定してください")
         table = _table(req["table"])
         if kind == "hand":
             cards, jokers = table_to_hand(table), list[str]()
@@ -55,20 +62,21 @@ def _convert(req: dict[str, Any]) -> dict[str, Any]:
             play = read_play(cards, req.get("jokers") or None, UECDA)
             table, jokers = play_to_table(play), list(play.jokers)
     else:
-        raise _NotATable("give a table or cards")
+        raise _NotATable("give a table or cards", "表かカードを指定してください")
     return {"valid": True, "error": None, "kind": kind, "cards": cards, "jokers": jokers,
             "pass": not cards, "table": _rows(table)}
 
 
-def uecda_table(req: dict[str, Any]) -> dict[str, Any]:
+def uecda_table(req: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """U16: an 8x15 card table (rows of digits) to cards, or cards to a table. A table
-    or cards that are no UECda hand or play answer valid=false with the reason."""
+    or cards that are no UECda hand or play answer valid=false with the reason, in the
+    caller's language (`lang`)."""
     try:
         return _convert(req)
     except (_NotATable, TableError) as err:
-        reason = str(err)
+        reason = err.ja if lang == "ja" else str(err)
     except PlayError as err:
-        reason = f"{err.code}: {err.en}"
+        reason = f"{err.code}: {err.ja if lang == 'ja' else err.en}"
     return {"valid": False, "error": reason, "kind": req.get("kind") or "play", "cards": [],
             "jokers": [], "pass": False, "table": []}
 
@@ -89,7 +97,8 @@ UECDA_TABLE = Lookup(
                         required=False)},
     response={
         "valid": Field("bool", "the table or cards are a UECda hand / play"),
-        "error": Field("str", "why not (valid=false)", nullable=True),
+        "error": Field("str", "why not (valid=false), in the language asked "
+                       "(Accept-Language)", nullable=True),
         "kind": Field("enum", "hand or play", choices=("hand", "play")),
         "cards": Field("cards", "the cards (a play's joker in its place)"),
         "jokers": Field("str_list", "what each joker of a play stands for"),

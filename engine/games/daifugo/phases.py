@@ -338,8 +338,8 @@ def _deltas(s: DaifugoState) -> tuple[ScoreDelta, ...]:
         t = r.titles[p]
         ja, en = TITLE_NAMES[t]
         # the reason in English like every game's; the title's words in both languages
-        out.append(ScoreDelta(p, "rank", r.points[p], en,
-                              {"title": t, "place": i + 1, "text": {"en": en, "ja": ja}}))
+        out.append(ScoreDelta(p, "rank", r.points[p], en, {"title": t, "place": i + 1},
+                              {"en": en, "ja": ja}))
     return tuple(out)
 
 

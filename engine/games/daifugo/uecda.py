@@ -25,7 +25,12 @@ LONE_JOKER_CELL = (0, 14)
 
 
 class TableError(ValueError):
-    """A table that is not a UECda card table (shape, values, more than one joker ...)."""
+    """A table that is not a UECda card table (shape, values, more than one joker ...): the
+    reason in English (str) and in Japanese (`ja`), for the lookup's caller."""
+
+    def __init__(self, en: str, ja: str):
+        super().__init__(en)
+        self.ja = ja
 
 
 def empty_table() -> Table:
@@ -34,11 +39,13 @@ def empty_table() -> Table:
 
 def _check(table: Sequence[Sequence[int]]) -> None:
     if len(table) != ROWS or any(len(row) != COLS for row in table):
-        raise TableError("a UECda table is 8 rows of 15 integers")
+        raise TableError("a UECda table is 8 rows of 15 integers",
+                         "UECdaの表は15個の整数が8行です")
     for r in range(5):
         for c in range(COLS):
             if table[r][c] not in (0, 1, 2):
-                raise TableError(f"cell [{r}][{c}] holds {shown(table[r][c])}: cards are 0, 1 or 2")
+                raise TableError(f"cell [{r}][{c}] holds {shown(table[r][c])}: cards are 0, 1 or 2",
+                                 f"マス[{r}][{c}]の値は{shown(table[r][c])}です。カードは0、1、2のいずれかです")
 
 
 def card_cell(card: str) -> tuple[int, int]:
@@ -49,7 +56,7 @@ def card_cell(card: str) -> tuple[int, int]:
 def cell_card(row: int, col: int) -> str:
     """The real card of a cell of rows 0-3, columns 1-13."""
     if not (0 <= row <= 3 and 1 <= col <= 13):
-        raise TableError(f"cell [{row}][{col}] holds no card")
+        raise TableError(f"cell [{row}][{col}] holds no card", f"マス[{row}][{col}]にカードはありません")
     return SUITS[row] + ORDER[col - 1]
 
 
@@ -60,7 +67,8 @@ def hand_to_table(cards: Sequence[str]) -> Table:
     table = empty_table()
     cards = parse_cards(cards)
     if sum(1 for c in cards if c in JOKERS) > 1:
-        raise TableError("a UECda hand holds at most one joker")
+        raise TableError("a UECda hand holds at most one joker",
+                         "UECdaの手札にジョーカーは1枚までです")
     for c in cards:
         if c in JOKERS:
             table[4][1] = 2
@@ -80,7 +88,8 @@ def table_to_hand(table: Sequence[Sequence[int]], joker: str = JOKERS[0]) -> lis
              if table[r][c] and not (r < 4 and 1 <= c <= 13 and table[r][c] == 1)
              and (r, c) != (4, 1)]
     if stray:
-        raise TableError(f"cells {stray} hold no card of a hand")
+        raise TableError(f"cells {stray} hold no card of a hand",
+                         f"マス{stray}は手札のカードを表しません")
     return out
 
 
@@ -92,12 +101,13 @@ def play_to_table(play: Optional[Play]) -> Table:
     if play is None:
         return table
     if play.form == "stairs" and play.stairs_form != "standard":
-        raise TableError("only standard-form stairs exist in UECda tables")
+        raise TableError("only standard-form stairs exist in UECda tables",
+                         "UECdaの表にあるのは標準形の階段だけです")
     if play.is_lone_joker:
         table[LONE_JOKER_CELL[0]][LONE_JOKER_CELL[1]] = 2
         return table
     if play.jokers_only:
-        raise TableError("UECda has one joker")
+        raise TableError("UECda has one joker", "UECdaのジョーカーは1枚です")
     for c in play.real_cards:
         r, col = card_cell(c)
         table[r][col] = 1
@@ -123,10 +133,12 @@ def table_to_cards(table: Sequence[Sequence[int]], joker: str = JOKERS[0]
     cells = [(r, c, table[r][c]) for r in range(5) for c in range(COLS) if table[r][c]]
     jokers_at = [(r, c) for r, c, v in cells if v == 2]
     if len(jokers_at) > 1:
-        raise TableError("a UECda play holds at most one joker")
+        raise TableError("a UECda play holds at most one joker",
+                         "UECdaの出す手にジョーカーは1枚までです")
     if len(cells) == 1 and jokers_at:
         if jokers_at[0][0] == 4:
-            raise TableError("a lone joker sits in rows 0-3")
+            raise TableError("a lone joker sits in rows 0-3",
+                             "ジョーカー1枚だけの手は0〜3行目に置きます")
         return [joker], []
     if jokers_at and jokers_at[0][0] == 4:
         # U16: row 4 holds a play's joker only as the fifth card of a set, under the four
@@ -136,7 +148,9 @@ def table_to_cards(table: Sequence[Sequence[int]], joker: str = JOKERS[0]
         if not 1 <= c <= 13 or sorted((r, cc) for r, cc, v in cells if v == 1) != \
                 [(r, c) for r in range(4)]:
             raise TableError(f"a joker at [4][{c}] stands only as the fifth card of a set, "
-                             f"with the four real cards of column {c}")
+                             f"with the four real cards of column {c}",
+                             f"[4][{c}]のジョーカーは、{c}列の本物の4枚と組む5枚目としてだけ"
+                             "置けます")
     cards, stand = [], []
     # stairs are read along their row, sets down their column
     by_col = sorted(cells, key=lambda x: (x[1], x[0])) if len({c for _, c, _ in cells}) == 1 \
@@ -146,7 +160,7 @@ def table_to_cards(table: Sequence[Sequence[int]], joker: str = JOKERS[0]
             cards.append(cell_card(r, c))
         elif r == 4:
             if not 1 <= c <= 13:
-                raise TableError(f"cell [4][{c}] holds no rank")
+                raise TableError(f"cell [4][{c}] holds no rank", f"マス[4][{c}]は数字を表しません")
             cards.append(joker)
             stand.append("*" + ORDER[c - 1])
         else:

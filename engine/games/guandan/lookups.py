@@ -38,9 +38,9 @@ CLASSIFIED_READING["properties"]["beats"] = {
     "type": "boolean", "description": "given a table: whether this reading beats it"}
 
 
-def lookup_classify(body: dict[str, Any]) -> dict[str, Any]:
+def lookup_classify(body: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """Every reading of exactly `cards` at `level` (§4–§6, W-11) and, given a table reading,
-    whether each beats it (C-8, B-1 … B-5)."""
+    whether each beats it (C-8, B-1 … B-5). The readings are data: nothing to word (`lang`)."""
     try:
         level = parse_level(body["level"])
     except ValueError as err:

@@ -659,7 +659,7 @@ def play_actions(s: GuandanState, player: str) -> list[Action]:
         fields: dict[str, Any] = {"cards": list(cards)}
         if per_cards[key] > 1:
             fields["reading"] = combos.reading_to_json(r)
-        out.append(Action("play", player, fields))
+        out.append(Action("play", player, fields, note=r))  # the reading, for its words
     if top is not None:
         if player in s.barred:  # only a pass until the round ends
             return [Action("pass", player, {})]

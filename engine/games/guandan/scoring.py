@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 from engine.values import Event, ScoreDelta
 
 from .state import LEVELS, TEAMS, GuandanMatch, GuandanOptions, GuandanResult, GuandanState, team_of
+from .words import BOUND, finish_why, level_text
 
 UP = {"1-3": 2, "1-4": 1}
 
@@ -32,9 +33,13 @@ def raise_level(level: str, by: int) -> str:
     return LEVELS[min(len(LEVELS) - 1, LEVELS.index(level) + by)]
 
 
-def _delta(team: str, before: str, after: str, reason: str) -> ScoreDelta:
+def _delta(team: str, before: str, after: str, reason: str,
+           words: tuple[str, str] | None = None) -> ScoreDelta:
+    """`words`: why in both languages (default: the reason's own words, words.LEVEL_WHY)."""
+    text = level_text(reason, before, after) if words is None else {
+        "en": f"{words[0]}: level {before} → {after}", "ja": f"{words[1]}: レベル{before}→{after}"}
     return ScoreDelta(team, "level", LEVELS.index(after) - LEVELS.index(before), reason,
-                      {"from": before, "to": after})
+                      {"from": before, "to": after}, text)
 
 
 def forfeit_order(s: GuandanState, offender: str) -> tuple[str, ...]:
@@ -87,7 +92,8 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
     before = levels[winner]
     levels[winner] = raise_level(before, up)
     deltas.append(_delta(winner, before, levels[winner], f"finish {finish}" if forfeit is None
-                         else f"finish {finish}: the opponents forfeited the deal (R-7)"))
+                         else f"finish {finish}: the opponents forfeited the deal (R-7)",
+                         finish_why(finish, forfeit is not None)))
     events.append(Event("deal_finished", {"team": winner, "finish": finish, "order": list(order)}))
     if match_winner is not None:
         events.append(Event("match_finished", {
@@ -123,7 +129,7 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
             levels[team] = LEVELS[after_l]
             if after_l - before_l != moved:
                 deltas.append(ScoreDelta(team, "level", after_l - before_l - moved,
-                                         "S-9: a level stays within 2 … A"))
+                                         "S-9: a level stays within 2 … A", text=BOUND))
     for team in TEAMS:  # a team that is not at A has no running count
         if levels[team] != "A":
             failures[team] = 0

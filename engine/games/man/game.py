@@ -12,7 +12,7 @@ from engine.state import replace
 from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, ScoreDelta, Transition
 
-from . import phases, summary, views
+from . import phases, summary, views, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -105,6 +105,9 @@ class ManGame(Game[ManState]):
 
     def legal_actions(self, state: ManState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def action_text(self, state: ManState, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: ManState) -> list[str]:
         return phases.to_act(state)

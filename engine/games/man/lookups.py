@@ -16,7 +16,8 @@ MAN_NUMBERS = Lookup(
               "total": Field("int", "plain total, A=1"),
               "numbers": Field("int_list", "sorted list of the integers 1-13 the hand makes"),
               "derivations": Field("str_list_map",
-                                   "number (as a string) -> the ways it is made")},
+                                   "number (as a string) -> the ways it is made, in the "
+                                   "language asked (Accept-Language)")},
     handler=lookup_man_numbers,
     # Cached, but in the engine (numbers.py memoizes by hand values, per worker): computing it
     # cold takes ~40 µs, a Redis round trip 80–250 µs here, so the shared cache would only slow

@@ -41,14 +41,16 @@ def _label(value: int) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _analyse(values: tuple[int, ...]) -> tuple[bool, int, tuple[tuple[int, tuple[str, ...]], ...]]:
-    """(reach, total, ((number, derivations), ...)) for a sorted tuple of card values."""
+def _analyse(values: tuple[int, ...]) -> tuple[
+        bool, int, tuple[tuple[int, tuple[tuple[str, str], ...]], ...]]:
+    """(reach, total, ((number, derivations), ...)) for a sorted tuple of card values, each
+    derivation in English and in Japanese ("A as 10 + 3", "A(10として) + 3")."""
     total = sum(values)
     if total > REACH_LIMIT:
         return False, total, ()  # 4: only a hand in reach makes numbers
-    found: dict[int, list[str]] = {}
+    found: dict[int, list[tuple[str, str]]] = {}
 
-    def add(number: int, how: str) -> None:
+    def add(number: int, how: tuple[str, str]) -> None:
         if 1 <= number <= 13:  # 4: results outside 1-13 make nothing
             ways = found.setdefault(number, [])
             if how not in ways:
@@ -62,24 +64,28 @@ def _analyse(values: tuple[int, ...]) -> tuple[bool, int, tuple[tuple[int, tuple
         hand = []
         for v in sorted(counts):
             hand += [v] * (1 if v in collapsed else counts[v])
-        note = ""
+        note = note_ja = ""
         if collapsed:
-            note = " (" + ", ".join(f"{_label(g)}s counted once" for g in sorted(collapsed)) + ")"
+            once = sorted(collapsed)
+            note = " (" + ", ".join(f"{_label(g)}s counted once" for g in once) + ")"
+            note_ja = "(" + "、".join(f"{_label(g)}は1枚として数える" for g in once) + ")"
         aces = hand.count(1)
         others = [v for v in hand if v != 1]
         # 4.4: an A may count as 10 only while that hand's total stays 13 or less.
         for tens in range(aces + 1):
             eff = [10] * tens + [1] * (aces - tens) + others
-            labels = ["A as 10"] * tens + ["A"] * (aces - tens) + [_label(v) for v in others]
+            labels = [("A as 10", "A(10として)")] * tens + [("A", "A")] * (aces - tens) + \
+                [(_label(v), _label(v)) for v in others]
             if tens and sum(eff) > REACH_LIMIT:
                 continue
-            add(sum(eff), " + ".join(labels) + note)  # 4.1 / 4.2 (with 4.4)
+            add(sum(eff), (" + ".join(en for en, _ in labels) + note,
+                           " + ".join(ja for _, ja in labels) + note_ja))  # 4.1 / 4.2 (4.4)
             if len(eff) == 2:  # 4.3: two cards also subtract, multiply and divide
                 (a, la), (b, lb) = sorted(zip(eff, labels), reverse=True)
-                add(a - b, f"{la} − {lb}{note}")
-                add(a * b, f"{lb} × {la}{note}")
+                add(a - b, (f"{la[0]} − {lb[0]}{note}", f"{la[1]} − {lb[1]}{note_ja}"))
+                add(a * b, (f"{lb[0]} × {la[0]}{note}", f"{lb[1]} × {la[1]}{note_ja}"))
                 if a % b == 0:
-                    add(a // b, f"{la} ÷ {lb}{note}")
+                    add(a // b, (f"{la[0]} ÷ {lb[0]}{note}", f"{la[1]} ÷ {lb[1]}{note_ja}"))
     return True, total, tuple((k, tuple(found[k])) for k in sorted(found))
 
 
@@ -102,19 +108,22 @@ def can_make(cards: Iterable[str], number: int) -> bool:
     return number in _numbers(_values(cards))
 
 
-def analyse(cards: Iterable[str]) -> dict[str, Any]:
-    """The man-numbers lookup's answer: reach, total, numbers and derivations (keys strings)."""
+def analyse(cards: Iterable[str], lang: str = "en") -> dict[str, Any]:
+    """The man-numbers lookup's answer: reach, total, numbers and derivations (keys strings),
+    the derivations in `lang` ("en" or "ja")."""
     reach, total, found = _analyse(_values(cards))
+    pick = 1 if lang == "ja" else 0
     return {"reach": reach, "total": total, "numbers": [n for n, _ in found],
-            "derivations": {str(n): list(ways) for n, ways in found}}
+            "derivations": {str(n): [how[pick] for how in ways] for n, ways in found}}
 
 
-def lookup_man_numbers(request: dict[str, Any]) -> dict[str, Any]:
-    """The man-numbers lookup's handler (the Lookup itself is declared in game.py)."""
+def lookup_man_numbers(request: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The man-numbers lookup's handler (the Lookup itself is declared in lookups.py); its
+    derivations in the caller's language."""
     hand = request["hand"]
     if any(card in JOKERS for card in hand):
         # 1.1: Man has no jokers, so such a hand is never in reach. (The core's "cards" field
         # admits jokers and the spec follows it, so the request itself is well formed.)
         total = hand_total(c for c in hand if c not in JOKERS)
         return {"reach": False, "total": total, "numbers": [], "derivations": {}}
-    return analyse(hand)
+    return analyse(hand, lang)

@@ -688,7 +688,7 @@ def _chombo_action(s: ManState, seat: str, a: Action) -> Transition[ManState]:
 
 def _chombo(s: ManState, offender: str, rule: str, code: str, reason: str, text: dict[str, Any],
             reported_by: str | None = None) -> Transition[ManState]:
-    deltas = chombo_deltas(s.players, offender, f"{rule}: {reason}")
+    deltas = chombo_deltas(s.players, offender, f"{rule}: {reason}", text)
     ev = Event("penalized", {"player": offender, "rule": rule, "code": code, "text": text,
                              **({"reported_by": reported_by} if reported_by else {})})
     result = _result("chombo", offender=offender, rule=rule, code=code, reason=reason)

@@ -1,6 +1,8 @@
 """Scores: 5.5 chain multipliers and stake, 8.1 chombo penalty. Every game's deltas sum to 0."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.values import ScoreDelta
 
 from .state import ManCall as Call, ManChain as Chain
@@ -37,17 +39,33 @@ def chain_outcome(chain: Chain) -> tuple[str, str, int, str]:
     return winner, loser, total, reason
 
 
+def chain_text(chain: Chain, winner: str, loser: str, total: int) -> dict[str, str]:
+    """The stake in words, the last call first: "p2's kaeshi man ×2 on p1's man ×2: p2 wins
+    4 from p1" (5.4, 5.5)."""
+    calls = list(reversed(chain.calls))
+    en = " on ".join(f"{c.player}'s {call_name(c)}" for c in calls)
+    ja = "←".join(f"{c.player}の{call_name_ja(c)}×{c.multiplier}" for c in calls)
+    return {"en": f"{en}: {winner} wins {total} from {loser}",
+            "ja": f"{ja}: {winner}が{loser}から{total}点"}
+
+
 def chain_deltas(chain: Chain) -> tuple[ScoreDelta, ...]:
     winner, loser, total, reason = chain_outcome(chain)
-    return (ScoreDelta(winner, "points", total, reason),
-            ScoreDelta(loser, "points", -total, reason))
+    text = chain_text(chain, winner, loser, total)
+    return (ScoreDelta(winner, "points", total, reason, text=text),
+            ScoreDelta(loser, "points", -total, reason, text=text))
 
 
-def chombo_deltas(players: tuple[str, ...], offender: str, reason: str) -> tuple[ScoreDelta, ...]:
-    """8.1: every other player +1, the offender −(players − 1)."""
+def chombo_deltas(players: tuple[str, ...], offender: str, reason: str,
+                  text: Mapping[str, str]) -> tuple[ScoreDelta, ...]:
+    """8.1: every other player +1, the offender −(players − 1). `text`: what happened, in
+    both languages (the `penalized` event's)."""
     n = len(players)
-    out = [ScoreDelta(offender, "points", -(n - 1), f"chombo: {reason}")]
-    out += [ScoreDelta(p, "points", 1, f"chombo by {offender}: {reason}")
+    out = [ScoreDelta(offender, "points", -(n - 1), f"chombo: {reason}",
+                      text={"en": f"Chombo: {text['en']}", "ja": f"チョンボ: {text['ja']}"})]
+    paid = {"en": f"Chombo by {offender}: {text['en']}",
+            "ja": f"{offender}のチョンボ: {text['ja']}"}
+    out += [ScoreDelta(p, "points", 1, f"chombo by {offender}: {reason}", text=paid)
             for p in players if p != offender]
     return tuple(out)
 

@@ -12,7 +12,7 @@ from engine.state import encode_state, replace
 from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
-from . import phases, sides as sd, summary
+from . import phases, sides as sd, summary, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -95,6 +95,9 @@ class ManillenGame(Game[State]):
 
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def action_text(self, state: State, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)

@@ -24,7 +24,7 @@ from .legality import check_play, play_rules
 from .messages import refuse
 from .options import DEAL_PATTERNS
 from .result import ManillenMatch
-from .scoring import current_multiplier, multiplier_in_range, reason, settle
+from .scoring import current_multiplier, multiplier_in_range, reason, reason_text, settle
 from .state import (
     VERSION,
     ManillenCut,
@@ -475,7 +475,8 @@ def _finish(state: State, events: list[Event]) -> Transition[State]:
                                                 state.players.index(state.dealer))):
         if side.score > 0:
             for h in seats["holders"]:
-                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res)))
+                deltas.append(ScoreDelta(h, "points", side.score, reason(side, res),
+                                         text=reason_text(side, res)))
     js = encode_state(res)
     events.append(Event("deal_finished", {
         "sides": js["sides"], "multiplier": res.multiplier, "factors": js["factors"],

@@ -158,6 +158,20 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
         match_over=match_over, match_winner=match_winner), nxt
 
 
+def reason_text(side: ManillenSide, result: ManillenResult) -> dict[str, str]:
+    """A side's score in words for people (A28 … A34), in both languages."""
+    f, threshold = result.factors, result.threshold
+    assert f is not None, "a side scores only in a deal played out, which has its factors"
+    en = (f"{side.points} card points, {side.points - threshold} over {threshold}"
+          f" × no-trump {f.no_trump} × doubling {f.doubling} × carry {f.carry}")
+    ja = (f"カード点{side.points}点({threshold}点を{side.points - threshold}点超過)"
+          f" × ノートランプ{f.no_trump} × ダブル{f.doubling} × 持ち越し{f.carry}")
+    if result.capped:
+        en += f", capped at ×{result.multiplier}"
+        ja += f"、上限×{result.multiplier}"
+    return {"en": f"{en} = {side.score}", "ja": f"{ja} = {side.score}点"}
+
+
 def reason(side: ManillenSide, result: ManillenResult) -> str:
     f, threshold = result.factors, result.threshold
     assert f is not None, "a side scores only in a deal played out, which has its factors"

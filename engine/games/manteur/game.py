@@ -12,7 +12,7 @@ from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Transition
 
-from . import phases, summary, views
+from . import phases, summary, views, words
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, PIQUET_RANKS, STANDARD_RANKS, DeclarationError
 from .events import EVENTS
@@ -89,6 +89,9 @@ class ManteurGame(Game[ManteurState]):
 
     def legal_actions(self, state: ManteurState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def action_text(self, state: ManteurState, action: Action) -> dict[str, str]:
+        return words.action_text(state, action)
 
     def to_act(self, state: ManteurState) -> list[str]:
         return phases.to_act(state)

@@ -2,6 +2,8 @@
 each with its request, response and pure handler."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.fields import Field
 from engine.state import openapi_schema
 from engine.values import Lookup
@@ -20,6 +22,17 @@ _OPTIONS_FIELD = Field("object", "the declaration options of B-a, B-b, B-c, B-f 
                            "properties": {o.name: o.json_schema() for o in OPTIONS
                                           if o.name in DeclarationRules.OPTION_ROWS}})
 
+def _check(request: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The check lookup's handler: a truth and a proof, nothing to word (`lang`); a malformed
+    request's 422 speaks the caller's language itself (DeclarationError's `ja`)."""
+    return lookup_check(request)
+
+
+def _compare(request: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The compare lookup's handler: an order, nothing to word (`lang`)."""
+    return lookup_compare(request)
+
+
 CHECK = Lookup(
     name="check",
     summary="Whether a hand contains a declaration (B11), with the proof a genuine declarer "
@@ -32,7 +45,7 @@ CHECK = Lookup(
     response={"truthful": Field("bool", "the hand contains the declaration"),
               "proof": Field("object", "{cards, jokers: {joker: card it stands for}}; null "
                              "for a lie", nullable=True, schema=openapi_schema(ManteurProof))},
-    handler=lookup_check,
+    handler=_check,
     # Memoized in the engine (truth.py, per sorted hand): a few µs warm, well under a
     # shared-cache round trip.
     cacheable=False)
@@ -48,5 +61,5 @@ COMPARE = Lookup(
                         schema=DECLARATION_INPUT),
              "options": _OPTIONS_FIELD},
     response={"order": Field("int", "1, -1 or 0", minimum=-1, maximum=1)},
-    handler=lookup_compare,
+    handler=_compare,
     cacheable=False)

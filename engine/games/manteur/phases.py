@@ -34,6 +34,7 @@ from .state import (
     deck_of,
 )
 from .truth import check
+from .words import challenge_text
 
 HAND_SIZE = 5  # B3
 MAX_EXCHANGE = 4  # B15
@@ -306,7 +307,8 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
                            loser)
     delta = ScoreDelta(loser, "penalty", 1, (
         f"B14: {seat} challenged {s.holder}'s {describe(d)}, which was "
-        f"{'true' if truthful else 'a lie'}"), {"total": total})
+        f"{'true' if truthful else 'a lie'}"), {"total": total},
+        challenge_text(seat, s.holder, d, truthful))
     events = [Event("challenged", {
         "player": seat, "declarer": s.holder, "declaration": to_json(d), "text": _words(d),
         "hand": list(s.hand), "truthful": truthful,
