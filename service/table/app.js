@@ -22,7 +22,7 @@ let M = null;              // the match (saved); see store.js for its shape
 // What the screen shows now (not saved: fetched again after a reload)
 const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
              refusal: null, notice: null, asking: null, picked: [], showAll: false, busy: false,
-             draftSeat: null, setup: null, commenting: null, kept: [] };
+             draftSeat: null, setup: null, commenting: null, kept: [], scrollToAct: false };
 
 // ---- small DOM helper -------------------------------------------------------------------------
 function h(tag, attrs = {}, ...children) {
@@ -122,13 +122,13 @@ async function enter(action, { askOnRefusal = false } = {}) {
 }
 async function enterNow(action, askOnRefusal) {
   ui.refusal = null; ui.notice = null;
-  if (M.pending.length) { M.pending.push(action); save(); setOnline(false); render(); return; }
+  if (M.pending.length) { M.pending.push(action); ui.scrollToAct = true; save(); setOnline(false); render(); return; }
   let answer;
   try {
     answer = await withKey(() => send(action));
   } catch (e) {
     if (e instanceof Unreachable) {
-      M.pending.push(action); save(); setOnline(false); scheduleRetry(); render(); return;
+      M.pending.push(action); ui.scrollToAct = true; save(); setOnline(false); scheduleRetry(); render(); return;
     }
     return showProblem(e);
   }
@@ -140,7 +140,7 @@ async function enterNow(action, askOnRefusal) {
     render(); return;
   }
   record(action, answer);
-  ui.selected = []; ui.asking = null; ui.picked = [];
+  ui.selected = []; ui.asking = null; ui.picked = []; ui.scrollToAct = true;
   save();
   await refresh();
 }
@@ -243,6 +243,17 @@ function render() {
   const d = currentDeal();
   if (M.draft || !d) return renderDealEntry();
   renderPlay(d);
+  if (ui.scrollToAct) scrollToAct();
+}
+
+// After an entry the referee looks for who acts now: the seat to act and its hand (or the deal's
+// result) are brought into view, wherever the entry was made (a phone's referee form is far below).
+function scrollToAct() {
+  const q = (id) => app.querySelector(`[data-testid="${id}"]`);
+  const target = q("acting") || q("result");
+  if (!target) return;
+  ui.scrollToAct = false;
+  target.scrollIntoView({ block: "start" });
 }
 
 function renderSetup() {
