@@ -197,6 +197,7 @@ async function refreshNow() {
   if (!d || !d.answer) { render(); return; }
   const toAct = dealToAct(d) || [];
   if (!ui.seat || !toAct.includes(ui.seat)) ui.seat = toAct[0] || null;
+  keptView(d);
   if (M.pending.length) { render(); return; }
   const state = dealState(d);
   try {
@@ -217,12 +218,27 @@ async function refreshNow() {
     if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view
       ui.view = (await call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))).view;
     }
+    keepView(d);
     setOnline(true);
   } catch (e) {
     if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); if (retrying) return; }
     else return showProblem(e);
   }
   render();
+}
+
+// The last view the service gave (the hands on screen) is kept with the match, so that a reload
+// while the service is out of reach still shows the hands as they were at that state (a queued
+// entry does not change them: the page cannot know what the service will answer).
+function keepView(d) {
+  const seen = { deal: M.deals.length, steps: d.steps.length, seat: ui.seat, view: ui.view, refView: ui.refView };
+  if (JSON.stringify(seen) === JSON.stringify(M.seen)) return;
+  M.seen = seen; save();
+}
+function keptView(d) {
+  const seen = M.seen;
+  if (!seen || seen.deal !== M.deals.length || seen.steps !== d.steps.length) return;
+  if (seen.refView) { ui.refView = seen.refView; ui.view = seen.view; } else if (seen.seat === ui.seat) ui.view = seen.view;
 }
 
 // A key the service does not take (422 player_unknown for "referee"): no referee seat, not an error.
@@ -601,12 +617,16 @@ function actingSection(d, toAct) {
     onclick: () => { ui.seat = p; ui.selected = []; refresh(); } }, p))));
   box.append(h("h2", { ...tid("to-act") }, `${t("to_act")}: ${ui.seat || "—"}`));
   if (ui.asking) { box.append(askCards()); return box; }
+  // An entry waiting to be sent: who acts after it is the service's answer, not yet known, so the
+  // seat's actions (listed for the state before it) are not offered again — a second tap would
+  // queue an entry the rules refuse. What a player did can still be entered (the form below).
+  const waiting = M.pending.length > 0;
   const hand = ui.view && ui.view.hands && Array.isArray(ui.view.hands[ui.seat]) ? ui.view.hands[ui.seat] : [];
   if (hand.length) {
     box.append(h("div", { class: "cards", ...tid("hand") }, inDeckOrder(hand).map((c, i) => {
       const on = selectedCount(c) > 0 && countBefore(hand, c, i) < selectedCount(c);
       return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, "aria-pressed": on ? "true" : "false", "aria-label": c, ...tid(`hand-${c}`),
-        onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
+        disabled: waiting, onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
     })), h("p", { class: "hint", text: t("select_hint") }));
   }
   if (ui.legal === null) {
@@ -618,9 +638,10 @@ function actingSection(d, toAct) {
   }
   const matching = ui.legal.filter((a) => coversSelection(a));
   const shown = ui.showAll ? matching : matching.slice(0, 40);
-  box.append(h("h2", { text: `${t("legal")} (${matching.length})` }),
+  appendTo(box, h("h2", { text: `${t("legal")} (${matching.length})` }),
+    waiting ? h("p", { class: "hint", ...tid("waiting-hint"), text: t("waiting_hint") }) : null,
     h("div", { class: "actions", ...tid("legal-actions") }, shown.length ? shown.map((a, i) => h("button", { ...tid(`legal-${i}`), class: "legal",
-      "data-type": a.type, "data-cards": actionCards(a).length, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })));
+      "data-type": a.type, "data-cards": actionCards(a).length, disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })));
   if (matching.length > shown.length) box.append(h("button", { class: "small", onclick: () => { ui.showAll = true; render(); } }, `${matching.length - shown.length} ${t("more")}`));
   appendTo(box, otherActionForm(false));
   return box;

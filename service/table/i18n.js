@@ -39,6 +39,7 @@ const WORDS = {
     tag_event: "Event", tag_site: "Site", tag_round: "Round", tag_table: "Table", tag_referee: "Referee", back: "Back to the last deal", status: "Status", match_so_far: "Match so far",
     offline_hint: "The service is unreachable: enter what the player did below; it is sent when the service answers.",
     comment: "Comment", comment_save: "Keep",
+    waiting_hint: "An entry is waiting to be sent: these actions come back once the service says who acts next.",
     match_so_far_hint: "A match entered part-way: the game's match values as JSON (levels, points, the last finish…); a referee act. Empty: a new match.",
   },
   ja: {
@@ -79,6 +80,7 @@ const WORDS = {
     tag_event: "大会", tag_site: "会場", tag_round: "回戦", tag_table: "卓", tag_referee: "審判", back: "前の局に戻る", status: "状態", match_so_far: "途中からの試合",
     offline_hint: "サービスに接続できません: プレイヤーのしたことを下で入力してください。接続が戻ると送信します。",
     comment: "コメント", comment_save: "保存",
+    waiting_hint: "送信待ちの入力があります: サービスが次の手番を答えると、これらの行動がまた選べます。",
     match_so_far_hint: "途中から入力する試合: ゲームの試合の値を JSON で(レベル、点数、前局の順位など)。審判の行為です。空欄: 新しい試合。",
   },
 };

@@ -113,6 +113,10 @@ def test_entries_made_while_the_service_is_out_of_reach_wait_and_are_sent(browse
         click(browser, "legal-0")
         queue = wait_present(browser, "queue")
         assert "1" in queue.text
+        # the seat that just acted cannot act again before the service says who acts next
+        assert finds(browser, f'{tid("legal-actions")} button.legal')
+        assert not [b for b in finds(browser, f'{tid("legal-actions")} button.legal') if b.is_enabled()]
+        assert not [b for b in finds(browser, f'{tid("hand")} button') if b.is_enabled()]
         assert not find(browser, "net").get_attribute("hidden")
         assert saved_match(browser)["pending"]  # kept in the browser, not only on screen
     finally:
