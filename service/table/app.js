@@ -110,6 +110,7 @@ async function send(action) {
 
 function record(action, answer) {
   const d = currentDeal();
+  learnTeams(null, answer.events || []);
   d.steps.push({ action, state: answer.state, to_act: answer.to_act, status: answer.status,
                  score_deltas: answer.score_deltas || [], events: answer.events || [],
                  seed: answer.seed, seed_salt: answer.seed_salt, next_match: answer.next_match });
@@ -218,6 +219,7 @@ async function refreshNow() {
     if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view
       ui.view = (await call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))).view;
     }
+    learnTeams(ui.refView || ui.view);
     keepView(d);
     setOnline(true);
   } catch (e) {
@@ -596,7 +598,8 @@ function renderPlay(d) {
       ? h("button", { class: "small noprint", ...tid("dealing-sheet-open"), onclick: openDealSheet }, t("dealing_sheet")) : null,
     h("div", { class: "row", ...tid("seats") }, M.players.map((p) => h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
       `${p}${ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ` · ${ui.refView.hands[p].length}` : ""}`))));
-  appendTo(app, header, refusalBox(), noticeBox());
+  const over = matchFinish(d);
+  appendTo(app, header, refusalBox(), noticeBox(), over ? matchOverBanner(over) : null);
   if (M.pending.length) {
     app.append(h("section", { class: "refusal", ...tid("queue") }, h("p", {}, `${M.pending.length} ${t("queued")}: `,
       M.pending.map((a) => actionLabel(a)).join(" · ")), h("button", { onclick: flush, ...tid("retry") }, t("retry"))));
@@ -800,14 +803,57 @@ function commentEditor(step) {
 function resultSection(d) {
   const totals = dealTotals(d);
   const last = lastStep(d);
-  const next = last && last.next_match;
+  const next = last && !matchFinish(d) && last.next_match;
   return h("section", { ...tid("result") }, h("h2", { text: t("finished") }),
     h("div", { class: "hint" }, (last ? last.events : []).map(eventLabel).join(" · ")),
     h("h2", { text: t("deltas") }),
     h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {}, `${k}: ${v > 0 ? "+" : ""}${v}`))),
     last && last.seed ? h("p", { class: "mono" }, `${t("seed")}: ${last.seed} · ${t("salt")}: ${last.seed_salt || ""}`) : null,
-    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal"))
-      : h("p", { class: "notice", ...tid("match-over") }, t("match_over")));
+    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal")) : null);
+}
+
+// How the match ended, when this deal ended it: the deal's `match_finished` event (a game whose
+// deal still answers the match's values says so there), else {} when the finished deal answers
+// no next_match; null while the match goes on.
+function matchFinish(d) {
+  if (!d || dealStatus(d) !== "finished") return null;
+  const ev = d.steps.flatMap((s) => s.events || []).find((e) => e.type === "match_finished");
+  if (ev) return ev;
+  const last = lastStep(d);
+  return last && !last.next_match ? {} : null;
+}
+
+// A score's target in words: a seat as named, a team as its seats where an answer said which
+// (the view's `teams`, a match_finished event's winners), else its id.
+function targetName(k) {
+  const seats = M.players.includes(k) ? null : (M.teams || {})[k];
+  return Array.isArray(seats) && seats.length ? seats.join(" & ") : k;
+}
+function learnTeams(view, events = []) {
+  const teams = { ...(M.teams || {}) };
+  if (view && view.teams && typeof view.teams === "object" && !Array.isArray(view.teams)) {
+    for (const [k, v] of Object.entries(view.teams)) if (Array.isArray(v)) teams[k] = v;
+  }
+  for (const e of events) if (typeof e.team === "string" && Array.isArray(e.winners) && e.winners.length) teams[e.team] = e.winners;
+  if (JSON.stringify(teams) !== JSON.stringify(M.teams || {})) M.teams = teams;
+}
+function signed(v) { return `${v > 0 ? "+" : ""}${v}`; }
+
+// The match is over: said above the deal, with who won and the final standing, best first (the
+// event's totals where it gives them, else the sheet's running totals).
+function matchOverBanner(ev) {
+  const winners = Array.isArray(ev.winners) ? ev.winners : ev.winner ? [ev.winner] : ev.team ? [targetName(ev.team)] : [];
+  const totals = ev.totals && typeof ev.totals === "object" ? ev.totals : matchTotals();
+  const standing = Object.entries(totals).sort((a, b) => b[1] - a[1]);
+  return h("section", { class: "notice", ...tid("match-over") }, h("h2", { text: t("match_over") }),
+    winners.length ? h("p", { ...tid("match-winner") }, h("strong", { text: `${t("winner")}: ${winners.map(targetName).join(", ")}` })) : null,
+    ev.text && typeof ev.text === "object" ? h("p", { text: ev.text[language()] || ev.text.en }) : null,
+    standing.length ? h("ol", { class: "standing", ...tid("standing") }, standing.map(([k, v]) => h("li", { text: `${targetName(k)}: ${signed(v)}` }))) : null);
+}
+function matchTotals() {
+  const out = {};
+  for (const d of M.deals) for (const [k, v] of Object.entries(dealTotals(d))) out[k] = (out[k] || 0) + v;
+  return out;
 }
 
 function dealTotals(d) {

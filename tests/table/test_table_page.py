@@ -80,6 +80,22 @@ def test_an_illegal_entry_shows_its_refusal_and_links_its_rule(browser, table_se
     assert entries(browser) == 0  # nothing entered: the state is as it was
 
 
+def test_a_finished_match_offers_no_next_deal_and_says_its_final_standing(browser, table_service):
+    """Man's match of one game ends with its first deal (a chombo in referee mode): its
+    `match_finished` event says so though the deal still answers the match's values."""
+    open_page(browser, table_service)
+    set_up(browser, "man", seats=["ann", "bob"], preset="referee", options={"match_games": "1"})
+    wait_present(browser, "legal-actions")
+    enter_other(browser, "end_turn", "ann")
+    wait_present(browser, "result")
+    assert not finds(browser, tid("next-deal"))
+    banner = find(browser, "match-over")
+    assert "bob" in find(browser, "match-winner").text
+    standing = [li.text for li in banner.find_elements(By.CSS_SELECTOR, f'{tid("standing")} > li')]
+    assert standing[0].startswith("bob") and "+1" in standing[0]
+    assert standing[1].startswith("ann") and "-1" in standing[1]
+
+
 def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "daifugo", key=REFEREE_KEY)
