@@ -208,6 +208,9 @@ async function refreshNow() {
     const playing = dealStatus(d) !== "finished" && ui.seat;
     if (playing) asks.push(call("POST", "/v1/legal-actions", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.legal = r.actions; }));
     if (M.key) {
+      // the referee's view may leave out which seats make a team (a seat's says): asked once a match
+      if (playing && M.teams === undefined) asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))
+        .then((r) => { learnTeams(r.view); M.teams = M.teams || {}; }));
       asks.push(call("POST", "/v1/view", { state, player: "referee" }, { key: M.key })
         .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
       if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
@@ -804,10 +807,14 @@ function resultSection(d) {
   const totals = dealTotals(d);
   const last = lastStep(d);
   const next = last && !matchFinish(d) && last.next_match;
+  const reasons = {};
+  for (const st of d.steps) for (const x of st.score_deltas) if (x.reason) (reasons[x.target] = reasons[x.target] || new Set()).add(x.reason);
   return h("section", { ...tid("result") }, h("h2", { text: t("finished") }),
-    h("div", { class: "hint" }, (last ? last.events : []).map(eventLabel).join(" · ")),
+    h("ul", { class: "result-lines", ...tid("result-lines") }, (last ? last.events : []).map((e) => h("li", { text: eventWords(e) }))),
     h("h2", { text: t("deltas") }),
-    h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {}, `${k}: ${v > 0 ? "+" : ""}${v}`))),
+    h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {},
+      h("strong", { text: `${targetName(k)}: ${signed(v)}` }),
+      reasons[k] ? h("span", { class: "hint", text: ` — ${[...reasons[k]].slice(0, 3).join("; ")}` }) : null))),
     last && last.seed ? h("p", { class: "mono" }, `${t("seed")}: ${last.seed} · ${t("salt")}: ${last.seed_salt || ""}`) : null,
     next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal")) : null);
 }
@@ -873,7 +880,7 @@ function matchSection() {
   })));
   const foot = h("tr", {}, h("th", { text: t("totals") }), targets.map((k) => h("th", { ...tid(`total-${k}`) }, String(running[k] || 0))));
   return h("section", { ...tid("sheet") }, h("h2", { text: t("sheet") }),
-    h("div", { class: "scroll" }, h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, ""), targets.map((k) => h("th", {}, k)))),
+    h("div", { class: "scroll" }, h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, ""), targets.map((k) => h("th", {}, targetName(k))))),
       h("tbody", {}, body), h("tfoot", {}, foot))),
     h("div", { class: "row noprint" },
       h("button", { ...tid("export"), onclick: exportRecord }, t("export")),
@@ -919,6 +926,26 @@ function actionLabel(a, withSeat = true) {
     else parts.push(`${k}: ${formatValue(v)}`);
   }
   return parts.join(" ");
+}
+// An event as a line a referee reads out: its own words where the service gives them (`text`),
+// else the event's name with who it concerns (seats by name, teams as their seats) and its
+// values in short — never a dump of its fields.
+function eventWords(e) {
+  const who = e.player ? targetName(e.player) : typeof e.team === "string" ? targetName(e.team) : "";
+  if (e.text && typeof e.text === "object") {
+    const words = e.text[language()] || e.text.en;
+    return who && !words.includes(who) ? `${who}: ${words}` : words;
+  }
+  const named = (v) => (typeof v === "string" && (M.players.includes(v) || (M.teams || {})[v]) ? targetName(v) : formatValue(v));
+  const value = (v) => {
+    if (Array.isArray(v)) return v.map(named).join(" ");
+    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${targetName(k)} ${typeof x === "number" ? signed(x) : formatValue(x)}`).join(", ");
+    return named(v);
+  };
+  const rest = Object.entries(e).filter(([k, v]) => !["type", "game", "player", "team", "text"].includes(k) && v !== null && v !== undefined && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${value(v)}`);
+  const what = e.type.replace(/_/g, " ");
+  return `${who ? `${who}: ` : ""}${what}${rest.length ? ` (${rest.join(", ")})` : ""}`;
 }
 function eventLabel(e) {
   if (e.text && typeof e.text === "object") return `${e.type}${e.player ? ` ${e.player}` : ""}: ${e.text[language()] || e.text.en}`;

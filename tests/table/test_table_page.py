@@ -96,6 +96,23 @@ def test_a_finished_match_offers_no_next_deal_and_says_its_final_standing(browse
     assert standing[1].startswith("ann") and "-1" in standing[1]
 
 
+def test_a_deal_result_is_said_in_words_with_each_team_named_by_its_seats(browser, table_service):
+    """Guandan's deltas name teams: the result shows the team's seats (the view's `teams`), and
+    its events as short lines, not their fields dumped."""
+    open_page(browser, table_service)
+    set_up(browser, "guandan", key=REFEREE_KEY, options={"violations": '"referee"'})
+    wait_present(browser, "legal-actions")
+    browser.find_element(By.CSS_SELECTOR, f'{tid("referee-form")} > summary').click()
+    Select(find(browser, "ref-type")).select_by_value("forfeit")
+    Select(find(browser, "ref-player")).select_by_value("p2")
+    click(browser, "ref-send")
+    result = wait_present(browser, "result").text
+    assert "p1 & p3: +3" in find(browser, "deal-deltas").text
+    assert "team1" not in result and "team2" not in result and "{" not in result
+    lines = [li.text for li in finds(browser, f'{tid("result-lines")} > li')]
+    assert any(line.startswith("p2") and "forfeit" in line for line in lines), lines
+
+
 def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "daifugo", key=REFEREE_KEY)
