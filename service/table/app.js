@@ -24,6 +24,14 @@ const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: []
              refusal: null, notice: null, asking: null, picked: [], showAll: false, busy: false,
              draftSeat: null, setup: null, commenting: null, kept: [], scrollToAct: false };
 
+// What the screen shows of one match, left behind when another opens (a new match, a kept one,
+// an import): its seat chosen, cards selected, forms as filled in, sheets open.
+function resetScreen() {
+  Object.assign(ui, { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
+    refusal: null, notice: null, asking: null, picked: [], showAll: false, draftSeat: null, commenting: null,
+    sheet: null, dealSheet: null, refForm: null, otherForm: null, refOpen: false, otherOpen: false, scrollToAct: false });
+}
+
 // ---- small DOM helper -------------------------------------------------------------------------
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -353,6 +361,7 @@ async function startMatch() {
   const tags = Object.fromEntries(Object.entries(s.tags || {}).filter(([, v]) => v));
   M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
         deals: [], pending: [], created: new Date().toISOString(), tags };
+  resetScreen();
   await newDeal(match);
 }
 
@@ -997,7 +1006,7 @@ async function restoreStates(d, upTo) {
 async function abandonMatch() {
   if (M && M.deals.length && !window.confirm(t(storageFailure() ? "confirm_new_unkept" : "confirm_new"))) return;
   if (!storageFailure()) await closeMatch();
-  M = null; ui.setup = null; ui.refusal = null;
+  M = null; ui.setup = null; resetScreen();
   ui.kept = await listMatches();
   render();
 }
@@ -1019,7 +1028,7 @@ function keptMatches() {
 async function openKept(id) {
   const m = await loadMatch(id);
   if (!m) { ui.kept = await listMatches(); render(); return; }
-  M = m; ui.notice = t("resume"); ui.refusal = null; ui.seat = null;
+  M = m; resetScreen(); ui.notice = t("resume");
   save();  // the open match again
   if (M.pending.length) await flush(); else await refresh();
 }
@@ -1106,9 +1115,8 @@ function importControl() {
 // Resume from a copy of the match (saveCopy): as it was, under its own id, with the key at hand.
 async function openCopy(m) {
   if (!gameInfo(m.game)) { ui.refusal = { problem: { code: "game_unknown", detail: m.game } }; render(); return; }
-  ui.refusal = null;
   M = { ...m, key: (M && M.key) || (ui.setup && ui.setup.key) || "" };
-  ui.seat = null; ui.notice = t("imported");
+  resetScreen(); ui.notice = t("imported");
   save();
   if (M.pending.length) await flush(); else await refresh();
 }
@@ -1149,7 +1157,7 @@ async function importRecord(record) {
     }
   } catch (e) { return showProblem(e); }
   built.key = key;
-  M = built; save();
+  M = built; resetScreen(); save();
   ui.notice = t("imported");
   await refresh();
 }

@@ -113,6 +113,27 @@ def test_a_deal_result_is_said_in_words_with_each_team_named_by_its_seats(browse
     assert any(line.startswith("p2") and "forfeit" in line for line in lines), lines
 
 
+def test_a_new_match_starts_without_the_previous_ones_sheet_or_seat(browser, table_service):
+    def start():
+        set_up(browser, "man", seats=["ann", "bob", "cy"], preset="referee")
+        wait_present(browser, "legal-actions")
+
+    open_page(browser, table_service)
+    start()
+    browser.find_element(By.CSS_SELECTOR, f'{tid("referee-form")} > summary').click()
+    Select(find(browser, "ref-player")).select_by_value("cy")
+    enter_other(browser, "end_turn", "ann")  # a chombo in referee mode: the deal is over
+    click(browser, "sheet-service")
+    wait_present(browser, "service-sheet")
+    browser.execute_script("window.confirm = () => true")
+    click(browser, "new-match")
+    wait_present(browser, "start")
+    start()
+    assert not finds(browser, tid("service-sheet"))
+    assert find(browser, "referee-form").get_attribute("open") is None
+    assert Select(find(browser, "ref-player")).first_selected_option.get_attribute("value") == "ann"
+
+
 def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "daifugo", key=REFEREE_KEY)
