@@ -125,19 +125,20 @@ function record(action, answer) {
 }
 
 // Enter an action: sent now, or queued when the service is out of reach (or others wait).
-async function enter(action, { askOnRefusal = false } = {}) {
+// `onEntered`: called once the entry is made (or queued), before the screen is drawn again.
+async function enter(action, { askOnRefusal = false, onEntered = () => {} } = {}) {
   busy(true);
-  try { await enterNow(action, askOnRefusal); } finally { busy(false); }
+  try { await enterNow(action, askOnRefusal, onEntered); } finally { busy(false); }
 }
-async function enterNow(action, askOnRefusal) {
+async function enterNow(action, askOnRefusal, onEntered) {
   ui.refusal = null; ui.notice = null;
-  if (M.pending.length) { M.pending.push(action); ui.scrollToAct = true; save(); setOnline(false); render(); return; }
+  if (M.pending.length) { M.pending.push(action); ui.scrollToAct = true; onEntered(); save(); setOnline(false); render(); return; }
   let answer;
   try {
     answer = await withKey(() => send(action));
   } catch (e) {
     if (e instanceof Unreachable) {
-      M.pending.push(action); ui.scrollToAct = true; save(); setOnline(false); scheduleRetry(); render(); return;
+      M.pending.push(action); ui.scrollToAct = true; onEntered(); save(); setOnline(false); scheduleRetry(); render(); return;
     }
     return showProblem(e);
   }
@@ -150,6 +151,7 @@ async function enterNow(action, askOnRefusal) {
   }
   record(action, answer);
   ui.selected = []; ui.asking = null; ui.picked = []; ui.scrollToAct = true;
+  onEntered();
   save();
   await refresh();
 }
@@ -716,10 +718,14 @@ function otherActionForm(referee) {
   const g = gameInfo();
   const types = g.actions.filter((a) => a.referee_only === referee);
   if (!types.length) return null;
-  const form = ui[referee ? "refForm" : "otherForm"] || (ui[referee ? "refForm" : "otherForm"] = { type: types[0].type, values: {} });
-  const type = types.find((x) => x.type === form.type) || types[0];
-  const fields = Object.entries(type.fields || {}).map(([name, f]) => fieldInput(name, f, form.values, referee));
+  // Blank until an action type is chosen, and blank again after each entry made with it: a
+  // stray tap on its button enters nothing (a second penalty, say).
+  const formKey = referee ? "refForm" : "otherForm";
+  const form = ui[formKey] || (ui[formKey] = { type: "", values: {} });
+  const type = types.find((x) => x.type === form.type) || null;
+  const fields = type ? Object.entries(type.fields || {}).map(([name, f]) => fieldInput(name, f, form.values, referee)) : [];
   const send = async () => {
+    if (!type) return;
     const action = { type: type.type, game: g.id };
     if (!referee || (type.fields && "player" in (type.fields)) || true) action.player = form.values.player || ui.seat || M.players[0];
     for (const [name, f] of Object.entries(type.fields || {})) {
@@ -728,7 +734,7 @@ function otherActionForm(referee) {
       if (f.type === "card" && (v === undefined || v === "") && ui.selected.length) v = ui.selected[0];
       if (v !== undefined && v !== "") action[name] = v;
     }
-    await enter(action);
+    await enter(action, { onEntered: () => { ui[formKey] = null; } });
   };
   const seatField = h("select", { ...tid(referee ? "ref-player" : "other-player"), onchange: (e) => { form.values.player = e.target.value; } },
     M.players.map((p) => h("option", { value: p, selected: (form.values.player || (referee ? M.players[0] : ui.seat)) === p }, p)));
@@ -739,10 +745,13 @@ function otherActionForm(referee) {
     h("summary", { text: referee ? `${t("warning")} / ${t("penalty")} / ${t("ruling")}` : t("other_action") }),
     h("label", { text: t("action_type") }),
     h("select", { ...tid(referee ? "ref-type" : "other-type"), onchange: (e) => { form.type = e.target.value; form.values = { player: form.values.player }; render(); } },
-      types.map((x) => h("option", { value: x.type, selected: x.type === type.type }, x.type))),
-    h("span", { class: "desc", text: `${type.description}${type.rule ? ` (${type.rule})` : ""}` }),
+      h("option", { value: "", selected: !type }, "—"),
+      types.map((x) => h("option", { value: x.type, selected: type && x.type === type.type }, x.type))),
+    type ? h("span", { class: "desc", text: `${type.description}${type.rule ? ` (${type.rule})` : ""}` }) : null,
     h("label", { text: t("seat") }), seatField, fields,
-    h("button", { class: referee ? "danger" : "primary", ...tid(referee ? "ref-send" : "other-send"), onclick: send }, t("send")));
+    h("div", { class: "row" },
+      h("button", { class: referee ? "danger" : "primary", ...tid(referee ? "ref-send" : "other-send"), disabled: !type, onclick: send }, t("send")),
+      referee ? undoButton("ref-undo") : null));
 }
 
 function fieldInput(name, f, values, referee) {
@@ -778,8 +787,12 @@ function refereeSection(d) {
     if (rulings.length) box.append(h("div", { class: "actions" }, rulings.map((a, i) => h("button", { class: "danger", ...tid(`ruling-${i}`), onclick: () => enter(a) }, actionLabel(a)))));
     appendTo(box, otherActionForm(true));
   }
-  box.append(h("button", { class: "danger", ...tid("undo"), disabled: !d.steps.length && !M.pending.length && M.deals.length < 2, onclick: undo }, t("undo")));
+  box.append(undoButton("undo"));
   return box;
+}
+function undoButton(id) {
+  const d = currentDeal();
+  return h("button", { class: "danger", ...tid(id), disabled: !d.steps.length && !M.pending.length && M.deals.length < 2, onclick: undo }, t("undo"));
 }
 
 function entriesSection(d) {

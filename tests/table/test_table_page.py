@@ -150,7 +150,11 @@ def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service)
     assert last["action"]["type"] == "penalty" and last["action"]["player"] == "p2"
     assert [d["target"] for d in last["score_deltas"]] == ["p2"]
     assert find(browser, "total-p2").text == str(last["score_deltas"][0]["delta"])
-    click(browser, "undo")
+    # the form is blank again: a stray tap on its button is no second penalty
+    assert Select(find(browser, "ref-type")).first_selected_option.get_attribute("value") == ""
+    assert not finds(browser, tid("field-points"))
+    assert not find(browser, "ref-send").is_enabled()
+    click(browser, "ref-undo")  # the undo beside the form
     wait_for(browser, lambda d: idle(d) and entries(d) == 2, what="the undo")
     assert find(browser, "total-p2").text == "0"
     assert len(saved_match(browser)["deals"][0]["steps"]) == 2
