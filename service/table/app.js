@@ -61,6 +61,10 @@ function matchHostToken(before) {
   const d = [...deals].reverse().find((x) => x.answer && x.answer.host_token);
   return d ? d.answer.host_token : undefined;
 }
+// The referee key, kept for the browser tab's session (not on disk): asked once, not for every match.
+const KEY_SLOT = "cardref.table.key";
+function rememberKey(key) { try { if (key) sessionStorage.setItem(KEY_SLOT, key); } catch { /* kept in the match only */ } }
+function rememberedKey() { try { return sessionStorage.getItem(KEY_SLOT) || ""; } catch { return ""; } }
 function auth(seat) {
   const d = currentDeal();
   const tokens = d && d.answer && d.answer.seat_tokens;
@@ -159,7 +163,7 @@ async function enterNow(action, askOnRefusal, onEntered) {
 // A referee act asks for the key (403 referee_key_required): ask, then try again once. `keep`
 // takes the key given: the match's by default; an import keeps it for the match it builds (there
 // may be no match open then).
-async function withKey(op, keep = (key) => { M.key = key; save(); }) {
+async function withKey(op, keep = (key) => { M.key = key; save(); rememberKey(key); }) {
   try {
     return await op();
   } catch (e) {
@@ -288,7 +292,7 @@ function scrollToAct() {
 }
 
 function renderSetup() {
-  const s = ui.setup || (ui.setup = { game: games[0].id, preset: "", options: {}, seats: null, mode: "server", key: "" });
+  const s = ui.setup || (ui.setup = { game: games[0].id, preset: "", options: {}, seats: null, mode: "server", key: rememberedKey() });
   const g = gameInfo(s.game);
   if (!s.seats) {
     const n = Math.max(g.players.min, Math.min(4, g.players.max));
@@ -310,13 +314,23 @@ function renderSetup() {
   const mode = (m, label) => h("label", { class: "row" }, h("input", { type: "radio", name: "mode", value: m, checked: s.mode === m, ...tid(`mode-${m}`),
     onchange: () => { s.mode = m; } }), label);
   const key = h("input", { type: "password", autocomplete: "off", value: s.key, ...tid("key"), oninput: (e) => { s.key = e.target.value.trim(); } });
+  // The referee mode (the game's `violations: referee`, GET /v1/games): a switch at the top, as
+  // well as its place among the options.
+  const refMode = g.options.find((o) => o.name === "violations" && Array.isArray(o.allowed) && o.allowed.includes("referee"));
+  const refSwitch = refMode ? h("label", { class: "row switch" }, h("input", { type: "checkbox", ...tid("referee-mode"),
+    checked: s.options.violations === "referee",
+    onchange: (e) => { if (e.target.checked) s.options.violations = "referee"; else delete s.options.violations; render(); } }),
+  h("span", {}, t("referee_mode"), h("span", { class: "desc", text: refMode.description }))) : null;
   appendTo(app,
     h("h1", { text: t("setup") }), refusalBox(),
     h("section", {}, h("label", { for: "game", text: t("game") }), gameSel,
       h("p", {}, h("a", { href: rulesLink(`${g.id} `).replace(/#$/, ""), target: "_blank", rel: "noopener" }, `${t("rule")}: ${gameName(g.id)}`)),
-      h("label", { for: "preset", text: t("preset") }), presetSel),
+      refSwitch, h("label", { for: "preset", text: t("preset") }), presetSel),
     h("details", { class: "card-box" }, h("summary", { text: t("options") }), optionInputs,
-      h("label", {}, t("match_so_far"), h("span", { class: "desc", text: t("match_so_far_hint") })),
+      h("label", {}, t("match_so_far"), h("span", { class: "desc", text: t("match_so_far_import") })),
+      h("input", { type: "file", accept: "application/json,.json", ...tid("match-import"), onchange: (e) => matchSoFar(e.target.files[0]) }),
+      s.matchFrom ? h("p", { class: "notice", ...tid("match-loaded"), text: s.matchFrom }) : null,
+      h("label", {}, t("match_so_far_json"), h("span", { class: "desc", text: t("match_so_far_hint") })),
       h("textarea", { rows: 3, ...tid("match-values"), placeholder: "{\"levels\": {\"team1\": \"5\", \"team2\": \"3\"}}",
         onchange: (e) => { s.match = e.target.value.trim(); } }, s.match || "")),
     h("section", {}, h("h2", { text: t("seats") }), h("label", { text: t("seat_count") }), count, seatInputs),
@@ -328,6 +342,45 @@ function renderSetup() {
       h("label", { text: t("key") }, h("span", { class: "desc", text: t("key_hint") })), key),
     h("button", { class: "primary", ...tid("start"), onclick: startMatch }, t("start")),
     importControl(), keptMatches());
+}
+
+// "Match so far" from the match's record or copy: the game, seats and options as it had them, and
+// the match's values after its last finished deal (a record's deals replayed by the service, as
+// an import does) — the next deal of this match starts from them.
+async function matchSoFar(file) {
+  const s = ui.setup;
+  if (!file) return;
+  let data;
+  try { data = JSON.parse(await file.text()); } catch (e) {
+    ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${e.message}` } }; render(); return;
+  }
+  const copy = fromCopy(data);
+  let match = null, deals = 0;
+  const source = copy || data;
+  if (!gameInfo(source.game) || !Array.isArray(source.players)) {
+    ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${file.name}` } }; render(); return;
+  }
+  if (copy) {
+    for (const d of copy.deals) { const last = lastStep(d); if (last && last.status === "finished") { match = last.next_match; deals += 1; } }
+  } else {
+    busy(true);
+    try {
+      for (const [request, actions] of recordDeals(data)) {
+        const deal = { game: data.game, players: data.players, options: data.options || {}, ...request };
+        if (match) deal.match = match;
+        const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions }, { key: s.key || undefined }),
+                                     (given) => { s.key = given; rememberKey(given); });
+        if (answer === undefined) return;
+        if (answer.stopped || answer.status !== "finished") break;
+        match = answer.next_match; deals += 1;
+      }
+    } catch (e) { return showProblem(e); } finally { busy(false); }
+  }
+  ui.refusal = null;
+  Object.assign(s, { game: source.game, seats: [...source.players], options: { ...(source.options || {}) },
+                     match: match ? JSON.stringify(match) : "", matchFrom: `${file.name}: ${deals} ${t("deals")}` });
+  s.preset = s.options.preset || ""; delete s.options.preset;
+  render();
 }
 
 function optionInput(o, chosen) {
@@ -361,6 +414,7 @@ async function startMatch() {
   }
   // the record's tags (docs/records.md): what the score sheet prints at its head
   const tags = Object.fromEntries(Object.entries(s.tags || {}).filter(([, v]) => v));
+  rememberKey(s.key);
   M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
         deals: [], pending: [], created: new Date().toISOString(), tags };
   resetScreen();
@@ -505,7 +559,7 @@ async function openDealSheet() {
   if (!M.key) {
     const key = await askKey();
     if (!key) return;
-    M.key = key; save();
+    M.key = key; save(); rememberKey(key);
   }
   busy(true);
   try {
@@ -625,7 +679,8 @@ function renderPlay(d) {
   app.append(cols);
   if (status === "finished") main.append(resultSection(d));
   else main.append(actingSection(d, toAct));
-  appendTo(side, refereeSection(d), entriesSection(d), matchSection(), sheetFrame());
+  appendTo(side, refereeSection(d), entriesSection(d), matchSection());
+  appendTo(app, sheetFrame());  // below both columns: the page's width, not the side column's
 }
 
 function actingSection(d, toAct) {

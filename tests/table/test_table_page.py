@@ -134,6 +134,65 @@ def test_a_new_match_starts_without_the_previous_ones_sheet_or_seat(browser, tab
     assert Select(find(browser, "ref-player")).first_selected_option.get_attribute("value") == "ann"
 
 
+def test_set_up_radios_beside_their_labels_a_referee_mode_switch_and_the_key_kept(browser, table_service):
+    open_page(browser, table_service)
+    Select(find(browser, "game")).select_by_value("man")  # Man's violations: reject or chombo
+    assert not finds(browser, tid("referee-mode"))
+    Select(find(browser, "game")).select_by_value("daifugo")
+    radio = find(browser, "mode-server")
+    label = radio.find_element(By.XPATH, "..")
+    assert radio.size["width"] < 40 and label.size["height"] < 2 * max(radio.size["height"], 30)
+    assert radio.location["x"] < label.location["x"] + 40  # the circle first, its words beside it
+    find(browser, "referee-mode").click()  # at the top, not among the options
+    set_up(browser, "daifugo", key=REFEREE_KEY)
+    wait_present(browser, "legal-actions")
+    assert saved_match(browser)["options"]["violations"] == "referee"
+    browser.execute_script("window.confirm = () => true")
+    click(browser, "new-match")
+    # the key is kept for the session: not asked again for the next match
+    assert wait_present(browser, "key").get_attribute("value") == REFEREE_KEY
+
+
+def test_match_so_far_from_an_imported_record(browser, table_service, tmp_path):
+    seats = ["p1", "p2", "p3", "p4"]
+    dealt = adjudicate.deal("daifugo", seats, None, "so-far", seed_salt="cd" * 16)
+    state, to_act, actions = dealt["state"], dealt["to_act"], []
+    while True:
+        legal = adjudicate.legal_actions(state, to_act[0])
+        applied = adjudicate.validate(state, max(legal, key=lambda a: len(a.get("cards", []))))
+        actions.append({"action": applied.action})
+        state, to_act = applied.state, applied.to_act
+        if applied.status == "finished":
+            break
+    path = tmp_path / "so-far.json"
+    path.write_text(json.dumps({
+        "format": "card-referee/match-record", "format_version": 1, "game": "daifugo",
+        "players": seats, "options": {}, "tags": {},
+        "deals": [{"deal": {"seed": "so-far", "seed_salt": "cd" * 16}, "actions": actions}]}))
+    open_page(browser, table_service)
+    field = find(browser, "match-import")
+    browser.execute_script("arguments[0].closest('details').open = true", field)
+    field.send_keys(str(path))
+    wait_present(browser, "match-loaded")
+    click(browser, "start")
+    wait_present(browser, "legal-actions")
+    assert saved_match(browser)["deals"][0]["request"]["match"] == json.loads(json.dumps(applied.next_match))
+
+
+def test_the_printable_sheet_takes_a_tablets_width(browser, table_service):
+    browser.set_window_size(820, 1180)  # a tablet held upright
+    try:
+        open_page(browser, table_service)
+        set_up(browser, "man", seats=["ann", "bob"], preset="referee")
+        wait_present(browser, "legal-actions")
+        enter_other(browser, "end_turn", "ann")
+        click(browser, "sheet-service")
+        frame = wait_present(browser, "sheet-frame")
+        assert frame.size["width"] >= 0.9 * find(browser, "title").size["width"]
+    finally:
+        browser.set_window_size(1024, 768)
+
+
 def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "daifugo", key=REFEREE_KEY)
