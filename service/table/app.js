@@ -224,7 +224,7 @@ async function refreshNow() {
     if (M.key) {
       // the referee's view may leave out which seats make a team (a seat's says): asked once a match
       if (playing && M.teams === undefined) asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))
-        .then((r) => { learnTeams(r.view); M.teams = M.teams || {}; }));
+        .then((r) => { learnTeams(r.view); M.teams = M.teams || {}; }, (e) => { if (e instanceof Unreachable) throw e; M.teams = M.teams || {}; }));
       asks.push(call("POST", "/v1/view", { state, player: "referee" }, { key: M.key })
         .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
       if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
