@@ -38,8 +38,9 @@ def saved_match(driver) -> Any:
 
 
 def forget_matches(driver, base: str) -> None:
-    """Everything the page keeps in this browser at `base` (its matches, the session's key), gone: opened from the service's index
-    page (same origin, no match open), so that nothing holds the database."""
+    """Everything the page keeps in this browser at `base` (its matches, the session's key),
+    gone: opened from the service's index page (same origin, no match open), so that nothing
+    holds the database."""
     driver.get(base + "/")
     assert driver.execute_async_script("""const done = arguments[0];
       localStorage.clear(); sessionStorage.clear();
