@@ -22,7 +22,15 @@ let M = null;              // the match (saved); see store.js for its shape
 // What the screen shows now (not saved: fetched again after a reload)
 const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
              refusal: null, notice: null, asking: null, picked: [], showAll: false, busy: false,
-             draftSeat: null, setup: null, commenting: null, kept: [] };
+             draftSeat: null, setup: null, commenting: null, kept: [], scrollToAct: false };
+
+// What the screen shows of one match, left behind when another opens (a new match, a kept one,
+// an import): its seat chosen, cards selected, forms as filled in, sheets open.
+function resetScreen() {
+  Object.assign(ui, { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
+    refusal: null, notice: null, asking: null, picked: [], showAll: false, draftSeat: null, commenting: null,
+    sheet: null, dealSheet: null, refForm: null, otherForm: null, refOpen: false, otherOpen: false, scrollToAct: false });
+}
 
 // ---- small DOM helper -------------------------------------------------------------------------
 function h(tag, attrs = {}, ...children) {
@@ -53,6 +61,10 @@ function matchHostToken(before) {
   const d = [...deals].reverse().find((x) => x.answer && x.answer.host_token);
   return d ? d.answer.host_token : undefined;
 }
+// The referee key, kept for the browser tab's session (not on disk): asked once, not for every match.
+const KEY_SLOT = "cardref.table.key";
+function rememberKey(key) { try { if (key) sessionStorage.setItem(KEY_SLOT, key); } catch { /* kept in the match only */ } }
+function rememberedKey() { try { return sessionStorage.getItem(KEY_SLOT) || ""; } catch { return ""; } }
 function auth(seat) {
   const d = currentDeal();
   const tokens = d && d.answer && d.answer.seat_tokens;
@@ -110,25 +122,27 @@ async function send(action) {
 
 function record(action, answer) {
   const d = currentDeal();
+  learnTeams(null, answer.events || []);
   d.steps.push({ action, state: answer.state, to_act: answer.to_act, status: answer.status,
                  score_deltas: answer.score_deltas || [], events: answer.events || [],
                  seed: answer.seed, seed_salt: answer.seed_salt, next_match: answer.next_match });
 }
 
 // Enter an action: sent now, or queued when the service is out of reach (or others wait).
-async function enter(action, { askOnRefusal = false } = {}) {
+// `onEntered`: called once the entry is made (or queued), before the screen is drawn again.
+async function enter(action, { askOnRefusal = false, onEntered = () => {} } = {}) {
   busy(true);
-  try { await enterNow(action, askOnRefusal); } finally { busy(false); }
+  try { await enterNow(action, askOnRefusal, onEntered); } finally { busy(false); }
 }
-async function enterNow(action, askOnRefusal) {
+async function enterNow(action, askOnRefusal, onEntered) {
   ui.refusal = null; ui.notice = null;
-  if (M.pending.length) { M.pending.push(action); save(); setOnline(false); render(); return; }
+  if (M.pending.length) { M.pending.push(action); ui.scrollToAct = true; onEntered(); save(); setOnline(false); render(); return; }
   let answer;
   try {
     answer = await withKey(() => send(action));
   } catch (e) {
     if (e instanceof Unreachable) {
-      M.pending.push(action); save(); setOnline(false); scheduleRetry(); render(); return;
+      M.pending.push(action); ui.scrollToAct = true; onEntered(); save(); setOnline(false); scheduleRetry(); render(); return;
     }
     return showProblem(e);
   }
@@ -140,7 +154,8 @@ async function enterNow(action, askOnRefusal) {
     render(); return;
   }
   record(action, answer);
-  ui.selected = []; ui.asking = null; ui.picked = [];
+  ui.selected = []; ui.asking = null; ui.picked = []; ui.scrollToAct = true;
+  onEntered();
   save();
   await refresh();
 }
@@ -148,7 +163,7 @@ async function enterNow(action, askOnRefusal) {
 // A referee act asks for the key (403 referee_key_required): ask, then try again once. `keep`
 // takes the key given: the match's by default; an import keeps it for the match it builds (there
 // may be no match open then).
-async function withKey(op, keep = (key) => { M.key = key; save(); }) {
+async function withKey(op, keep = (key) => { M.key = key; save(); rememberKey(key); }) {
   try {
     return await op();
   } catch (e) {
@@ -197,6 +212,7 @@ async function refreshNow() {
   if (!d || !d.answer) { render(); return; }
   const toAct = dealToAct(d) || [];
   if (!ui.seat || !toAct.includes(ui.seat)) ui.seat = toAct[0] || null;
+  keptView(d);
   if (M.pending.length) { render(); return; }
   const state = dealState(d);
   try {
@@ -206,6 +222,9 @@ async function refreshNow() {
     const playing = dealStatus(d) !== "finished" && ui.seat;
     if (playing) asks.push(call("POST", "/v1/legal-actions", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.legal = r.actions; }));
     if (M.key) {
+      // the referee's view may leave out which seats make a team (a seat's says): asked once a match
+      if (playing && M.teams === undefined) asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))
+        .then((r) => { learnTeams(r.view); M.teams = M.teams || {}; }, (e) => { if (e instanceof Unreachable) throw e; M.teams = M.teams || {}; }));
       asks.push(call("POST", "/v1/view", { state, player: "referee" }, { key: M.key })
         .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
       if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
@@ -217,12 +236,28 @@ async function refreshNow() {
     if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view
       ui.view = (await call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat))).view;
     }
+    learnTeams(ui.refView || ui.view);
+    keepView(d);
     setOnline(true);
   } catch (e) {
     if (e instanceof Unreachable) { setOnline(false); scheduleRetry(); if (retrying) return; }
     else return showProblem(e);
   }
   render();
+}
+
+// The last view the service gave (the hands on screen) is kept with the match, so that a reload
+// while the service is out of reach still shows the hands as they were at that state (a queued
+// entry does not change them: the page cannot know what the service will answer).
+function keepView(d) {
+  const seen = { deal: M.deals.length, steps: d.steps.length, seat: ui.seat, view: ui.view, refView: ui.refView };
+  if (JSON.stringify(seen) === JSON.stringify(M.seen)) return;
+  M.seen = seen; save();
+}
+function keptView(d) {
+  const seen = M.seen;
+  if (!seen || seen.deal !== M.deals.length || seen.steps !== d.steps.length) return;
+  if (seen.refView) { ui.refView = seen.refView; ui.view = seen.view; } else if (seen.seat === ui.seat) ui.view = seen.view;
 }
 
 // A key the service does not take (422 player_unknown for "referee"): no referee seat, not an error.
@@ -243,10 +278,21 @@ function render() {
   const d = currentDeal();
   if (M.draft || !d) return renderDealEntry();
   renderPlay(d);
+  if (ui.scrollToAct) scrollToAct();
+}
+
+// After an entry the referee looks for who acts now: the seat to act and its hand (or the deal's
+// result) are brought into view, wherever the entry was made (a phone's referee form is far below).
+function scrollToAct() {
+  const q = (id) => app.querySelector(`[data-testid="${id}"]`);
+  const target = q("acting") || q("result");
+  if (!target) return;
+  ui.scrollToAct = false;
+  target.scrollIntoView({ block: "start" });
 }
 
 function renderSetup() {
-  const s = ui.setup || (ui.setup = { game: games[0].id, preset: "", options: {}, seats: null, mode: "server", key: "" });
+  const s = ui.setup || (ui.setup = { game: games[0].id, preset: "", options: {}, seats: null, mode: "server", key: rememberedKey() });
   const g = gameInfo(s.game);
   if (!s.seats) {
     const n = Math.max(g.players.min, Math.min(4, g.players.max));
@@ -268,13 +314,23 @@ function renderSetup() {
   const mode = (m, label) => h("label", { class: "row" }, h("input", { type: "radio", name: "mode", value: m, checked: s.mode === m, ...tid(`mode-${m}`),
     onchange: () => { s.mode = m; } }), label);
   const key = h("input", { type: "password", autocomplete: "off", value: s.key, ...tid("key"), oninput: (e) => { s.key = e.target.value.trim(); } });
+  // The referee mode (the game's `violations: referee`, GET /v1/games): a switch at the top, as
+  // well as its place among the options.
+  const refMode = g.options.find((o) => o.name === "violations" && Array.isArray(o.allowed) && o.allowed.includes("referee"));
+  const refSwitch = refMode ? h("label", { class: "row switch" }, h("input", { type: "checkbox", ...tid("referee-mode"),
+    checked: s.options.violations === "referee",
+    onchange: (e) => { if (e.target.checked) s.options.violations = "referee"; else delete s.options.violations; render(); } }),
+  h("span", {}, t("referee_mode"), h("span", { class: "desc", text: refMode.description }))) : null;
   appendTo(app,
     h("h1", { text: t("setup") }), refusalBox(),
     h("section", {}, h("label", { for: "game", text: t("game") }), gameSel,
       h("p", {}, h("a", { href: rulesLink(`${g.id} `).replace(/#$/, ""), target: "_blank", rel: "noopener" }, `${t("rule")}: ${gameName(g.id)}`)),
-      h("label", { for: "preset", text: t("preset") }), presetSel),
+      refSwitch, h("label", { for: "preset", text: t("preset") }), presetSel),
     h("details", { class: "card-box" }, h("summary", { text: t("options") }), optionInputs,
-      h("label", {}, t("match_so_far"), h("span", { class: "desc", text: t("match_so_far_hint") })),
+      h("label", {}, t("match_so_far"), h("span", { class: "desc", text: t("match_so_far_import") })),
+      h("input", { type: "file", accept: "application/json,.json", ...tid("match-import"), onchange: (e) => matchSoFar(e.target.files[0]) }),
+      s.matchFrom ? h("p", { class: "notice", ...tid("match-loaded"), text: s.matchFrom }) : null,
+      h("label", {}, t("match_so_far_json"), h("span", { class: "desc", text: t("match_so_far_hint") })),
       h("textarea", { rows: 3, ...tid("match-values"), placeholder: "{\"levels\": {\"team1\": \"5\", \"team2\": \"3\"}}",
         onchange: (e) => { s.match = e.target.value.trim(); } }, s.match || "")),
     h("section", {}, h("h2", { text: t("seats") }), h("label", { text: t("seat_count") }), count, seatInputs),
@@ -286,6 +342,45 @@ function renderSetup() {
       h("label", { text: t("key") }, h("span", { class: "desc", text: t("key_hint") })), key),
     h("button", { class: "primary", ...tid("start"), onclick: startMatch }, t("start")),
     importControl(), keptMatches());
+}
+
+// "Match so far" from the match's record or copy: the game, seats and options as it had them, and
+// the match's values after its last finished deal (a record's deals replayed by the service, as
+// an import does) — the next deal of this match starts from them.
+async function matchSoFar(file) {
+  const s = ui.setup;
+  if (!file) return;
+  let data;
+  try { data = JSON.parse(await file.text()); } catch (e) {
+    ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${e.message}` } }; render(); return;
+  }
+  const copy = fromCopy(data);
+  let match = null, deals = 0;
+  const source = copy || data;
+  if (!gameInfo(source.game) || !Array.isArray(source.players)) {
+    ui.refusal = { problem: { code: "match", detail: `${t("match_so_far")}: ${file.name}` } }; render(); return;
+  }
+  if (copy) {
+    for (const d of copy.deals) { const last = lastStep(d); if (last && last.status === "finished") { match = last.next_match; deals += 1; } }
+  } else {
+    busy(true);
+    try {
+      for (const [request, actions] of recordDeals(data)) {
+        const deal = { game: data.game, players: data.players, options: data.options || {}, ...request };
+        if (match) deal.match = match;
+        const answer = await withKey(() => call("POST", "/v1/replay", { deal, actions }, { key: s.key || undefined }),
+                                     (given) => { s.key = given; rememberKey(given); });
+        if (answer === undefined) return;
+        if (answer.stopped || answer.status !== "finished") break;
+        match = answer.next_match; deals += 1;
+      }
+    } catch (e) { return showProblem(e); } finally { busy(false); }
+  }
+  ui.refusal = null;
+  Object.assign(s, { game: source.game, seats: [...source.players], options: { ...(source.options || {}) },
+                     match: match ? JSON.stringify(match) : "", matchFrom: `${file.name}: ${deals} ${t("deals")}` });
+  s.preset = s.options.preset || ""; delete s.options.preset;
+  render();
 }
 
 function optionInput(o, chosen) {
@@ -319,8 +414,10 @@ async function startMatch() {
   }
   // the record's tags (docs/records.md): what the score sheet prints at its head
   const tags = Object.fromEntries(Object.entries(s.tags || {}).filter(([, v]) => v));
+  rememberKey(s.key);
   M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
         deals: [], pending: [], created: new Date().toISOString(), tags };
+  resetScreen();
   await newDeal(match);
 }
 
@@ -462,7 +559,7 @@ async function openDealSheet() {
   if (!M.key) {
     const key = await askKey();
     if (!key) return;
-    M.key = key; save();
+    M.key = key; save(); rememberKey(key);
   }
   busy(true);
   try {
@@ -569,7 +666,8 @@ function renderPlay(d) {
       ? h("button", { class: "small noprint", ...tid("dealing-sheet-open"), onclick: openDealSheet }, t("dealing_sheet")) : null,
     h("div", { class: "row", ...tid("seats") }, M.players.map((p) => h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
       `${p}${ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ` · ${ui.refView.hands[p].length}` : ""}`))));
-  appendTo(app, header, refusalBox(), noticeBox());
+  const over = matchFinish(d);
+  appendTo(app, header, refusalBox(), noticeBox(), over ? matchOverBanner(over) : null);
   if (M.pending.length) {
     app.append(h("section", { class: "refusal", ...tid("queue") }, h("p", {}, `${M.pending.length} ${t("queued")}: `,
       M.pending.map((a) => actionLabel(a)).join(" · ")), h("button", { onclick: flush, ...tid("retry") }, t("retry"))));
@@ -581,7 +679,8 @@ function renderPlay(d) {
   app.append(cols);
   if (status === "finished") main.append(resultSection(d));
   else main.append(actingSection(d, toAct));
-  appendTo(side, refereeSection(d), entriesSection(d), matchSection(), sheetFrame());
+  appendTo(side, refereeSection(d), entriesSection(d), matchSection());
+  appendTo(app, sheetFrame());  // below both columns: the page's width, not the side column's
 }
 
 function actingSection(d, toAct) {
@@ -590,12 +689,16 @@ function actingSection(d, toAct) {
     onclick: () => { ui.seat = p; ui.selected = []; refresh(); } }, p))));
   box.append(h("h2", { ...tid("to-act") }, `${t("to_act")}: ${ui.seat || "—"}`));
   if (ui.asking) { box.append(askCards()); return box; }
+  // An entry waiting to be sent: who acts after it is the service's answer, not yet known, so the
+  // seat's actions (listed for the state before it) are not offered again — a second tap would
+  // queue an entry the rules refuse. What a player did can still be entered (the form below).
+  const waiting = M.pending.length > 0;
   const hand = ui.view && ui.view.hands && Array.isArray(ui.view.hands[ui.seat]) ? ui.view.hands[ui.seat] : [];
   if (hand.length) {
     box.append(h("div", { class: "cards", ...tid("hand") }, inDeckOrder(hand).map((c, i) => {
       const on = selectedCount(c) > 0 && countBefore(hand, c, i) < selectedCount(c);
       return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, "aria-pressed": on ? "true" : "false", "aria-label": c, ...tid(`hand-${c}`),
-        onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
+        disabled: waiting, onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
     })), h("p", { class: "hint", text: t("select_hint") }));
   }
   if (ui.legal === null) {
@@ -607,9 +710,10 @@ function actingSection(d, toAct) {
   }
   const matching = ui.legal.filter((a) => coversSelection(a));
   const shown = ui.showAll ? matching : matching.slice(0, 40);
-  box.append(h("h2", { text: `${t("legal")} (${matching.length})` }),
+  appendTo(box, h("h2", { text: `${t("legal")} (${matching.length})` }),
+    waiting ? h("p", { class: "hint", ...tid("waiting-hint"), text: t("waiting_hint") }) : null,
     h("div", { class: "actions", ...tid("legal-actions") }, shown.length ? shown.map((a, i) => h("button", { ...tid(`legal-${i}`), class: "legal",
-      "data-type": a.type, "data-cards": actionCards(a).length, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })));
+      "data-type": a.type, "data-cards": actionCards(a).length, disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })));
   if (matching.length > shown.length) box.append(h("button", { class: "small", onclick: () => { ui.showAll = true; render(); } }, `${matching.length - shown.length} ${t("more")}`));
   appendTo(box, otherActionForm(false));
   return box;
@@ -669,10 +773,14 @@ function otherActionForm(referee) {
   const g = gameInfo();
   const types = g.actions.filter((a) => a.referee_only === referee);
   if (!types.length) return null;
-  const form = ui[referee ? "refForm" : "otherForm"] || (ui[referee ? "refForm" : "otherForm"] = { type: types[0].type, values: {} });
-  const type = types.find((x) => x.type === form.type) || types[0];
-  const fields = Object.entries(type.fields || {}).map(([name, f]) => fieldInput(name, f, form.values, referee));
+  // Blank until an action type is chosen, and blank again after each entry made with it: a
+  // stray tap on its button enters nothing (a second penalty, say).
+  const formKey = referee ? "refForm" : "otherForm";
+  const form = ui[formKey] || (ui[formKey] = { type: "", values: {} });
+  const type = types.find((x) => x.type === form.type) || null;
+  const fields = type ? Object.entries(type.fields || {}).map(([name, f]) => fieldInput(name, f, form.values, referee)) : [];
   const send = async () => {
+    if (!type) return;
     const action = { type: type.type, game: g.id };
     if (!referee || (type.fields && "player" in (type.fields)) || true) action.player = form.values.player || ui.seat || M.players[0];
     for (const [name, f] of Object.entries(type.fields || {})) {
@@ -681,7 +789,7 @@ function otherActionForm(referee) {
       if (f.type === "card" && (v === undefined || v === "") && ui.selected.length) v = ui.selected[0];
       if (v !== undefined && v !== "") action[name] = v;
     }
-    await enter(action);
+    await enter(action, { onEntered: () => { ui[formKey] = null; } });
   };
   const seatField = h("select", { ...tid(referee ? "ref-player" : "other-player"), onchange: (e) => { form.values.player = e.target.value; } },
     M.players.map((p) => h("option", { value: p, selected: (form.values.player || (referee ? M.players[0] : ui.seat)) === p }, p)));
@@ -692,10 +800,13 @@ function otherActionForm(referee) {
     h("summary", { text: referee ? `${t("warning")} / ${t("penalty")} / ${t("ruling")}` : t("other_action") }),
     h("label", { text: t("action_type") }),
     h("select", { ...tid(referee ? "ref-type" : "other-type"), onchange: (e) => { form.type = e.target.value; form.values = { player: form.values.player }; render(); } },
-      types.map((x) => h("option", { value: x.type, selected: x.type === type.type }, x.type))),
-    h("span", { class: "desc", text: `${type.description}${type.rule ? ` (${type.rule})` : ""}` }),
+      h("option", { value: "", selected: !type }, "—"),
+      types.map((x) => h("option", { value: x.type, selected: type && x.type === type.type }, x.type))),
+    type ? h("span", { class: "desc", text: `${type.description}${type.rule ? ` (${type.rule})` : ""}` }) : null,
     h("label", { text: t("seat") }), seatField, fields,
-    h("button", { class: referee ? "danger" : "primary", ...tid(referee ? "ref-send" : "other-send"), onclick: send }, t("send")));
+    h("div", { class: "row" },
+      h("button", { class: referee ? "danger" : "primary", ...tid(referee ? "ref-send" : "other-send"), disabled: !type, onclick: send }, t("send")),
+      referee ? undoButton("ref-undo") : null));
 }
 
 function fieldInput(name, f, values, referee) {
@@ -731,8 +842,12 @@ function refereeSection(d) {
     if (rulings.length) box.append(h("div", { class: "actions" }, rulings.map((a, i) => h("button", { class: "danger", ...tid(`ruling-${i}`), onclick: () => enter(a) }, actionLabel(a)))));
     appendTo(box, otherActionForm(true));
   }
-  box.append(h("button", { class: "danger", ...tid("undo"), disabled: !d.steps.length && !M.pending.length && M.deals.length < 2, onclick: undo }, t("undo")));
+  box.append(undoButton("undo"));
   return box;
+}
+function undoButton(id) {
+  const d = currentDeal();
+  return h("button", { class: "danger", ...tid(id), disabled: !d.steps.length && !M.pending.length && M.deals.length < 2, onclick: undo }, t("undo"));
 }
 
 function entriesSection(d) {
@@ -768,14 +883,61 @@ function commentEditor(step) {
 function resultSection(d) {
   const totals = dealTotals(d);
   const last = lastStep(d);
-  const next = last && last.next_match;
+  const next = last && !matchFinish(d) && last.next_match;
+  const reasons = {};
+  for (const st of d.steps) for (const x of st.score_deltas) if (x.reason) (reasons[x.target] = reasons[x.target] || new Set()).add(x.reason);
   return h("section", { ...tid("result") }, h("h2", { text: t("finished") }),
-    h("div", { class: "hint" }, (last ? last.events : []).map(eventLabel).join(" · ")),
+    h("ul", { class: "result-lines", ...tid("result-lines") }, (last ? last.events : []).map((e) => h("li", { text: eventWords(e) }))),
     h("h2", { text: t("deltas") }),
-    h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {}, `${k}: ${v > 0 ? "+" : ""}${v}`))),
+    h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {},
+      h("strong", { text: `${targetName(k)}: ${signed(v)}` }),
+      reasons[k] ? h("span", { class: "hint", text: ` — ${[...reasons[k]].slice(0, 3).join("; ")}` }) : null))),
     last && last.seed ? h("p", { class: "mono" }, `${t("seed")}: ${last.seed} · ${t("salt")}: ${last.seed_salt || ""}`) : null,
-    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal"))
-      : h("p", { class: "notice", ...tid("match-over") }, t("match_over")));
+    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal")) : null);
+}
+
+// How the match ended, when this deal ended it: the deal's `match_finished` event (a game whose
+// deal still answers the match's values says so there), else {} when the finished deal answers
+// no next_match; null while the match goes on.
+function matchFinish(d) {
+  if (!d || dealStatus(d) !== "finished") return null;
+  const ev = d.steps.flatMap((s) => s.events || []).find((e) => e.type === "match_finished");
+  if (ev) return ev;
+  const last = lastStep(d);
+  return last && !last.next_match ? {} : null;
+}
+
+// A score's target in words: a seat as named, a team as its seats where an answer said which
+// (the view's `teams`, a match_finished event's winners), else its id.
+function targetName(k) {
+  const seats = M.players.includes(k) ? null : (M.teams || {})[k];
+  return Array.isArray(seats) && seats.length ? seats.join(" & ") : k;
+}
+function learnTeams(view, events = []) {
+  const teams = { ...(M.teams || {}) };
+  if (view && view.teams && typeof view.teams === "object" && !Array.isArray(view.teams)) {
+    for (const [k, v] of Object.entries(view.teams)) if (Array.isArray(v)) teams[k] = v;
+  }
+  for (const e of events) if (typeof e.team === "string" && Array.isArray(e.winners) && e.winners.length) teams[e.team] = e.winners;
+  if (JSON.stringify(teams) !== JSON.stringify(M.teams || {})) M.teams = teams;
+}
+function signed(v) { return `${v > 0 ? "+" : ""}${v}`; }
+
+// The match is over: said above the deal, with who won and the final standing, best first (the
+// event's totals where it gives them, else the sheet's running totals).
+function matchOverBanner(ev) {
+  const winners = Array.isArray(ev.winners) ? ev.winners : ev.winner ? [ev.winner] : ev.team ? [targetName(ev.team)] : [];
+  const totals = ev.totals && typeof ev.totals === "object" ? ev.totals : matchTotals();
+  const standing = Object.entries(totals).sort((a, b) => b[1] - a[1]);
+  return h("section", { class: "notice", ...tid("match-over") }, h("h2", { text: t("match_over") }),
+    winners.length ? h("p", { ...tid("match-winner") }, h("strong", { text: `${t("winner")}: ${winners.map(targetName).join(", ")}` })) : null,
+    ev.text && typeof ev.text === "object" ? h("p", { text: ev.text[language()] || ev.text.en }) : null,
+    standing.length ? h("ol", { class: "standing", ...tid("standing") }, standing.map(([k, v]) => h("li", { text: `${targetName(k)}: ${signed(v)}` }))) : null);
+}
+function matchTotals() {
+  const out = {};
+  for (const d of M.deals) for (const [k, v] of Object.entries(dealTotals(d))) out[k] = (out[k] || 0) + v;
+  return out;
 }
 
 function dealTotals(d) {
@@ -795,7 +957,7 @@ function matchSection() {
   })));
   const foot = h("tr", {}, h("th", { text: t("totals") }), targets.map((k) => h("th", { ...tid(`total-${k}`) }, String(running[k] || 0))));
   return h("section", { ...tid("sheet") }, h("h2", { text: t("sheet") }),
-    h("div", { class: "scroll" }, h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, ""), targets.map((k) => h("th", {}, k)))),
+    h("div", { class: "scroll" }, h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, ""), targets.map((k) => h("th", {}, targetName(k))))),
       h("tbody", {}, body), h("tfoot", {}, foot))),
     h("div", { class: "row noprint" },
       h("button", { ...tid("export"), onclick: exportRecord }, t("export")),
@@ -848,6 +1010,26 @@ function actionLabel(a, withSeat = true, words = true) {
   }
   return parts.join(" ");
 }
+// An event as a line a referee reads out: its own words where the service gives them (`text`),
+// else the event's name with who it concerns (seats by name, teams as their seats) and its
+// values in short — never a dump of its fields.
+function eventWords(e) {
+  const who = e.player ? targetName(e.player) : typeof e.team === "string" ? targetName(e.team) : "";
+  if (e.text && typeof e.text === "object") {
+    const words = e.text[language()] || e.text.en;
+    return who && !words.includes(who) ? `${who}: ${words}` : words;
+  }
+  const named = (v) => (typeof v === "string" && (M.players.includes(v) || (M.teams || {})[v]) ? targetName(v) : formatValue(v));
+  const value = (v) => {
+    if (Array.isArray(v)) return v.map(named).join(" ");
+    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${targetName(k)} ${typeof x === "number" ? signed(x) : formatValue(x)}`).join(", ");
+    return named(v);
+  };
+  const rest = Object.entries(e).filter(([k, v]) => !["type", "game", "player", "team", "text"].includes(k) && v !== null && v !== undefined && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${value(v)}`);
+  const what = e.type.replace(/_/g, " ");
+  return `${who ? `${who}: ` : ""}${what}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+}
 function eventLabel(e) {
   if (e.text && typeof e.text === "object") return `${e.type}${e.player ? ` ${e.player}` : ""}: ${e.text[language()] || e.text.en}`;
   const rest = Object.entries(e).filter(([k]) => !["type", "game"].includes(k))
@@ -898,7 +1080,7 @@ async function restoreStates(d, upTo) {
 async function abandonMatch() {
   if (M && M.deals.length && !window.confirm(t(storageFailure() ? "confirm_new_unkept" : "confirm_new"))) return;
   if (!storageFailure()) await closeMatch();
-  M = null; ui.setup = null; ui.refusal = null;
+  M = null; ui.setup = null; resetScreen();
   ui.kept = await listMatches();
   render();
 }
@@ -920,7 +1102,7 @@ function keptMatches() {
 async function openKept(id) {
   const m = await loadMatch(id);
   if (!m) { ui.kept = await listMatches(); render(); return; }
-  M = m; ui.notice = t("resume"); ui.refusal = null; ui.seat = null;
+  M = m; resetScreen(); ui.notice = t("resume");
   save();  // the open match again
   if (M.pending.length) await flush(); else await refresh();
 }
@@ -1007,9 +1189,8 @@ function importControl() {
 // Resume from a copy of the match (saveCopy): as it was, under its own id, with the key at hand.
 async function openCopy(m) {
   if (!gameInfo(m.game)) { ui.refusal = { problem: { code: "game_unknown", detail: m.game } }; render(); return; }
-  ui.refusal = null;
   M = { ...m, key: (M && M.key) || (ui.setup && ui.setup.key) || "" };
-  ui.seat = null; ui.notice = t("imported");
+  resetScreen(); ui.notice = t("imported");
   save();
   if (M.pending.length) await flush(); else await refresh();
 }
@@ -1050,7 +1231,7 @@ async function importRecord(record) {
     }
   } catch (e) { return showProblem(e); }
   built.key = key;
-  M = built; save();
+  M = built; resetScreen(); save();
   ui.notice = t("imported");
   await refresh();
 }

@@ -39,6 +39,11 @@ const WORDS = {
     tag_event: "Event", tag_site: "Site", tag_round: "Round", tag_table: "Table", tag_referee: "Referee", back: "Back to the last deal", status: "Status", match_so_far: "Match so far",
     offline_hint: "The service is unreachable: enter what the player did below; it is sent when the service answers.",
     comment: "Comment", comment_save: "Keep",
+    winner: "Winner", standing: "Final standing",
+    referee_mode: "Referee mode: a rule broken is recorded with its sanction, not refused",
+    match_so_far_import: "A match entered part-way: open its record or saved copy; the next deal goes on from it (game, seats, options and the match's values). Nothing chosen: a new match.",
+    match_so_far_json: "Or the match's values as JSON (advanced)",
+    waiting_hint: "An entry is waiting to be sent: these actions come back once the service says who acts next.",
     match_so_far_hint: "A match entered part-way: the game's match values as JSON (levels, points, the last finish…); a referee act. Empty: a new match.",
   },
   ja: {
@@ -79,6 +84,11 @@ const WORDS = {
     tag_event: "大会", tag_site: "会場", tag_round: "回戦", tag_table: "卓", tag_referee: "審判", back: "前の局に戻る", status: "状態", match_so_far: "途中からの試合",
     offline_hint: "サービスに接続できません: プレイヤーのしたことを下で入力してください。接続が戻ると送信します。",
     comment: "コメント", comment_save: "保存",
+    winner: "勝者", standing: "最終順位",
+    referee_mode: "審判モード: ルール違反を却下せず、罰則とともに記録します",
+    match_so_far_import: "途中から入力する試合: その記録か保存したコピーを開くと、次の局がそこから続きます(ゲーム・席・オプション・試合の値)。選ばなければ新しい試合です。",
+    match_so_far_json: "または試合の値を JSON で(上級者向け)",
+    waiting_hint: "送信待ちの入力があります: サービスが次の手番を答えると、これらの行動がまた選べます。",
     match_so_far_hint: "途中から入力する試合: ゲームの試合の値を JSON で(レベル、点数、前局の順位など)。審判の行為です。空欄: 新しい試合。",
   },
 };

@@ -36,3 +36,11 @@ def no_csp_violation(request):
     if "browser" in request.fixturenames:
         found = csp_violations(request.getfixturevalue("browser"))
         assert not found, f"Content-Security-Policy violations: {found}"
+
+
+@pytest.fixture(scope="module")
+def phone(table_service):
+    """A phone held upright (390 × 844, Chrome's device emulation), for a module's tests."""
+    driver = start_browser(phone=True)
+    yield driver
+    driver.quit()

@@ -38,11 +38,12 @@ def saved_match(driver) -> Any:
 
 
 def forget_matches(driver, base: str) -> None:
-    """Everything the page keeps in this browser at `base`, gone: opened from the service's index
-    page (same origin, no match open), so that nothing holds the database."""
+    """Everything the page keeps in this browser at `base` (its matches, the session's key),
+    gone: opened from the service's index page (same origin, no match open), so that nothing
+    holds the database."""
     driver.get(base + "/")
     assert driver.execute_async_script("""const done = arguments[0];
-      localStorage.clear();
+      localStorage.clear(); sessionStorage.clear();
       const req = indexedDB.deleteDatabase("cardref-table");
       req.onsuccess = () => done(true); req.onerror = () => done(String(req.error));""") is True
 
@@ -115,6 +116,7 @@ def set_up(driver, game: str, *, seats: list[str] | None = None, preset: str = "
     if physical:
         find(driver, "mode-physical").click()
     if key:
+        find(driver, "key").clear()  # the key kept for the session, if any, replaced
         find(driver, "key").send_keys(key)
     find(driver, "start").click()
 

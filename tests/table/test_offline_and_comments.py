@@ -82,12 +82,14 @@ def test_a_reload_with_the_service_unreachable_opens_the_match_and_queues_until_
         play_steps(browser, 3)
         wait_for_service_worker(browser)
         before = saved_match(browser)
+        hand = find(browser, "hand").text
         relay.stop()
 
         browser.refresh()
         wait_for(browser, lambda d: finds(d, tid("title")) and finds(d, tid("offline-hint")),
                  what="the saved match, opened with the service out of reach")
         assert entries(browser) == 3
+        assert find(browser, "hand").text == hand  # the hand as last seen, kept with the match
         net = find(browser, "net")
         assert net.is_displayed() and "unreachable" in net.text.lower()
         referee_entry(browser, "warning", "p2")   # entered all the same: it waits

@@ -80,6 +80,119 @@ def test_an_illegal_entry_shows_its_refusal_and_links_its_rule(browser, table_se
     assert entries(browser) == 0  # nothing entered: the state is as it was
 
 
+def test_a_finished_match_offers_no_next_deal_and_says_its_final_standing(browser, table_service):
+    """Man's match of one game ends with its first deal (a chombo in referee mode): its
+    `match_finished` event says so though the deal still answers the match's values."""
+    open_page(browser, table_service)
+    set_up(browser, "man", seats=["ann", "bob"], preset="referee", options={"match_games": "1"})
+    wait_present(browser, "legal-actions")
+    enter_other(browser, "end_turn", "ann")
+    wait_present(browser, "result")
+    assert not finds(browser, tid("next-deal"))
+    banner = find(browser, "match-over")
+    assert "bob" in find(browser, "match-winner").text
+    standing = [li.text for li in banner.find_elements(By.CSS_SELECTOR, f'{tid("standing")} > li')]
+    assert standing[0].startswith("bob") and "+1" in standing[0]
+    assert standing[1].startswith("ann") and "-1" in standing[1]
+
+
+def test_a_deal_result_is_said_in_words_with_each_team_named_by_its_seats(browser, table_service):
+    """Guandan's deltas name teams: the result shows the team's seats (the view's `teams`), and
+    its events as short lines, not their fields dumped."""
+    open_page(browser, table_service)
+    set_up(browser, "guandan", key=REFEREE_KEY, options={"violations": '"referee"'})
+    wait_present(browser, "legal-actions")
+    browser.find_element(By.CSS_SELECTOR, f'{tid("referee-form")} > summary').click()
+    Select(find(browser, "ref-type")).select_by_value("forfeit")
+    Select(find(browser, "ref-player")).select_by_value("p2")
+    click(browser, "ref-send")
+    result = wait_present(browser, "result").text
+    assert "p1 & p3: +3" in find(browser, "deal-deltas").text
+    assert "team1" not in result and "team2" not in result and "{" not in result
+    lines = [li.text for li in finds(browser, f'{tid("result-lines")} > li')]
+    assert any(line.startswith("p2") and "forfeit" in line for line in lines), lines
+
+
+def test_a_new_match_starts_without_the_previous_ones_sheet_or_seat(browser, table_service):
+    def start():
+        set_up(browser, "man", seats=["ann", "bob", "cy"], preset="referee")
+        wait_present(browser, "legal-actions")
+
+    open_page(browser, table_service)
+    start()
+    browser.find_element(By.CSS_SELECTOR, f'{tid("referee-form")} > summary').click()
+    Select(find(browser, "ref-player")).select_by_value("cy")
+    enter_other(browser, "end_turn", "ann")  # a chombo in referee mode: the deal is over
+    click(browser, "sheet-service")
+    wait_present(browser, "service-sheet")
+    browser.execute_script("window.confirm = () => true")
+    click(browser, "new-match")
+    wait_present(browser, "start")
+    start()
+    assert not finds(browser, tid("service-sheet"))
+    assert find(browser, "referee-form").get_attribute("open") is None
+    assert Select(find(browser, "ref-player")).first_selected_option.get_attribute("value") == "ann"
+
+
+def test_set_up_radios_beside_their_labels_a_referee_mode_switch_and_the_key_kept(browser, table_service):
+    open_page(browser, table_service)
+    Select(find(browser, "game")).select_by_value("man")  # Man's violations: reject or chombo
+    assert not finds(browser, tid("referee-mode"))
+    Select(find(browser, "game")).select_by_value("daifugo")
+    radio = find(browser, "mode-server")
+    label = radio.find_element(By.XPATH, "..")
+    assert radio.size["width"] < 40 and label.size["height"] < 2 * max(radio.size["height"], 30)
+    assert radio.location["x"] < label.location["x"] + 40  # the circle first, its words beside it
+    find(browser, "referee-mode").click()  # at the top, not among the options
+    set_up(browser, "daifugo", key=REFEREE_KEY)
+    wait_present(browser, "legal-actions")
+    assert saved_match(browser)["options"]["violations"] == "referee"
+    browser.execute_script("window.confirm = () => true")
+    click(browser, "new-match")
+    # the key is kept for the session: not asked again for the next match
+    assert wait_present(browser, "key").get_attribute("value") == REFEREE_KEY
+
+
+def test_match_so_far_from_an_imported_record(browser, table_service, tmp_path):
+    seats = ["p1", "p2", "p3", "p4"]
+    dealt = adjudicate.deal("daifugo", seats, None, "so-far", seed_salt="cd" * 16)
+    state, to_act, actions = dealt["state"], dealt["to_act"], []
+    while True:
+        legal = adjudicate.legal_actions(state, to_act[0])
+        applied = adjudicate.validate(state, max(legal, key=lambda a: len(a.get("cards", []))))
+        actions.append({"action": applied.action})
+        state, to_act = applied.state, applied.to_act
+        if applied.status == "finished":
+            break
+    path = tmp_path / "so-far.json"
+    path.write_text(json.dumps({
+        "format": "card-referee/match-record", "format_version": 1, "game": "daifugo",
+        "players": seats, "options": {}, "tags": {},
+        "deals": [{"deal": {"seed": "so-far", "seed_salt": "cd" * 16}, "actions": actions}]}))
+    open_page(browser, table_service)
+    field = find(browser, "match-import")
+    browser.execute_script("arguments[0].closest('details').open = true", field)
+    field.send_keys(str(path))
+    wait_present(browser, "match-loaded")
+    click(browser, "start")
+    wait_present(browser, "legal-actions")
+    assert saved_match(browser)["deals"][0]["request"]["match"] == json.loads(json.dumps(applied.next_match))
+
+
+def test_the_printable_sheet_takes_a_tablets_width(browser, table_service):
+    browser.set_window_size(820, 1180)  # a tablet held upright
+    try:
+        open_page(browser, table_service)
+        set_up(browser, "man", seats=["ann", "bob"], preset="referee")
+        wait_present(browser, "legal-actions")
+        enter_other(browser, "end_turn", "ann")
+        click(browser, "sheet-service")
+        frame = wait_present(browser, "sheet-frame")
+        assert frame.size["width"] >= 0.9 * find(browser, "title").size["width"]
+    finally:
+        browser.set_window_size(1024, 768)
+
+
 def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "daifugo", key=REFEREE_KEY)
@@ -96,7 +209,11 @@ def test_the_referee_records_a_penalty_and_undoes_a_typo(browser, table_service)
     assert last["action"]["type"] == "penalty" and last["action"]["player"] == "p2"
     assert [d["target"] for d in last["score_deltas"]] == ["p2"]
     assert find(browser, "total-p2").text == str(last["score_deltas"][0]["delta"])
-    click(browser, "undo")
+    # the form is blank again: a stray tap on its button is no second penalty
+    assert Select(find(browser, "ref-type")).first_selected_option.get_attribute("value") == ""
+    assert not finds(browser, tid("field-points"))
+    assert not find(browser, "ref-send").is_enabled()
+    click(browser, "ref-undo")  # the undo beside the form
     wait_for(browser, lambda d: idle(d) and entries(d) == 2, what="the undo")
     assert find(browser, "total-p2").text == "0"
     assert len(saved_match(browser)["deals"][0]["steps"]) == 2
@@ -113,6 +230,10 @@ def test_entries_made_while_the_service_is_out_of_reach_wait_and_are_sent(browse
         click(browser, "legal-0")
         queue = wait_present(browser, "queue")
         assert "1" in queue.text
+        # the seat that just acted cannot act again before the service says who acts next
+        assert finds(browser, f'{tid("legal-actions")} button.legal')
+        assert not [b for b in finds(browser, f'{tid("legal-actions")} button.legal') if b.is_enabled()]
+        assert not [b for b in finds(browser, f'{tid("hand")} button') if b.is_enabled()]
         assert not find(browser, "net").get_attribute("hidden")
         assert saved_match(browser)["pending"]  # kept in the browser, not only on screen
     finally:
