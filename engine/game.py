@@ -63,14 +63,16 @@ class Game(ABC, Generic[S]):
        `lookups` (questions besides adjudication); `refusals`, `refusal_details` and
        `input_errors` (every code it answers, with the rule it cites); its state (`state_type`,
        `state_version`; `state_schema` derives from it) and its view (`view_type`;
-       `view_schema` derives from it); `zero_sum`; `team_ids`.
+       `view_schema` derives from it); `zero_sum`; `team_ids`; `combinations` and
+       `combination_path` (what kinds of combination its plays are, for the legal-actions
+       filter).
     3. **Its match** (optional): `match_fields`, what a deal request's `match` may carry (the
        previous deal's `next_match` given back). Empty: every deal stands alone.
     4. **Physical deals** (optional): `accepts_hands` and `table_fields`, for a referee entering
        the cards of a real table.
     5. **Its referee's rules** (optional): `penalty_kind`, the unit a penalty counts in, and
        `sanctions`, the refused acts referee mode sanctions instead (engine/referee.py).
-    6. **Costs** (optional): `legal_actions_cacheable`.
+    6. **Costs** (optional): `legal_actions_cacheable` (and then `legal_actions_of_cards`).
 
     What it implements: the five operations `deal`, `apply`, `legal_actions`, `to_act` and
     `view` (abstract below), and `invariants` when its state can be inconsistent in ways its
@@ -140,6 +142,12 @@ class Game(ABC, Generic[S]):
     # The ids a game names its teams by (score targets, match values, sheet columns): no seat
     # may be named so, nor look like one (engine/adjudicate.py check_players).
     team_ids: ClassVar[tuple[str, ...]] = ()
+    # The kinds of combination the game's plays are read as, and where a listed action says
+    # which: the keys into its fields (Guandan: ("reading", "type")). A legal-actions request
+    # may ask for some kinds only (`combinations`, engine/filters.py); the spec publishes the
+    # kinds. Empty: the game names none, and that filter is refused.
+    combinations: ClassVar[tuple[str, ...]] = ()
+    combination_path: ClassVar[tuple[str, ...]] = ()
 
     # -- 3. its match (optional) --------------------------------------------------------------
     match_fields: Mapping[str, Field] = {}  # what `match` of a deal request may carry
@@ -280,6 +288,16 @@ class Game(ABC, Generic[S]):
         not taken_back): the engine then records the irregularity and the ledger entry."""
         raise NotImplementedError(f"{self.id} declares the sanction effect {sanction.effect!r} "
                                   "but does not carry it out")
+
+    def legal_actions_of_cards(self, state: S, player: str,
+                               cards: tuple[str, ...]) -> list[Action] | None:
+        """The legal actions of `player` that name exactly `cards` (a multiset: canonical,
+        sorted), each listed exactly as `legal_actions` lists it and in its order: a
+        legal-actions request's `cards` filter (engine/filters.py), a front end's "tap cards,
+        see the plays they make". None, the default: the engine lists every legal action and
+        keeps those. A game whose enumeration is costly (`legal_actions_cacheable`) answers it
+        from the picked cards alone, which is what keeps that request small and fast."""
+        return None
 
     def referee_legal_actions(self, state: S) -> list[Action] | None:
         """The game's own referee-only acts the referee may post now (Guandan's void hand and

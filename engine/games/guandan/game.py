@@ -13,6 +13,7 @@ from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
 from . import phases, sheet, views
 from .actions import ACTIONS
+from .combos import TYPES
 from .events import EVENTS
 from .invariants import invariants
 from .lookups import CLASSIFY
@@ -50,6 +51,8 @@ class GuandanGame(Game[GuandanState]):
     zero_sum = False
     penalty_kind = "level"  # a referee's penalty counts in this unit (engine/referee.py)
     legal_actions_cacheable = True  # thousands of plays per lead: more than a Redis round trip
+    combinations = TYPES  # every listed play carries its reading, whose type is its kind
+    combination_path = ("reading", "type")
     accepts_hands = True
     # A physical deal: what the rules draw at random, from the table (phases._physical)
     table_fields = {
@@ -99,6 +102,12 @@ class GuandanGame(Game[GuandanState]):
 
     def legal_actions(self, state: GuandanState, player: str) -> list[Action]:
         return phases.legal_actions(state, player)
+
+    def legal_actions_of_cards(self, state: GuandanState, player: str,
+                               cards: tuple[str, ...]) -> list[Action] | None:
+        if state.phase != "play":
+            return None  # a tribute's or a return's few actions: the engine keeps the right ones
+        return phases.play_actions_of(state, player, cards)
 
     def sanction_effect(self, state: GuandanState, action: Action, refusal: Refusal,
                         sanction: Sanction) -> Transition[GuandanState]:
