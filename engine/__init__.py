@@ -14,4 +14,4 @@ Public surface:
 
 # Bumped whenever any ruling could change; cache keys are namespaced by it so a deploy
 # never serves a stale cached answer.
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"  # 2: every listed Guandan play carries its reading

@@ -2,7 +2,7 @@
 import hashlib
 import json
 
-from engine import registry
+from engine import ENGINE_VERSION, registry
 from tests.service.conftest import deal_toy
 
 
@@ -249,7 +249,7 @@ def test_health_ready_metrics_docs_and_spec(make_client):
     metrics = client.get("/metrics").get_data(as_text=True)
     assert 'cardref_http_requests_total{method="GET",route="/v1/games",status="200"} 1.0' in metrics
     assert 'cardref_http_request_duration_seconds_count{method="GET",route="/v1/games",status="200"} 1.0' in metrics
-    assert 'cardref_info{engine_version="1"} 1.0' in metrics
+    assert f'cardref_info{{engine_version="{ENGINE_VERSION}"}} 1.0' in metrics
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in docs.data
     assert b"cdn" not in docs.data.lower() and b"https://" not in docs.data
