@@ -640,24 +640,26 @@ def play_actions_of(s: GuandanState, player: str, cards: tuple[str, ...]) -> lis
     them, in its order: the plays of the picked cards as if they were the whole hand, those
     of all of them kept. The enumerator builds each play from the per-rank counts of the
     cards it uses, never from the rest of the hand, so a play reads and is written the same
-    either way (tests/guandan/test_enumeration.py compares the two)."""
+    either way; only the types of that many cards are generated (tests/guandan/
+    test_enumeration.py and tests/engine/test_legal_action_filters.py compare the two)."""
     if s.phase != "play" or player not in to_act(s) or not cards or \
             len(cards) > combos.MAX_PLAY or not multiset_contains(s.hands[player], cards):
         return []
     if player in s.barred and top_play(s) is not None:  # R-2: only a pass
         return []
-    size = len(cards)
-    return [a for a in _plays(s, player, cards, whole=False) if len(a.fields["cards"]) == size]
+    return _plays(s, player, cards, size=len(cards))
 
 
-def _plays(s: GuandanState, player: str, cards, whole: bool = True) -> list[Action]:
-    """The plays among `cards` (the whole hand, or some of it), each with its reading."""
+def _plays(s: GuandanState, player: str, cards, size: int = 0) -> list[Action]:
+    """The plays among `cards` (the whole hand; or, with `size`, the picked cards, of which
+    the plays of all of them), each with its reading."""
     top = top_play(s)
     rules = combo_rules(s.options)
-    plays = legal_plays(cards, s.level, rules, None if top is None else _combo(top.reading))
+    plays = legal_plays(cards, s.level, rules, None if top is None else _combo(top.reading),
+                        size)
     if top is None and s.lead_bans:  # R-3: a lead of a type the partner's offence barred
         # (what else the hand could lead decides R-3: the whole hand's plays)
-        banned = lead_banned_types(s, player, plays if whole else None)
+        banned = lead_banned_types(s, player, None if size else plays)
         plays = [p for p in plays if p[1].type not in banned]
     to_json = combos.reading_to_json
     return [Action("play", player, {"cards": list(c), "reading": to_json(r)}) for c, r in plays]
