@@ -79,3 +79,23 @@ def test_a_game_that_names_no_combinations_refuses_that_filter(client):
     answer = client.post("/v1/legal-actions", json={"state": state, "player": "p0",
                                                     "combinations": ["pair"]})
     assert answer.status_code == 422 and answer.get_json()["code"] == "request_invalid"
+
+
+def test_picked_cards_are_computed_and_other_filters_cached_under_their_question(leader):
+    """A cards-filtered list costs about a validate (the picked cards' plays alone): cheaper
+    than a cache round trip, never stored; a combinations-filtered one is stored under its
+    filters, apart from the full list."""
+    app = create_app(Settings(metrics=False))
+    stored: list[bytes] = []
+    cache = app.extensions["card_referee"].cache
+    real_set = cache.set
+    cache.set = lambda key, value: (stored.append(value), real_set(key, value))[1]
+    client = app.test_client()
+    state, player = leader
+    legal(client, state, player, cards=["S3"])
+    assert stored == []
+    pairs = legal(client, state, player, combinations=["pair"]).data
+    full = legal(client, state, player).data
+    assert stored == [pairs, full] and len(pairs) < len(full)
+    assert legal(client, state, player, combinations=["pair"]).data == pairs
+    assert len(stored) == 2  # the second ask was a hit
