@@ -297,7 +297,8 @@ def legal_actions_of(game: Game[Any], state: Any, state_json: Mapping[str, Any],
         narrowed = None if wanted.cards is None else \
             game.legal_actions_of_cards(state, player, wanted.cards)
         actions = game.legal_actions(state, player) if narrowed is None else narrowed
-    # Filtered before anything is made of each action: only the kept ones are written.
+    # Filtered before anything is made of each action: only the kept ones are written (and
+    # whatever annotates a listed action belongs after this line, on the kept ones only).
     actions = wanted.keep(game, actions)
     return [a.to_json() for a in actions]
 
