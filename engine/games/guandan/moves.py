@@ -57,6 +57,7 @@ def _build_subs() -> list[list[list[list[tuple[str, ...]]]]]:
 
 
 _SUBS = _build_subs()
+_DIGIT_SUM = [sum((code // w) % 3 for w in _WEIGHT) for code in range(81)]  # cards of a code
 _DISTINCT = [[[t[0] for t in _SUBS[ri][code][1]] for code in range(81)] for ri in range(13)]
 
 # --- every reading, built once ---------------------------------------------------------------
@@ -147,8 +148,10 @@ class _Hand:
                 ri, weight = card[c]
                 code[ri] += weight
                 n[ri] += 1
+        # a third copy of a card carries into the next suit's digit: the digits then no
+        # longer add up to the rank's count
         if w > 2 or bj > 2 or rj > 2 or any(
-                sum((code[ri] // wt) % 3 for wt in _WEIGHT) != n[ri] for ri in range(13)):
+                c > 80 or _DIGIT_SUM[c] != k for c, k in zip(code, n)):
             raise ValueError("a hand holds at most two copies of a card (G-2)")
         self.lvl = lvl
         self.lv = _LV[lvl]
@@ -164,6 +167,8 @@ class _Hand:
     def group_options(self, ri: int, size: int) -> list[tuple[int, list[tuple[str, ...]]]]:
         """[(wilds used j, [card tuples])] for `size` cards of rank ri, j = 0 … min(w, size)."""
         nr = self.n[ri]
+        if nr + self.w < size:
+            return []  # not enough cards of the rank, wilds included
         sub = self.subs[ri]
         wt = self.wt
         out = []
