@@ -32,6 +32,9 @@ Prints a markdown table (paste it into docs/performance.md) and the targets' ver
     every endpoint at a typical state: req/s ratio >= 0.30
     /v1/replay: cost per action at 1,000 actions <= 1.5x its cost at 100; answer size too
     a cached lookup >= 3x the req/s of computing it
+    Guandan's 27-card leader: its legal actions <= 15 KB on the wire gzipped; the plays of
+      cards a player picked <= 2 KB, at >= 0.50 of the floor
+and compression's cost: each gzip row's req/s and p50 beside its uncompressed twin's.
 and, for every row below 0.30 of the floor, where its time goes: the row's own requests
 profiled in process (bench/hot_paths.py).
 
@@ -166,6 +169,8 @@ def check(url: str, case: payloads.Case) -> None:
 
 
 def answer_size(url: str, case: payloads.Case) -> int:
+    """The bytes of the row's answer on the wire (urllib does not decompress: a compressed
+    answer counts as sent)."""
     req = urllib.request.Request(url + case.path, data=case.bodies[0],
                                  headers={"Content-Type": "application/json", **case.headers})
     with urllib.request.urlopen(req, timeout=60) as answer:
@@ -229,7 +234,8 @@ def main() -> int:
             urls[mode] = f"http://127.0.0.1:{port}"
         for case in cases:
             check(urls[case.service], case)
-        sizes = {c.name: answer_size(urls[c.service], c) for c in cases if c.group == "replay"}
+        sizes = {c.name: answer_size(urls[c.service], c) for c in cases
+                 if c.group == "replay" or c.size_limit}
         print(header)
         print(f"cache: {'Redis ' + redis_url if redis_url else 'in-process (no Redis answered)'}"
               f" · wrk {WRK_THREADS} threads, {args.duration:g} s a run, 32 connections for "
@@ -421,6 +427,21 @@ def print_verdicts(rows: list[dict], sizes: dict[str, int], min_requests: int) -
         verdict(size <= 1.5, f"replay answer bytes per action at {n_long} actions {size:.2f}x "
                 f"those at {n_short} (<= 1.5; {sizes[short['case'].name]:,} and "
                 f"{sizes[long_['case'].name]:,} bytes)")
+    for r in rows:
+        case = r["case"]
+        if case.size_limit and case.name in sizes:
+            verdict(sizes[case.name] <= case.size_limit,
+                    f"{case.group} {case.name}: {sizes[case.name]:,} bytes on the wire "
+                    f"(<= {case.size_limit:,})")
+        if case.min_ratio:
+            verdict(r["ratio"] >= case.min_ratio, f"{case.group} {case.name}: req/s "
+                    f"{r['ratio']:.2f} of the floor (>= {case.min_ratio:.2f})")
+        plain = _find(rows, case.group, case.plain_twin) if case.plain_twin else None
+        if plain and plain["rps"]:
+            lines.append(f"- compression's cost: {case.group} {case.name} at "
+                         f"{r['rps']:,.0f} req/s, {r['rps'] / plain['rps']:.2f} of "
+                         f"{plain['case'].name}'s {plain['rps']:,.0f} (p50 {r['p50']:.2f} ms "
+                         f"against {plain['p50']:.2f})")
     for cold in (r for r in rows if r["case"].cold):
         cached = _find(rows, cold["case"].group, cold["case"].name.replace("cold", "cached"))
         if cached and "reused" in cold["notes"]:

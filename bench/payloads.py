@@ -40,6 +40,7 @@ SERVICE_ENV = {
     "sealed": {"CARDREF_SEAL_KEYS": SEAL_KEY, "CARDREF_REFEREE_KEYS": REFEREE_KEY},
 }
 REPLAY_LENGTHS = (100, 1000)
+GZIP = {"Accept-Encoding": "gzip"}  # what every browser and HTTP library sends
 LARGE_STATE_BYTES = 10_000
 
 
@@ -55,6 +56,13 @@ class Case:
     headers: dict = field(default_factory=dict)
     status: int = 200
     note: str = ""
+    # Targets of the row beside the table's (bench/endpoints.py judges them): its answer's
+    # bytes on the wire at most `size_limit` (0: not judged), its req/s at least `min_ratio`
+    # of the floor's (0: not judged), and the row it is the compressed twin of (`plain_twin`:
+    # the two rates give compression's CPU cost).
+    size_limit: int = 0
+    min_ratio: float = 0.0
+    plain_twin: str = ""
 
     @property
     def cold(self) -> bool:
@@ -207,10 +215,32 @@ def legal_cases(cold_count: int, rnd: random.Random, leader_count: int | None = 
         else:
             yield Case("legal-actions", f"{game_id} mid-game", "/v1/legal-actions",
                        [_body({"state": binder.bind(state)[0], "player": to_act(state)})])
-    bodies = cold_player_bodies(guandan_leader(), leader_count or cold_count, run, binder)
+    leader = guandan_leader()
+    bodies = cold_player_bodies(leader, leader_count or cold_count, run, binder)
+    cached = "guandan leader, 27 cards, cached"
     yield Case("legal-actions", "guandan leader, 27 cards, cold", "/v1/legal-actions", bodies)
-    yield Case("legal-actions", "guandan leader, 27 cards, cached", "/v1/legal-actions",
-               bodies[:1])
+    yield Case("legal-actions", cached, "/v1/legal-actions", bodies[:1])
+    # What a browser or a phone's HTTP library asks for: the same answer gzipped (the
+    # service compresses each answer: this row's rate against the one above is its cost).
+    yield Case("legal-actions", f"{cached}, gzip", "/v1/legal-actions", bodies[:1],
+               headers=dict(GZIP), size_limit=15_000, plain_twin=cached,
+               note="Accept-Encoding: gzip; the answer's size on the wire is judged")
+    yield Case("legal-actions", "guandan leader, 27 cards, cards picked", "/v1/legal-actions",
+               [_body({"state": binder.bind(leader)[0], "player": to_act(leader),
+                       "cards": picked_cards(leader)})],
+               size_limit=2_000, min_ratio=0.5,
+               note="the plays of the cards a player tapped: enumerated from those cards")
+
+
+def picked_cards(state: dict) -> list[str]:
+    """The cards a phone's player taps to see what they make: of the seat to act's plays,
+    the cards that read the most ways (W-11: a tube or a plate, read two or three ways)."""
+    ways: dict[tuple[str, ...], int] = {}
+    for action in adjudicate.legal_actions(state, to_act(state)):
+        if action.get("cards"):
+            key = tuple(sorted(action["cards"]))
+            ways[key] = ways.get(key, 0) + 1
+    return list(max(ways, key=lambda cards: (ways[cards], len(cards))))
 
 
 def guandan_leader() -> dict:
@@ -314,6 +344,12 @@ def all_cases(cold_count: int = 2000, seed: int | None = None) -> list[Case]:
     one each run, so a cache that outlives a run — Redis — still misses them)."""
     rnd = random.Random(seed)
     cases = [validate_case(g, mode) for mode in ("signed", "sealed") for g in GAMES]
+    # A typical answer (a ~2 KB state) compressed on every request: its cost per request.
+    zipped = validate_case("guandan", "signed", name="guandan signed, gzip",
+                           note="Accept-Encoding: gzip: each answer compressed")
+    zipped.headers.update(GZIP)
+    zipped.plain_twin = "guandan signed"
+    cases.append(zipped)
     game_id, big = large_state()
     cases.append(validate_case(game_id, "signed", big,
                                f"{game_id} 6 seats, {len(orjson.dumps(big)) // 1000} KB state",

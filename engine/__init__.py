@@ -14,4 +14,5 @@ Public surface:
 
 # Bumped whenever any ruling (or a cached answer's shape) could change; cache keys are
 # namespaced by it so a deploy never serves a stale cached answer.
-ENGINE_VERSION = "2"  # 2: legal actions and score deltas carry their words (`text`)
+ENGINE_VERSION = "2"  # 2: listed actions and score deltas carry their words (`text`), every
+                      # listed Guandan play its reading

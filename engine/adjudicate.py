@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import orjson
 
-from . import referee, registry, rng
+from . import filters, referee, registry, rng
 from .cards import CardError, parse_cards
 from .errors import InputError, InvalidAction, InvalidDeal, InvalidState, shown
 from .fields import MAX_SAFE_INT, FieldError, parse_fields
@@ -276,26 +276,33 @@ def is_referee_act(state_json: Any, action_json: Any, sealed: bool = False) -> b
 
 def legal_actions(state_json: Mapping[str, Any], player: Any,
                   types: Sequence[str] | None = None, trusted: bool = False,
-                  referee_seen: bool = False) -> list[dict[str, Any]]:
+                  referee_seen: bool = False, cards: Sequence[Any] | None = None,
+                  combinations: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     game, state = load_state(state_json, trusted)
-    return legal_actions_of(game, state, state_json, player, types, referee_seen)
+    return legal_actions_of(game, state, state_json, player, types, referee_seen,
+                            cards=cards, combinations=combinations)
 
 
 def legal_actions_of(game: Game[Any], state: Any, state_json: Mapping[str, Any], player: Any,
-                     types: Sequence[str] | None = None, referee_seen: bool = False
-                     ) -> list[dict[str, Any]]:
+                     types: Sequence[str] | None = None, referee_seen: bool = False,
+                     cards: Sequence[Any] | None = None,
+                     combinations: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     """legal_actions of a state already loaded (load_state): a caller that checks the state
     before other work (the service, before it makes a cache key of it) decodes it once.
     `referee_seen`: the caller is the table's referee, so `player` may be "referee" (the
-    referee's actions); otherwise that id is as unknown as any unseated one."""
+    referee's actions); otherwise that id is as unknown as any unseated one. `types`, `cards`
+    and `combinations` keep only the actions asked for (engine/filters.py); a filter that
+    cannot be read is an InputError (422 request_invalid)."""
+    wanted = filters.parse_filter(game, types, cards, combinations)
     if referee_seen and player == referee.REFEREE:
         actions = referee.legal_actions(game, state)
     else:
         player = _seated(state_json, player, "player")
-        actions = game.legal_actions(state, player)
-    if types:
-        wanted = set(types)
-        actions = [a for a in actions if a.type in wanted]
+        narrowed = None if wanted.cards is None else \
+            game.legal_actions_of_cards(state, player, wanted.cards)
+        actions = game.legal_actions(state, player) if narrowed is None else narrowed
+    # Filtered before anything is made of each action: only the kept ones are written
+    actions = wanted.keep(game, actions)
     # Last, after every filter: the words of each action left (a button's label).
     return worded(game, state, actions)
 

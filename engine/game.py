@@ -77,8 +77,10 @@ class Game(ABC, Generic[S]):
     1. **Who it is** (required): `id`, `names`, `min_players`/`max_players`, `rules_doc`.
     2. **Its published contract**: `options`/`presets`, `actions`, `events`, `lookups`,
        `refusals`/`refusal_details`/`input_errors`, `state_type`/`state_version`,
-       `view_type`, `zero_sum`, `team_ids`. GET /v1/games and openapi.yaml publish every one,
-       and the tests check every answer against them: declare all a game can answer.
+       `view_type`, `zero_sum`, `team_ids`, `partnerships`, `combinations` and
+       `combination_path` (the kinds its plays are read as, for the legal-actions filter).
+       GET /v1/games and openapi.yaml publish every one, and the tests check every answer
+       against them: declare all a game can answer.
     3. **Its optional parts**, each one small declaration (engine/parts.py), None when the
        game has none of it: `match` (a match carried from deal to deal), `physical` (deals
        of a real table's cards, entered by a referee), `referee` (its referee's unit and
@@ -170,6 +172,12 @@ class Game(ABC, Generic[S]):
     # individuals' partners over them (engine/events). A table size not listed has no fixed
     # partners (every seat for itself, or partners the deal decides: Manillen's three players).
     partnerships: ClassVar[Mapping[int, tuple[tuple[int, ...], ...]]] = {}
+    # The kinds of combination the game's plays are read as, and where a listed action says
+    # which: the keys into its fields (Guandan: ("reading", "type")). A legal-actions request
+    # may ask for some kinds only (`combinations`, engine/filters.py); the spec publishes the
+    # kinds. Empty: the game names none, and that filter is refused.
+    combinations: ClassVar[tuple[str, ...]] = ()
+    combination_path: ClassVar[tuple[str, ...]] = ()
 
     # -- 3. its optional parts (engine/parts.py: each docstring says what it asks) -----------
     # A match carried from deal to deal: what a deal request's `match` may carry, and the
@@ -346,6 +354,17 @@ class Game(ABC, Generic[S]):
         card picker). Build it from the same deck function `deal` shuffles, so the two cannot
         disagree (the conformance tests check a seeded deal's cards against it). The default,
         an empty list: the game publishes no deck."""
+        return []
+
+    def legal_actions_of_cards(self, state: S, player: str,
+                               cards: tuple[str, ...]) -> list[Action] | None:
+        """The legal actions of `player` that name exactly `cards` (a multiset: canonical,
+        sorted), each listed exactly as `legal_actions` lists it and in its order: a
+        legal-actions request's `cards` filter (engine/filters.py), a front end's "tap cards,
+        see the plays they make". None, the default: the engine lists every legal action and
+        keeps those. A game whose enumeration is costly (`legal_actions_cacheable`) answers it
+        from the picked cards alone, which is what keeps that request small and fast."""
+        return None
         return []
 
     # -- provided: the engine's, from the declarations; a game need not touch them ---------

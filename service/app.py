@@ -14,7 +14,7 @@ from flask_smorest import Api
 
 from engine import registry
 
-from . import errors, headers, logs, metrics
+from . import compression, errors, headers, logs, metrics
 from .api import build_blueprints, operations, play
 from .cache import Cache
 from .config import Settings
@@ -199,7 +199,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     operations.install_pages(app, api)
 
     observe = metrics.install(app) if settings.metrics else None
-    _install_request_hooks(app, settings, observe)
+    compressor = compression.install(app, settings.compress_min_bytes) \
+        if settings.compression else None
+    _install_request_hooks(app, settings, observe, compressor)
     if settings.cors_origins:
         from flask_cors import CORS
 
@@ -210,11 +212,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     return app
 
 
-def _install_request_hooks(app: Flask, settings: Settings, observe) -> None:
+def _install_request_hooks(app: Flask, settings: Settings, observe, compressor) -> None:
     """Everything the service adds to every answer, in one after-request hook (each hook and
     each werkzeug header call costs µs on every request): the metrics (`observe`, None when
-    off), X-Request-ID echoed (or made), Content-Language and Vary, the cache headers, and the
-    access log line. The clock starts where the WSGI call does."""
+    off), X-Request-ID echoed (or made), Content-Language and Vary, the cache headers, the
+    compression (`compressor`, None when off: service/compression.py) and the access log
+    line. The clock starts where the WSGI call does."""
     wsgi_app = app.wsgi_app
 
     def timed_wsgi_app(environ, start_response):
@@ -226,6 +229,11 @@ def _install_request_hooks(app: Flask, settings: Settings, observe) -> None:
     # Allowed origins are echoed one at a time: caches must key answers on Origin.
     vary_origin = bool(settings.cors_origins) and "*" not in settings.cors_origins
     access_log = settings.access_log
+    min_bytes = settings.compress_min_bytes
+    # What every answer varies by: its words by Accept-Language (but for _LANGUAGE_FREE
+    # paths), its bytes by Accept-Encoding when answers may be compressed.
+    vary_words = "Accept-Language, Accept-Encoding" if compressor else "Accept-Language"
+    vary_bytes = ("Accept-Encoding",) if compressor else ()
 
     @app.after_request
     def _after(response: Response) -> Response:
@@ -244,28 +252,39 @@ def _install_request_hooks(app: Flask, settings: Settings, observe) -> None:
         path = req.path
         if headers.may_be_html(path) and response.mimetype == "text/html":
             header_list.append((headers.CSP, headers.policy_for(path)))
+        has_language = has_vary = False
+        for name, _ in header_list:
+            lowered = name.lower()
+            if lowered == "content-language":
+                has_language = True
+            elif lowered == "vary":
+                has_vary = True
         if not path.startswith(_LANGUAGE_FREE):
-            has_language = has_vary = False
-            for name, _ in header_list:
-                lowered = name.lower()
-                if lowered == "content-language":
-                    has_language = True
-                elif lowered == "vary":
-                    has_vary = True
             if not has_language:
                 header_list.append(("Content-Language", errors.request_lang(req)))
             if has_vary:
-                response.vary.add("Accept-Language")
+                response.vary.update(("Accept-Language", *vary_bytes))
             else:  # the common case, without parsing a header set
-                header_list.append(("Vary", "Accept-Language"))
+                header_list.append(("Vary", vary_words))
+        elif vary_bytes:
+            if has_vary:
+                response.vary.update(vary_bytes)
+            else:
+                header_list.append(("Vary", vary_bytes[0]))
         if vary_origin:
             response.vary.add("Origin")
-        if req.method in ("GET", "HEAD") and response.status_code == 200 and (
-                path in CACHEABLE_PATHS or path.endswith(("/rules", "/rules.html"))):
+        conditional = req.method in ("GET", "HEAD") and response.status_code == 200
+        if conditional and (path in CACHEABLE_PATHS or path.endswith(("/rules", "/rules.html"))):
             response.headers["Cache-Control"] = CACHE_CONTROL
             digest = hashlib.sha256(response.get_data())
             digest.update(response.headers.get("Content-Language", "").encode())
             response.set_etag(digest.hexdigest()[:32])
+        if compressor is not None and "HTTP_ACCEPT_ENCODING" in environ:
+            length = response.content_length  # None: a file sent as it is read
+            if length is None or length >= min_bytes:
+                response = compression.compress(compressor, response)
+        # After compressing: a compressed answer's ETag names its encoding ("…:gzip").
+        if conditional and "ETag" in response.headers:
             response.make_conditional(req)
         if access_log:
             started = environ.get(STARTED_ENV)

@@ -115,6 +115,10 @@ class Settings:
     access_log: bool = False               # one JSON line per request ("on" under `serve`)
     log_format: str = "json"               # or "text"
     rules_dir: str | None = None           # where docs/rules/*.md are (default: the checkout's)
+    # Answers of at least compress_min_bytes are compressed (zstd, br or gzip, as the client
+    # accepts) unless compression is off (a proxy in front compresses): service/app.py.
+    compression: bool = True
+    compress_min_bytes: int = 1024
 
     def __post_init__(self) -> None:
         if self.sequence not in ("stateless", "strict"):
@@ -170,4 +174,6 @@ class Settings:
             access_log=_flag(env, "CARDREF_ACCESS_LOG", False),
             log_format=(env.get("CARDREF_LOG_FORMAT") or "json").strip().lower(),
             rules_dir=env.get("CARDREF_RULES_DIR") or None,
+            compression=_flag(env, "CARDREF_COMPRESSION", True),
+            compress_min_bytes=_int(env, "CARDREF_COMPRESS_MIN_BYTES", 1024),
         )

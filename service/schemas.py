@@ -81,6 +81,12 @@ def _card(**kw) -> mf.String:
     return mf.String(validate=validate.Regexp(CARD_PATTERN), **kw)
 
 
+# The `cards` filter of a legal-actions request (engine/filters.py).
+CARDS_FILTER = ("only the actions that name exactly these cards, as a multiset (the cards a "
+                "player picked, in any order and any accepted notation): the plays of exactly "
+                "them, or the actions naming that one card; never an action naming no card")
+
+
 def to_marshmallow(field: Field) -> mf.Field:
     """An engine Field as a marshmallow field, for validation and for the spec."""
     common: dict[str, Any] = {"required": field.required, "allow_none": field.nullable,
@@ -665,10 +671,7 @@ def request_components(games: Iterable[Game]) -> dict[str, dict]:
                                  else _ref("Action")}, ["game", "state", "action"],
                                 f"An action of {words} on a state of {words}"),
             "LegalActionsRequest": (
-                {"player": player,
-                 "types": {"type": "array", "description": "only these action types",
-                           "items": {"type": "string", "enum": [a.name for a in game.actions]}
-                           if game.actions else {"type": "string"}}},
+                {"player": player, **legal_action_filters(game)},
                 ["game", "state", "player"], f"The legal actions of a seat of {words}"),
             "ViewRequest": ({"player": player}, ["game", "state", "player"],
                             f"A seat's (or a spectator's) view of a state of {words}"),
@@ -687,6 +690,25 @@ def request_components(games: Iterable[Game]) -> dict[str, dict]:
                 g: f"#/components/schemas/{n}" for g, n in members}},
             "description": f"`<Game>{kind}`, chosen by `game`: the game types the rest"}
     return components
+
+
+def legal_action_filters(game: Game) -> dict[str, dict]:
+    """The filters a legal-actions request of `game` may give (engine/filters.py): action
+    types, the picked cards, and the kinds of combination where the game names them."""
+    out: dict[str, dict] = {
+        "types": {"type": "array", "description": "only these action types",
+                  "items": {"type": "string", "enum": [a.name for a in game.actions]}
+                  if game.actions else {"type": "string"}},
+        "cards": {"type": "array", "minItems": 1, "description": CARDS_FILTER,
+                  "items": {"type": "string", "pattern": CARD_PATTERN}}}
+    if game.combinations:
+        where = ".".join(game.combination_path)
+        out["combinations"] = {
+            "type": "array", "minItems": 1,
+            "items": {"type": "string", "enum": list(game.combinations)},
+            "description": f"only the plays read as one of these kinds of combination (a "
+                           f"listed action's `{where}`)"}
+    return out
 
 
 def _ref(name: str) -> dict:
@@ -1123,6 +1145,11 @@ class ViewRequest(GameTyped):
 
 class LegalActionsRequest(ViewRequest):
     types = List(mf.String(), metadata={"description": "only these action types"})
+    cards = List(_card(), validate=validate.Length(min=1),
+                 metadata={"description": CARDS_FILTER})
+    combinations = List(mf.String(), validate=validate.Length(min=1), metadata={
+        "description": "only the plays read as one of these kinds of combination (games "
+                       "that name their combinations: `<Game>LegalActionsRequest`)"})
 
 
 class LegalActionsResponse(ma.Schema):

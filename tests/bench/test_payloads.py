@@ -4,6 +4,7 @@ rows' bodies each another cache key, the replays' answers growing linearly with 
 No timing here: speed is judged by the bench itself."""
 from __future__ import annotations
 
+import gzip
 import hashlib
 
 import orjson
@@ -34,13 +35,22 @@ def post(client, case, body):
                                                        **case.headers})
 
 
+def answer_json(answer):
+    """The answer's JSON, decompressed when the row asked for a compressed one."""
+    if answer.headers.get("Content-Encoding") == "gzip":
+        return orjson.loads(gzip.decompress(answer.data))
+    return answer.get_json()
+
+
 def test_every_row_is_answered_as_a_client_would_be(clients, cases):
     groups = set()
     for case in cases:
         for body in case.bodies:
             answer = post(clients[case.service], case, body)
-            assert answer.status_code == case.status, (case.name, answer.get_json())
-            data = answer.get_json()
+            data = answer_json(answer)
+            assert answer.status_code == case.status, (case.name, data)
+            assert (answer.headers.get("Content-Encoding") == "gzip") == \
+                (case.headers.get("Accept-Encoding") == "gzip"), case.name
             if case.group == "validate":
                 assert data["valid"] is True, (case.name, data)
             if case.group == "replay":
@@ -134,3 +144,27 @@ def test_replay_answers_grow_linearly_with_their_actions(clients):
 
 def test_the_seal_key_is_a_valid_aes_key():
     assert len(parse_key(payloads.SEAL_KEY)) == 32
+
+
+def test_size_judged_rows_meet_their_limits_here_too(clients, cases):
+    """The 27-card leader's legal actions gzipped within 15 KB, the plays of the cards a
+    player picked within 2 KB (the bench judges them on the wire again)."""
+    judged = {c.name: c for c in cases if c.size_limit}
+    assert {"guandan leader, 27 cards, cached, gzip",
+            "guandan leader, 27 cards, cards picked"} <= set(judged)
+    for case in judged.values():
+        answer = post(clients[case.service], case, case.bodies[0])
+        assert answer.status_code == 200 and len(answer.data) <= case.size_limit, \
+            (case.name, len(answer.data))
+    picked = answer_json(post(clients["signed"], judged["guandan leader, 27 cards, cards picked"],
+                              judged["guandan leader, 27 cards, cards picked"].bodies[0]))
+    # the picked cards read several ways (W-11): each reading listed, all of those cards
+    assert picked["count"] > 1 and len({tuple(sorted(a["cards"])) for a in picked["actions"]}) == 1
+
+
+def test_compressed_rows_have_their_uncompressed_twin(cases):
+    names = {(c.group, c.name) for c in cases}
+    twins = [c for c in cases if c.plain_twin]
+    assert len(twins) >= 2
+    for case in twins:
+        assert (case.group, case.plain_twin) in names and case.headers["Accept-Encoding"] == "gzip"

@@ -128,3 +128,19 @@ def test_c_4_c_5_b_4_full_hand_five_card_plays_equal_brute_force():
             want.add((cards, r))
     got = as_plays([(c, r) for c, r in legal_leads(hand, level) if len(c) == 5])
     assert set(got) == want
+
+
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_hands(), st.sampled_from([None, *ALL_TABLES]), st.sampled_from(range(len(RULE_SETS))),
+       st.integers(1, 10))
+def test_plays_of_one_size_are_those_of_every_size_kept_in_order(hand_level, table, rules_index,
+                                                                  size):
+    """`size` (the plays of a picked set of cards) generates only the types of that length:
+    the same plays, in the same order, as all of them filtered by length."""
+    level, hand = hand_level
+    rules = RULE_SETS[rules_index]
+    if table is not None and table.type == "bomb" and table.length > rules.max_bomb:
+        return
+    every = legal_plays(hand, level, rules, table)
+    assert legal_plays(hand, level, rules, table, size) == \
+        [p for p in every if len(p[0]) == size]

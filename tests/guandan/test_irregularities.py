@@ -188,7 +188,8 @@ def test_R_3_a_hand_with_no_other_type_leads_freely():
         st = act(st, "pass", p).state
     # d leads with only singles left: the ban cannot leave d without a lead
     assert st["turn"] == "d" and judged(adjudicate.legal_actions(st, "d")) == \
-        [{"type": "play", "player": "d", "cards": ["S10"]}]
+        [{"type": "play", "player": "d", "cards": ["S10"],
+          "reading": {"type": "single", "rank": "10", "length": 1, "wilds": []}}]
     assert act(st, "play", "d", cards=["S10"]).valid
 
 

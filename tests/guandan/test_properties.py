@@ -115,12 +115,17 @@ def play_deal(rng: random.Random, preset: str, seed: str, match=None, full=True,
                     found = classify(a.get("cards"), state.level, rules, table)["readings"]
                     ok = [(r["type"], r["rank"], r["length"]) for r in found
                           if table is None or r["beats"]]
-                    assert ("reading" in a.fields) == (len(ok) > 1), (a, ok)
+                    # every play carries its reading (W-11), one of the legal ones, and is
+                    # played as read
+                    listed_reading = a.fields["reading"]
+                    meant = (listed_reading["type"], listed_reading["rank"],
+                             listed_reading["length"])
+                    assert meant in ok, (a, ok)
                     played = next(m for m in reversed(after.trick.plays) if m.reading) \
                         if after.trick else after.out[-1]
                     if after.trick:
                         r = played.reading
-                        assert (r.type, r.rank, r.length) in ok
+                        assert (r.type, r.rank, r.length) == meant
         if state.phase == "return":
             # T-8, D6 return_same_card: every listed return is accepted, and under `never` none
             # is identical to the card received (at a table the two copies look the same).

@@ -139,18 +139,26 @@ def test_W_11_one_legal_reading_when_following_is_inferred():
     assert out.state["trick"]["plays"][-1]["reading"]["rank"] == "10"
 
 
-def test_legal_actions_list_each_play_once_with_a_reading_exactly_when_ambiguous():
+def test_legal_actions_list_each_play_once_each_with_its_reading():
     st = build({"a": ["H4", "H4", "S8", "D8", "S9", "D9", "C3", "BJ"], "b": ["S5"], "c": ["S6"],
                 "d": ["S7"]}, level="4")
     acts = legal(st, "a")
-    keys = [(tuple(sorted(a["cards"])), a.get("reading", {}).get("type"),
-             a.get("reading", {}).get("rank")) for a in acts]
+    keys = [(tuple(sorted(a["cards"])), a["reading"]["type"], a["reading"]["rank"])
+            for a in acts if a["type"] == "play"]
     assert len(keys) == len(set(keys))
-    from engine.games.guandan.combos import readings
+    from engine.games.guandan.combos import reading_to_json, readings
     for a in acts:
-        n = len(readings(a["cards"], "4"))
-        assert ("reading" in a) == (n > 1), a
-        assert adjudicate.validate(st, a).valid
+        # W-11: the reading listed is one of the cards' own (its wild-card witness too),
+        # whether they read one way or several, and the play posted back is played so
+        assert a["reading"] in [reading_to_json(r) for r in readings(a["cards"], "4")], a
+        out = adjudicate.validate(st, a)
+        assert out.valid and out.state["trick"]["plays"][-1]["reading"] == a["reading"]
+    # ♥4 ♥4 8 8 9 9 at level 4: a tube to 9, a tube to 10 and a plate to 9, each listed
+    tubes = sorted((a["reading"]["type"], a["reading"]["rank"]) for a in acts
+                   if sorted(a["cards"]) == sorted(["H4", "H4", "S8", "D8", "S9", "D9"]))
+    assert tubes == [("plate", "9"), ("tube", "10"), ("tube", "9")]
+    single = next(a for a in acts if a["cards"] == ["C3"])
+    assert single["reading"] == {"type": "single", "rank": "3", "length": 1, "wilds": []}
 
 
 def test_P_6_card_counts_shown_only_at_or_below_the_threshold():

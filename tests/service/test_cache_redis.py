@@ -43,7 +43,8 @@ def test_legal_action_enumerations_are_cached(make_client, redis_url):
     client = make_client(redis_url=redis_url)
     state = deal_toy(client, seed=uuid.uuid4().hex)["state"]
     r = redis.Redis.from_url(redis_url)
-    identity = orjson.dumps([state, "ann", None], option=orjson.OPT_SORT_KEYS)
+    # the question as the route names it: state, player, types, combinations
+    identity = orjson.dumps([state, "ann", None, None], option=orjson.OPT_SORT_KEYS)
     key = cache_key("legal", hashlib.sha256(identity).hexdigest())
     out = client.post("/v1/legal-actions", json={"state": state, "player": "ann"}).get_json()
     assert out["count"] == 2
@@ -100,7 +101,7 @@ def test_cheap_enumerations_are_not_cached(make_client, redis_url):
     body = {"players": players, "seed": uuid.uuid4().hex}
     state = client.post(f"/v1/games/{game.id}/deal", json=body).get_json()["state"]
     r = redis.Redis.from_url(redis_url)
-    identity = orjson.dumps([state, players[0], None], option=orjson.OPT_SORT_KEYS)
+    identity = orjson.dumps([state, players[0], None, None], option=orjson.OPT_SORT_KEYS)
     key = cache_key("legal", hashlib.sha256(identity).hexdigest())
     resp = client.post("/v1/legal-actions", json={"state": state, "player": players[0]})
     assert resp.status_code == 200 and not r.exists(key)

@@ -1,4 +1,5 @@
 """The real thing: the service under gunicorn (2 sync workers) on a loopback port."""
+import gzip
 import json
 import time
 import urllib.error
@@ -64,3 +65,40 @@ def test_service_runs_under_gunicorn_with_redis(redis_url, tmp_path):
                 break
             time.sleep(0.2)
         assert float(line.split()[-1]) >= 7
+
+
+def _raw(url, body=None, **headers):
+    """(status, headers, bytes as sent): urllib does not decompress."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method="POST" if data else "GET",
+                                 headers={"Content-Type": "application/json", **headers})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return resp.status, resp.headers, resp.read()
+
+
+def test_answers_are_compressed_under_gunicorn_and_decompress_unchanged(tmp_path):
+    """Under the product's gunicorn and gevent workers: a large answer comes gzipped with
+    its length, Vary and security headers, and decompresses to the answer sent plain; a file
+    sent as it is read (Swagger UI's bundle) too; a small answer as it is."""
+    with gunicorn_service(tmp_path, CARDREF_STATE_SECRET="gunicorn-test") as base:
+        status, dealt = _post(base + "/v1/games/guandan/deal",
+                              {"players": ["p0", "p1", "p2", "p3"]})
+        assert status == 201
+        body = {"state": dealt["state"], "player": dealt["to_act"][0]}
+        _, plain_headers, plain = _raw(base + "/v1/legal-actions", body)
+        status, headers, packed = _raw(base + "/v1/legal-actions", body, **{
+            "Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        assert plain_headers.get("Content-Encoding") is None
+        assert int(headers["Content-Length"]) == len(packed) <= 15_000 < len(plain)
+        assert "Accept-Encoding" in headers["Vary"] and headers["X-Frame-Options"] == "DENY"
+        assert json.loads(gzip.decompress(packed)) == json.loads(plain)
+        action = json.loads(plain)["actions"][0]
+        status, out = _post(base + "/v1/validate", {"state": dealt["state"], "action": action})
+        assert status == 200 and out["valid"] is True
+        _, _, bundle = _raw(base + "/docs/assets/swagger-ui-bundle.js")
+        status, headers, packed = _raw(base + "/docs/assets/swagger-ui-bundle.js",
+                                       **{"Accept-Encoding": "gzip"})
+        assert headers["Content-Encoding"] == "gzip" and gzip.decompress(packed) == bundle
+        _, headers, small = _raw(base + "/healthz", **{"Accept-Encoding": "gzip"})
+        assert headers.get("Content-Encoding") is None and json.loads(small)

@@ -22,9 +22,13 @@ ACTIONS = (
                                   "手札から出すカード"),
                    "reading": Field("object", "the declared reading {type, rank, length?, "
                                     "wilds?} (W-11): required when the cards have several "
-                                    "legal readings",
+                                    "legal readings. Every listed play carries its own "
+                                    "(length and wilds too: what each wild stands for), "
+                                    "and is accepted posted back as listed",
                                     "宣言する読み方 {type, rank, length?, wilds?}(W-11)。"
-                                    "カードに正しい読み方が複数あるときは必須",
+                                    "カードに正しい読み方が複数あるときは必須。合法手の一覧の"
+                                    "各プレイは必ず自分の読み方(length と、各ワイルドが何の"
+                                    "代わりかを示す wilds も)を持ち、そのまま送れば受け付けられる",
                                     required=False, schema=READING_INPUT)}, "P-2"),
     ActionType("pass", "Pass this turn (never when leading); a player who passed may play "
                "later in the same trick.",

@@ -36,6 +36,7 @@ SEQUENCE_TYPES = frozenset({"straight", "tube", "plate", "straight_flush"})
 SET_TYPES = frozenset({"single", "pair", "triple", "bomb"})
 
 # Fixed lengths; a bomb is 4 … max_bomb cards (B-1, D9).
+MAX_PLAY = 10  # the most cards one play holds: a bomb of ten (B-1)
 LENGTH = {"single": 1, "pair": 2, "triple": 3, "full_house": 5, "straight": 5, "tube": 6,
           "plate": 6, "straight_flush": 5, "four_jokers": 4}
 # Sequences: positions of the run (A low = 1, A high = 14) and cards per position.
@@ -507,7 +508,7 @@ def choose_reading(cards: Iterable[str], level: object, rules: ComboRules = SEED
 
 
 __all__ = [
-    "BOMB_TYPES", "ComboError", "ComboRules", "LENGTH", "OFFICIAL_RULES", "PRESETS", "Reading",
+    "BOMB_TYPES", "ComboError", "ComboRules", "LENGTH", "MAX_PLAY", "OFFICIAL_RULES", "PRESETS", "Reading",
     "SEED_RULES", "SEQUENCE_TYPES", "SET_TYPES", "TYPES", "beats", "canonical_wilds", "choose_reading",
     "classify", "full_house_pair_for_wilds", "is_bomb", "level_value", "parse_level", "power",
     "reading_from_json", "reading_to_json", "readings", "rules_from_options", "sequence_top",

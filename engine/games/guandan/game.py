@@ -16,6 +16,7 @@ from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
 
 from . import phases, summary, views, words
 from .actions import ACTIONS
+from .combos import TYPES
 from .events import EVENTS
 from .invariants import invariants
 from .lookups import CLASSIFY
@@ -70,6 +71,8 @@ class GuandanGame(Game[GuandanState]):
     })
     zero_sum = False
     legal_actions_cacheable = True  # thousands of plays per lead: more than a Redis round trip
+    combinations = TYPES  # every listed play carries its reading, whose type is its kind
+    combination_path = ("reading", "type")
     # A physical deal: what the rules draw at random, from the table (phases._physical)
     physical = PhysicalDeals({
         "cut_card": Field(
@@ -118,6 +121,12 @@ class GuandanGame(Game[GuandanState]):
 
     def action_text(self, state: GuandanState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
+
+    def legal_actions_of_cards(self, state: GuandanState, player: str,
+                               cards: tuple[str, ...]) -> list[Action] | None:
+        if state.phase != "play":
+            return None  # a tribute's or a return's few actions: the engine keeps the right ones
+        return phases.play_actions_of(state, player, cards)
 
     def to_act(self, state: GuandanState) -> list[str]:
         return phases.to_act(state)

@@ -57,6 +57,7 @@ def _build_subs() -> list[list[list[list[tuple[str, ...]]]]]:
 
 
 _SUBS = _build_subs()
+_DIGIT_SUM = [sum((code // w) % 3 for w in _WEIGHT) for code in range(81)]  # cards of a code
 _DISTINCT = [[[t[0] for t in _SUBS[ri][code][1]] for code in range(81)] for ri in range(13)]
 
 # --- every reading, built once ---------------------------------------------------------------
@@ -128,7 +129,8 @@ _LV = [[15 if ri == lv else (14 if ri == 0 else ri + 1) for ri in range(13)] for
 class _Hand:
     """The per-call view of a hand: per-rank codes and sub-multiset tables, wilds, jokers."""
 
-    __slots__ = ("lvl", "lv", "w", "bj", "rj", "n", "code", "subs", "wt", "_pairs", "_triples")
+    __slots__ = ("lvl", "lv", "w", "bj", "rj", "n", "code", "subs", "wt", "_pairs", "_triples",
+                 "_held")
 
     def __init__(self, hand: Iterable[str], lvl: int):
         wild = "H" + RANKS[lvl]
@@ -147,8 +149,10 @@ class _Hand:
                 ri, weight = card[c]
                 code[ri] += weight
                 n[ri] += 1
+        # a third copy of a card carries into the next suit's digit: the digits then no
+        # longer add up to the rank's count
         if w > 2 or bj > 2 or rj > 2 or any(
-                sum((code[ri] // wt) % 3 for wt in _WEIGHT) != n[ri] for ri in range(13)):
+                c > 80 or _DIGIT_SUM[c] != k for c, k in zip(code, n)):
             raise ValueError("a hand holds at most two copies of a card (G-2)")
         self.lvl = lvl
         self.lv = _LV[lvl]
@@ -159,10 +163,13 @@ class _Hand:
         self.wt = ((), (wild,), (wild, wild))
         self._pairs: list[Any] | None = None
         self._triples: list[Any] | None = None
+        self._held: list[int] | None = None
 
     def group_options(self, ri: int, size: int) -> list[tuple[int, list[tuple[str, ...]]]]:
         """[(wilds used j, [card tuples])] for `size` cards of rank ri, j = 0 … min(w, size)."""
         nr = self.n[ri]
+        if nr + self.w < size:
+            return []  # not enough cards of the rank, wilds included
         sub = self.subs[ri]
         wt = self.wt
         out = []
@@ -186,6 +193,19 @@ class _Hand:
         if self._triples is None:
             self._triples = [self.group_options(ri, 3) for ri in range(13)]
         return self._triples
+
+    def held(self) -> list[int]:
+        """Per suit (S H D C), a bit per natural position 1 … 14 (A low, A high) the hand holds
+        a card of that suit at: a run's missing positions are then a shift and a mask."""
+        if self._held is None:
+            self._held = []
+            for weight in _WEIGHT:
+                bits = 0
+                for p in range(1, 15):
+                    if (self.code[(p - 1) % 13] // weight) % 3:
+                        bits |= 1 << p
+                self._held.append(bits)
+        return self._held
 
 
 # --- generators, one per type; `floor` is the value to beat (0 when leading) -----------------
@@ -269,18 +289,22 @@ def _product_index(lists: list[Any], picks: list[int]) -> int:
     return index
 
 
+_POP5 = [bin(m).count("1") for m in range(32)]  # set bits of a run's 5-bit gap mask
+
+
 def _straights(out: list[Any], h: _Hand, floor: int, rules: ComboRules) -> None:
     """C-5: five consecutive natural ranks, not one suit unless a wild is declared (W-10, D10)."""
     w = h.w
     code = h.code
     wild_list = [h.wt[1][0]] if w else []
+    held = h.held()
+    anywhere = held[0] | held[1] | held[2] | held[3]
     for s in range(max(1, floor - 3), 11):
+        missing = 31 & ~(anywhere >> s)  # bit i: no card at position s + i
+        if _POP5[missing] > w:
+            continue  # more gaps than wilds: no straight starts here
         ris = _STRAIGHT_RI[s]
         lists = [_DISTINCT[ri][code[ri]] for ri in ris]
-        missing = 0
-        for i in range(5):
-            if not lists[i]:
-                missing |= 1 << i
         table = _STR_R[s]
         for mask, bits in _MASKS5:
             if bits > w:
@@ -320,20 +344,16 @@ def _straights(out: list[Any], h: _Hand, floor: int, rules: ComboRules) -> None:
 def _straight_flushes(out: list[Any], h: _Hand, floor: int) -> None:
     """B-4: five consecutive natural ranks of one suit, wilds declared in that suit."""
     w = h.w
-    code = h.code
+    held = h.held()
     wild = h.wt[1][0] if w else ""
     for s in range(max(1, floor - 3), 11):
         ris = _STRAIGHT_RI[s]
         table = _SF_R[s]
         for si in range(4):
-            weight = _WEIGHT[si]
-            names = _NAME[si]
-            missing = 0
-            for i in range(5):
-                if not (code[ris[i]] // weight) % 3:
-                    missing |= 1 << i
-            if missing and (not w or bin(missing).count("1") > w):
+            missing = 31 & ~(held[si] >> s)  # bit i: no card of the suit at position s + i
+            if _POP5[missing] > w:
                 continue
+            names = _NAME[si]
             for mask, bits in _MASKS5:
                 if bits > w:
                     break
@@ -390,19 +410,22 @@ def _runs(out: list[Any], h: _Hand, floor: int, rules: ComboRules, plate: bool) 
                     out.extend([(x + y + z, rd) for x in la for y in lb for z in lc])
 
 
-def _bombs(out: list[Any], h: _Hand, rules: ComboRules, tier: int, value: int) -> None:
-    """B-1…B-6: every bomb whose (tier, value) is above the given one ((0, 0) when leading)."""
+def _bombs(out: list[Any], h: _Hand, rules: ComboRules, tier: int, value: int,
+           size: int = 0) -> None:
+    """B-1…B-6: every bomb whose (tier, value) is above the given one ((0, 0) when leading);
+    `size`: only the bombs of that many cards (0: all)."""
     top = min(rules.max_bomb, max(h.n) + h.w)
-    for m in range(4, top + 1):
+    for m in (range(4, top + 1) if not size else (size,) if 4 <= size <= top else ()):
         if 2 * m > tier:
             _sets(out, h, m, 0)
         elif 2 * m == tier:
             _sets(out, h, m, value)
-    if tier < 11:
-        _straight_flushes(out, h, 0)
-    elif tier == 11:
-        _straight_flushes(out, h, value)
-    if tier < 99 and h.bj == 2 and h.rj == 2:
+    if size in (0, 5):
+        if tier < 11:
+            _straight_flushes(out, h, 0)
+        elif tier == 11:
+            _straight_flushes(out, h, value)
+    if size in (0, 4) and tier < 99 and h.bj == 2 and h.rj == 2:
         out.append((_FOUR_JOKER_CARDS, _FOUR_JOKERS))
 
 
@@ -413,31 +436,40 @@ def _prepare(hand: Iterable[str], level: object) -> tuple[_Hand, str]:
     return _Hand(hand, _RI[level]), level
 
 
-def legal_leads(hand: Iterable[str], level: object, rules: ComboRules = SEED_RULES) -> list[Any]:
-    """Every play a leader may make (P-1): every combination and bomb the hand holds, once."""
+def legal_leads(hand: Iterable[str], level: object, rules: ComboRules = SEED_RULES,
+                size: int = 0) -> list[Any]:
+    """Every play a leader may make (P-1): every combination and bomb the hand holds, once.
+    `size`: only the plays of that many cards (0: all), in the order all of them would come:
+    the types of other lengths are never generated (a picked set of cards: Game.
+    legal_actions_of_cards)."""
     h, level = _prepare(hand, level)
     out: list[Any] = []
     for m in (1, 2, 3):
-        _sets(out, h, m, 0)
-    _full_houses(out, h, 0, rules)
-    _straights(out, h, 0, rules)
-    _runs(out, h, 0, rules, False)
-    _runs(out, h, 0, rules, True)
-    _bombs(out, h, rules, 0, 0)
+        if size in (0, m):
+            _sets(out, h, m, 0)
+    if size in (0, 5):
+        _full_houses(out, h, 0, rules)
+        _straights(out, h, 0, rules)
+    if size in (0, 6):
+        _runs(out, h, 0, rules, False)
+        _runs(out, h, 0, rules, True)
+    _bombs(out, h, rules, 0, 0, size)
     return _self_first(out, level, rules)
 
 
 def legal_follows(hand: Iterable[str], level: object, table: Reading,
-                  rules: ComboRules = SEED_RULES) -> list[Any]:
+                  rules: ComboRules = SEED_RULES, size: int = 0) -> list[Any]:
     """Every play that beats `table` (C-8, C-9, B-2): the same type and length strictly higher,
-    or a higher bomb. Passing is not a play and is not listed."""
+    or a higher bomb. Passing is not a play and is not listed. `size` as for legal_leads."""
     h, level = _prepare(hand, level)
     out: list[Any] = []
     tier, value = power(table, level, rules)
     t = table.type
     if t not in BOMB_TYPES:
-        if t in ("single", "pair", "triple") and table.length == {"single": 1, "pair": 2,
-                                                                   "triple": 3}[t]:
+        if size not in (0, table.length):
+            pass  # the table's type has another length: only bombs can be of this size
+        elif t in ("single", "pair", "triple") and table.length == {"single": 1, "pair": 2,
+                                                                     "triple": 3}[t]:
             _sets(out, h, table.length, value)
         elif t == "full_house" and table.length == 5:
             _full_houses(out, h, value, rules)
@@ -447,18 +479,20 @@ def legal_follows(hand: Iterable[str], level: object, table: Reading,
             _runs(out, h, value, rules, False)
         elif t == "plate" and table.length == 6:
             _runs(out, h, value, rules, True)
-        _bombs(out, h, rules, 0, 0)
+        _bombs(out, h, rules, 0, 0, size)
     elif tier < 99:
-        _bombs(out, h, rules, tier, value)
+        _bombs(out, h, rules, tier, value, size)
     return _self_first(out, level, rules)
 
 
 def legal_plays(hand: Iterable[str], level: object, rules: ComboRules = SEED_RULES,
-                table: Reading | None = None) -> list[tuple[tuple[str, ...], Reading]]:
-    """Leads when `table` is None, else follows: [(cards, reading)], each play exactly once."""
+                table: Reading | None = None, size: int = 0
+                ) -> list[tuple[tuple[str, ...], Reading]]:
+    """Leads when `table` is None, else follows: [(cards, reading)], each play exactly once;
+    `size`: only the plays of that many cards (0: all)."""
     if table is None:
-        return legal_leads(hand, level, rules)
-    return legal_follows(hand, level, table, rules)
+        return legal_leads(hand, level, rules, size)
+    return legal_follows(hand, level, table, rules, size)
 
 
 def _self_first(out: list[Any], level: str, rules: ComboRules) -> list[Any]:

@@ -642,29 +642,49 @@ def to_act(s: GuandanState) -> list[str]:
 
 
 def play_actions(s: GuandanState, player: str) -> list[Action]:
-    """Every legal play, each (multiset, type, rank, length) once; a reading attached exactly
-    when the same cards have several legal readings (W-11); pass when following."""
+    """Every legal play, each (multiset, type, rank, length) once and each with its reading
+    (W-11: posted back as listed, it is the play meant, whether or not the same cards read
+    otherwise too); pass when following."""
+    out = _plays(s, player, s.hands[player])
     top = top_play(s)
-    plays = legal_plays(s.hands[player], s.level, combo_rules(s.options),
-                        None if top is None else _combo(_read(top)))
-    # Each play's multiset once (a 27-card lead lists ~1,400 plays; sorting each twice was a
-    # fifth of the request)
-    keyed = [(tuple(sorted(cards)), cards, r) for cards, r in plays]
-    per_cards = Counter(key for key, _, _ in keyed)
-    if top is None and s.lead_bans:  # R-3: a lead of a type the partner's offence barred
-        banned = lead_banned_types(s, player, plays)
-        keyed = [k for k in keyed if k[2].type not in banned]
-    out = []
-    for key, cards, r in keyed:
-        fields: dict[str, Any] = {"cards": list(cards)}
-        if per_cards[key] > 1:
-            fields["reading"] = combos.reading_to_json(r)
-        out.append(Action("play", player, fields, note=r))  # the reading, for its words
     if top is not None:
         if player in s.barred:  # R-2: only a pass until the round ends
             return [Action("pass", player, {})]
         out.append(Action("pass", player, {}))
     return out
+
+
+def play_actions_of(s: GuandanState, player: str, cards: tuple[str, ...]) -> list[Action]:
+    """The legal plays of exactly `cards` (a multiset, canonical), as `play_actions` lists
+    them, in its order: the plays of the picked cards as if they were the whole hand, those
+    of all of them kept. The enumerator builds each play from the per-rank counts of the
+    cards it uses, never from the rest of the hand, so a play reads and is written the same
+    either way; only the types of that many cards are generated (tests/guandan/
+    test_enumeration.py and tests/engine/test_legal_action_filters.py compare the two)."""
+    if s.phase != "play" or player not in to_act(s) or not cards or \
+            len(cards) > combos.MAX_PLAY or not multiset_contains(s.hands[player], cards):
+        return []
+    if player in s.barred and top_play(s) is not None:  # R-2: only a pass
+        return []
+    return _plays(s, player, cards, size=len(cards))
+
+
+def _plays(s: GuandanState, player: str, cards: Sequence[str],
+           size: int = 0) -> list[Action]:
+    """The plays among `cards` (the whole hand; or, with `size`, the picked cards, of which
+    the plays of all of them), each with its reading."""
+    top = top_play(s)
+    rules = combo_rules(s.options)
+    plays = legal_plays(cards, s.level, rules, None if top is None else _combo(_read(top)),
+                        size)
+    if top is None and s.lead_bans:  # R-3: a lead of a type the partner's offence barred
+        # (what else the hand could lead decides R-3: the whole hand's plays)
+        banned = lead_banned_types(s, player, None if size else plays)
+        plays = [p for p in plays if p[1].type not in banned]
+    to_json = combos.reading_to_json
+    # (the reading object rides along as the action's note: its words, Game.action_text)
+    return [Action("play", player, {"cards": list(c), "reading": to_json(r)}, note=r)
+            for c, r in plays]
 
 
 def bar_for_round(s: GuandanState, action: Action) -> Transition[GuandanState]:
