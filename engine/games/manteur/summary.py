@@ -55,7 +55,10 @@ def summary(s: ManteurState, viewer: str | None) -> TableSummary:
                           (f"{r.challenger} challenged {r.declarer} ({describe(d)}): "
                            f"{verdict[0]}; {r.loser} takes a penalty point (B14)",
                            f"{r.challenger}が{r.declarer}の{describe(d, 'ja')}にチャレンジ: "
-                           f"{verdict[1]}。{r.loser}に1失点(B14)"), r.hand, r.loser))
+                           f"{verdict[1]}。{r.loser}に1失点(B14)"),
+                          # (the hand it showed is the view's `last_round.hand`; a card of it
+                          # may lie hidden again by now, so the summary does not repeat it)
+                          None, r.loser))
     return TableSummary(tuple(facts), tuple(_seat(s, p) for p in s.players))
 
 
