@@ -521,11 +521,17 @@ async function play(table: Table, game: GameId, seats: number): Promise<void> {
       legal.push(...data.actions);
       buttons.set(player, data.actions);
     }
-    // every step the table of each seat that may act, its buttons with it; every tenth step
-    // (the first included) every seat's and the spectator's
-    const seen = await views(table, game, state, steps % 10 === 0 ? [...players, null] : toAct, buttons);
+    // every step, every seat's table (those that may act with their buttons) and the
+    // spectator's; under signing and sealing (the same tables, other trust modes) those of
+    // the seats that may act, and everyone's every tenth step
+    const everyone = table.mode === "plain" || steps % 10 === 0;
+    const seen = await views(table, game, state, everyone ? [...players, null] : toAct, buttons);
     drawn(seen);
     if (steps % 10 === 0) told.push(...seen.lines);
+    if (steps === 0) {
+      const first = seen.drawn.get(toAct[0] ?? "");
+      if (first !== undefined) for (const lang of LANGS) console.log(`${label}: buttons ${lang}: ${first[lang].filter((line) => line.startsWith("[")).slice(0, 4).join(" ")}`);
+    }
     const moving = legal.filter((a) => !MOVING.has(a.type));
     // mostly moves that take the deal on (a random walk of draws and passes can take long)
     const listedChoice = pick(moving.length > 0 && draw(5) !== 0 ? moving : legal);
