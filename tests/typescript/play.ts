@@ -3,6 +3,9 @@
 // against the running service, render each seat's and the spectator's view, read every
 // answer by narrowing on `valid`, every refusal on `game` and `code`, every event on `game`
 // and `type`; then a deal under signing and one under sealing (seat tokens), narrowed alike.
+// At each step it draws every seat's and the spectator's table from the API's words alone
+// (`to_act`, `summary`, `standings`, the deck's card names, the listed actions' `text`) in
+// English and in Japanese, and picks Guandan plays by the cards a player taps.
 // Requests that carry a state are typed by game (`<Game>ValidateRequest` …): the program
 // narrows its state and action to one game before it posts them. Compiled with tsc --strict,
 // exactOptionalPropertyTypes and noUncheckedIndexedAccess; no `as`, no `any`, no `!`: a wrong
