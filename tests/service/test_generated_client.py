@@ -267,7 +267,51 @@ def test_a_preset_alone_is_sent_alone_and_each_game_deals_at_its_own_path(genera
                 for k, v in game.presets[preset].items()}, (game_id, preset)
 
 
-def test_the_python_of_docs_integrating_passes_mypy_strict_and_runs(generated, service, tmp_path):
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory) -> Path:
+    """One mypy cache for every check of this module: the generated package is read once."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def _mypy_strict_then_run(path: Path, service: str, cache: Path) -> str:
+    """`mypy --strict` on a program using the generated client, then its run against the
+    service: its output."""
+    package_dir = Path(sys.modules[PACKAGE].__file__).parents[1]
+    env = {**os.environ, "MYPYPATH": str(package_dir), "PYTHONPATH": str(package_dir)}
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+         "--cache-dir", str(cache), str(path)],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    ran = subprocess.run([sys.executable, str(path), service], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    return ran.stdout
+
+
+def test_a_python_front_end_draws_daifugo_tables_and_buttons_in_both_languages(
+        generated, service, mypy_cache):
+    """tests/service/client_table_program.py, typed by the generated client alone (`mypy
+    --strict`), plays a Daifugo deal and at every step draws each seat's and the spectator's
+    table from `to_act`, `summary` and `standings`, the deck's card names and the listed
+    actions' `text`, in English and in Japanese: every string non-empty, Japanese where the
+    API's words are."""
+    import re
+
+    output = _mypy_strict_then_run(ROOT / "tests" / "service" / "client_table_program.py",
+                                   service, mypy_cache)
+    print(output)
+    drawn = re.search(r"^daifugo: (\d+) actions, (\d+) tables drawn in en and ja, (\d+) lines "
+                      r"worded apart$", output, re.MULTILINE)
+    assert drawn and all(int(n) > 0 for n in drawn.groups()), output
+    # the first table of a seat to act: its buttons, worded in each language
+    shown = dict(re.findall(r"^table (en|ja): (.*)$", output, re.MULTILINE))
+    assert set(shown) == {"en", "ja"} and shown["en"] != shown["ja"], output
+    assert re.search(r"\| \[Play ", shown["en"]) and re.search(r"\| \[\S+ を出す", shown["ja"]), shown
+
+
+def test_the_python_of_docs_integrating_passes_mypy_strict_and_runs(generated, service, tmp_path,
+                                                                   mypy_cache):
     """docs/integrating.md's Python quick start, against the client generated here: `mypy
     --strict` finds nothing, and it runs against the service (its base URL swapped in)."""
     import re
@@ -282,7 +326,7 @@ def test_the_python_of_docs_integrating_passes_mypy_strict_and_runs(generated, s
         path.write_text(snippet, encoding="utf-8")
         checked = subprocess.run(
             [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-             "--cache-dir", str(tmp_path / "mypy-cache"), str(path)],
+             "--cache-dir", str(mypy_cache), str(path)],
             capture_output=True, text=True, env=env, timeout=300)
         assert checked.returncode == 0, checked.stdout + checked.stderr
         path.write_text(snippet.replace("http://127.0.0.1:8000", service), encoding="utf-8")

@@ -5,6 +5,13 @@ under gunicorn, dealing and playing a whole deal of every game: each seat's and 
 view rendered from its game's view type, answers narrowed on `valid`, refusals on `game` and
 `code`, events on `game` and `type`, with no `as`, no `any`, no `!`; then a deal under signing
 and one under sealing with seat tokens (opaque states: the requests typed by their `game`).
+At every step each seat's and the spectator's table is drawn from the API's words alone, in
+English and in Japanese (each from the view asked in that language): `to_act`, the `summary`'s
+facts and seats, the `standings`, cards by their deck names from GET /v1/games, a button per
+listed action from its `text`; every string non-empty, each Japanese line different from its
+English one where the API's words differ. Guandan plays are picked by filtered requests: cards
+of the hand (`cards`, once narrowed by `combinations`), every answered action naming exactly
+them, one of them played.
 Each game is also dealt at its own path (`/v1/games/<id>/deal`) with a preset and options of its
 own schema, the types generated with the documented command and no flag; the TypeScript of
 docs/integrating.md compiles in the same tsc run. One compiler error fails the test (and so do
@@ -150,6 +157,20 @@ def test_a_typescript_front_end_compiles_strictly_and_plays_every_game(node_modu
     # each game dealt at its own path with a preset and its own options, as the state shows
     for game in PRODUCT_GAMES:
         assert re.search(rf"^{game} preset \w+: options \w+=", output, re.MULTILINE), (game, output)
+    # every game's tables drawn in both languages, Japanese words where the API has them, and
+    # its first seat to act offered buttons in both
+    for game in PRODUCT_GAMES:
+        drawn = re.search(rf"^{game}: (\d+) tables drawn in en and ja, (\d+) lines worded apart",
+                          output, re.MULTILINE)
+        assert drawn and int(drawn.group(1)) > 0 and int(drawn.group(2)) > 0, (game, output)
+        buttons = {lang: re.search(rf"^{game}: buttons {lang}: (\[\S.*)$", output, re.MULTILINE)
+                   for lang in ("en", "ja")}
+        assert buttons["en"] and buttons["ja"], (game, output)
+        assert buttons["en"].group(1) != buttons["ja"].group(1), (game, output)
+    # Guandan plays picked by their cards, and once by their combination too
+    picked = re.search(r"^guandan plays picked: (\d+) asked by cards, (\d+) by combinations",
+                       output, re.MULTILINE)
+    assert picked and int(picked.group(1)) > 0 and int(picked.group(2)) > 0, output
     # signed and sealed answers narrow alike (sealed: opaque states, typed by `game`)
     for mode in ("signed", "sealed"):
         assert re.search(rf"^daifugo \({mode}\): finished in \d+ actions; refused: daifugo ",

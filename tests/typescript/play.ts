@@ -3,6 +3,9 @@
 // against the running service, render each seat's and the spectator's view, read every
 // answer by narrowing on `valid`, every refusal on `game` and `code`, every event on `game`
 // and `type`; then a deal under signing and one under sealing (seat tokens), narrowed alike.
+// At each step it draws every seat's and the spectator's table from the API's words alone
+// (`to_act`, `summary`, `standings`, the deck's card names, the listed actions' `text`) in
+// English and in Japanese, and picks Guandan plays by the cards a player taps.
 // Requests that carry a state are typed by game (`<Game>ValidateRequest` …): the program
 // narrows its state and action to one game before it posts them. Compiled with tsc --strict,
 // exactOptionalPropertyTypes and noUncheckedIndexedAccess; no `as`, no `any`, no `!`: a wrong
@@ -156,6 +159,103 @@ function render(view: View): string {
   }
 }
 
+// A table drawn from the API's words alone, the same way for every game: the view's `to_act`,
+// its `summary` (facts, seats) and `standings`, the cards by their deck names (GET /v1/games)
+// and a button per listed action from its `text`. The program's own marks are punctuation
+// and seat ids, the same in both languages, so a Japanese line differs from its English one
+// only where the API's words do.
+type Lang = "en" | "ja";
+const LANGS: readonly Lang[] = ["en", "ja"];
+interface Words { readonly en: string; readonly ja: string }
+type Part = string | Words;
+type Line = readonly Part[];
+
+function say(line: Line, lang: Lang): string {
+  const said = line.map((part) => {
+    if (typeof part === "string") return part;
+    if (part[lang].trim() === "") throw new Error(`an empty ${lang} text: ${JSON.stringify(part)}`);
+    return part[lang];
+  }).join("");
+  if (said.trim() === "") throw new Error(`an empty ${lang} line: ${JSON.stringify(line)}`);
+  return said;
+}
+function worded(line: Line): boolean {
+  return line.some((part) => typeof part !== "string" && part.en !== part.ja);
+}
+function wordsOf(names: Record<string, string>, what: string): Words {
+  const en = names["en"];
+  const ja = names["ja"];
+  if (en === undefined || ja === undefined) throw new Error(`${what}: not named in both languages`);
+  return { en, ja };
+}
+
+// Each game's name and its cards' names, from GET /v1/games (every deck the options can make).
+const gameNames = new Map<string, Words>();
+const cardNames = new Map<string, Map<string, Words>>();
+function learnNames(games: readonly Schemas["GameInfo"][]): void {
+  for (const info of games) {
+    gameNames.set(info.id, wordsOf(info.names, info.id));
+    const names = new Map<string, Words>();
+    for (const deck of info.deck.decks) for (const c of deck.cards) names.set(c.card, wordsOf(c.names, `${info.id} ${c.card}`));
+    cardNames.set(info.id, names);
+  }
+}
+function cardWords(game: GameId, codes: readonly string[]): Part[] {
+  const parts: Part[] = [];
+  for (const code of codes) {
+    const name = cardNames.get(game)?.get(code);
+    if (name === undefined) throw new Error(`${game}: card ${code} is not in its deck of GET /v1/games`);
+    parts.push(" ", name);
+  }
+  return parts;
+}
+
+function tableOf(view: View, buttons: readonly Action[]): Line[] {
+  const game = view.game;
+  const name = gameNames.get(game);
+  if (name === undefined) throw new Error(`${game}: not in GET /v1/games`);
+  const lines: Line[] = [[name, " > ", view.to_act.join(" ") || "-"]];
+  for (const fact of view.summary.facts) {
+    lines.push([fact.label, ": ", fact.text, ...(fact.cards === null ? [] : cardWords(game, fact.cards)),
+                ...(fact.seat === null ? [] : [` @${fact.seat}`])]);
+  }
+  for (const s of view.summary.seats) {
+    lines.push([s.seat, ` #${s.cards_left ?? "?"}`, ...(s.role === null ? [] : [" ", s.role]), ...(s.team === null ? [] : [` (${s.team})`])]);
+  }
+  lines.push(["= ", view.standings.unit, view.standings.finished ? " ." : ""]);
+  for (const entry of view.standings.entries) {
+    lines.push([`  ${entry.id}${entry.seats.length > 1 ? ` (${entry.seats.join("+")})` : ""} ${entry.total}: `, entry.text]);
+  }
+  for (const action of buttons) {
+    if (action.text === undefined) throw new Error(`${game}: a listed ${action.type} without its words`);
+    lines.push(["[", action.text, "]"]);
+  }
+  return lines;
+}
+
+// One seat's (or the spectator's) table in both languages, each from the view fetched in that
+// language: every string non-empty, each Japanese line different from its English one where
+// the API's words differ. Answers the English lines, then the Japanese.
+interface Drawn { en: string[]; ja: string[]; worded: number }
+function drawBoth(seen: Readonly<Record<Lang, View>>, buttons: readonly Action[]): Drawn {
+  const en = tableOf(seen.en, buttons);
+  const ja = tableOf(seen.ja, buttons);
+  if (en.length !== ja.length) throw new Error(`${seen.en.game}: ${en.length} English lines, ${ja.length} Japanese`);
+  const drawn: Drawn = { en: [], ja: [], worded: 0 };
+  ja.forEach((line, i) => {
+    const english = en[i];
+    if (english === undefined) throw new Error("a line without its English");
+    const [saidEn, saidJa] = [say(english, "en"), say(line, "ja")];
+    if (worded(line)) {
+      if (saidEn === saidJa) throw new Error(`${seen.en.game}: the Japanese line is the English one: ${saidJa}`);
+      drawn.worded += 1;
+    }
+    drawn.en.push(saidEn);
+    drawn.ja.push(saidJa);
+  });
+  return drawn;
+}
+
 function refusal(error: Refusal): string {
   if (error.code === "game_finished" || error.code === "number_out_of_range") {
     return `${error.game}: ${error.code}`;
@@ -291,19 +391,99 @@ function asSeat(table: Table, player: string | null): { headers: Record<string, 
   return { headers: token === undefined ? {} : { "X-Seat-Token": token } };
 }
 
-async function views(table: Table, game: GameId, state: AnyState, players: readonly string[]): Promise<string[]> {
-  const lines: string[] = [];
-  for (const player of [...players, null]) {
-    const { data, error } = await table.client.POST("/v1/view", {
-      body: requests(game, state).view(player), ...asSeat(table, player),
-    });
-    if (data === undefined) throw new Error(`view: ${JSON.stringify(error)}`);
-    const seen = data.view;
-    if (isRefereeView(seen)) throw new Error(`the referee's view, asked for a seat: ${seen.game}`);
-    if (seen.game !== game) throw new Error(`a ${seen.game} view of a ${game} deal`);
-    lines.push(render(seen));
+// Each viewer's view fetched in English and in Japanese (Accept-Language; the answer's
+// Content-Language says which), rendered from its game's view type and drawn as a table.
+interface Seen { lines: string[]; views: Map<string, View>; drawn: Map<string | null, Drawn> }
+async function viewIn(table: Table, game: GameId, state: AnyState, player: string | null, lang: Lang): Promise<View> {
+  const { data, error, response } = await table.client.POST("/v1/view", {
+    body: requests(game, state).view(player), headers: { ...asSeat(table, player).headers, "Accept-Language": lang },
+  });
+  if (data === undefined) throw new Error(`view: ${JSON.stringify(error)}`);
+  if (response.headers.get("Content-Language") !== lang) throw new Error(`a view asked in ${lang} answered in ${response.headers.get("Content-Language")}`);
+  const seen = data.view;
+  if (isRefereeView(seen)) throw new Error(`the referee's view, asked for a seat: ${seen.game}`);
+  if (seen.game !== game) throw new Error(`a ${seen.game} view of a ${game} deal`);
+  return seen;
+}
+async function views(table: Table, game: GameId, state: AnyState, viewers: readonly (string | null)[],
+                     buttons: ReadonlyMap<string, readonly Action[]>): Promise<Seen> {
+  const fetched = await Promise.all(viewers.map(async (player) => {
+    const [en, ja] = await Promise.all(LANGS.map((lang) => viewIn(table, game, state, player, lang)));
+    if (en === undefined || ja === undefined) throw new Error("a view in each language");
+    return { player, en, ja };
+  }));
+  const seen: Seen = { lines: [], views: new Map(), drawn: new Map() };
+  for (const { player, en, ja } of fetched) {
+    seen.lines.push(render(en));
+    if (player !== null) seen.views.set(player, en);
+    seen.drawn.set(player, drawBoth({ en, ja }, player === null ? [] : buttons.get(player) ?? []));
   }
-  return lines;
+  return seen;
+}
+
+// Guandan's "tap cards, see the plays they make": the acting seat picks cards of its hand
+// (one card and every other of its rank), asks /v1/legal-actions for the plays of exactly
+// those (`cards`, sent reversed and in lower case: any order, any notation), checks every
+// answered action names exactly them, and plays one of them. When the picked cards make no
+// play it asks again with the cards of a listed play. Once per deal it narrows a non-empty
+// answer further by `combinations`.
+type GuandanPlay = Schemas["GuandanPlayAction"];
+type Combination = NonNullable<Schemas["GuandanLegalActionsRequest"]["combinations"]>[number];
+const picked = { byCards: 0, byCombination: 0 };
+
+function rankOf(card: string): string {
+  return card === "BJ" || card === "RJ" ? card : card.slice(1);
+}
+function sameCards(a: readonly string[], b: readonly string[]): boolean {
+  return [...a].sort().join(" ") === [...b].sort().join(" ");
+}
+async function guandanPlays(table: Table, state: AnyState, player: string, cards: readonly string[],
+                            combination?: Combination): Promise<GuandanPlay[]> {
+  if (typeof state !== "string" && state.game !== "guandan") throw mismatch("guandan", state);
+  const body: Schemas["GuandanLegalActionsRequest"] = {
+    game: "guandan", state, player, cards: [...cards].reverse().map((c) => c.toLowerCase()),
+    ...(combination === undefined ? {} : { combinations: [combination] }),
+  };
+  const { data, error } = await table.client.POST("/v1/legal-actions", { body, ...asSeat(table, player) });
+  if (data === undefined) throw new Error(`guandan picked cards: ${JSON.stringify(error)}`);
+  const plays: GuandanPlay[] = [];
+  for (const action of data.actions) {
+    const named = "cards" in action ? action.cards : "card" in action ? [action.card] : [];
+    if (!sameCards(named, cards)) {
+      throw new Error(`guandan: asked the plays of ${cards.join(" ")}, answered a ${action.type} of ${named.join(" ") || "no card"}`);
+    }
+    if (action.game === "guandan" && action.type === "play") plays.push(action);
+  }
+  return plays;
+}
+async function pickGuandanPlay(table: Table, state: AnyState, chosen: Action, seen: View | undefined): Promise<Action> {
+  if (chosen.game !== "guandan" || chosen.type !== "play") return chosen;
+  const hand = seen?.game === "guandan" ? seen.hands[chosen.player] : undefined;
+  if (hand === undefined || hand === null || hand.length === 0) throw new Error(`guandan: ${chosen.player} plays without a hand in its view`);
+  const first = pick(hand);
+  let cards = hand.filter((c) => rankOf(c) === rankOf(first));
+  let plays = await guandanPlays(table, state, chosen.player, cards);
+  picked.byCards += 1;
+  if (plays.length === 0) {
+    cards = chosen.cards;
+    plays = await guandanPlays(table, state, chosen.player, cards);
+    picked.byCards += 1;
+    if (!plays.some((p) => JSON.stringify(p) === JSON.stringify(chosen))) {
+      throw new Error(`guandan: the plays of ${cards.join(" ")} leave out the listed ${chosen.text?.en ?? "play"}`);
+    }
+  }
+  const play = pick(plays);
+  if (play.reading === undefined) throw new Error(`guandan: a listed play without its reading: ${play.cards.join(" ")}`);
+  if (picked.byCombination === 0) {
+    const kind = play.reading.type;
+    const narrowed = await guandanPlays(table, state, chosen.player, cards, kind);
+    const expected = plays.filter((p) => p.reading?.type === kind).length;
+    if (narrowed.length !== expected || narrowed.some((p) => p.reading?.type !== kind)) {
+      throw new Error(`guandan: ${narrowed.length} plays of ${cards.join(" ")} as ${kind}, not the ${expected} listed`);
+    }
+    picked.byCombination += 1;
+  }
+  return play;
 }
 
 const MOVING = new Set(["draw", "pass", "chombo", "end_turn"]);
@@ -329,19 +509,36 @@ async function play(table: Table, game: GameId, seats: number): Promise<void> {
   const refused: string[] = [];
   const told: string[] = [];
   let last: Action | undefined;
-  for (const line of await views(table, game, state, players)) told.push(line);
+  const tables = { drawn: 0, worded: 0 };
+  const drawn = (seen: Seen): void => {
+    for (const one of seen.drawn.values()) { tables.drawn += 1; tables.worded += one.worded; }
+  };
   while (status === "in_progress") {
     if (steps > 3000) throw new Error(`${label}: not finished after ${steps} actions`);
     const asked = requests(game, state);
     const legal: Action[] = [];
+    const buttons = new Map<string, Action[]>();
     for (const player of toAct) {
       const { data, error } = await client.POST("/v1/legal-actions", { body: asked.legal(player), ...asSeat(table, player) });
       if (data === undefined) throw new Error(`legal actions: ${JSON.stringify(error)}`);
       legal.push(...data.actions);
+      buttons.set(player, data.actions);
+    }
+    // every step, every seat's table (those that may act with their buttons) and the
+    // spectator's; under signing and sealing (the same tables, other trust modes) those of
+    // the seats that may act, and everyone's every tenth step
+    const everyone = table.mode === "plain" || steps % 10 === 0;
+    const seen = await views(table, game, state, everyone ? [...players, null] : toAct, buttons);
+    drawn(seen);
+    if (steps % 10 === 0) told.push(...seen.lines);
+    if (steps === 0) {
+      const first = seen.drawn.get(toAct[0] ?? "");
+      if (first !== undefined) for (const lang of LANGS) console.log(`${label}: buttons ${lang}: ${first[lang].filter((line) => line.startsWith("[")).slice(0, 4).join(" ")}`);
     }
     const moving = legal.filter((a) => !MOVING.has(a.type));
     // mostly moves that take the deal on (a random walk of draws and passes can take long)
-    const chosen = pick(moving.length > 0 && draw(5) !== 0 ? moving : legal);
+    const listedChoice = pick(moving.length > 0 && draw(5) !== 0 ? moving : legal);
+    const chosen = await pickGuandanPlay(table, state, listedChoice, seen.views.get(listedChoice.player));
     const others = players.filter((p) => !toAct.includes(p));
     if (others.length > 0 && refused.length < 2) {
       // a seat out of turn: refused, with its own game's refusal
@@ -365,8 +562,10 @@ async function play(table: Table, game: GameId, seats: number): Promise<void> {
     toAct = data.to_act;
     status = data.status;
     steps += 1;
-    if (steps % 10 === 0 || status === "finished") for (const line of await views(table, game, state, players)) told.push(line);
   }
+  const final = await views(table, game, state, [...players, null], new Map());
+  drawn(final);
+  told.push(...final.lines);
   // the finished deal refuses any further action: the engine-wide refusal, named by game
   if (last === undefined) throw new Error(`${label}: no action taken`);
   const after = await client.POST("/v1/validate", { body: requests(game, state).validate(last), ...asSeat(table, last.player) });
@@ -378,11 +577,16 @@ async function play(table: Table, game: GameId, seats: number): Promise<void> {
   for (const line of told.slice(-6)) console.log(`  ${line}`);
   const firstPlay = told.find((line) => line.startsWith(`${game}: `) && line.includes(" played "));
   if (firstPlay !== undefined) console.log(`  first play: ${firstPlay}`);
+  if (tables.worded === 0) throw new Error(`${label}: no Japanese word in ${tables.drawn} tables`);
+  console.log(`${label}: ${tables.drawn} tables drawn in en and ja, ${tables.worded} lines worded apart`);
+  const last0 = final.drawn.get(players[0] ?? "");
+  if (last0 !== undefined) for (const lang of LANGS) console.log(`  table ${lang}: ${last0[lang].join(" | ")}`);
 }
 
 const plain: Table = { mode: "plain", client: clientOf(plainBase), tokens: {} };
 const listed = await plain.client.GET("/v1/games");
 if (listed.data === undefined) throw new Error("no games listed");
+learnNames(listed.data.games);
 const played: GameId[] = [];
 for (const info of listed.data.games) {
   const min = info.players["min"] ?? 2;
@@ -393,6 +597,8 @@ for (const info of listed.data.games) {
   played.push(info.id);
 }
 console.log(`played: ${played.join(" ")}`);
+if (picked.byCards === 0 || picked.byCombination === 0) throw new Error("no Guandan play picked by its cards");
+console.log(`guandan plays picked: ${picked.byCards} asked by cards, ${picked.byCombination} by combinations`);
 
 // Deals at each game's own path with a preset and options of that game's own schema (the
 // generator's default settings: an option left out is optional): the state's resolved options
