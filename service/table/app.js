@@ -931,7 +931,7 @@ function entriesSection(d) {
     s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${targetName(x.target)} ${signed(x.delta)}`).join(", ")) : null,
     h("button", { class: "small pencil noprint", ...tid(`comment-${i}`), title: t("comment"), "aria-label": `${t("comment")} ${i + 1}`,
       onclick: () => { ui.commenting = i; render(); } }, "✎"),
-    s.events.length ? h("div", { class: "hint" }, s.events.map(eventWords).join(" · ")) : null,
+    s.events.some((e) => eventWords(e)) ? h("div", { class: "hint" }, s.events.map(eventWords).filter(Boolean).join(" · ")) : null,
     s.comment && ui.commenting !== i ? h("div", { class: "comment", ...tid(`entry-comment-${i}`), text: s.comment }) : null,
     ui.commenting === i ? commentEditor(s) : null));
   return h("details", { class: "card-box", open: true }, h("summary", { text: `${t("entries")} (${d.steps.length})` }),
@@ -960,9 +960,13 @@ function resultSection(d) {
   const last = lastStep(d);
   const next = last && !matchFinish(d) && last.next_match;
   const reasons = {};
-  for (const st of d.steps) for (const x of st.score_deltas) if (x.reason) (reasons[x.target] = reasons[x.target] || new Set()).add(x.reason);
+  for (const st of d.steps) for (const x of st.score_deltas) {
+    // the change in the service's words where it gives them, else its reason as recorded
+    const why = x.text && typeof x.text === "object" ? words(x.text) : x.reason;
+    if (why) (reasons[x.target] = reasons[x.target] || new Set()).add(why);
+  }
   return h("section", { ...tid("result") }, h("h2", { text: t("finished") }),
-    h("ul", { class: "result-lines", ...tid("result-lines") }, (last ? last.events : []).map((e) => h("li", { text: eventWords(e) }))),
+    h("ul", { class: "result-lines", ...tid("result-lines") }, (last ? last.events : []).map(eventWords).filter(Boolean).map((w) => h("li", { text: w }))),
     h("h2", { text: t("deltas") }),
     h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {},
       h("strong", { text: `${targetName(k)}: ${signed(v)}` }),
@@ -1094,6 +1098,9 @@ function eventWords(e) {
     const words = e.text[language()] || e.text.en;
     return who && !words.includes(who) ? `${who}: ${words}` : words;
   }
+  // an event the service words in no language: its terms are English, so another language
+  // leaves it out (the entry itself is in its words, and the table at a glance says the rest)
+  if (language() !== "en") return "";
   const named = (v) => (typeof v === "string" && (M.players.includes(v) || (M.teams || {})[v]) ? targetName(v) : formatValue(v));
   const value = (v) => {
     if (Array.isArray(v)) return v.map(named).join(" ");
