@@ -21,6 +21,7 @@ from tests.table.pagedriver import (
     finds,
     no_sideways_scroll,
     open_page,
+    play_steps,
     saved_match,
     set_up,
     tid,
@@ -71,7 +72,14 @@ const ready = () => idle() && (q('[data-testid="result"]') || q('[data-testid="p
 settle(ready, () => {
   if (q('[data-testid="result"]')) return done({ result: true, words: visibleWords() });
   const seat = q('[data-testid="to-act"]').textContent.split(/[:：]\\s*/).pop().trim();
-  if (cards === null) return done({ seat, words: visibleWords() });
+  // after an entry the seat to act and its hand are on the screen (the page scrolled to them)
+  const inView = ["to-act", "hand"].every((id) => {
+    const el = q(`[data-testid="${id}"]`);
+    if (!el) return true;
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  if (cards === null) return done({ seat, inView, words: visibleWords() });
   const steps = [...cards];
   const next = () => {
     if (steps.length) {
@@ -136,6 +144,7 @@ def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_servi
             english |= set(ENGLISH_WORD.findall(seen["words"]))
             if seen.get("result"):
                 break
+            assert seen["inView"] or not entries_made, f"after entry {entries_made}: the seat to act out of view"
             listed = api(table_service, "/v1/legal-actions",
                          {"state": state, "player": seen["seat"]})["actions"]
             action = rng.choice(listed)
@@ -168,3 +177,32 @@ def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_servi
         assert no_sideways_scroll(driver)[0] <= no_sideways_scroll(driver)[1]
     finally:
         driver.quit()
+
+
+def test_acts_without_cards_are_in_the_bar_above_the_hand_in_every_game(phone, table_service):
+    """Every listed action that carries no cards (pass, draw, end the turn, a trump named …) is a
+    button of the bar right above the hand, the same place in every game; the glance shows the
+    view's facts and standing in each, and nothing scrolls sideways."""
+    games = json.loads(urllib.request.urlopen(table_service + "/v1/games", timeout=30).read())["games"]
+    for game in games:
+        open_page(phone, table_service)
+        set_up(phone, game["id"], key=REFEREE_KEY)
+        wait_present(phone, "plays")
+        play_steps(phone, 2)
+        wait_present(phone, "plays")
+        deal = saved_match(phone)["deals"][-1]
+        state = deal["steps"][-1]["state"]
+        seat = find(phone, "to-act").text.split(":")[-1].strip()
+        listed = api(table_service, "/v1/legal-actions", {"state": state, "player": seat})["actions"]
+        bare = sorted(a["text"]["en"] for a in listed if not action_cards(a))
+        bar = find(phone, "act-bar")
+        assert sorted(b.text for b in bar.find_elements(By.CSS_SELECTOR, "button.legal")) == bare, game["id"]
+        view = api(table_service, "/v1/view", {"state": state, "player": seat})["view"]
+        facts = [li.get_attribute("data-testid") for li in finds(phone, f'{tid("facts")} > li')]
+        assert facts == [f"fact-{f['key']}" for f in view["summary"]["facts"]], game["id"]
+        assert len(finds(phone, f'{tid("standings")} > li')) == len(view["standings"]["entries"])
+        hand = finds(phone, tid("hand"))
+        if hand:  # the bar right above the hand: nothing between them
+            assert phone.execute_script("return arguments[0].nextElementSibling === arguments[1]", bar, hand[0])
+        page, viewport = no_sideways_scroll(phone)
+        assert page <= viewport, game["id"]

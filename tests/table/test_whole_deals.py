@@ -124,7 +124,10 @@ def test_manteur_deal_ends_at_a_challenge(browser, table_service):
            options={"penalty_limit": "1"})
     play_deal(browser, ["challenge", "declare"])
     assert entered_types(browser)[-1] == "challenge"
-    assert "challenged" in find(browser, "entries").text
+    # the challenge's outcome, in the service's words, under its entry
+    events = saved_match(browser)["deals"][-1]["steps"][-1]["events"]
+    challenged = next(e for e in events if e["type"] == "challenged")
+    assert challenged["text"]["en"] in find(browser, "entries").text
 
 
 def test_manillen_deal_with_its_trump_choice(browser, table_service):
