@@ -728,14 +728,12 @@ function actingSection(d, toAct) {
   // seat's actions (listed for the state before it) are not offered again — a second tap would
   // queue an entry the rules refuse. What a player did can still be entered (the form below).
   const waiting = M.pending.length > 0;
-  const hand = ui.view && ui.view.hands && Array.isArray(ui.view.hands[ui.seat]) ? ui.view.hands[ui.seat] : [];
   const listed = ui.legal || [];
+  const hand = seatHand(ui.view, ui.seat);
   // One tap per act: what carries no cards (pass, draw, end the turn, no doubling …) is a fixed
   // button in one place, above the hand, in every game; the bar keeps its height when empty so
   // the hand below never moves.
-  const bare = listed.filter((a) => !actionCards(a).length);
-  box.append(h("div", { class: "actbar", ...tid("act-bar") }, bare.map((a, i) => h("button", { class: "legal act", ...tid(`bar-${i}`),
-    "data-type": a.type, "data-cards": 0, disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false)))));
+  box.append(actBar(listed.filter((a) => !actionCards(a).length), waiting));
   if (hand.length) {
     box.append(h("div", { class: "cards", ...tid("hand") }, inDeckOrder(hand).map((c, i) => {
       const on = selectedCount(c) > 0 && countBefore(hand, c, i) < selectedCount(c);
@@ -754,6 +752,48 @@ function actingSection(d, toAct) {
   appendTo(box, waiting ? h("p", { class: "hint", ...tid("waiting-hint"), text: t("waiting_hint") }) : null,
     allActions(listed, waiting), otherActionForm(false));
   return box;
+}
+
+// A seat's hand in a view: among every seat's `hands` (the referee's view, a game that shows
+// them), else the view's own `hand` when the view is that seat's.
+function seatHand(view, seat) {
+  if (!view || !seat) return [];
+  if (view.hands && Array.isArray(view.hands[seat])) return view.hands[seat];
+  const own = view.viewer === seat || view.seat === seat || view.player === seat;
+  return own && Array.isArray(view.hand) ? view.hand : [];
+}
+
+// The acts without cards, in the bar above the hand: each a button, one tap to enter. An action
+// type listed in many variants (a declaration among dozens) is one list to choose from instead,
+// headed by the words its variants share, entered as soon as one is chosen.
+const BAR_BUTTONS = 8;
+function actBar(bare, waiting) {
+  const types = new Map();
+  for (const a of bare) types.set(a.type, [...(types.get(a.type) || []), a]);
+  const bar = h("div", { class: "actbar", ...tid("act-bar") });
+  let i = 0;
+  for (const [type, group] of types) {
+    if (group.length <= BAR_BUTTONS) {
+      for (const a of group) bar.append(h("button", { class: "legal act", ...tid(`bar-${i++}`), "data-type": a.type, "data-cards": 0,
+        disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false)));
+      continue;
+    }
+    const labels = group.map((a) => actionLabel(a, false));
+    bar.append(h("select", { class: "act-choice", ...tid(`bar-choice-${type}`), "data-type": type, disabled: waiting,
+        "aria-label": sharedWords(labels), onchange: (e) => { const a = group[Number(e.target.value)]; if (a) choose(a); } },
+      h("option", { value: "", selected: true }, sharedWords(labels)),
+      labels.map((w, j) => h("option", { value: String(j) }, w))));
+  }
+  return bar;
+}
+// The words every label shares, at its start (English: "Declare …") or else at its end
+// (Japanese: "…を宣言する"), to head a list of them.
+function sharedWords(labels) {
+  const common = (xs) => xs.reduce((p, x) => { let k = 0; while (k < p.length && p[k] === x[k]) k++; return p.slice(0, k); });
+  const start = common(labels).replace(/\s*\S*$/, "").trim();
+  if (start) return `${start} …`;
+  const end = [...common(labels.map((x) => [...x].reverse().join("")))].reverse().join("");
+  return end.trim() ? `… ${end.trim()}` : "…";
 }
 
 // The plays the tapped cards make: those whose cards are exactly the cards tapped (as many of

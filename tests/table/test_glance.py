@@ -180,9 +180,9 @@ def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_servi
 
 
 def test_acts_without_cards_are_in_the_bar_above_the_hand_in_every_game(phone, table_service):
-    """Every listed action that carries no cards (pass, draw, end the turn, a trump named …) is a
-    button of the bar right above the hand, the same place in every game; the glance shows the
-    view's facts and standing in each, and nothing scrolls sideways."""
+    """Every listed action that carries no cards (pass, draw, end the turn, a trump named, a
+    declaration …) is offered in the bar right above the hand, the same place in every game; the
+    glance shows the view's facts and standing in each, and nothing scrolls sideways."""
     games = json.loads(urllib.request.urlopen(table_service + "/v1/games", timeout=30).read())["games"]
     for game in games:
         open_page(phone, table_service)
@@ -196,7 +196,11 @@ def test_acts_without_cards_are_in_the_bar_above_the_hand_in_every_game(phone, t
         listed = api(table_service, "/v1/legal-actions", {"state": state, "player": seat})["actions"]
         bare = sorted(a["text"]["en"] for a in listed if not action_cards(a))
         bar = find(phone, "act-bar")
-        assert sorted(b.text for b in bar.find_elements(By.CSS_SELECTOR, "button.legal")) == bare, game["id"]
+        # a button each, or, for a type listed in many variants, one list to choose from
+        offered = [b.text for b in bar.find_elements(By.CSS_SELECTOR, "button.legal")]
+        offered += [o.get_attribute("textContent") for o in bar.find_elements(By.CSS_SELECTOR, "select option[value]")
+                    if o.get_attribute("value")]
+        assert sorted(offered) == bare, game["id"]
         view = api(table_service, "/v1/view", {"state": state, "player": seat})["view"]
         facts = [li.get_attribute("data-testid") for li in finds(phone, f'{tid("facts")} > li')]
         assert facts == [f"fact-{f['key']}" for f in view["summary"]["facts"]], game["id"]
