@@ -449,7 +449,7 @@ async function dealWith(request) {
   if (answer === undefined) return;
   M.deals.push({ request, answer, steps: [] });
   delete M.draft;
-  ui.seat = null; ui.selected = [];
+  ui.seat = null; ui.selected = []; ui.scrollToAct = true;  // the new deal's table, not the set-up's foot
   save();
   await refresh();
 }
@@ -755,11 +755,12 @@ function actingSection(d, toAct) {
 }
 
 // A seat's hand in a view: among every seat's `hands` (the referee's view, a game that shows
-// them), else the view's own `hand` when the view is that seat's.
+// them), else the view's `hand` when the view says it is that seat's (its viewer's, or the
+// hand its holder holds).
 function seatHand(view, seat) {
   if (!view || !seat) return [];
   if (view.hands && Array.isArray(view.hands[seat])) return view.hands[seat];
-  const own = view.viewer === seat || view.seat === seat || view.player === seat;
+  const own = view.viewer === seat || view.seat === seat || view.player === seat || view.holder === seat;
   return own && Array.isArray(view.hand) ? view.hand : [];
 }
 
