@@ -229,8 +229,10 @@ async function refreshNow() {
         .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
       if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
         .then((r) => { ui.refLegal = r.actions; }, refereeUnknown));
-    } else if (playing) {
-      asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.view = r.view; }));
+    } else {
+      // a finished deal too: its view's standings are the match's after it (the glance)
+      const viewer = ui.seat || M.players[0];
+      asks.push(call("POST", "/v1/view", { state, player: viewer }, auth(viewer)).then((r) => { ui.view = r.view; }));
     }
     await Promise.all(asks);
     if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view

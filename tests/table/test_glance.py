@@ -171,9 +171,12 @@ def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_servi
         assert taps / budget <= 1.3
         assert p95 <= 150, f"p95 {p95:.0f} ms from a tap to the next screen"
         assert not english, f"English words on the Japanese play screen: {sorted(english)}"
-        # the deal's result, and the teams' levels after it, in the glance
+        # the deal's result, and the teams' levels after it, in the glance: "team 1 now at 4"
         assert find(driver, "result")
-        assert len(finds(driver, f'{tid("standings")} > li')) == 2
+        after = api(table_service, "/v1/view", {"state": state, "player": "p1"})["view"]["standings"]
+        assert [li.text for li in finds(driver, f'{tid("standings")} > li')] == [
+            e["text"]["ja"] for e in after["entries"]]
+        assert any(e["total"] > 2 for e in after["entries"])  # a team went up from level 2
         assert no_sideways_scroll(driver)[0] <= no_sideways_scroll(driver)[1]
     finally:
         driver.quit()
