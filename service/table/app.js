@@ -229,8 +229,10 @@ async function refreshNow() {
         .then((r) => { ui.refView = r.view; ui.view = r.view; }, refereeUnknown));
       if (hasRulings()) asks.push(call("POST", "/v1/legal-actions", { state, player: "referee" }, { key: M.key })
         .then((r) => { ui.refLegal = r.actions; }, refereeUnknown));
-    } else if (playing) {
-      asks.push(call("POST", "/v1/view", { state, player: ui.seat }, auth(ui.seat)).then((r) => { ui.view = r.view; }));
+    } else {
+      // a finished deal too: its view's standings are the match's after it (the glance)
+      const viewer = ui.seat || M.players[0];
+      asks.push(call("POST", "/v1/view", { state, player: viewer }, auth(viewer)).then((r) => { ui.view = r.view; }));
     }
     await Promise.all(asks);
     if (playing && M.key && !ui.refView) {  // a key the service does not know: the seat's own view
@@ -288,7 +290,10 @@ function scrollToAct() {
   const target = q("acting") || q("result");
   if (!target) return;
   ui.scrollToAct = false;
-  target.scrollIntoView({ block: "start" });
+  // the table at a glance too, where it fits on the screen with the hand (a phone held upright)
+  const top = q("glance"), hand = q("hand") || target;
+  const fits = top && hand.getBoundingClientRect().bottom - top.getBoundingClientRect().top <= window.innerHeight;
+  (fits ? top : target).scrollIntoView({ block: "start" });
 }
 
 function renderSetup() {
@@ -446,7 +451,7 @@ async function dealWith(request) {
   if (answer === undefined) return;
   M.deals.push({ request, answer, steps: [] });
   delete M.draft;
-  ui.seat = null; ui.selected = [];
+  ui.seat = null; ui.selected = []; ui.scrollToAct = true;  // the new deal's table, not the set-up's foot
   save();
   await refresh();
 }
@@ -659,13 +664,12 @@ function tableFieldsSection(dr) {
 function renderPlay(d) {
   const status = dealStatus(d);
   const toAct = dealToAct(d) || [];
-  const header = h("section", {},
+  const header = h("section", { class: "top" },
     h("h1", { ...tid("title") }, `${gameName(M.game)} · ${i18nDeal(M.deals.length)}`),
-    d.answer.seed_commitment ? h("p", {}, t("commitment"), " ", h("span", { class: "mono", ...tid("commitment") }, d.answer.seed_commitment)) : null,
+    glance(toAct),
+    d.answer.seed_commitment ? h("p", { class: "commitment" }, t("commitment"), " ", h("span", { class: "mono", ...tid("commitment") }, d.answer.seed_commitment)) : null,
     d.answer.seed_commitment && !d.request.hands && !d.request.deck
-      ? h("button", { class: "small noprint", ...tid("dealing-sheet-open"), onclick: openDealSheet }, t("dealing_sheet")) : null,
-    h("div", { class: "row", ...tid("seats") }, M.players.map((p) => h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
-      `${p}${ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ` · ${ui.refView.hands[p].length}` : ""}`))));
+      ? h("button", { class: "small noprint", ...tid("dealing-sheet-open"), onclick: openDealSheet }, t("dealing_sheet")) : null);
   const over = matchFinish(d);
   appendTo(app, header, refusalBox(), noticeBox(), over ? matchOverBanner(over) : null);
   if (M.pending.length) {
@@ -683,6 +687,39 @@ function renderPlay(d) {
   appendTo(app, sheetFrame());  // below both columns: the page's width, not the side column's
 }
 
+// The table at a glance: what lies on the table and who played it, the trump or level and its wild
+// card, locks, a revolution, draws or doubling pending (the view's `summary.facts`), each seat's
+// cards left and role (`summary.seats`), and the match standing (`standings`) — all in the
+// service's words, in the page's language: the page knows no rule of any game.
+function words(w) { return w && typeof w === "object" ? (w[language()] || w.en || "") : w ? String(w) : ""; }
+function cardChips(cards) {
+  return h("span", { class: "chips" }, cards.map((c) => h("span", { class: `chip ${isRed(c) ? "red" : "black"}`, "data-card": c }, cardName(c))));
+}
+function glance(toAct) {
+  const view = ui.refView || ui.view;
+  const summary = view && view.summary && typeof view.summary === "object" ? view.summary : null;
+  const standings = view && view.standings && typeof view.standings === "object" ? view.standings : null;
+  const seatLine = new Map(((summary && summary.seats) || []).map((x) => [x.seat, x]));
+  const facts = (summary && Array.isArray(summary.facts) ? summary.facts : []).map((f) => h("li", { ...tid(`fact-${f.key}`) },
+    h("span", { class: "fact-label" }, `${words(f.label)}: `), h("span", { class: "fact-text" }, words(f.text)),
+    Array.isArray(f.cards) && f.cards.length ? cardChips(f.cards) : null));
+  const seats = h("div", { class: "seat-lines", ...tid("seats") }, M.players.map((p) => {
+    const line = seatLine.get(p) || {};
+    const left = typeof line.cards_left === "number" ? line.cards_left
+      : ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ui.refView.hands[p].length : null;
+    return h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
+      h("span", { class: "seat-name" }, p),
+      left !== null ? h("span", { class: "seat-left", ...tid(`seat-left-${p}`) }, language() === "ja" ? `${left}${t("cards_n")}` : `${left} ${t("cards_n")}`) : null,
+      line.role ? h("span", { class: "seat-role" }, words(line.role)) : null);
+  }));
+  const entries = standings && Array.isArray(standings.entries) ? standings.entries : [];
+  return h("div", { class: "glance", ...tid("glance") },
+    facts.length ? h("ul", { class: "facts", ...tid("facts") }, facts) : null,
+    seats,
+    entries.length ? h("ul", { class: "standings", ...tid("standings") }, entries.map((e) => h("li", { ...tid(`standing-${e.id}`) },
+      words(e.text) || `${targetName(e.id)}: ${e.total}`))) : null);
+}
+
 function actingSection(d, toAct) {
   const box = h("section", { ...tid("acting") });
   if (toAct.length > 1) box.append(h("div", { class: "row" }, toAct.map((p) => h("button", { class: p === ui.seat ? "primary" : "", ...tid(`act-seat-${p}`),
@@ -693,13 +730,18 @@ function actingSection(d, toAct) {
   // seat's actions (listed for the state before it) are not offered again — a second tap would
   // queue an entry the rules refuse. What a player did can still be entered (the form below).
   const waiting = M.pending.length > 0;
-  const hand = ui.view && ui.view.hands && Array.isArray(ui.view.hands[ui.seat]) ? ui.view.hands[ui.seat] : [];
+  const listed = ui.legal || [];
+  const hand = seatHand(ui.view, ui.seat);
+  // One tap per act: what carries no cards (pass, draw, end the turn, no doubling …) is a fixed
+  // button in one place, above the hand, in every game; the bar keeps its height when empty so
+  // the hand below never moves.
+  box.append(actBar(listed.filter((a) => !actionCards(a).length), waiting));
   if (hand.length) {
     box.append(h("div", { class: "cards", ...tid("hand") }, inDeckOrder(hand).map((c, i) => {
       const on = selectedCount(c) > 0 && countBefore(hand, c, i) < selectedCount(c);
       return h("button", { class: `card ${isRed(c) ? "red" : "black"}`, "aria-pressed": on ? "true" : "false", "aria-label": c, ...tid(`hand-${c}`),
         disabled: waiting, onclick: () => { toggle(c, on); render(); } }, cardLabel(c));
-    })), h("p", { class: "hint", text: t("select_hint") }));
+    })));
   }
   if (ui.legal === null) {
     // Out of reach (a reload while the service is down): no legal actions to offer, but what the
@@ -708,15 +750,89 @@ function actingSection(d, toAct) {
     else box.append(h("p", { text: "…" }));
     return box;
   }
-  const matching = ui.legal.filter((a) => coversSelection(a));
-  const shown = ui.showAll ? matching : matching.slice(0, 40);
-  appendTo(box, h("h2", { text: `${t("legal")} (${matching.length})` }),
-    waiting ? h("p", { class: "hint", ...tid("waiting-hint"), text: t("waiting_hint") }) : null,
-    h("div", { class: "actions", ...tid("legal-actions") }, shown.length ? shown.map((a, i) => h("button", { ...tid(`legal-${i}`), class: "legal",
-      "data-type": a.type, "data-cards": actionCards(a).length, disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })));
-  if (matching.length > shown.length) box.append(h("button", { class: "small", onclick: () => { ui.showAll = true; render(); } }, `${matching.length - shown.length} ${t("more")}`));
-  appendTo(box, otherActionForm(false));
+  box.append(playsFor(listed, waiting));
+  appendTo(box, waiting ? h("p", { class: "hint", ...tid("waiting-hint"), text: t("waiting_hint") }) : null,
+    allActions(listed, waiting), otherActionForm(false));
   return box;
+}
+
+// A seat's hand in a view: among every seat's `hands` (the referee's view, a game that shows
+// them), else the view's `hand` when the view says it is that seat's (its viewer's, or the
+// hand its holder holds).
+function seatHand(view, seat) {
+  if (!view || !seat) return [];
+  if (view.hands && Array.isArray(view.hands[seat])) return view.hands[seat];
+  const own = view.viewer === seat || view.seat === seat || view.player === seat || view.holder === seat;
+  return own && Array.isArray(view.hand) ? view.hand : [];
+}
+
+// The acts without cards, in the bar above the hand: each a button, one tap to enter. An action
+// type listed in many variants (a declaration among dozens) is one list to choose from instead,
+// headed by the words its variants share, entered as soon as one is chosen.
+const BAR_BUTTONS = 8;
+function actBar(bare, waiting) {
+  const types = new Map();
+  for (const a of bare) types.set(a.type, [...(types.get(a.type) || []), a]);
+  const bar = h("div", { class: "actbar", ...tid("act-bar") });
+  let i = 0;
+  for (const [type, group] of types) {
+    if (group.length <= BAR_BUTTONS) {
+      for (const a of group) bar.append(h("button", { class: "legal act", ...tid(`bar-${i++}`), "data-type": a.type, "data-cards": 0,
+        disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false)));
+      continue;
+    }
+    const labels = group.map((a) => actionLabel(a, false));
+    bar.append(h("select", { class: "act-choice", ...tid(`bar-choice-${type}`), "data-type": type, disabled: waiting,
+        "aria-label": sharedWords(labels), onchange: (e) => { const a = group[Number(e.target.value)]; if (a) choose(a); } },
+      h("option", { value: "", selected: true }, sharedWords(labels)),
+      labels.map((w, j) => h("option", { value: String(j) }, w))));
+  }
+  return bar;
+}
+// The words every label shares, at its start (English: "Declare …") or else at its end
+// (Japanese: "…を宣言する"), to head a list of them.
+function sharedWords(labels) {
+  const common = (xs) => xs.reduce((p, x) => { let k = 0; while (k < p.length && p[k] === x[k]) k++; return p.slice(0, k); });
+  const start = common(labels).replace(/\s*\S*$/, "").trim();
+  if (start) return `${start} …`;
+  const end = [...common(labels.map((x) => [...x].reverse().join("")))].reverse().join("");
+  return end.trim() ? `… ${end.trim()}` : "…";
+}
+
+// The plays the tapped cards make: those whose cards are exactly the cards tapped (as many of
+// each). One reading is one big button, one tap to send; where the same cards read several ways
+// (a wild card, a joker) each reading is a button of its own.
+function playsFor(listed, waiting) {
+  const box = h("div", { class: "plays", ...tid("plays") });
+  if (!ui.selected.length) {
+    if (listed.some((a) => actionCards(a).length)) box.append(h("p", { class: "hint", text: t("select_hint") }));
+    return box;
+  }
+  const plays = listed.filter((a) => sameCards(actionCards(a), ui.selected));
+  box.append(h("div", { class: "row chosen" }, cardChips(ui.selected),
+    h("button", { class: "small", ...tid("clear-cards"), onclick: () => { ui.selected = []; render(); } }, t("clear"))));
+  if (!plays.length) box.append(h("p", { class: "hint", ...tid("no-play"), text: t("no_play") }));
+  plays.forEach((a, i) => box.append(h("button", { class: "legal primary big", ...tid(`play-${i}`), "data-type": a.type,
+    "data-cards": actionCards(a).length, disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false))));
+  return box;
+}
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort(), y = [...b].sort();
+  return x.every((c, i) => c === y[i]);
+}
+
+// Every listed action, collapsed: what the bar and the plays leave out (rare actions, a play
+// whose cards are not in the hand shown); narrowed by the cards tapped like the plays.
+function allActions(listed, waiting) {
+  const matching = listed.filter((a) => coversSelection(a));
+  const shown = ui.showAll ? matching : matching.slice(0, 40);
+  return h("details", { class: "card-box all-actions", open: ui.allOpen || undefined, ...tid("all-actions"),
+      ontoggle: (e) => { ui.allOpen = e.target.open; } },
+    h("summary", { text: `${t("legal")} (${matching.length})` }),
+    h("div", { class: "actions", ...tid("legal-actions") }, shown.length ? shown.map((a, i) => h("button", { ...tid(`legal-${i}`), class: "legal",
+      "data-type": a.type, "data-cards": actionCards(a).length, disabled: waiting, onclick: () => choose(a) }, actionLabel(a, false))) : h("p", { text: t("no_actions") })),
+    matching.length > shown.length ? h("button", { class: "small", onclick: () => { ui.showAll = true; render(); } }, `${matching.length - shown.length} ${t("more")}`) : null);
 }
 
 function selectedCount(c) { return ui.selected.filter((x) => x === c).length; }
@@ -851,12 +967,14 @@ function undoButton(id) {
 }
 
 function entriesSection(d) {
-  const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`) },
-    actionLabel(s.action, true, false),
-    s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${x.target} ${x.delta > 0 ? "+" : ""}${x.delta}`).join(", ")) : null,
+  // each entry in the service's words where it gave them (the listed action's `text`, the
+  // events' `text`), in the page's language; its type stays on the line for tools
+  const items = d.steps.map((s, i) => h("li", { ...tid(`entry-${i}`), "data-type": s.action.type },
+    actionLabel(s.action, true),
+    s.score_deltas.length ? h("span", { class: "hint" }, " · ", s.score_deltas.map((x) => `${targetName(x.target)} ${signed(x.delta)}`).join(", ")) : null,
     h("button", { class: "small pencil noprint", ...tid(`comment-${i}`), title: t("comment"), "aria-label": `${t("comment")} ${i + 1}`,
       onclick: () => { ui.commenting = i; render(); } }, "✎"),
-    s.events.length ? h("div", { class: "hint" }, s.events.map(eventLabel).join(" · ")) : null,
+    s.events.some((e) => eventWords(e)) ? h("div", { class: "hint" }, s.events.map(eventWords).filter(Boolean).join(" · ")) : null,
     s.comment && ui.commenting !== i ? h("div", { class: "comment", ...tid(`entry-comment-${i}`), text: s.comment }) : null,
     ui.commenting === i ? commentEditor(s) : null));
   return h("details", { class: "card-box", open: true }, h("summary", { text: `${t("entries")} (${d.steps.length})` }),
@@ -885,9 +1003,13 @@ function resultSection(d) {
   const last = lastStep(d);
   const next = last && !matchFinish(d) && last.next_match;
   const reasons = {};
-  for (const st of d.steps) for (const x of st.score_deltas) if (x.reason) (reasons[x.target] = reasons[x.target] || new Set()).add(x.reason);
+  for (const st of d.steps) for (const x of st.score_deltas) {
+    // the change in the service's words where it gives them, else its reason as recorded
+    const why = x.text && typeof x.text === "object" ? words(x.text) : x.reason;
+    if (why) (reasons[x.target] = reasons[x.target] || new Set()).add(why);
+  }
   return h("section", { ...tid("result") }, h("h2", { text: t("finished") }),
-    h("ul", { class: "result-lines", ...tid("result-lines") }, (last ? last.events : []).map((e) => h("li", { text: eventWords(e) }))),
+    h("ul", { class: "result-lines", ...tid("result-lines") }, (last ? last.events : []).map(eventWords).filter(Boolean).map((w) => h("li", { text: w }))),
     h("h2", { text: t("deltas") }),
     h("ul", { ...tid("deal-deltas") }, Object.entries(totals).map(([k, v]) => h("li", {},
       h("strong", { text: `${targetName(k)}: ${signed(v)}` }),
@@ -1019,6 +1141,9 @@ function eventWords(e) {
     const words = e.text[language()] || e.text.en;
     return who && !words.includes(who) ? `${who}: ${words}` : words;
   }
+  // an event the service words in no language: its terms are English, so another language
+  // leaves it out (the entry itself is in its words, and the table at a glance says the rest)
+  if (language() !== "en") return "";
   const named = (v) => (typeof v === "string" && (M.players.includes(v) || (M.teams || {})[v]) ? targetName(v) : formatValue(v));
   const value = (v) => {
     if (Array.isArray(v)) return v.map(named).join(" ");
@@ -1029,12 +1154,6 @@ function eventWords(e) {
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${value(v)}`);
   const what = e.type.replace(/_/g, " ");
   return `${who ? `${who}: ` : ""}${what}${rest.length ? ` (${rest.join(", ")})` : ""}`;
-}
-function eventLabel(e) {
-  if (e.text && typeof e.text === "object") return `${e.type}${e.player ? ` ${e.player}` : ""}: ${e.text[language()] || e.text.en}`;
-  const rest = Object.entries(e).filter(([k]) => !["type", "game"].includes(k))
-    .map(([k, v]) => `${k} ${formatValue(v)}`);
-  return `${e.type}${rest.length ? ` (${rest.join(", ")})` : ""}`;
 }
 
 // ---- undo, new match, records -------------------------------------------------------------------

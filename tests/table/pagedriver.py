@@ -243,3 +243,19 @@ def enter_man_table(driver, start_card: str, dealer: str) -> None:
     field.send_keys(start_card)
     driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
     Select(find(driver, "dealer")).select_by_value(dealer)
+
+
+def tap_play(driver, *cards: str, reading: int = 0) -> None:
+    """A play entered as a referee taps it: the cards of the hand, then the play they make (its
+    `reading`-th, where the same cards read several ways)."""
+    for card in cards:
+        click(driver, f"hand-{card}")
+    click(driver, f"play-{reading}")
+
+
+def tap_listed(driver, index: int) -> None:
+    """The `index`-th of every listed action, from the full list (collapsed under the hand)."""
+    box = wait_present(driver, "all-actions")
+    if box.get_attribute("open") is None:
+        box.find_element(By.CSS_SELECTOR, "summary").click()
+    click(driver, f"legal-{index}")

@@ -23,6 +23,7 @@ from tests.table.pagedriver import (
     play_steps,
     saved_match,
     set_up,
+    tap_play,
     tid,
     wait_for,
     wait_present,
@@ -125,7 +126,7 @@ def test_a_comment_on_an_entry_is_kept_exported_and_imported(browser, table_serv
     click(browser, "deal-physical")
     click(browser, "act-seat-ann")
     wait_for(browser, lambda d: idle(d) and "ann" in find(d, "to-act").text)
-    click(browser, "legal-0")
+    tap_play(browser, "H9")
     wait_for(browser, lambda d: idle(d) and entries(d) == 1, what="ann's play")
     referee_entry(browser, "warning", "bob")
     wait_for(browser, lambda d: idle(d) and entries(d) == 2, what="the warning")

@@ -29,6 +29,8 @@ from tests.table.pagedriver import (
     play_steps,
     saved_match,
     set_up,
+    tap_listed,
+    tap_play,
     tid,
     wait_for,
     wait_present,
@@ -227,7 +229,7 @@ def test_entries_made_while_the_service_is_out_of_reach_wait_and_are_sent(browse
     browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     try:
-        click(browser, "legal-0")
+        tap_listed(browser, 0)
         queue = wait_present(browser, "queue")
         assert "1" in queue.text
         # the seat that just acted cannot act again before the service says who acts next
@@ -339,7 +341,7 @@ def test_sealed_states_a_deal_from_the_table_asks_for_the_referee_key(sealed_tab
     # ann plays with her seat's token
     click(driver, "act-seat-ann")
     wait_for(driver, lambda d: idle(d) and "ann" in find(d, "to-act").text)
-    click(driver, "legal-0")
+    tap_play(driver, "H9")
     wait_for(driver, lambda d: idle(d) and entries(d) == 1 and
              finds(d, '[data-type="draw"]'), what="ann's play")
     # bob's draw names its card from a stock nobody has seen: sealed, a referee act

@@ -19,6 +19,7 @@ from tests.table.pagedriver import (
     play_deal,
     saved_match,
     set_up,
+    tap_play,
     tid,
     wait_for,
     wait_present,
@@ -27,7 +28,7 @@ from tests.table.pagedriver import (
 
 def entered_types(driver) -> list[str]:
     """The action types of the entries of the deal on screen, first entered first."""
-    return [li.text.split(" ", 1)[0] for li in reversed(finds(driver, f'{tid("entries")} > li'))]
+    return [li.get_attribute("data-type") for li in reversed(finds(driver, f'{tid("entries")} > li'))]
 
 
 
@@ -85,7 +86,7 @@ def test_man_from_the_table_a_draw_names_its_card_and_a_chombo_ends_the_deal(bro
     # ann wins the opening race with H9; bob draws from a stock nobody has seen
     click(browser, "act-seat-ann")
     wait_for(browser, lambda d: idle(d) and "ann" in find(d, "to-act").text)
-    click(browser, "legal-0")
+    tap_play(browser, "H9")
     wait_for(browser, lambda d: idle(d) and entries(d) == 1 and finds(d, '[data-type="draw"]'),
              what="bob's turn")
     finds(browser, '[data-type="draw"]')[0].click()
@@ -123,7 +124,10 @@ def test_manteur_deal_ends_at_a_challenge(browser, table_service):
            options={"penalty_limit": "1"})
     play_deal(browser, ["challenge", "declare"])
     assert entered_types(browser)[-1] == "challenge"
-    assert "challenged" in find(browser, "entries").text
+    # the challenge's outcome, in the service's words, under its entry
+    events = saved_match(browser)["deals"][-1]["steps"][-1]["events"]
+    challenged = next(e for e in events if e["type"] == "challenged")
+    assert challenged["text"]["en"] in find(browser, "entries").text
 
 
 def test_manillen_deal_with_its_trump_choice(browser, table_service):
