@@ -3,8 +3,9 @@ answer of at least CARDREF_COMPRESS_MIN_BYTES (1 KB) whose type is text (JSON, p
 HTML, markdown, YAML, scripts, metrics). A 27-card Guandan leader's legal actions, each with
 its words, are ~460 KB of JSON and ~13 KB in br (~26 KB gzipped); a small answer is sent as
 it is (compressing it saves less than the header and the time cost). flask-compress does the
-negotiation (quality values, `identity`, `*`) and the compressing; the service's one after-request hook calls it (service/app.py), so
-the answers it leaves alone pay only a header look-up.
+negotiation (quality values, `identity`, `*`) and the compressing; the service's one
+after-request hook calls it (service/app.py), so the answers it leaves alone pay only a header
+look-up.
 
 Every answer says `Vary: Accept-Encoding` (its bytes depend on it), problem answers too, and a
 large problem answer is compressed like any other (flask-compress compresses 2xx only: see
