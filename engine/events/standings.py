@@ -88,7 +88,7 @@ def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | 
     fewest = game_of(event.system).standings_fewest_first
     sign = -1 if fewest else 1
     if table.result.record is not None:
-        totals = _record_totals(table, f"{path}.result.record" if path else "result.record")
+        totals = record_totals(table, f"{path}.result.record" if path else "result.record")
         turned = {u: sign * totals.get(u, 0) for u in entrants}
         places = _ranked(turned)
     elif table.result.reported is not None:
@@ -100,7 +100,7 @@ def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | 
     return TableOutcome(places, _margins(turned), _opponents(event, table))
 
 
-def _record_totals(table: Table, path: str) -> dict[str, int]:
+def record_totals(table: Table, path: str) -> dict[str, int]:
     """Each entrant's total in the record's final standings (a team's total to each of its
     entrants: partners that rotate share their side's)."""
     record = table.result.record if table.result else None
