@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 import orjson
 
-from .. import records, registry
+from .. import adjudicate, records
 from ..errors import InputError
 from .format import Event, InvalidEvent, Round, Table, game_of, seat_ids, side_seats
 
@@ -67,7 +67,7 @@ def _replayed(canonical: bytes) -> tuple[str | None, tuple[tuple[tuple[str, ...]
     if not report["consistent"] or state is None:
         found = report["discrepancy"]
         return (found["code"] if found else "deal_unfinished"), ()
-    game = registry.get(report["game"])
+    game = adjudicate.game_by_id(report["game"])
     return None, tuple((tuple(e.seats), e.total) for e in game.standings(state).entries)
 
 
