@@ -9,17 +9,14 @@ result's places. Nothing here knows any one game: the record's standings entries
 seats, and the table's seats name the entrants. Ties share a place.
 
 Replaying a record is the costly part; its outcome is a pure function of the record, so it is
-kept by the record's canonical bytes (`_replayed`) and the rounds before a swiss round
+kept by the digest of the record's canonical form (`_replayed`) and the rounds before a swiss round
 (engine/events/roster.py) re-derive their points without replaying again.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Sequence
-
-import orjson
 
 from .. import adjudicate, records
 from ..errors import InputError
@@ -59,11 +56,27 @@ def place_points(event: Event, place: int) -> int:
     return scale[place - 1] if place <= len(scale) else 0
 
 
-@functools.lru_cache(maxsize=8192)
-def _replayed(canonical: bytes) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
+# Replayed records' outcomes by the SHA-256 of their canonical form (a digest, not the record:
+# a large event's records would otherwise be held twice), the oldest dropped past the bound.
+_REPLAYED: dict[bytes, tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]] = {}
+_KEEP = 65536
+
+
+def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
     """(the first discrepancy's code or None, the final standings' entries as (seats, total))
-    of a record given by its canonical bytes."""
-    report, state = records.replay_record(orjson.loads(canonical))
+    of a record, replayed once per process."""
+    key = hashlib.sha256(records.canonical_bytes(record)).digest()
+    kept = _REPLAYED.get(key)
+    if kept is None:
+        kept = _replay(record)
+        if len(_REPLAYED) >= _KEEP:
+            _REPLAYED.pop(next(iter(_REPLAYED)), None)
+        _REPLAYED[key] = kept
+    return kept
+
+
+def _replay(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
+    report, state = records.replay_record(record)
     if not report["consistent"] or state is None:
         found = report["discrepancy"]
         return (found["code"] if found else "deal_unfinished"), ()
@@ -105,7 +118,7 @@ def record_totals(table: Table, path: str) -> dict[str, int]:
     entrants: partners that rotate share their side's)."""
     record = table.result.record if table.result else None
     try:
-        found, entries = _replayed(records.canonical_bytes(record or {}))
+        found, entries = _replayed(record or {})
     except InputError as err:  # a record parse_event let through but the replay refuses
         raise InvalidEvent(err.message, f"{path}.{err.path}" if err.path else path) from None
     if found is not None:
