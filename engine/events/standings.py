@@ -258,21 +258,17 @@ def _tie_break_values(event: Event, played: list[list[TableOutcome | None]],
     return {"opponents_points": opp, "match_score": score, "first_places": firsts}
 
 
-def _head_to_head(played: list[list[TableOutcome | None]], group: Sequence[str]
+def _head_to_head(tables_of: dict[str, list[TableOutcome]], group: Sequence[str]
                   ) -> dict[str, int]:
     """Within a tied group: at every table where members met, each member scores one for
     every member it placed ahead of and loses one for every member placed ahead of it."""
     members = set(group)
     out = {u: 0 for u in group}
-    for tables in played:
-        for outcome in tables:
-            if outcome is None:
-                continue
-            met = [u for u in outcome.places if u in members]
-            for u in met:
-                mine = outcome.places[u]
-                out[u] += sum((mine < outcome.places[w]) - (mine > outcome.places[w])
-                              for w in met if w != u)
+    for u in group:
+        for outcome in tables_of.get(u, ()):
+            mine = outcome.places[u]
+            out[u] += sum((mine < place) - (mine > place)
+                          for w, place in outcome.places.items() if w != u and w in members)
     return out
 
 
@@ -281,6 +277,12 @@ def _order(event: Event, played: list[list[TableOutcome | None]], lines: dict[st
     """`group` ranked: event points, then each tie-break in the system's order among those
     still tied, then the lot (and, were two lots alike, the entrant id)."""
     levels: list[str] = ["event_points", *event.system.tie_breaks]
+    tables_of: dict[str, list[TableOutcome]] = {}  # each entrant's tables with a result
+    for tables in played:
+        for outcome in tables:
+            if outcome is not None:
+                for unit in outcome.places:
+                    tables_of.setdefault(unit, []).append(outcome)
 
     def rank(members: list[str], depth: int) -> list[str]:
         if len(members) < 2 or depth == len(levels):
@@ -289,7 +291,7 @@ def _order(event: Event, played: list[list[TableOutcome | None]], lines: dict[st
         if name == "event_points":
             value = {u: lines[u].event_points for u in members}
         elif name == "head_to_head":
-            value = _head_to_head(played, members)
+            value = _head_to_head(tables_of, members)
             for u in members:
                 lines[u].tie_breaks[name] = value[u]
         else:
