@@ -148,11 +148,6 @@ def test_a_table_is_placed_by_the_games_standings_of_its_record():
                           if e.total == best and seat_ids(table)[table.seats.index(s)] in e.seats}
 
 
-def test_the_fewest_penalty_points_place_first_where_the_game_counts_them():
-    assert registry.get("manteur").standings_fewest_first
-    assert not registry.get("daifugo").standings_fewest_first
-
-
 def reported(ev: dict[str, Any], round_index: int, results: list[dict[str, int]]) -> None:
     for table, places in zip(ev["rounds"][round_index]["tables"], results):
         assert set(places) == {s["entrant"] for s in table["seats"]}
