@@ -172,6 +172,10 @@ class Game(ABC, Generic[S]):
     # individuals' partners over them (engine/events). A table size not listed has no fixed
     # partners (every seat for itself, or partners the deal decides: Manillen's three players).
     partnerships: ClassVar[Mapping[int, tuple[tuple[int, ...], ...]]] = {}
+    # Which way `standings` totals rank a match's holders: False, the highest total places
+    # first (points, levels, booms); True, the fewest (penalty points). An event's standings
+    # (engine/events/standings.py) place a table's entrants by it.
+    standings_fewest_first: ClassVar[bool] = False
     # The kinds of combination the game's plays are read as, and where a listed action says
     # which: the keys into its fields (Guandan: ("reading", "type")). A legal-actions request
     # may ask for some kinds only (`combinations`, engine/filters.py); the spec publishes the

@@ -443,6 +443,14 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
     discrepancy (None when the record is consistent). `keep_steps`: each deal also lists its
     steps as /v1/replay answers them (plus the action's recorded `comment`). A record that is not
     well formed raises InvalidRecord (or the engine's InvalidOptions) naming its path."""
+    return replay_record(data, keep_steps=keep_steps, lang=lang)[0]
+
+
+def replay_record(data: Any, *, keep_steps: bool = False, lang: str = "en"
+                  ) -> tuple[dict[str, Any], Any]:
+    """check_record's report, and the state the replay ended in (None when no deal could be
+    dealt): what the match's `Game.standings` reads (an event's standings,
+    engine/events/standings.py)."""
     check_bounds(data)  # counts and lengths first: nothing below walks more than they allow
     record_digest = digest(data)  # also refuses what has no canonical form
     record = parse_record(data)
@@ -453,6 +461,7 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
     match: Any = record.match
     discrepancy: dict[str, Any] | None = None
     match_finished = False
+    last_state: Any = None
 
     for k, entry in enumerate(record.deals):
         if k > 0:
@@ -468,7 +477,9 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
                                            engine={"deals": k})
                 break
             match = previous["next_match"]
-        found, summary = _check_deal(game, record, entry, k, match, keep_steps, lang)
+        found, summary, state = _check_deal(game, record, entry, k, match, keep_steps, lang)
+        if state is not None:
+            last_state = state
         if summary is not None:
             deals.append(summary)
             for target, value in summary["totals"].items():
@@ -490,17 +501,19 @@ def check_record(data: Any, *, keep_steps: bool = False, lang: str = "en") -> di
     return {"consistent": discrepancy is None, "digest": record_digest,
             "digest_matches": digest_matches, "game": gid, "format_version": record.format_version,
             "deals": deals, "totals": totals, "match_finished": match_finished,
-            "discrepancy": discrepancy}
+            "discrepancy": discrepancy}, last_state
 
 
 def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, match: Any,
-                keep_steps: bool, lang: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """(the deal's discrepancy or None, its summary or None when it could not be dealt)."""
+                keep_steps: bool, lang: str
+                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Any]:
+    """(the deal's discrepancy or None, its summary or None when it could not be dealt, the
+    state its replay ended in or None)."""
     d = entry.deal
     commitment = None if d.seed is None else rng.commitment(d.seed, d.seed_salt or None)
     if d.seed_commitment is not None and d.seed_commitment.strip().lower() != commitment:
         return _discrepancy("commitment_mismatch", lang, k, None, recorded=d.seed_commitment,
-                            engine=commitment), None
+                            engine=commitment), None, None
     try:
         dealt = adjudicate.deal(**_deal_request(record, entry, match))
     except InvalidOptions:
@@ -508,7 +521,7 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
     except InputError as err:  # InvalidDeal, or a game's own code for what it cannot deal
         where = f" ({err.path})" if err.path else ""
         return _discrepancy("deal_invalid", lang, k, None, recorded=msgspec.to_builtins(d),
-                            detail=err.message + where), None
+                            detail=err.message + where), None, None
     state_json = dealt["state"]
     _, state = adjudicate.load_state(state_json)
     players = state_json["players"]
@@ -528,12 +541,12 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
         except InputError as err:  # InvalidAction, or a game's own code (Manteur's declarations)
             path = f"action{err.path[len('action'):]}" if err.path.startswith("action") else err.path
             return _discrepancy("action_invalid", lang, k, i, recorded=recorded.action,
-                                detail=f"{err.message} ({path})"), summary
+                                detail=f"{err.message} ({path})"), summary, state
         try:
             tr, _ = adjudicate.apply_parsed(game, state, action)
         except Refusal as refusal:
             return _discrepancy("action_refused", lang, k, i, recorded=recorded.action,
-                                refusal=refusal), summary
+                                refusal=refusal), summary, state
         state = tr.state
         deltas = [dl.to_json(gid) for dl in tr.score_deltas]
         if any(e.type == MATCH_FINISHED for e in tr.events):
@@ -542,7 +555,7 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
             written = [msgspec.to_builtins(dl) for dl in recorded.score_deltas]
             if Counter(map(_delta_key, written)) != Counter(map(_delta_key, deltas)):
                 return _discrepancy("score_differs", lang, k, i, recorded=_compared(written),
-                                    engine=_compared(deltas)), summary
+                                    engine=_compared(deltas)), summary, state
         for dl in deltas:
             deal_totals[dl["target"]] = deal_totals.get(dl["target"], 0) + dl["delta"]
         summary["actions"] = i + 1
@@ -567,8 +580,8 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
             return _discrepancy("result_differs", lang, k, None,
                                 recorded=msgspec.to_builtins(result),
                                 engine={"status": summary["status"], "totals": deal_totals}
-                                ), summary
-    return None, summary
+                                ), summary, state
+    return None, summary, state
 
 
 # ---------------------------------------------------------------- verifying a deal

@@ -39,7 +39,7 @@ def physical_deal(game_id: str, players: list[str], state: dict) -> dict:
 def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: float = 0.3,
                   ledger: float = 0.02, comments: float = 0.05, most_players: int = 5,
                   options: dict | None = None, irregular: float = 0.0,
-                  withdrawals: float = 0.0) -> dict:
+                  withdrawals: float = 0.0, players: list[str] | None = None) -> dict:
     """A consistent record of a random match of `game_id`: up to `deals` deals, each played by
     random legal actions to its end (the record stops early when the match ends or a deal
     does not finish within 3,000 actions), a share of deals dealt from the physical cards
@@ -50,17 +50,18 @@ def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: fl
     steps where an act the rules refuse is tried (a seat's legal act posted by another seat,
     or an act legal a few moves ago): in referee mode a sanctionable one is recorded as the
     engine sanctions it, any other is left out. `withdrawals`: the share of the referee's
-    entries that withdraw a standing ledger entry instead."""
+    entries that withdraw a standing ledger entry instead. `players`: the seat ids (an event's
+    table), instead of a random count of p0, p1 …"""
     game = registry.get(game_id)
     counts = list(range(game.min_players, min(game.max_players, most_players) + 1))
-    while True:
-        players = [f"p{i}" for i in range(rnd.choice(counts))]
+    while players is None:
+        tried = [f"p{i}" for i in range(rnd.choice(counts))]
         try:
-            adjudicate.check_players(game, players)
-            adjudicate.deal(game_id, players, options, "probe")
-            break
+            adjudicate.check_players(game, tried)
+            adjudicate.deal(game_id, tried, options, "probe")
+            players = tried
         except InvalidDeal:
-            counts.remove(len(players))  # a count the game is not played by (Manillen: 5)
+            counts.remove(len(tried))  # a count the game is not played by (Manillen: 5)
     record: dict[str, Any] = {
         "format": records.FORMAT, "format_version": records.FORMAT_VERSION, "game": game_id,
         "players": players, "options": dict(options or {}),

@@ -34,8 +34,8 @@ MAX_SAME_DEALS = 64
 MIN_TABLE, MAX_TABLE = 2, 8
 
 SEATING_METHODS = ("random", "swiss", "fixed")
-# The tie-breaks a standings table may apply after event points, in the order the system lists
-# them (the standings that apply them are not built yet: docs/events.md).
+# The tie-breaks the standings apply after event points, in the order the system lists them
+# (engine/events/standings.py).
 TIE_BREAKS = ("opponents_points", "match_score", "first_places", "head_to_head")
 
 

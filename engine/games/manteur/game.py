@@ -50,6 +50,7 @@ class ManteurGame(Game[ManteurState]):
     match = Match({"penalties": Field("int_map", "penalty points already taken, by player id "
                                       "(a game entered part-way)", required=False)})
     zero_sum = False  # penalty points are taken, never paid to anyone
+    standings_fewest_first = True  # the fewest penalty points place first (B17)
     # B.6: a physical deal gives the starter's five cards (every other seat's hand is empty);
     # nothing else lies face up, so there is no table.
     physical = PhysicalDeals(names_unseen_draw=names_unseen_draw)

@@ -1,0 +1,309 @@
+"""The event's standings (docs/events.md "Standings"): how each table placed its entrants,
+event points per place, byes and the director's penalties, then the system's tie-breaks in
+order and a lot drawn from the event's seeds last, so that no two entrants share a rank.
+
+A table's places come from its result: a match record, replayed (engine/records.py) and
+placed by the game's own `Game.standings` of the state the replay ends in (the highest total
+first, or the fewest where the game says so: `Game.standings_fewest_first`), or a reported
+result's places. Nothing here knows any one game: the record's standings entries name their
+seats, and the table's seats name the entrants. Ties share a place.
+
+Replaying a record is the costly part; its outcome is a pure function of the record, so it is
+kept by the digest of the record's canonical form (`_replayed`) and the rounds before a swiss round
+(engine/events/roster.py) re-derive their points without replaying again.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .. import adjudicate, records
+from ..errors import InputError
+from .format import Event, InvalidEvent, Round, Table, game_of, seat_ids, side_seats
+
+LOT_PREFIX = b"card-referee/event-lot/v1"
+_LOT_BITS = 52  # a lot is an integer JSON holds exactly
+
+
+class EventRecordInconsistent(InvalidEvent):
+    """A table's match record that does not replay as written (HTTP 422): the discrepancy's
+    code is in the message, the table's record in the path."""
+
+    code = "event_record_inconsistent"
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """How a table placed its entrants: `places` (1 = first; ties share), `margins` (each
+    entrant's score against the others at the table: the sum over the others of its total
+    less theirs, in the game's unit, turned so that more is better; 0 without scores) and
+    `opponents` (the entrants it played against: not on its own side)."""
+
+    places: dict[str, int]
+    margins: dict[str, int]
+    opponents: dict[str, tuple[str, ...]]
+
+
+def bye_points(event: Event) -> int:
+    """A bye scores `system.bye_points`, or by default 1st place's event points."""
+    s = event.system
+    return s.event_points[0] if s.bye_points is None else s.bye_points
+
+
+def place_points(event: Event, place: int) -> int:
+    scale = event.system.event_points
+    return scale[place - 1] if place <= len(scale) else 0
+
+
+# Replayed records' outcomes by the SHA-256 of their canonical form (a digest, not the record:
+# a large event's records would otherwise be held twice), the oldest dropped past the bound.
+_REPLAYED: dict[bytes, tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]] = {}
+_KEEP = 65536
+
+
+def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
+    """(the first discrepancy's code or None, the final standings' entries as (seats, total))
+    of a record, replayed once per process."""
+    key = hashlib.sha256(records.canonical_bytes(record)).digest()
+    kept = _REPLAYED.get(key)
+    if kept is None:
+        kept = _replay(record)
+        if len(_REPLAYED) >= _KEEP:
+            _REPLAYED.pop(next(iter(_REPLAYED)), None)
+        _REPLAYED[key] = kept
+    return kept
+
+
+def _replay(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
+    report, state = records.replay_record(record)
+    if not report["consistent"] or state is None:
+        found = report["discrepancy"]
+        return (found["code"] if found else "deal_unfinished"), ()
+    game = adjudicate.game_by_id(report["game"])
+    return None, tuple((tuple(e.seats), e.total) for e in game.standings(state).entries)
+
+
+def _ranked(values: dict[str, int]) -> dict[str, int]:
+    """Places from values, the highest first, equal values sharing a place."""
+    return {u: 1 + sum(1 for w in values.values() if w > v) for u, v in values.items()}
+
+
+def _margins(totals: dict[str, int]) -> dict[str, int]:
+    return {u: sum(v - w for x, w in totals.items() if x != u) for u, v in totals.items()}
+
+
+def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | None:
+    """The table's outcome, or None while it has no result."""
+    if table.result is None:
+        return None
+    entrants = list(dict.fromkeys(s.entrant for s in table.seats))
+    fewest = game_of(event.system).standings_fewest_first
+    sign = -1 if fewest else 1
+    if table.result.record is not None:
+        totals = record_totals(table, f"{path}.result.record" if path else "result.record")
+        turned = {u: sign * totals.get(u, 0) for u in entrants}
+        places = _ranked(turned)
+    elif table.result.reported is not None:
+        places = dict(table.result.reported.places)
+        scores = table.result.reported.scores or {}
+        turned = {u: sign * scores.get(u, 0) for u in entrants}
+    else:
+        return None
+    return TableOutcome(places, _margins(turned), _opponents(event, table))
+
+
+def record_totals(table: Table, path: str) -> dict[str, int]:
+    """Each entrant's total in the record's final standings (a team's total to each of its
+    entrants: partners that rotate share their side's)."""
+    record = table.result.record if table.result else None
+    try:
+        found, entries = _replayed(record or {})
+    except InputError as err:  # a record parse_event let through but the replay refuses
+        raise InvalidEvent(err.message, f"{path}.{err.path}" if err.path else path) from None
+    if found is not None:
+        raise EventRecordInconsistent(f"the table's record does not replay as written: {found}",
+                                      path)
+    entrant_of = dict(zip(seat_ids(table), (s.entrant for s in table.seats)))
+    totals: dict[str, int] = {}
+    for seats, total in entries:
+        for seat in seats:
+            if seat in entrant_of:
+                totals[entrant_of[seat]] = total
+    return totals
+
+
+def _opponents(event: Event, table: Table) -> dict[str, tuple[str, ...]]:
+    """Each entrant's opponents at the table: every other entrant not seated on its side."""
+    sides = side_seats(event.system, game_of(event.system)) if event.system.partners != "none" \
+        else ()
+    side_of = {i: k for k, side in enumerate(sides) for i in side}
+    out: dict[str, set[str]] = {}
+    for i, a in enumerate(table.seats):
+        for j, b in enumerate(table.seats):
+            if a.entrant != b.entrant and (i not in side_of or side_of.get(i) != side_of.get(j)):
+                out.setdefault(a.entrant, set()).add(b.entrant)
+    return {u: tuple(sorted(out.get(u, ()))) for u in dict.fromkeys(s.entrant for s in table.seats)}
+
+
+def outcomes(event: Event, rounds: Sequence[Round]) -> list[list[TableOutcome | None]]:
+    """Every table's outcome, round by round (tables in the document's order)."""
+    return [[table_outcome(event, t, f"rounds[{k}].tables[{i}]") for i, t in enumerate(r.tables)]
+            for k, r in enumerate(rounds)]
+
+
+def event_points(event: Event, rounds: Sequence[Round],
+                 played: list[list[TableOutcome | None]] | None = None) -> dict[str, int]:
+    """Each entrant's event points after `rounds` (the first rounds of the event): places
+    scored by `system.event_points`, byes by bye_points, less the director's points penalties
+    given in those rounds."""
+    points = {e.id: 0 for e in event.entrants}
+    for rnd, tables in zip(rounds, played if played is not None else outcomes(event, rounds)):
+        for unit in rnd.byes:
+            points[unit] += bye_points(event)
+        for outcome in tables:
+            for unit, place in (outcome.places if outcome else {}).items():
+                points[unit] += place_points(event, place)
+    for p in event.penalties:
+        if p.kind == "points" and p.round <= len(rounds):
+            points[p.entrant] -= p.points
+    return points
+
+
+def table_places(event: Event, table: Table) -> dict[str, int] | None:
+    """The place of each entrant at a table, or None while it has no result."""
+    outcome = table_outcome(event, table)
+    return None if outcome is None else outcome.places
+
+
+# ---------------------------------------------------------------- the standings
+
+@dataclass
+class Standing:
+    """One entrant's line: its rank (1…n, no two alike), event points, the value of every
+    tie-break the system declares (`tie_breaks`, in its order) and its lot, what it played,
+    its byes, first places and the director's points taken off, and whether it was
+    disqualified (ranked after every entrant who was not)."""
+
+    entrant: str
+    rank: int = 0
+    event_points: int = 0
+    tie_breaks: dict[str, int] = field(default_factory=dict)
+    lot: int = 0
+    played: int = 0
+    byes: int = 0
+    first_places: int = 0
+    penalty_points: int = 0
+    disqualified: bool = False
+
+
+def lot(event: Event, entrant: str) -> int:
+    """The entrant's lot: from the rounds' revealed seeds (a round not yet revealed: its
+    commitment), so no one can know it before the seeds are drawn; the higher lot first."""
+    h = hashlib.sha256(LOT_PREFIX)
+    for rnd in event.rounds:
+        h.update(b"\0" + (rnd.seed if rnd.seed is not None else rnd.seed_commitment).encode())
+    h.update(b"\0\0" + entrant.encode())
+    return int.from_bytes(h.digest()[:8], "big") >> (64 - _LOT_BITS)
+
+
+def standings(event: Event) -> list[Standing]:
+    """Every entrant once, best first (docs/events.md "Standings")."""
+    played = outcomes(event, event.rounds)
+    points = event_points(event, event.rounds, played)
+    lines = {e.id: Standing(e.id, event_points=points[e.id], lot=lot(event, e.id))
+             for e in event.entrants}
+    for rnd, tables in zip(event.rounds, played):
+        for unit in rnd.byes:
+            lines[unit].byes += 1
+        for outcome in tables:
+            for unit, place in (outcome.places if outcome else {}).items():
+                lines[unit].played += 1
+                lines[unit].first_places += place == 1
+    for p in event.penalties:
+        if p.kind == "points":
+            lines[p.entrant].penalty_points += p.points
+        elif p.kind == "disqualification":
+            lines[p.entrant].disqualified = True
+    values = _tie_break_values(event, played, points)
+    for unit, line in lines.items():
+        # head_to_head is measured within the group still tied when it is reached (_order):
+        # 0 for an entrant no one was tied with there
+        line.tie_breaks = {name: values.get(name, {}).get(unit, 0)
+                           for name in event.system.tie_breaks}
+    dq = [u for u in lines if lines[u].disqualified]
+    order = [*_order(event, played, lines, [u for u in lines if u not in dq]),
+             *_order(event, played, lines, dq)]
+    for rank, unit in enumerate(order, 1):
+        lines[unit].rank = rank
+    return [lines[u] for u in order]
+
+
+def _tie_break_values(event: Event, played: list[list[TableOutcome | None]],
+                      points: dict[str, int]) -> dict[str, dict[str, int]]:
+    """The tie-breaks that do not depend on who else is tied: opponents' event points (every
+    opponent met at a table with a result, as often as met), the game's score difference (the
+    tables' margins summed) and first places."""
+    opp = {u: 0 for u in points}
+    score = {u: 0 for u in points}
+    firsts = {u: 0 for u in points}
+    for tables in played:
+        for outcome in tables:
+            if outcome is None:
+                continue
+            for unit, place in outcome.places.items():
+                opp[unit] += sum(points[o] for o in outcome.opponents.get(unit, ()))
+                score[unit] += outcome.margins.get(unit, 0)
+                firsts[unit] += place == 1
+    return {"opponents_points": opp, "match_score": score, "first_places": firsts}
+
+
+def _head_to_head(tables_of: dict[str, list[TableOutcome]], group: Sequence[str]
+                  ) -> dict[str, int]:
+    """Within a tied group: at every table where members met, each member scores one for
+    every member it placed ahead of and loses one for every member placed ahead of it."""
+    members = set(group)
+    out = {u: 0 for u in group}
+    for u in group:
+        for outcome in tables_of.get(u, ()):
+            mine = outcome.places[u]
+            out[u] += sum((mine < place) - (mine > place)
+                          for w, place in outcome.places.items() if w != u and w in members)
+    return out
+
+
+def _order(event: Event, played: list[list[TableOutcome | None]], lines: dict[str, Standing],
+           group: list[str]) -> list[str]:
+    """`group` ranked: event points, then each tie-break in the system's order among those
+    still tied, then the lot (and, were two lots alike, the entrant id)."""
+    levels: list[str] = ["event_points", *event.system.tie_breaks]
+    tables_of: dict[str, list[TableOutcome]] = {}  # each entrant's tables with a result
+    for tables in played:
+        for outcome in tables:
+            if outcome is not None:
+                for unit in outcome.places:
+                    tables_of.setdefault(unit, []).append(outcome)
+
+    def rank(members: list[str], depth: int) -> list[str]:
+        if len(members) < 2 or depth == len(levels):
+            return sorted(members, key=lambda u: (-lines[u].lot, u))
+        name = levels[depth]
+        if name == "event_points":
+            value = {u: lines[u].event_points for u in members}
+        elif name == "head_to_head":
+            value = _head_to_head(tables_of, members)
+            for u in members:
+                lines[u].tie_breaks[name] = value[u]
+        else:
+            value = {u: lines[u].tie_breaks[name] for u in members}
+        out: list[str] = []
+        for v in sorted(set(value.values()), reverse=True):
+            out += rank([u for u in members if value[u] == v], depth + 1)
+        return out
+
+    return rank(group, 0)
+
+
+def as_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
+    """The standings as JSON-native values."""
+    return [dict(line.__dict__) for line in lines]
