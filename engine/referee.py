@@ -252,6 +252,43 @@ def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
         *counted.events))
 
 
+def _ledger_event_text(event: Event) -> dict[str, str]:
+    """The ledger's events in words: "p1 is warned (#2): late play" / 「p1に警告(#2): …」."""
+    d = event.data
+    who, entry = d["player"], d["entry"]
+    reason = d.get("reason") or ""
+    why_en, why_ja = (f": {reason}", f": {reason}") if reason else ("", "")
+    if event.type == "warned":
+        return {"en": f"{who} is warned (entry {entry}){why_en}",
+                "ja": f"{who}に警告(記録{entry}){why_ja}"}
+    if event.type == "penalty_given":
+        return {"en": f"{who} is penalized {d['points']} (entry {entry}){why_en}",
+                "ja": f"{who}に罰則{d['points']}(記録{entry}){why_ja}"}
+    if d["kind"] == PENALTY:  # withdrawn
+        return {"en": f"{who}'s penalty (entry {entry}) is withdrawn: {d['points']} given back",
+                "ja": f"{who}の罰則(記録{entry})を取り消し: {d['points']}を戻す"}
+    return {"en": f"{who}'s warning (entry {entry}) is withdrawn",
+            "ja": f"{who}の警告(記録{entry})を取り消し"}
+
+
+_LEDGER_EVENT_NAMES = frozenset(e.name for e in LEDGER_EVENTS)
+
+
+def events_json(game: "Game[Any]", events: Any) -> list[dict[str, Any]]:
+    """An answer's events as JSON, each with its words, `text` {en, ja}: its own where it
+    carries some (a call as spoken, a sanction), the ledger's from here, any other the game's
+    (Game.event_text). Only the events an answer sends are worded: nothing on the rules' path."""
+    gid = game.id  # named on every event: games share event types
+    out = []
+    for e in events:
+        j = e.to_json(gid)
+        if "text" not in j:
+            j["text"] = _ledger_event_text(e) if e.type in _LEDGER_EVENT_NAMES \
+                else game.event_text(e)
+        out.append(j)
+    return out
+
+
 def legal_actions(game: "Game[Any]", state: Any) -> list["Action"]:
     """What the referee may do now: a warning and a penalty (1 point: the referee sets the
     points and gives the reason) for every seat, a withdrawal of every entry still standing,
