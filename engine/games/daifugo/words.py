@@ -138,10 +138,11 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "skipped":
         return {"en": f"{d['player']} is skipped", "ja": f"{d['player']}は飛ばされる"}
     if e.type in ("gave", "exchanged"):
+        cards = "card" if d["count"] == 1 else "cards"
         if e.type == "gave":  # D18
-            return {"en": f"{d['player']} gives {d['count']} cards to {d['to']} (7-pass)",
+            return {"en": f"{d['player']} gives {d['count']} {cards} to {d['to']} (7-pass)",
                     "ja": f"{d['player']}が{d['to']}に{d['count']}枚渡す(7渡し)"}
-        return {"en": f"{d['player']} gives {d['count']} cards back to {d['to']} (exchange)",
+        return {"en": f"{d['player']} gives {d['count']} {cards} back to {d['to']} (exchange)",
                 "ja": f"{d['player']}が{d['to']}に{d['count']}枚返す(カード交換)"}
     if e.type == "discarded":  # D19
         return {"en": f"{d['player']} discards {cards_label(d['cards'], 'en')} (10-discard)",
@@ -161,6 +162,8 @@ def _end_text(e: Event) -> dict[str, str]:
                 "ja": "ディール終了: " + "、".join(f"{p} {t[1]}" for p, t in titles)}
     if e.type == "match_finished":
         who = ", ".join(d["winners"])
-        return {"en": f"Match over after {d['deals_played']} deals: {who} wins",
+        deals = "deal" if d["deals_played"] == 1 else "deals"
+        return {"en": f"Match over after {d['deals_played']} {deals}: {who} "
+                      f"{'wins' if len(d['winners']) == 1 else 'win'}",
                 "ja": f"{d['deals_played']}ディールで対戦終了: {'、'.join(d['winners'])}の勝ち"}
     return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}

@@ -219,9 +219,8 @@ def _deal_text(e: Event) -> dict[str, str]:
         return {"en": f"{d['team']} loses the deal: {d['player']} signalled (R-7){why_en}",
                 "ja": f"{d['team']}はこの一局を負け: {d['player']}の合図(R-7){why_ja}"}
     if e.type == "deal_finished":
-        order = ", ".join(d["order"])
-        return {"en": f"Deal over: {d['team']} wins, finish {d['finish']} ({order})",
-                "ja": f"一局終了: {d['team']}の勝ち、{d['finish']}({order})"}
+        return {"en": f"Deal over: {d['team']} wins, finish {d['finish']} ({', '.join(d['order'])})",
+                "ja": f"一局終了: {d['team']}の勝ち、{d['finish']}({'、'.join(d['order'])})"}
     if e.type == "match_finished":
         return {"en": f"Match over: {d['team']} wins ({', '.join(d['winners'])})",
                 "ja": f"試合終了: {d['team']}の勝ち({'、'.join(d['winners'])})"}

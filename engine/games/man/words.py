@@ -96,14 +96,13 @@ def event_text(e: Event) -> dict[str, str]:
         return {"en": f"{d['player']} turns over {cards_label(d['cards'], 'en')}",
                 "ja": f"{d['player']}が{cards_label(d['cards'], 'ja')} をめくる"}
     if e.type == "reshuffled":  # 3.9
-        return {"en": f"The discards become the stock ({d['count']} cards, reshuffle "
-                      f"{d['number']})",
-                "ja": f"捨て札を山札にする({d['count']}枚、{d['number']}回目)"}
+        return {"en": f"The discards become the stock ({d['count']} cards)",
+                "ja": f"捨て札を山札にする({d['count']}枚)"}
     if e.type == "deal_drawn":
         return {"en": "The game is drawn: the stock ran out (3.9)",
                 "ja": "山札が尽きて流局(3.9)"}
     if e.type == "drew":
-        en, ja = f"{d['player']} draws {d['count']}", f"{d['player']}が{d['count']}枚引く"
+        en, ja = f"{d['player']} draws {d['count']} card{'' if d['count'] == 1 else 's'}", f"{d['player']}が{d['count']}枚引く"
         if d["penalty"]:  # 3.8
             en, ja = f"{en} (the pending draw)", f"{ja}(ペナルティの引き)"
         return {"en": en, "ja": ja}
@@ -124,6 +123,7 @@ def _end_text(e: Event) -> dict[str, str]:
         return {"en": f"Game over by {how[0]}; {d['next_dealer']} deals next",
                 "ja": f"{how[1]}で終了。次の親は{d['next_dealer']}"}
     if e.type == "match_finished":  # 7.2
-        return {"en": f"Match over after {d['games_played']} games: {d['winner']} wins",
+        games = "game" if d["games_played"] == 1 else "games"
+        return {"en": f"Match over after {d['games_played']} {games}: {d['winner']} wins",
                 "ja": f"{d['games_played']}局で対戦終了: {d['winner']}の勝ち"}
     return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}

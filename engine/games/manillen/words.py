@@ -53,9 +53,13 @@ def _trump(trump: str) -> tuple[str, str]:
 
 def _sides(sides: Any) -> tuple[str, str]:
     """Each side's points and tricks: "team1 (p0, p2) 38 points, 5 tricks; …"."""
-    en = "; ".join(f"{x['id']} ({', '.join(x['members'])}) {x['points']} points, "
-                   f"{x['tricks']} tricks" for x in sides)
-    ja = "。".join(f"{x['id']}({'、'.join(x['members'])}) {x['points']}点、{x['tricks']}トリック"
+    def who(x: Any, sep: str, left: str, right: str) -> str:
+        # a side of one player is named by that player alone
+        members = list(x["members"])
+        return x["id"] if members == [x["id"]] else f"{x['id']}{left}{sep.join(members)}{right}"
+    en = "; ".join(f"{who(x, ', ', ' (', ')')} {x['points']} points, "
+                   f"{x['tricks']} trick{'' if x['tricks'] == 1 else 's'}" for x in sides)
+    ja = "。".join(f"{who(x, '、', '(', ')')} {x['points']}点、{x['tricks']}トリック"
                    for x in sides)
     return en, ja
 
@@ -110,7 +114,8 @@ def _end_text(e: Event) -> dict[str, str]:
     if e.type == "boom_reached":
         return {"en": f"{d['winner']} reaches the boom", "ja": f"{d['winner']}がボアムに到達"}
     if e.type == "match_finished":
-        who = ", ".join(d["winners"])
-        return {"en": f"Match over: {d['winner']} wins ({who})",
+        if list(d["winners"]) == [d["winner"]]:
+            return {"en": f"Match over: {d['winner']} wins", "ja": f"対戦終了: {d['winner']}の勝ち"}
+        return {"en": f"Match over: {d['winner']} wins ({', '.join(d['winners'])})",
                 "ja": f"対戦終了: {d['winner']}の勝ち({'、'.join(d['winners'])})"}
     return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}

@@ -77,11 +77,10 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "accepted":  # B13
         return {"en": f"{p} accepts {d['from']}'s declaration", "ja": f"{p}が{d['from']}の宣言を受ける"}
     if e.type == "exchanged":
-        return {"en": f"{p} exchanges {d['count']} cards", "ja": f"{p}が{d['count']}枚交換する"}
+        return {"en": f"{p} exchanges {d['count']} card{'' if d['count'] == 1 else 's'}", "ja": f"{p}が{d['count']}枚交換する"}
     if e.type == "reshuffled":
-        return {"en": f"The discards become the stock ({d['count']} cards, reshuffle "
-                      f"{d['number']})",
-                "ja": f"捨て札を山札にする({d['count']}枚、{d['number']}回目)"}
+        return {"en": f"The discards become the stock ({d['count']} cards)",
+                "ja": f"捨て札を山札にする({d['count']}枚)"}
     if e.type == "eliminated":
         return {"en": f"{p} is eliminated", "ja": f"{p}は脱落"}
     if e.type == "reinstated":  # B22
@@ -94,6 +93,7 @@ def event_text(e: Event) -> dict[str, str]:
                 "ja": f"第{d['round']}ラウンド: {d['starter']}から"}
     if e.type == "match_finished":  # B17
         who = ", ".join(d["winners"])
-        return {"en": f"Game over: {d['loser']} reached the limit; {who} win",
+        win = "wins" if len(d["winners"]) == 1 else "win"
+        return {"en": f"Game over: {d['loser']} reached the limit; {who} {win}",
                 "ja": f"ゲーム終了: {d['loser']}が上限に達した。{'、'.join(d['winners'])}の勝ち"}
     return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}
