@@ -206,10 +206,11 @@ def _tribute_text(e: Event) -> dict[str, str] | None:
 def _deal_text(e: Event) -> dict[str, str]:
     d = e.data
     if e.type == "lead_type_barred":
-        types = ", ".join(d["types"])
-        return {"en": f"{d['player']} may not lead {types} next round ({d['offender']} played "
+        named = [KIND.get(t, ("bomb", "爆弾") if t == "bomb" else (t, t)) for t in d["types"]]
+        en, ja = ", ".join(n[0] for n in named), "、".join(n[1] for n in named)
+        return {"en": f"{d['player']} may not lead {en} next round ({d['offender']} played "
                       "out of turn, R-3)",
-                "ja": f"{d['player']}は次のラウンドで{types}をリードできない({d['offender']}の"
+                "ja": f"{d['player']}は次のラウンドで{ja}をリードできない({d['offender']}の"
                       "手番外のプレイ、R-3)"}
     why_en, why_ja = (f": {d['reason']}", f": {d['reason']}") if d.get("reason") else ("", "")
     if e.type == "hand_voided":
