@@ -161,7 +161,7 @@ def event_text(e: Event) -> dict[str, str]:
         place = ordinal(d["place"])
         return {"en": f"{d['player']} goes out, {place[0]}", "ja": f"{d['player']}が{place[1]}で上がり"}
     if e.type == "count_announced":
-        return {"en": f"{d['player']} has {d['count']} cards left",
+        return {"en": f"{d['player']} has {d['count']} card{'' if d['count'] == 1 else 's'} left",
                 "ja": f"{d['player']}の残りは{d['count']}枚"}
     if e.type == "passed":
         return {"en": f"{d['player']} passes", "ja": f"{d['player']}はパス"}
