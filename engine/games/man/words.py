@@ -102,7 +102,8 @@ def event_text(e: Event) -> dict[str, str]:
         return {"en": "The game is drawn: the stock ran out (3.9)",
                 "ja": "山札が尽きて流局(3.9)"}
     if e.type == "drew":
-        en, ja = f"{d['player']} draws {d['count']} card{'' if d['count'] == 1 else 's'}", f"{d['player']}が{d['count']}枚引く"
+        cards = "card" if d["count"] == 1 else "cards"
+        en, ja = f"{d['player']} draws {d['count']} {cards}", f"{d['player']}が{d['count']}枚引く"
         if d["penalty"]:  # 3.8
             en, ja = f"{en} (the pending draw)", f"{ja}(ペナルティの引き)"
         return {"en": en, "ja": ja}

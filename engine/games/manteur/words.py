@@ -77,7 +77,8 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "accepted":  # B13
         return {"en": f"{p} accepts {d['from']}'s declaration", "ja": f"{p}が{d['from']}の宣言を受ける"}
     if e.type == "exchanged":
-        return {"en": f"{p} exchanges {d['count']} card{'' if d['count'] == 1 else 's'}", "ja": f"{p}が{d['count']}枚交換する"}
+        cards = "card" if d["count"] == 1 else "cards"
+        return {"en": f"{p} exchanges {d['count']} {cards}", "ja": f"{p}が{d['count']}枚交換する"}
     if e.type == "reshuffled":
         return {"en": f"The discards become the stock ({d['count']} cards)",
                 "ja": f"捨て札を山札にする({d['count']}枚)"}
