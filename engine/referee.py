@@ -281,17 +281,18 @@ def _worded(event: Event, cited: str) -> Event:
 _LEDGER_EVENT_NAMES = frozenset(e.name for e in LEDGER_EVENTS)
 
 
-def events_json(game: "Game[Any]", events: Any) -> list[dict[str, Any]]:
+def events_json(game: "Game[Any]", state: Any, events: Any) -> list[dict[str, Any]]:
     """An answer's events as JSON, each with its words, `text` {en, ja}: its own where it
     carries some (a call as spoken, a sanction), the ledger's from here, any other the game's
-    (Game.event_text). Only the events an answer sends are worded: nothing on the rules' path."""
+    (Game.event_text; `state`: the state after them). Only the events an answer sends are
+    worded: nothing on the rules' path."""
     gid = game.id  # named on every event: games share event types
     out = []
     for e in events:
         j = e.to_json(gid)
         if "text" not in j:
             j["text"] = _ledger_event_text(e) if e.type in _LEDGER_EVENT_NAMES \
-                else game.event_text(e)
+                else game.event_text(state, e)
         out.append(j)
     return out
 

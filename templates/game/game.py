@@ -62,7 +62,7 @@ class HighCardGame(Game[State]):
     def action_text(self, state: State, action: Action) -> dict[str, str]:
         return phases.action_text(state, action)
 
-    def event_text(self, event: Event) -> dict[str, str]:
+    def event_text(self, state: State, event: Event) -> dict[str, str]:
         return phases.event_text(event)
 
     def to_act(self, state: State) -> list[str]:

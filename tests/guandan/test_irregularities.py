@@ -266,9 +266,9 @@ def test_R_7_signalling_forfeits_the_deal_scored_as_the_opponents_1_2_finish():
     assert out.valid and out.status == "finished" and out.to_act == []
     assert out.events[0] == {"type": "deal_forfeited", "game": "guandan", "player": "b",
                              "team": "team2", "reason": "coughed at each lead",
-                             "text": {"en": "team2 loses the deal: b signalled (R-7): coughed "
-                                            "at each lead",
-                                      "ja": "team2はこの一局を負け: bの合図(R-7): coughed at "
+                             "text": {"en": "b signalled: b & d forfeit the deal (R-7): "
+                                            "coughed at each lead",
+                                      "ja": "bの合図: b & dはこの一局を負け(R-7): coughed at "
                                             "each lead"}}
     result = out.state["result"]
     assert result["winner"] == "team1" and result["finish"] == "1-2"

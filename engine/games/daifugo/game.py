@@ -97,7 +97,7 @@ class DaifugoGame(Game[DaifugoState]):
     def action_text(self, state: DaifugoState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
 
-    def event_text(self, event: Event) -> dict[str, str]:
+    def event_text(self, state: DaifugoState, event: Event) -> dict[str, str]:
         return words.event_text(event)
 
     def to_act(self, state: DaifugoState) -> list[str]:

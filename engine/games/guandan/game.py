@@ -122,8 +122,8 @@ class GuandanGame(Game[GuandanState]):
     def action_text(self, state: GuandanState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
 
-    def event_text(self, event: Event) -> dict[str, str]:
-        return words.event_text(event)
+    def event_text(self, state: GuandanState, event: Event) -> dict[str, str]:
+        return words.event_text(state, event)
 
     def legal_actions_of_cards(self, state: GuandanState, player: str,
                                cards: tuple[str, ...]) -> list[Action] | None:

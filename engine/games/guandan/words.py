@@ -11,7 +11,7 @@ from engine.values import Action, Event
 
 from .combos import ComboError, Reading, choose_reading, reading_from_json
 from .options import combo_rules
-from .state import GuandanState
+from .state import TEAMS, GuandanState
 
 PASS = {"en": "Pass", "ja": "パス"}
 # §4, §5 (docs/rules/guandan.md, .ja.md): each combination's name.
@@ -147,7 +147,12 @@ def _kind(reading: Any) -> tuple[str, str] | None:
         return None
 
 
-def event_text(e: Event) -> dict[str, str]:
+def _team(s: GuandanState, team: str) -> str:
+    """A team by its seats, as the table names it: "p0 & p2" (team1: seats 0 and 2)."""
+    return " & ".join(s.players[TEAMS.index(team)::2]) if team in TEAMS else team
+
+
+def event_text(s: GuandanState, e: Event) -> dict[str, str]:
     """An event in words a referee reads out (Game.event_text)."""
     d = e.data
     if e.type == "played":
@@ -171,7 +176,7 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "trick_won":
         return {"en": f"{d['player']} wins the trick; {d['leader']} leads",
                 "ja": f"{d['player']}がトリックを取る。{d['leader']}がリード"}
-    return _tribute_text(e) or _deal_text(e)
+    return _tribute_text(e) or _deal_text(s, e)
 
 
 def _tribute_text(e: Event) -> dict[str, str] | None:
@@ -203,7 +208,7 @@ def _tribute_text(e: Event) -> dict[str, str] | None:
     return None
 
 
-def _deal_text(e: Event) -> dict[str, str]:
+def _deal_text(s: GuandanState, e: Event) -> dict[str, str]:
     d = e.data
     if e.type == "lead_type_barred":  # R-3
         named = [KIND.get(t, ("bomb", "爆弾") if t == "bomb" else (t, t)) for t in d["types"]]
@@ -217,19 +222,20 @@ def _deal_text(e: Event) -> dict[str, str]:
         return {"en": f"{d['player']}'s hand is void and ranks last (R-6){why_en}",
                 "ja": f"{d['player']}の手札は無効、最下位(R-6){why_ja}"}
     if e.type == "deal_forfeited":  # R-7
-        return {"en": f"{d['team']} loses the deal: {d['player']} signalled (R-7){why_en}",
-                "ja": f"{d['team']}はこの一局を負け: {d['player']}の合図(R-7){why_ja}"}
+        return {"en": f"{d['player']} signalled: {_team(s, d['team'])} forfeit the deal (R-7){why_en}",
+                "ja": f"{d['player']}の合図: {_team(s, d['team'])}はこの一局を負け(R-7){why_ja}"}
     if e.type == "deal_finished":
-        return {"en": f"Deal over: {d['team']} wins, finish {d['finish']} ({', '.join(d['order'])})",
-                "ja": f"一局終了: {d['team']}の勝ち、{d['finish']}({'、'.join(d['order'])})"}
+        return {"en": f"Deal over: {_team(s, d['team'])} win, finish {d['finish']} "
+                      f"({', '.join(d['order'])})",
+                "ja": f"一局終了: {_team(s, d['team'])}の勝ち、{d['finish']}({'、'.join(d['order'])})"}
     if e.type == "match_finished":
-        return {"en": f"Match over: {d['team']} wins ({', '.join(d['winners'])})",
-                "ja": f"試合終了: {d['team']}の勝ち({'、'.join(d['winners'])})"}
+        return {"en": f"Match over: {_team(s, d['team'])} win",
+                "ja": f"試合終了: {_team(s, d['team'])}の勝ち"}
     if e.type == "a_level_failed":  # S-5
-        return {"en": f"{d['team']} fails at A as declarer ({d['failures']} so far, S-5)",
-                "ja": f"{d['team']}はAで失敗({d['failures']}回目、S-5)"}
+        return {"en": f"{_team(s, d['team'])} fail at A as declarer ({d['failures']} so far, S-5)",
+                "ja": f"{_team(s, d['team'])}はAで失敗({d['failures']}回目、S-5)"}
     if e.type == "demoted":  # S-5, S-6
         en, ja = LEVEL_WHY.get(d["reason"], (d["reason"], d["reason"]))
-        return {"en": f"{d['team']} drops to level {d['to']}: {en}",
-                "ja": f"{d['team']}はレベル{d['to']}に下がる: {ja}"}
+        return {"en": f"{_team(s, d['team'])} drop to level {d['to']}: {en}",
+                "ja": f"{_team(s, d['team'])}はレベル{d['to']}に下がる: {ja}"}
     return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}

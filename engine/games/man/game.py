@@ -109,7 +109,7 @@ class ManGame(Game[ManState]):
     def action_text(self, state: ManState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
 
-    def event_text(self, event: Event) -> dict[str, str]:
+    def event_text(self, state: ManState, event: Event) -> dict[str, str]:
         return words.event_text(event)
 
     def to_act(self, state: ManState) -> list[str]:

@@ -99,8 +99,8 @@ class ManillenGame(Game[State]):
     def action_text(self, state: State, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
 
-    def event_text(self, event: Event) -> dict[str, str]:
-        return words.event_text(event)
+    def event_text(self, state: State, event: Event) -> dict[str, str]:
+        return words.event_text(state, event)
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)

@@ -7,6 +7,7 @@ from typing import Any
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, SUIT_SYMBOLS, card_label, cards_label
 from engine.values import Action, Event
 
+from .sides import holder_members
 from .state import ManillenState as State
 
 _PLAIN = {
@@ -53,18 +54,20 @@ def _trump(trump: str) -> tuple[str, str]:
 
 def _sides(sides: Any) -> tuple[str, str]:
     """Each side's points and tricks: "team1 (p0, p2) 38 points, 5 tricks; …"."""
-    def who(x: Any, sep: str, left: str, right: str) -> str:
-        # a side of one player is named by that player alone
-        members = list(x["members"])
-        return x["id"] if members == [x["id"]] else f"{x['id']}{left}{sep.join(members)}{right}"
-    en = "; ".join(f"{who(x, ', ', ' (', ')')} {x['points']} points, "
+    # a side by its players, as the table names it ("p0 & p2")
+    en = "; ".join(f"{' & '.join(x['members'])} {x['points']} points, "
                    f"{x['tricks']} trick{'' if x['tricks'] == 1 else 's'}" for x in sides)
-    ja = "。".join(f"{who(x, '、', '(', ')')} {x['points']}点、{x['tricks']}トリック"
+    ja = "。".join(f"{' & '.join(x['members'])} {x['points']}点、{x['tricks']}トリック"
                    for x in sides)
     return en, ja
 
 
-def event_text(e: Event) -> dict[str, str]:
+def _holder(s: State, holder: str) -> str:
+    """A score holder by its players, as the table names it ("p0 & p2")."""
+    return " & ".join(holder_members(s.players, holder))
+
+
+def event_text(s: State, e: Event) -> dict[str, str]:
     """An event in words a referee reads out (Game.event_text)."""
     d = e.data
     p = d.get("player")
@@ -99,10 +102,10 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "doubling_ended":
         return {"en": f"Doubling over: play at ×{d['multiplier']}",
                 "ja": f"ダブル終了: ×{d['multiplier']}でプレイ"}
-    return _end_text(e)
+    return _end_text(s, e)
 
 
-def _end_text(e: Event) -> dict[str, str]:
+def _end_text(s: State, e: Event) -> dict[str, str]:
     d = e.data
     if e.type == "deal_finished":
         en, ja = _sides(d["sides"])
@@ -112,10 +115,11 @@ def _end_text(e: Event) -> dict[str, str]:
             en, ja = f"{en}; a tie: ×{d['next_carry']} carries", f"{ja}。同点: ×{d['next_carry']}を持ち越し"
         return {"en": f"Deal over: {en}", "ja": f"一局終了: {ja}"}
     if e.type == "boom_reached":
-        return {"en": f"{d['winner']} reaches the boom", "ja": f"{d['winner']}がボアムに到達"}
+        who = holder_members(s.players, d["winner"])
+        return {"en": f"{' & '.join(who)} {'reaches' if len(who) == 1 else 'reach'} the boom",
+                "ja": f"{_holder(s, d['winner'])}がボアムに到達"}
     if e.type == "match_finished":
-        if list(d["winners"]) == [d["winner"]]:
-            return {"en": f"Match over: {d['winner']} wins", "ja": f"対戦終了: {d['winner']}の勝ち"}
-        return {"en": f"Match over: {d['winner']} wins ({', '.join(d['winners'])})",
-                "ja": f"対戦終了: {d['winner']}の勝ち({'、'.join(d['winners'])})"}
+        winners = " & ".join(d["winners"])
+        return {"en": f"Match over: {winners} {'wins' if len(d['winners']) == 1 else 'win'}",
+                "ja": f"対戦終了: {winners}の勝ち"}
     return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}

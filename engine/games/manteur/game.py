@@ -93,7 +93,7 @@ class ManteurGame(Game[ManteurState]):
     def action_text(self, state: ManteurState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
 
-    def event_text(self, event: Event) -> dict[str, str]:
+    def event_text(self, state: ManteurState, event: Event) -> dict[str, str]:
         return words.event_text(event)
 
     def to_act(self, state: ManteurState) -> list[str]:
