@@ -249,7 +249,7 @@ def validate(state_json: Mapping[str, Any], action_json: Any,
     status = game.status(tr.state)
     gid = game.id  # named on every delta and event: games share event types
     return Applied(encoded, [d.to_json(gid) for d in tr.score_deltas],
-                   [e.to_json(gid) for e in tr.events],
+                   referee.events_json(game, tr.state, tr.events),
                    game.public_to_act(tr.state) if public else game.to_act(tr.state), status,
                    referee.match_summary(game, tr.state) if status == FINISHED else None, action.to_json())
 
@@ -393,7 +393,7 @@ def replay(deal_request: Mapping[str, Any], actions: Sequence[Any],
         for d in deltas:
             totals[d["target"]] = totals.get(d["target"], 0) + d["delta"]
         steps.append({"index": index, "game": gid, "action": action.to_json(gid),
-                      "score_deltas": deltas, "events": [e.to_json(gid) for e in tr.events],
+                      "score_deltas": deltas, "events": referee.events_json(game, tr.state, tr.events),
                       "to_act": who(game, state), "status": game.status(state),
                       **({} if seen is None else {"view": seen(state)})})
     final = game.encode(state)

@@ -295,10 +295,18 @@ class EventType:
         props: dict[str, Any] = {"type": {"type": "string", "enum": [self.name]},
                                  "game": {"type": "string", "enum": [game_id],
                                           "description": "the answer's game"}}
-        props.update({k: f.json_schema() for k, f in self.fields.items()})
+        fields = dict(self.fields)
+        # every event carries its words (Game.event_text), declared here once for all games;
+        # an event whose own `text` says something narrower (a call as spoken) declares it
+        fields.setdefault("text", EVENT_TEXT)
+        props.update({k: f.json_schema() for k, f in fields.items()})
         return {"type": "object", "properties": props,
-                "required": ["type", "game"] + [k for k, f in self.fields.items() if f.required],
+                "required": ["type", "game"] + [k for k, f in fields.items() if f.required],
                 "additionalProperties": False, "description": self.description}
+
+
+EVENT_TEXT = Field("text", "the event in words a referee reads out: {en, ja}",
+                   "審判が読み上げるイベントの文: {en, ja}")
 
 
 def placeholders(*templates: str) -> tuple[str, ...]:

@@ -265,6 +265,17 @@ class Game(ABC, Generic[S]):
         ignored (ACTION_ENVELOPE), never trusted."""
 
     @abstractmethod
+    def event_text(self, state: S, event: Event) -> dict[str, str]:
+        """An event of the game's own in words a referee reads out, {"en": …, "ja": …}, both
+        non-empty, from its fields (`state`, the state after the action, for what they name
+        only by id: a team by its seats) ("p1 plays ♠7 ♠8 ♠9 · straight" /
+        「p1が♠7 ♠8 ♠9 を出す・ストレート」, "p2 passes" / 「p2はパス」): the engine adds it as
+        `text` to every event of an answer that carries none of its own (referee.events_json),
+        so a front end shows the log in either language without knowing the game. Built only
+        for the events an answer sends, never on the rules' own path; the engine words its
+        ledger's events itself."""
+
+    @abstractmethod
     def to_act(self, state: S) -> list[str]:
         """Players who may act now (several during races and out-of-turn windows); empty
         once the deal is finished."""

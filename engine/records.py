@@ -562,7 +562,7 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
         summary["status"] = game.status(state)
         if keep_steps:
             step = {"index": i, "game": gid, "action": action.to_json(gid),
-                    "score_deltas": deltas, "events": [e.to_json(gid) for e in tr.events],
+                    "score_deltas": deltas, "events": referee.events_json(game, tr.state, tr.events),
                     "to_act": game.to_act(state), "status": summary["status"]}
             if recorded.comment is not None:
                 step["comment"] = recorded.comment

@@ -252,6 +252,51 @@ def apply(game: "Game[Any]", state: Any, action: "Action") -> "Transition[Any]":
         *counted.events))
 
 
+def _ledger_event_text(event: Event, cited: str | None = None) -> dict[str, str]:
+    """The ledger's events in words: "p1 is warned (entry 2): slow play" / 「p1に警告(記録2):
+    slow play」, the reason as the referee gave it; `cited`: a sanction's rule in its stead
+    (its reason is a code for tools, sanction_reason)."""
+    d = event.data
+    who, entry = d["player"], d["entry"]
+    reason = cited or d.get("reason") or ""
+    why_en, why_ja = (f": {reason}", f": {reason}") if reason else ("", "")
+    if event.type == "warned":
+        return {"en": f"{who} is warned (entry {entry}){why_en}",
+                "ja": f"{who}に警告(記録{entry}){why_ja}"}
+    if event.type == "penalty_given":
+        return {"en": f"{who} is penalized {d['points']} (entry {entry}){why_en}",
+                "ja": f"{who}に罰則{d['points']}(記録{entry}){why_ja}"}
+    if d["kind"] == PENALTY:  # withdrawn
+        return {"en": f"{who}'s penalty (entry {entry}) is withdrawn: {d['points']} given back",
+                "ja": f"{who}の罰則(記録{entry})を取り消し: {d['points']}を戻す"}
+    return {"en": f"{who}'s warning (entry {entry}) is withdrawn",
+            "ja": f"{who}の警告(記録{entry})を取り消し"}
+
+
+def _worded(event: Event, cited: str) -> Event:
+    """A sanction's ledger event with its words, citing the sanction's rule."""
+    return Event(event.type, {**event.data, "text": _ledger_event_text(event, cited)})
+
+
+_LEDGER_EVENT_NAMES = frozenset(e.name for e in LEDGER_EVENTS)
+
+
+def events_json(game: "Game[Any]", state: Any, events: Any) -> list[dict[str, Any]]:
+    """An answer's events as JSON, each with its words, `text` {en, ja}: its own where it
+    carries some (a call as spoken, a sanction), the ledger's from here, any other the game's
+    (Game.event_text; `state`: the state after them). Only the events an answer sends are
+    worded: nothing on the rules' path."""
+    gid = game.id  # named on every event: games share event types
+    out = []
+    for e in events:
+        j = e.to_json(gid)
+        if "text" not in j:
+            j["text"] = _ledger_event_text(e) if e.type in _LEDGER_EVENT_NAMES \
+                else game.event_text(state, e)
+        out.append(j)
+    return out
+
+
 def legal_actions(game: "Game[Any]", state: Any) -> list["Action"]:
     """What the referee may do now: a warning and a penalty (1 point: the referee sets the
     points and gives the reason) for every seat, a withdrawal of every entry still standing,
@@ -413,8 +458,9 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
         next_state = replace(next_state, referee_ledger=ledger + (entry,))
         fill["entry"] = entry.id
         if sanction.ledger == WARNING:
-            events = (Event("warned", {"player": action.player, "entry": entry.id,
-                                       "reason": reason}),)
+            warned = Event("warned", {"player": action.player, "entry": entry.id,
+                                      "reason": reason})
+            events = (_worded(warned, cited),)
         else:
             # the points count in the game's own standing like any penalty
             # (RefereeRules.count_penalty: Manteur's penalty points and their limit …)
@@ -425,8 +471,8 @@ def sanction_refused(game: "Game[Any]", state: Any, action: "Action",
                     "ja": f"罰則({cited}): {sanction.ja}"}
             next_state = counted.state
             deltas = deltas + worded(counted.score_deltas, said)
-            events = (Event("penalty_given", {"player": action.player, "entry": entry.id,
-                                              "points": sanction.points, "reason": reason}),
-                      *counted.events)
+            given = Event("penalty_given", {"player": action.player, "entry": entry.id,
+                                            "points": sanction.points, "reason": reason})
+            events = (_worded(given, cited), *counted.events)
     return Transition(next_state, deltas,
                       (Event("irregularity_sanctioned", fill),) + events + tuple(then.events))

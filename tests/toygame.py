@@ -125,6 +125,10 @@ class ToyGame(Game):
         label = cards.card_label(action.get("card"))
         return {"en": f"Play {label['en']}", "ja": f"{label['ja']} を出す"}
 
+    def event_text(self, state: ToyState, event: Event) -> dict[str, str]:
+        winner = event.data["player"]
+        return {"en": f"{winner} wins the trick", "ja": f"{winner}がトリックを取る"}
+
     def to_act(self, state: ToyState) -> list[str]:
         return [] if state.done else [state.players[state.turn]]
 

@@ -1132,17 +1132,18 @@ function actionLabel(a, withSeat = true, words = true) {
   }
   return parts.join(" ");
 }
-// An event as a line a referee reads out: its own words where the service gives them (`text`),
-// else the event's name with who it concerns (seats by name, teams as their seats) and its
-// values in short — never a dump of its fields.
+// An event as a line a referee reads out: its own words (`text`, which the service gives every
+// event), else — an event without words, e.g. from a record an older service answered — the
+// event's name with who it concerns (seats by name, teams as their seats) and its values in
+// short, never a dump of its fields.
 function eventWords(e) {
   const who = e.player ? targetName(e.player) : typeof e.team === "string" ? targetName(e.team) : "";
   if (e.text && typeof e.text === "object") {
     const words = e.text[language()] || e.text.en;
     return who && !words.includes(who) ? `${who}: ${words}` : words;
   }
-  // an event the service words in no language: its terms are English, so another language
-  // leaves it out (the entry itself is in its words, and the table at a glance says the rest)
+  // no words: its terms are English, so another language leaves it out (the entry itself is in
+  // its words, and the table at a glance says the rest)
   if (language() !== "en") return "";
   const named = (v) => (typeof v === "string" && (M.players.includes(v) || (M.teams || {})[v]) ? targetName(v) : formatValue(v));
   const value = (v) => {

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.cards import in_table_order
 from engine.game import Game
-from engine.values import Action, DealSetup, Transition
+from engine.values import Action, DealSetup, Event, Transition
 
 from . import phases, views
 from .actions import ACTIONS
@@ -61,6 +61,9 @@ class HighCardGame(Game[State]):
 
     def action_text(self, state: State, action: Action) -> dict[str, str]:
         return phases.action_text(state, action)
+
+    def event_text(self, state: State, event: Event) -> dict[str, str]:
+        return phases.event_text(event)
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)

@@ -46,6 +46,26 @@ def action_text(s: State, action: Action) -> dict[str, str]:
     return {"en": f"Play {label['en']}", "ja": f"{label['ja']} を出す"}
 
 
+def event_text(e: Event) -> dict[str, str]:
+    """An event in words a referee reads out (Game.event_text), from its fields alone."""
+    d = e.data
+    if e.type == "played":
+        label = card_label(d["cards"][0])
+        return {"en": f"{d['player']} plays {label['en']}", "ja": f"{d['player']}が{label['ja']} を出す"}
+    if e.type == "passed":
+        return {"en": f"{d['player']} passes", "ja": f"{d['player']}はパス"}
+    if e.type == "round_won":
+        if d["player"] is None:
+            return {"en": f"Round {d['round']}: no card played", "ja": f"第{d['round']}ラウンド: 出たカードなし"}
+        label = card_label(d["card"])
+        return {"en": f"{d['player']} wins round {d['round']} with {label['en']}",
+                "ja": f"{d['player']}が{label['ja']}で第{d['round']}ラウンドを取る"}
+    # deal_finished
+    en = ", ".join(f"{p} {n}" for p, n in d["points"].items())
+    ja = "、".join(f"{p} {n}" for p, n in d["points"].items())
+    return {"en": f"Deal over: rounds won {en}", "ja": f"ディール終了: 取ったラウンド {ja}"}
+
+
 def legal_actions(s: State, player: str) -> list[Action]:
     """2.1, 2.3: on your turn, any card you hold, or a pass (the only act of an empty hand)."""
     if player != s.turn:

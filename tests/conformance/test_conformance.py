@@ -89,6 +89,40 @@ def test_every_listed_action_and_every_score_delta_is_worded_in_both_languages(g
 @by_game
 @settings(max_examples=examples(4))
 @given(data=st.data())
+def test_every_event_is_worded_in_both_languages(game_id, data):
+    """Along random matches, every event answered carries `text` {en, ja}, non-empty in both
+    languages (what the table's log reads out), and a listed referee act's events too: a
+    warning, a penalty and the withdrawal of the entry it recorded."""
+    table = table_or_reject(game_id, data)
+    rnd = random.Random(data.draw(st.integers(0, 2**32), label="play"))
+    types = set()
+    for _number, _dealt, step in helpers.play_match(game_id, table, rnd):
+        if step is None:
+            continue
+        for event in step.applied.events:
+            assert_worded(event, event.get("text"))
+            types.add(event["type"])
+        if step.applied.status == "finished" or rnd.random() > 0.1:
+            continue
+        seat = rnd.choice(step.state["players"])
+        for act in ({"type": "warning", "player": seat, "reason": "slow play"},
+                    {"type": "penalty", "player": seat, "points": 1}):
+            answer = adjudicate.validate(step.state, act)
+            assert answer.valid, (act, answer.refusal.code)
+            for event in answer.events:
+                assert_worded(event, event.get("text"))
+            withdraw = {"type": "withdraw", "player": seat,
+                        "entry": len(answer.state["referee_ledger"])}
+            after = adjudicate.validate(answer.state, withdraw)
+            assert after.valid, (withdraw, after.refusal.code)
+            for event in after.events:
+                assert_worded(event, event.get("text"))
+    assert types, "a match answers events"
+
+
+@by_game
+@settings(max_examples=examples(4))
+@given(data=st.data())
 def test_the_published_deck_is_the_deck_dealt_from(game_id, data):
     """`Game.deck` (GET /v1/games `deck`, the table page's card picker) is the deck a deal is
     dealt from, under random options: a seeded deal's hands hold no card beyond it (nor more

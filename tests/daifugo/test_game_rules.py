@@ -478,7 +478,11 @@ def test_d9_twenty_passes_in_a_row_rank_the_rest_in_the_seeded_order():
     assert events(res) == ["passed", "pass_limit_reached", "deal_finished"]
     rest = shuffled(["B", "C", "D", "E"], "test", "pass_limit")
     assert res.events[1] == {"type": "pass_limit_reached", "game": "daifugo",
-                             "passes": PASS_LIMIT, "ranked": rest}
+                             "passes": PASS_LIMIT, "ranked": rest,
+                             "text": {"en": f"{PASS_LIMIT} passes in a row end the deal; the "
+                                            f"rest ranked: {', '.join(rest)}",
+                                      "ja": f"{PASS_LIMIT}回連続のパスで終了。残りの順位: "
+                                            f"{'、'.join(rest)}"}}
     assert res.state["result"]["finish_order"] == ["A", *rest]
     assert ok(s, "pass", "C").state == res.state        # a replay ranks them the same
     other = build(hands, preset="uecda", turn="B", finished=["A"],

@@ -52,7 +52,9 @@ def test_D27_an_act_the_rules_refuse_is_taken_back_the_turn_stays_and_a_warning_
                                             "points": 0, "reason": out.state["referee_ledger"]
                                             [0]["reason"], "withdrawn": False}]
     assert out.events[1] == {"type": "warned", "game": "daifugo", "player": player, "entry": 1,
-                             "reason": f"daifugo D27: {code} ({m['rule']})"}
+                             "reason": f"daifugo D27: {code} ({m['rule']})",
+                             "text": {"en": f"{player} is warned (entry 1): daifugo D27",
+                                      "ja": f"{player}に警告(記録1): daifugo D27"}}
     # reject mode: the same act refused, the state unchanged
     plain = copy.deepcopy(state)
     plain["options"]["violations"] = "reject"

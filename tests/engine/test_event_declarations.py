@@ -68,7 +68,9 @@ def test_a_wrong_event_is_told_apart():
     assert event_errors("man", {"type": "drew", "player": "p0", "count": 2, "penalty": False,
                                 "extra": 1})
     assert event_errors("man", {"type": "no_such_event"})
-    good = {"type": "drew", "game": "man", "player": "p0", "count": 2, "penalty": False}
+    good = {"type": "drew", "game": "man", "player": "p0", "count": 2, "penalty": False,
+            "text": {"en": "p0 draws 2 cards", "ja": "p0が2枚引く"}}
     assert not event_errors("man", good)
     assert event_errors("man", {**good, "game": "daifugo"})  # each event names its own game
     assert event_errors("man", {k: v for k, v in good.items() if k != "game"})
+    assert event_errors("man", {k: v for k, v in good.items() if k != "text"})  # always worded

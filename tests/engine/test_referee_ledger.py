@@ -194,7 +194,10 @@ def test_a_withdrawn_penalty_gives_its_points_back(game_id):
     assert back.valid and [d["delta"] for d in back.score_deltas] == [-delta["delta"]]
     assert back.state["referee_ledger"][0]["withdrawn"] is True
     assert back.events[0] == {"type": "withdrawn", "game": game_id, "player": players[1],
-                              "entry": 1, "kind": "penalty", "points": 3}
+                              "entry": 1, "kind": "penalty", "points": 3,
+                              "text": {"en": f"{players[1]}'s penalty (entry 1) is withdrawn: 3 "
+                                             "given back",
+                                       "ja": f"{players[1]}の罰則(記録1)を取り消し: 3を戻す"}}
     again = adjudicate.validate(back.state, {"type": "withdraw", "player": players[1],
                                              "entry": 1})
     assert not again.valid and again.refusal.code == "ledger_entry_withdrawn"

@@ -147,7 +147,9 @@ def test_R_3_the_partner_may_not_lead_the_out_of_turn_players_combination_type()
     assert mark(out)["code"] == "not_your_turn"
     (ban,) = [e for e in out.events if e["type"] == "lead_type_barred"]
     assert ban == {"type": "lead_type_barred", "game": "guandan", "player": "c",
-                   "offender": "a", "types": ["single"]}
+                   "offender": "a", "types": ["single"],
+                   "text": {"en": "c may not lead single next round (a played out of turn, R-3)",
+                            "ja": "cは次のラウンドで1枚をリードできない(aの手番外のプレイ、R-3)"}}
     # b, c, d pass: a's S3 wins and a leads this next round: a is not barred from singles
     st = out.state
     for p in ("b", "c", "d"):
@@ -204,7 +206,11 @@ def test_R_6_a_wrong_tribute_found_after_play_began_voids_the_hand_and_ranks_it_
     out = act(st, "void_hand", "d", reason="paid the RJ keeping the other")
     assert out.valid and out.state["void"] == ["d"] and out.to_act == ["a"]
     assert out.events[0] == {"type": "hand_voided", "game": "guandan", "player": "d",
-                             "reason": "paid the RJ keeping the other"}
+                             "reason": "paid the RJ keeping the other",
+                             "text": {"en": "d's hand is void and ranks last (R-6): paid the "
+                                            "RJ keeping the other",
+                                      "ja": "dの手札は無効、最下位(R-6): paid the RJ keeping "
+                                            "the other"}}
     assert out.state["hands"]["d"] == st["hands"]["d"]  # face down, still the same cards
     assert not [a for a in referee_listing(out.state) if a["type"] == "void_hand"]
     assert act(out.state, "void_hand", "d").refusal.code == "void_hand_not_allowed"
@@ -259,7 +265,11 @@ def test_R_7_signalling_forfeits_the_deal_scored_as_the_opponents_1_2_finish():
     out = act(st, "forfeit", "b", reason="coughed at each lead")
     assert out.valid and out.status == "finished" and out.to_act == []
     assert out.events[0] == {"type": "deal_forfeited", "game": "guandan", "player": "b",
-                             "team": "team2", "reason": "coughed at each lead"}
+                             "team": "team2", "reason": "coughed at each lead",
+                             "text": {"en": "b signalled: b & d forfeit the deal (R-7): "
+                                            "coughed at each lead",
+                                      "ja": "bの合図: b & dはこの一局を負け(R-7): coughed at "
+                                            "each lead"}}
     result = out.state["result"]
     assert result["winner"] == "team1" and result["finish"] == "1-2"
     assert result["order"] == ["c", "a"]  # in turn from the offender's right

@@ -174,6 +174,7 @@ def test_P_6_announce_emits_a_card_count_event():
     st = build({"a": ["S3", "S4", "S9"], "b": ["S5"], "c": ["S6"], "d": ["S7"]},
                options=options_of("official"))
     out = ok(st, "play", "a", cards=["S3"])
-    assert {"type": "count_announced", "game": "guandan", "player": "a", "count": 2} in out.events
+    assert {"type": "count_announced", "game": "guandan", "player": "a", "count": 2,
+            "text": {"en": "a has 2 cards left", "ja": "aの残りは2枚"}} in out.events
     st = build({"a": ["S3", "S4", "S9"], "b": ["S5"], "c": ["S6"], "d": ["S7"]})
     assert not any(e["type"] == "count_announced" for e in ok(st, "play", "a", cards=["S3"]).events)

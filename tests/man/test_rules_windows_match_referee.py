@@ -190,7 +190,9 @@ def test_rule_7_2_match_games_ends_the_match_and_names_the_winner():
                                   "over": True, "winner": "A"}
     assert res.next_match["over"] is True and res.next_match["winner"] == "A"
     assert res.events[-1] == {"type": "match_finished", "game": "man", "winner": "A",
-                              "winners": ["A"], "totals": {"A": 3, "B": -3}, "games_played": 3}
+                              "winners": ["A"], "totals": {"A": 3, "B": -3}, "games_played": 3,
+                              "text": {"en": "Match over after 3 games: A wins",
+                                       "ja": "3局で対戦終了: Aの勝ち"}}
     assert not _won({"A": 2, "B": -2}, 1, match_games=3).state["match"]["over"]
 
 

@@ -128,7 +128,8 @@ def _referee_deal():
         assert res.valid, (action, res.refusal.code)
         state = res.state
     flip = adjudicate.validate(state, {"type": "flip", "player": "A"})
-    assert flip.events == [{"type": "start_cards_turned", "game": "man", "player": "A", "cards": ["S10"]}]
+    assert flip.events == [{"type": "start_cards_turned", "game": "man", "player": "A", "cards": ["S10"],
+                            "text": {"en": "A turns over ♠10", "ja": "Aが♠10 をめくる"}}]
     assert flip.state["start_cards"] == ["HJ", "CA", "C2", "S10"] and flip.to_act == ["A", "B"]
     return flip.state
 

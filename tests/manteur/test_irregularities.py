@@ -53,7 +53,9 @@ def test_B20_a_declaration_not_higher_is_taken_back_and_costs_a_penalty_point(de
             mark["sanction_rule"]) == ("irregularity_sanctioned", "B", code, "taken_back",
                                        "manteur B20")
     assert given == {"type": "penalty_given", "game": "manteur", "player": "B", "entry": 1,
-                     "points": 1, "reason": f"manteur B20: {code} ({mark['rule']})"}
+                     "points": 1, "reason": f"manteur B20: {code} ({mark['rule']})",
+                     "text": {"en": "B is penalized 1 (entry 1): manteur B20",
+                              "ja": "Bに罰則1(記録1): manteur B20"}}
     # a penalty point (kind penalty, counting against by growing), in the ledger and its delta
     assert [(d["target"], d["kind"], d["delta"]) for d in out.score_deltas] == \
         [("B", "penalty", 1)]

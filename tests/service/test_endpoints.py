@@ -103,7 +103,8 @@ def test_validate_legal_action_returns_next_state_deltas_events_to_act_status(cl
          "text": {"en": "High card", "ja": "ハイカード"}}]
     assert sum(d["delta"] for d in body["score_deltas"]) == 0
     # every delta and event names its game: games share event types
-    assert body["events"] == [{"type": "trick_won", "game": "toy", "player": "bob"}]
+    assert body["events"] == [{"type": "trick_won", "game": "toy", "player": "bob",
+                               "text": {"en": "bob wins the trick", "ja": "bobがトリックを取る"}}]
 
 
 def test_illegal_action_is_200_valid_false_with_code_rule_and_unchanged_state(client):

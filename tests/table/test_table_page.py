@@ -267,6 +267,24 @@ def test_the_japanese_interface(table_service):
         driver.quit()
 
 
+def test_the_japanese_log_reads_every_event_in_japanese(table_service):
+    """Every event carries its words: a Japanese referee's log shows each entry's events (Guandan
+    plays) in Japanese, none left out, no English word."""
+    driver = start_browser(lang="ja")
+    try:
+        open_page(driver, table_service)
+        set_up(driver, "guandan")
+        wait_present(driver, "legal-actions")
+        play_steps(driver, 3)
+        lines = [li.find_element(By.CSS_SELECTOR, "div.hint").text
+                 for li in finds(driver, f'{tid("entries")} > li')
+                 if li.find_elements(By.CSS_SELECTOR, "div.hint")]
+        assert len(lines) == 3 and all("を出す" in line for line in lines), lines
+        assert not any(re.search(r"[a-z]{3,}", line) for line in lines), lines  # no English word
+    finally:
+        driver.quit()
+
+
 def test_an_exported_record_is_consistent_shown_as_a_sheet_and_imported_again(browser, table_service):
     open_page(browser, table_service)
     set_up(browser, "manteur", seats=["ann", "bob", "cy"], key=REFEREE_KEY,

@@ -12,7 +12,7 @@ from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.state import replace
 from engine.summary import Standings, TableSummary
-from engine.values import Action, DealSetup, ScoreDelta, Transition
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
 from . import phases, summary, views, words
 from .actions import ACTIONS
@@ -96,6 +96,9 @@ class DaifugoGame(Game[DaifugoState]):
 
     def action_text(self, state: DaifugoState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
+
+    def event_text(self, state: DaifugoState, event: Event) -> dict[str, str]:
+        return words.event_text(event)
 
     def to_act(self, state: DaifugoState) -> list[str]:
         return phases.to_act(state)

@@ -12,7 +12,7 @@ from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayo
 from engine.schema import by_key
 from engine.state import replace
 from engine.summary import Standings, TableSummary
-from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
+from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
 
 from . import phases, summary, views, words
 from .actions import ACTIONS
@@ -121,6 +121,9 @@ class GuandanGame(Game[GuandanState]):
 
     def action_text(self, state: GuandanState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
+
+    def event_text(self, state: GuandanState, event: Event) -> dict[str, str]:
+        return words.event_text(state, event)
 
     def legal_actions_of_cards(self, state: GuandanState, player: str,
                                cards: tuple[str, ...]) -> list[Action] | None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import NAMES, card_label, cards_label
-from engine.values import Action
+from engine.summary import ordinal
+from engine.values import Action, Event
 
 from .combos import ComboError, Reading, choose_reading, reading_from_json
 from .options import combo_rules
-from .state import GuandanState
+from .state import TEAMS, GuandanState
 
 PASS = {"en": "Pass", "ja": "パス"}
 # §4, §5 (docs/rules/guandan.md, .ja.md): each combination's name.
@@ -137,3 +138,104 @@ LEVEL_WHY = {
                      "相手チームの1位がAだけで上がった(S-6)"),
 }
 BOUND = {"en": "A level stays within 2 … A (S-9)", "ja": "レベルは2〜Aの範囲に収まる(S-9)"}
+
+
+def _kind(reading: Any) -> tuple[str, str] | None:
+    try:
+        return kind_words(reading_from_json(reading))
+    except (ValueError, KeyError):
+        return None
+
+
+def _team(s: GuandanState, team: str) -> str:
+    """A team by its seats, as the table names it: "p0 & p2" (team1: seats 0 and 2)."""
+    return " & ".join(s.players[TEAMS.index(team)::2]) if team in TEAMS else team
+
+
+def event_text(s: GuandanState, e: Event) -> dict[str, str]:
+    """An event in words a referee reads out (Game.event_text)."""
+    d = e.data
+    if e.type == "played":
+        cards = tuple(d["cards"])
+        kind = _kind(d.get("reading"))
+        en, ja = f"{d['player']} plays {cards_label(cards, 'en')}", \
+            f"{d['player']}が{cards_label(cards, 'ja')} を出す"
+        return {"en": en + (f" · {kind[0]}" if kind else ""),
+                "ja": ja + (f"・{kind[1]}" if kind else "")}
+    if e.type == "went_out":
+        place = ordinal(d["place"])
+        return {"en": f"{d['player']} goes out, {place[0]}", "ja": f"{d['player']}が{place[1]}で上がり"}
+    if e.type == "count_announced":
+        return {"en": f"{d['player']} has {d['count']} card{'' if d['count'] == 1 else 's'} left",
+                "ja": f"{d['player']}の残りは{d['count']}枚"}
+    if e.type == "passed":
+        return {"en": f"{d['player']} passes", "ja": f"{d['player']}はパス"}
+    if e.type == "jiefeng":  # P-5
+        return {"en": f"{d['from']} is out: the lead passes to the partner, {d['leader']} (P-5)",
+                "ja": f"{d['from']}は上がり済み: リードはパートナーの{d['leader']}へ(P-5)"}
+    if e.type == "trick_won":
+        return {"en": f"{d['player']} wins the trick; {d['leader']} leads",
+                "ja": f"{d['player']}がトリックを取る。{d['leader']}がリード"}
+    return _tribute_text(e) or _deal_text(s, e)
+
+
+def _tribute_text(e: Event) -> dict[str, str] | None:
+    d = e.data
+    if e.type in ("tribute_received", "tribute_paid", "returned"):
+        c = card_label(d["card"])
+        if e.type == "tribute_received":
+            return {"en": f"{d['receiver']} receives {d['payer']}'s tribute {c['en']}",
+                    "ja": f"{d['receiver']}が{d['payer']}の進貢{c['ja']}を受け取る"}
+        if e.type == "tribute_paid":
+            return {"en": f"{d['payer']} pays {c['en']} as tribute",
+                    "ja": f"{d['payer']}が{c['ja']}を進貢する"}
+        return {"en": f"{d['player']} gives {c['en']} back to {d['to']}",
+                "ja": f"{d['player']}が{c['ja']}を{d['to']}に返す"}
+    if e.type == "tribute_taken":
+        return {"en": f"{d['player']} takes {d['payer']}'s tribute",
+                "ja": f"{d['player']}が{d['payer']}の進貢を取る"}
+    if e.type == "return_given":
+        return {"en": f"{d['player']} sets a return card aside (shown together, T-9)",
+                "ja": f"{d['player']}が還貢の札を出す(一斉に公開、T-9)"}
+    if e.type == "first_leader_named":
+        return {"en": f"{d['player']} leads the first trick", "ja": f"{d['player']}が最初にリード"}
+    if e.type == "anti_tribute_claimed":
+        return {"en": f"{d['player']} claims anti-tribute: no tribute; {d['leader']} leads",
+                "ja": f"{d['player']}が抗貢を宣言: 進貢なし。{d['leader']}がリード"}
+    if e.type == "anti_tribute_failed":
+        return {"en": f"{d['player']}'s anti-tribute claim fails; the tribute goes on (T-6)",
+                "ja": f"{d['player']}の抗貢は不成立。進貢を続ける(T-6)"}
+    return None
+
+
+def _deal_text(s: GuandanState, e: Event) -> dict[str, str]:
+    d = e.data
+    if e.type == "lead_type_barred":  # R-3
+        named = [KIND.get(t, ("bomb", "爆弾") if t == "bomb" else (t, t)) for t in d["types"]]
+        en, ja = ", ".join(n[0] for n in named), "、".join(n[1] for n in named)
+        return {"en": f"{d['player']} may not lead {en} next round ({d['offender']} played "
+                      "out of turn, R-3)",
+                "ja": f"{d['player']}は次のラウンドで{ja}をリードできない({d['offender']}の"
+                      "手番外のプレイ、R-3)"}
+    why_en, why_ja = (f": {d['reason']}", f": {d['reason']}") if d.get("reason") else ("", "")
+    if e.type == "hand_voided":  # R-6
+        return {"en": f"{d['player']}'s hand is void and ranks last (R-6){why_en}",
+                "ja": f"{d['player']}の手札は無効、最下位(R-6){why_ja}"}
+    if e.type == "deal_forfeited":  # R-7
+        return {"en": f"{d['player']} signalled: {_team(s, d['team'])} forfeit the deal (R-7){why_en}",
+                "ja": f"{d['player']}の合図: {_team(s, d['team'])}はこの一局を負け(R-7){why_ja}"}
+    if e.type == "deal_finished":
+        return {"en": f"Deal over: {_team(s, d['team'])} win, finish {d['finish']} "
+                      f"({', '.join(d['order'])})",
+                "ja": f"一局終了: {_team(s, d['team'])}の勝ち、{d['finish']}({'、'.join(d['order'])})"}
+    if e.type == "match_finished":
+        return {"en": f"Match over: {_team(s, d['team'])} win",
+                "ja": f"試合終了: {_team(s, d['team'])}の勝ち"}
+    if e.type == "a_level_failed":  # S-5
+        return {"en": f"{_team(s, d['team'])} fail at A as declarer ({d['failures']} so far, S-5)",
+                "ja": f"{_team(s, d['team'])}はAで失敗({d['failures']}回目、S-5)"}
+    if e.type == "demoted":  # S-5, S-6
+        en, ja = LEVEL_WHY.get(d["reason"], (d["reason"], d["reason"]))
+        return {"en": f"{_team(s, d['team'])} drop to level {d['to']}: {en}",
+                "ja": f"{_team(s, d['team'])}はレベル{d['to']}に下がる: {ja}"}
+    return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}

@@ -10,7 +10,7 @@ from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.state import replace
 from engine.summary import Standings, TableSummary
-from engine.values import Action, DealSetup, ScoreDelta, Transition
+from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
 from . import phases, summary, views, words
 from .actions import ACTIONS
@@ -108,6 +108,9 @@ class ManGame(Game[ManState]):
 
     def action_text(self, state: ManState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
+
+    def event_text(self, state: ManState, event: Event) -> dict[str, str]:
+        return words.event_text(event)
 
     def to_act(self, state: ManState) -> list[str]:
         return phases.to_act(state)

@@ -10,7 +10,7 @@ from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
 from engine.state import encode_state, replace
 from engine.summary import Standings, TableSummary
-from engine.values import Action, DealSetup, Refusal, ScoreDelta, Transition
+from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
 
 from . import phases, sides as sd, summary, words
 from .actions import ACTIONS
@@ -98,6 +98,9 @@ class ManillenGame(Game[State]):
 
     def action_text(self, state: State, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
+
+    def event_text(self, state: State, event: Event) -> dict[str, str]:
+        return words.event_text(state, event)
 
     def to_act(self, state: State) -> list[str]:
         return phases.to_act(state)

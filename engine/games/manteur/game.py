@@ -10,7 +10,7 @@ from engine.fields import Field
 from engine.game import Game
 from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
 from engine.summary import Standings, TableSummary
-from engine.values import Action, DealSetup, Transition
+from engine.values import Action, DealSetup, Event, Transition
 
 from . import phases, summary, views, words
 from .actions import ACTIONS, parse_shape
@@ -93,6 +93,9 @@ class ManteurGame(Game[ManteurState]):
 
     def action_text(self, state: ManteurState, action: Action) -> dict[str, str]:
         return words.action_text(state, action)
+
+    def event_text(self, state: ManteurState, event: Event) -> dict[str, str]:
+        return words.event_text(event)
 
     def to_act(self, state: ManteurState) -> list[str]:
         return phases.to_act(state)

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.cards import cards_label
-from engine.values import Action
+from engine.values import Action, Event
 
 from .declarations import Declaration, describe
 from .state import ManteurState
@@ -67,3 +67,34 @@ def challenge_text(seat: str, holder: str, d: Declaration, truthful: bool) -> di
                 "ja": f"{seat}が{holder}の{said['ja']}に挑戦し、宣言は本当だった"}
     return {"en": f"{seat} challenged {holder}'s declaration ({said['en']}): a lie",
             "ja": f"{seat}が{holder}の{said['ja']}に挑戦し、宣言は嘘だった"}
+
+
+def event_text(e: Event) -> dict[str, str]:
+    """An event in words a referee reads out (Game.event_text); `declared` and `challenged`
+    carry their declaration's words of their own."""
+    d = e.data
+    p = d.get("player")
+    if e.type == "accepted":  # B13
+        return {"en": f"{p} accepts {d['from']}'s declaration", "ja": f"{p}が{d['from']}の宣言を受ける"}
+    if e.type == "exchanged":
+        cards = "card" if d["count"] == 1 else "cards"
+        return {"en": f"{p} exchanges {d['count']} {cards}", "ja": f"{p}が{d['count']}枚交換する"}
+    if e.type == "reshuffled":
+        return {"en": f"The discards become the stock ({d['count']} cards)",
+                "ja": f"捨て札を山札にする({d['count']}枚)"}
+    if e.type == "eliminated":
+        return {"en": f"{p} is eliminated", "ja": f"{p}は脱落"}
+    if e.type == "reinstated":  # B22
+        return {"en": f"{p} is back in ({d['penalties']} penalty points)",
+                "ja": f"{p}が復帰(ペナルティ{d['penalties']}点)"}
+    if e.type == "dealt":  # B.6
+        return {"en": f"{p}'s five cards are entered", "ja": f"{p}の5枚を入力"}
+    if e.type == "round_started":  # B16
+        return {"en": f"Round {d['round']}: {d['starter']} starts",
+                "ja": f"第{d['round']}ラウンド: {d['starter']}から"}
+    if e.type == "match_finished":  # B17
+        who = ", ".join(d["winners"])
+        win = "wins" if len(d["winners"]) == 1 else "win"
+        return {"en": f"Game over: {d['loser']} reached the limit; {who} {win}",
+                "ja": f"ゲーム終了: {d['loser']}が上限に達した。{'、'.join(d['winners'])}の勝ち"}
+    return {"en": e.type.replace("_", " "), "ja": e.type.replace("_", " ")}
