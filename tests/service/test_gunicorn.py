@@ -90,7 +90,7 @@ def test_answers_are_compressed_under_gunicorn_and_decompress_unchanged(tmp_path
             "Accept-Encoding": "gzip"})
         assert status == 200 and headers["Content-Encoding"] == "gzip"
         assert plain_headers.get("Content-Encoding") is None
-        assert int(headers["Content-Length"]) == len(packed) <= 15_000 < len(plain)
+        assert int(headers["Content-Length"]) == len(packed) and len(packed) * 10 < len(plain)
         assert "Accept-Encoding" in headers["Vary"] and headers["X-Frame-Options"] == "DENY"
         assert json.loads(gzip.decompress(packed)) == json.loads(plain)
         action = json.loads(plain)["actions"][0]
