@@ -4,7 +4,7 @@ open man chain, the stock, the result; each seat's cards left, the dealer and re
 running totals of the match (7.2). And the hand order a view shows."""
 from __future__ import annotations
 
-from engine.cards import SUIT_SYMBOLS, SUITS
+from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, SUIT_SYMBOLS, SUITS
 from engine.summary import (
     Fact,
     SeatSummary,
@@ -20,9 +20,6 @@ from engine.summary import (
 
 from .numbers import card_value
 from .state import ManState
-
-_SUIT_NAMES = {"S": ("spades", "スペード"), "H": ("hearts", "ハート"),
-               "D": ("diamonds", "ダイヤ"), "C": ("clubs", "クラブ")}
 
 
 def hand_order(cards: tuple[str, ...]) -> list[str]:
@@ -45,7 +42,7 @@ def summary(s: ManState, viewer: str | None) -> TableSummary:
                            "suit may play it (2.4)",
                            "最初の早出し: 台札と同じ数字かマークのカードを持つ人は誰でも出せる(2.4)")))
     if s.named_suit is not None:
-        name = _SUIT_NAMES[s.named_suit]
+        name = SUIT_NAMES[s.named_suit], SUIT_NAMES_JA[s.named_suit]
         mark = SUIT_SYMBOLS[s.named_suit]
         facts.append(fact("named_suit", ("Suit named", "指定マーク"),
                           (f"{mark} {name[0]}: the next card must be of this suit or an 8 (3.1)",

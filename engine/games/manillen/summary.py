@@ -4,7 +4,7 @@ the trick and the card winning it, the tricks each side holds; each seat's cards
 dealer, its side; each score holder's booms and points (A31, A32)."""
 from __future__ import annotations
 
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, SUIT_SYMBOLS
 from engine.summary import (
     Fact,
     SeatSummary,
@@ -23,9 +23,6 @@ from .phases import chooser, left_of, trump_suit
 from .state import ManillenState
 from .tricks import winner_offset
 
-_SUIT_NAMES = {"S": ("spades", "スペード"), "H": ("hearts", "ハート"),
-               "D": ("diamonds", "ダイヤ"), "C": ("clubs", "クラブ")}
-
 
 def summary(s: ManillenState, viewer: str | None) -> TableSummary:
     facts: list[Fact] = []
@@ -37,7 +34,7 @@ def summary(s: ManillenState, viewer: str | None) -> TableSummary:
     elif s.trump == "no_trump":
         facts.append(fact("trump", ("Trump", "切り札"), ("No trumps", "切り札なし")))
     else:
-        name = _SUIT_NAMES[s.trump]
+        name = SUIT_NAMES[s.trump], SUIT_NAMES_JA[s.trump]
         mark = SUIT_SYMBOLS[s.trump]
         facts.append(fact("trump", ("Trump", "切り札"), (f"{mark} {name[0]}", f"{mark}{name[1]}")))
     if s.turned is not None:
