@@ -1,9 +1,21 @@
 """Hidden-information checks shared by the games' property tests: which cards a view shows."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from engine.cards import is_card
+
+# A pile of cards a seat cannot see (tests/engine/test_hidden_information.py and the games'
+# tests/<id>/hidden.py): where it lives in the state (a setter), the cards that must stay
+# (public facts about it), and the cards that may move between piles.
+Pile = tuple[Callable[[dict, list], None], list, list]
+
+
+def hand_setter(seat: str, key: str = "hands") -> Callable[[dict, list], None]:
+    """The setter of a Pile that is `seat`'s hand in the state's `key`."""
+    def put(state: dict, cards: list) -> None:
+        state[key][seat] = cards
+    return put
 
 
 def _walk(view: Any):

@@ -4,22 +4,9 @@ two seats that know them)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
 
-Pile = tuple[Callable[[dict, list], None], list, list]
-
-
-def _hand(p: str) -> Callable[[dict, list], None]:
-    def put(j: dict, cards: list) -> None:
-        j["hands"][p] = cards
-    return put
-
-
-def _minus(cards: list, fixed: list) -> list:
-    left = list(cards)
-    for c in fixed:
-        left.remove(c)
-    return left
+from engine.cards import remove_cards
+from tests.leaks import Pile, hand_setter
 
 
 def piles(j: dict, seat: str) -> list[Pile]:
@@ -32,5 +19,5 @@ def piles(j: dict, seat: str) -> list[Pile]:
     for p in j["players"]:
         if p != seat:
             fixed = [c for c in j["hands"][p] if moved[c]]
-            piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+            piles.append((hand_setter(p), fixed, remove_cards(j["hands"][p], fixed)))
     return piles

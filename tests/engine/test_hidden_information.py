@@ -34,17 +34,12 @@ from engine import adjudicate, registry
 from engine.errors import InputError, InvalidDeal
 from tests.adjudication import random_action
 from tests.conformance import helpers
-from tests.leaks import differ_only_by_an_unseen_draw
+from tests.leaks import Pile, differ_only_by_an_unseen_draw, hand_setter
 from tests.referee_play import physical_table_fields, table_value
 from tests.sizing import examples
 
 GAMES = helpers.GAME_IDS
 DEFAULT_STEPS = 30  # a play-out's length when the facts give no `mid_game_steps`
-
-# A pile of cards the seat cannot see: where it lives in the state (a setter), the cards that
-# must stay (public facts about it), and the cards that may move between piles.
-Pile = tuple[Callable[[dict, list], None], list, list]
-
 
 @cache
 def own(game_id: str) -> ModuleType | None:
@@ -74,9 +69,7 @@ def default_piles(game_id: str, j: dict, seat: str) -> list[Pile]:
         key = facts["hands"]
         for p in j["players"]:
             if p != seat and p not in public:
-                def put(state: dict, cards: list, p: str = p) -> None:
-                    state[key][p] = cards
-                piles.append((put, [], list(j[key][p] or ())))
+                piles.append((hand_setter(p, key), [], list(j[key][p] or ())))
     elif j[facts["holder"]] != seat:
         def hand(state: dict, cards: list) -> None:
             state[facts["hand"]] = cards

@@ -4,22 +4,10 @@ T-9) and its later deals (the tribute phases)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
-Pile = tuple[Callable[[dict, list], None], list, list]
-
-
-def _hand(p: str) -> Callable[[dict, list], None]:
-    def put(j: dict, cards: list) -> None:
-        j["hands"][p] = cards
-    return put
-
-
-def _minus(cards: list, fixed: list) -> list:
-    left = list(cards)
-    for c in fixed:
-        left.remove(c)
-    return left
+from engine.cards import remove_cards
+from tests.leaks import Pile, hand_setter
 
 
 def piles(j: dict, seat: str) -> list[Pile]:
@@ -30,7 +18,7 @@ def piles(j: dict, seat: str) -> list[Pile]:
             continue
         fixed = [t["card"] for t in j["tributes"] if t["receiver"] == p and t["card"]
                  and t["returned"] is None and t["card"] in j["hands"][p]]
-        piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+        piles.append((hand_setter(p), fixed, remove_cards(j["hands"][p], fixed)))
     # A return given in a double tribute is hidden until the other is given, and then both are
     # shown (T-9): the second return's answer reveals it by the rules, so it stays as it is.
     return piles

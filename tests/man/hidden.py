@@ -5,27 +5,14 @@ of its referee mode, a physical deal as a table enters it, a draw naming its car
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from engine import adjudicate
+from engine.cards import remove_cards
 from engine.games.man.numbers import in_reach
 from engine.games.man.state import DECK_ORDER
+from tests.leaks import Pile, hand_setter
 from tests.man.physical import complete as complete_draw, random_table  # noqa: F401 (a hook)
-
-Pile = tuple[Callable[[dict, list], None], list, list]
-
-
-def _hand(p: str) -> Callable[[dict, list], None]:
-    def put(j: dict, cards: list) -> None:
-        j["hands"][p] = cards
-    return put
-
-
-def _minus(cards: list, fixed: list) -> list:
-    left = list(cards)
-    for c in fixed:
-        left.remove(c)
-    return left
 
 
 def piles(j: dict, seat: str) -> list[Pile]:
@@ -35,7 +22,7 @@ def piles(j: dict, seat: str) -> list[Pile]:
     for p in j["players"]:
         if p != seat and not j["public"][p] and not j["shown"][p]:
             fixed = list(j["drawn_cards"]) if p == j["turn"] else []
-            piles.append((_hand(p), fixed, _minus(j["hands"][p], fixed)))
+            piles.append((hand_setter(p), fixed, remove_cards(j["hands"][p], fixed)))
     if not j["stock_known"]:  # a physical deal: the unseen cards, in deck order (2.7)
         def unknown(state: dict, cards: list) -> None:
             state["stock"] = sorted(cards, key=DECK_ORDER.__getitem__)
@@ -59,7 +46,7 @@ def public_facts(j: dict) -> bool:
             continue  # a declared deal call not made yet: the hand may or may not owe it
         hand = list(j["hands"][p])
         if p == j["turn"] and j["drew"]:
-            hand = _minus(hand, j["drawn_cards"])
+            hand = remove_cards(hand, j["drawn_cards"])
         if j["reach"][p] != in_reach(hand):
             return False
     return True

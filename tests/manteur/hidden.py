@@ -5,13 +5,12 @@ cards) and a draw naming its cards."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from engine import adjudicate, registry
 from engine.games.manteur.state import deck_of
+from tests.leaks import Pile
 from tests.manteur.physical import complete as complete_draw  # noqa: F401 (a hook)
-
-Pile = tuple[Callable[[dict, list], None], list, list]
 
 
 def piles(j: dict, seat: str) -> list[Pile]:
