@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import JOKERS, SUIT_SYMBOLS, card_label, cards_label
-from engine.summary import ordinal
+from engine.summary import counted, ordinal
 from engine.values import Action, Event
 
 from .options import play_rules
@@ -138,12 +138,12 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "skipped":
         return {"en": f"{d['player']} is skipped", "ja": f"{d['player']}は飛ばされる"}
     if e.type in ("gave", "exchanged"):
-        cards = "card" if d["count"] == 1 else "cards"
+        n_en, n_ja = counted(d["count"], "card", "cards", "枚")
         if e.type == "gave":  # D18
-            return {"en": f"{d['player']} gives {d['count']} {cards} to {d['to']} (7-pass)",
-                    "ja": f"{d['player']}が{d['to']}に{d['count']}枚渡す(7渡し)"}
-        return {"en": f"{d['player']} gives {d['count']} {cards} back to {d['to']} (exchange)",
-                "ja": f"{d['player']}が{d['to']}に{d['count']}枚返す(カード交換)"}
+            return {"en": f"{d['player']} gives {n_en} to {d['to']} (7-pass)",
+                    "ja": f"{d['player']}が{d['to']}に{n_ja}渡す(7渡し)"}
+        return {"en": f"{d['player']} gives {n_en} back to {d['to']} (exchange)",
+                "ja": f"{d['player']}が{d['to']}に{n_ja}返す(カード交換)"}
     if e.type == "discarded":  # D19
         return {"en": f"{d['player']} discards {cards_label(d['cards'], 'en')} (10-discard)",
                 "ja": f"{d['player']}が{cards_label(d['cards'], 'ja')} を捨てる(10捨て)"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import NAMES, card_label, cards_label
-from engine.summary import ordinal
+from engine.summary import counted, ordinal
 from engine.values import Action, Event
 
 from .combos import ComboError, Reading, choose_reading, reading_from_json
@@ -166,8 +166,8 @@ def event_text(s: GuandanState, e: Event) -> dict[str, str]:
         place = ordinal(d["place"])
         return {"en": f"{d['player']} goes out, {place[0]}", "ja": f"{d['player']}が{place[1]}で上がり"}
     if e.type == "count_announced":
-        return {"en": f"{d['player']} has {d['count']} card{'' if d['count'] == 1 else 's'} left",
-                "ja": f"{d['player']}の残りは{d['count']}枚"}
+        n_en, n_ja = counted(d["count"], "card", "cards", "枚")
+        return {"en": f"{d['player']} has {n_en} left", "ja": f"{d['player']}の残りは{n_ja}"}
     if e.type == "passed":
         return {"en": f"{d['player']} passes", "ja": f"{d['player']}はパス"}
     if e.type == "jiefeng":  # P-5

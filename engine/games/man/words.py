@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, card_label, cards_label
+from engine.summary import counted
 from engine.values import Action, Event
 
 from .actions import CALLS
@@ -102,8 +103,8 @@ def event_text(e: Event) -> dict[str, str]:
         return {"en": "The game is drawn: the stock ran out (3.9)",
                 "ja": "山札が尽きて流局(3.9)"}
     if e.type == "drew":
-        cards = "card" if d["count"] == 1 else "cards"
-        en, ja = f"{d['player']} draws {d['count']} {cards}", f"{d['player']}が{d['count']}枚引く"
+        n_en, n_ja = counted(d["count"], "card", "cards", "枚")
+        en, ja = f"{d['player']} draws {n_en}", f"{d['player']}が{n_ja}引く"
         if d["penalty"]:  # 3.8
             en, ja = f"{en} (the pending draw)", f"{ja}(ペナルティの引き)"
         return {"en": en, "ja": ja}

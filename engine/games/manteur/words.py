@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.cards import cards_label
+from engine.summary import counted
 from engine.values import Action, Event
 
 from .declarations import Declaration, describe
@@ -77,8 +78,8 @@ def event_text(e: Event) -> dict[str, str]:
     if e.type == "accepted":  # B13
         return {"en": f"{p} accepts {d['from']}'s declaration", "ja": f"{p}が{d['from']}の宣言を受ける"}
     if e.type == "exchanged":
-        cards = "card" if d["count"] == 1 else "cards"
-        return {"en": f"{p} exchanges {d['count']} {cards}", "ja": f"{p}が{d['count']}枚交換する"}
+        n_en, n_ja = counted(d["count"], "card", "cards", "枚")
+        return {"en": f"{p} exchanges {n_en}", "ja": f"{p}が{n_ja}交換する"}
     if e.type == "reshuffled":
         return {"en": f"The discards become the stock ({d['count']} cards)",
                 "ja": f"捨て札を山札にする({d['count']}枚)"}
