@@ -5,10 +5,9 @@ the last card with the hand it filled."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.service.test_typescript_client import _node
+from tests.table.node import run_module
 
 HANDENTRY_JS = Path(__file__).resolve().parents[2] / "service" / "table" / "handentry.js"
 
@@ -22,11 +21,7 @@ const draft = (players, sizes) => ({{ hands: Object.fromEntries(players.map((p) 
 const out = (() => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    node, _npm = _node()
-    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_module(script)
 
 
 def test_the_last_hand_is_filled_only_when_the_cards_left_are_exactly_what_it_lacks():

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from engine import registry
 from service.app import create_app
 from service.config import Settings
-from tests.service.test_typescript_client import _node
+from tests.table.node import run_module
 
 PAGE = Path(__file__).resolve().parents[2] / "service" / "table"
 CARDS_JS = PAGE / "cards.js"
@@ -44,11 +43,7 @@ for (const [id, {{ game, settings }}] of Object.entries(games))
   out[id] = settings.map((options) => Object.fromEntries(publishedDeck(game, options)));
 console.log(JSON.stringify(out));
 """
-    node, _npm = _node()
-    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_module(script)
 
 
 def test_the_card_picker_offers_each_games_deck_as_the_engine_deals_it():
