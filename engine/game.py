@@ -26,7 +26,7 @@ from .errors import (  # noqa: F401 (the error classes are re-exported)
     shown,
 )
 from .fields import ActionType, EventType, Field, FieldError, Option, in_language, parse_fields
-from .parts import Match, PhysicalDeals, RefereeRules, SheetLayout
+from .parts import Match, PhysicalDeals, RefereeRules, ReportedDeals, SheetLayout
 from .state import GameState, check_ledger, decode_state, decode_trusted_state, encode_state, openapi_schema
 from .summary import SeatSummary, Standings, TableSummary, Words
 from .values import (  # noqa: F401
@@ -198,6 +198,9 @@ class Game(ABC, Generic[S]):
     # The score sheet's columns and each deal's rows in the game's own words. None: one column
     # per seat, one row per deal with the deltas alone.
     sheet: ClassVar[SheetLayout | None] = None
+    # Deals an event's table reports without their moves, scored by the game's own code.
+    # None: such a table reports its places only.
+    reported: ClassVar[ReportedDeals | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

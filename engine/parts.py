@@ -162,3 +162,34 @@ class SheetLayout:
 
     columns: Callable[[Sequence[str], Mapping[str, str]], list[Any]] | None = None
     lines: Callable[[Any], list[Any]] | None = None
+
+
+@dataclass(frozen=True)
+class ReportedDeals:
+    """Deals a table reports without their moves (an event's table without a referee,
+    docs/events.md "Reported results"): each deal's outcome in the game's own terms, scored by
+    the game's own scoring code. Without it (`Game.reported` None) an event's table of the
+    game can report only its places.
+
+    `deal`: the msgspec Struct type of one deal's report (`forbid_unknown_fields=True`), in the
+    words a table reports it: Guandan's finishing order; Daifugo's finishing order and fouls;
+    Man's winner, loser and how the chain multiplied; Manillen's card points per side with the
+    trump, no-trump and doublings; Manteur's loser of each round. The engine decodes each
+    reported deal with it (a 422 naming the field); the spec publishes it as
+    `<Game>ReportedDeal`.
+
+    `score(options, players, deals)`: the match standings (engine/summary.py Standings, the
+    same form `Game.standings` gives) after `deals`, a match's first deal first, at a table
+    seated `players` in seat order under the resolved `options` (as DealSetup.options). It
+    must call the functions a played deal's end calls (the game's scoring, its match carried
+    from deal to deal), never a copy of them, so that a reported deal and the record of the
+    same deal score the same. Raises InputError with a path inside the list (`[k].field`) for
+    a report the rules cannot produce (a seat named twice, card points that do not add up).
+
+    `of_deal(state)`: the report a finished deal's final state gives: what its table would
+    report. The conformance tests score the reports of random matches' deals and compare the
+    result with `Game.standings` of the match's last state."""
+
+    deal: type
+    score: Callable[[Mapping[str, Any], Sequence[str], Sequence[Any]], Any]
+    of_deal: Callable[[Any], Any]
