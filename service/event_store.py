@@ -187,7 +187,8 @@ def new_token(role: str, round_number: int = 0, table: int = 0) -> tuple[str, To
     stored only as its SHA-256."""
     token_id = secrets.token_urlsafe(8)
     secret = new_secret()
-    record = {"role": role, "hash": hashlib.sha256(secret.encode()).hexdigest()}
+    record: dict[str, Any] = {"role": role,
+                              "hash": hashlib.sha256(secret.encode()).hexdigest()}
     if role == "table":
         record.update(round=round_number, table=table)
     return (f"{token_id}{TOKEN_SEPARATOR}{secret}", Token(token_id, role, round_number, table),
@@ -277,7 +278,7 @@ class EventStore:
         changes = orjson.dumps({"event": change.event or {}, "secrets": change.secrets or {},
                                 "tokens": change.tokens or {}})
         # cjson reads an empty JSON object as an empty table either way
-        args = [expected, orjson.dumps(change.document), retry.digest if retry else "",
+        args: list[bytes | str | int] = [expected, orjson.dumps(change.document), retry.digest if retry else "",
                 retry.seal(body) if retry else "", IDEMPOTENCY_SECONDS, changes, acting]
         deadline = time.monotonic() + self._retry_seconds
         while True:

@@ -167,8 +167,8 @@ def build(ctx) -> RefereeBlueprint:
 
     ext = ctx.ext
     settings = ext.settings
-    store = EventStore(settings.redis_url, settings.redis_timeout_seconds,
-                       settings.redis_retry_seconds) if settings.redis_url else None
+    kept_in = EventStore(settings.redis_url, settings.redis_timeout_seconds,
+                         settings.redis_retry_seconds) if settings.redis_url else None
     director_keys = [k.encode() for k in settings.director_keys]
     blp = RefereeBlueprint("hosted_events", __name__, url_prefix="/v1/events",
                            description="Events the service keeps: a director manages one, "
@@ -196,6 +196,12 @@ def build(ctx) -> RefereeBlueprint:
                   "the events' store does not answer; nothing was changed")
         return problem(503, "events_unavailable", detail, headers={"Retry-After": "1"})
 
+    def db() -> EventStore:
+        """The store; a service without one keeps no event (404 for any id)."""
+        if kept_in is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        return kept_in
+
     # -- who asks ------------------------------------------------------------------------
     def bearer() -> str | None:
         scheme, _, value = (request.headers.get("Authorization") or "").partition(" ")
@@ -213,7 +219,7 @@ def build(ctx) -> RefereeBlueprint:
             + ("" if director_keys else " (none is configured here, so nobody may)"))
 
     def snapshot(eid: str) -> Snapshot:
-        found = store.get(eid) if store is not None and event_store.EVENT_ID.fullmatch(eid) \
+        found = db().get(eid) if kept_in is not None and event_store.EVENT_ID.fullmatch(eid) \
             else None
         if found is None:
             raise EventNotFound("no event of this id is kept here", "eid")
@@ -224,7 +230,7 @@ def build(ctx) -> RefereeBlueprint:
         and table) that table's token. An unknown event is 404 before any token is read."""
         snapshot(eid)
         given = bearer()
-        token = store.token(eid, given) if store is not None and given else None
+        token = db().token(eid, given) if kept_in is not None and given else None
         if token is not None and token.role == "director":
             return token
         if token is not None and table is not None and (token.round, token.table) == table:
@@ -279,7 +285,7 @@ def build(ctx) -> RefereeBlueprint:
         on the newer version when another change came first."""
         retry = retry_of(token.id)
         if retry is not None:
-            kept = store.kept_answer(eid, retry)
+            kept = db().kept_answer(eid, retry)
             if kept is not None:
                 return answered(kept, status)
         snap = snapshot(eid)
@@ -293,7 +299,7 @@ def build(ctx) -> RefereeBlueprint:
             def answer(version: int, extra: dict = extra) -> bytes:
                 return orjson.dumps({"id": eid, "version": version, **extra})
             try:
-                _version, body = store.change(eid, snap.version, change, answer, retry,
+                _version, body = db().change(eid, snap.version, change, answer, retry,
                                               acting=token.id)
                 return answered(body, status)
             except VersionConflict:
@@ -324,7 +330,7 @@ def build(ctx) -> RefereeBlueprint:
                                   "(`idempotency_key_reused`)")})
     def create_event():
         key = require_director_key()
-        if store is None:
+        if kept_in is None:
             raise EventsUnavailable("this service keeps no events: CARDREF_REDIS_URL is not "
                                     "set")
         document = _body_json()
@@ -338,13 +344,13 @@ def build(ctx) -> RefereeBlueprint:
         retry = retry_of("director-key")
         eid = event_store.event_id(key, idem if retry else None)
         if retry is not None:
-            kept = store.kept_answer(eid, retry)
+            kept = db().kept_answer(eid, retry)
             if kept is not None:
                 return answered(kept, 201)
         token, record, stored = event_store.new_token("director")
         change = Change(_normal(parsed), {}, {record.id: stored}, {})
         try:
-            _version, body = store.change(eid, 0, change, lambda version: orjson.dumps({
+            _version, body = db().change(eid, 0, change, lambda version: orjson.dumps({
                 "id": eid, "version": version, "director_token": token,
                 "director_token_id": record.id}), retry)
         except VersionConflict:  # only a derived id exists already: its key's record expired
@@ -545,13 +551,13 @@ def build(ctx) -> RefereeBlueprint:
             if rnd.get("seed") is not None:
                 raise EventStateConflict(f"round {number} is closed already", "rounds",
                                          code="round_closed")
-            kept = store.secret(eid, number)
+            kept = db().secret(eid, number)
             if kept is None:  # a change racing this one closed it: the CAS refuses ours
                 raise VersionConflict("the round's seed is no longer kept", snap.version + 1)
             change = Change.of(_normal(parse_event(
                 reveal_round(snap.document, number, kept["seed"], kept["salt"]))))
             change.secrets[f"round:{number}"] = ""
-            for old in store.tokens(eid):
+            for old in db().tokens(eid):
                 if old.role == "table" and old.round == number:
                     change.tokens[old.id] = ""
             return change, {"round": number, "seed": kept["seed"], "seed_salt": kept["salt"]}
@@ -571,13 +577,13 @@ def build(ctx) -> RefereeBlueprint:
         snap = snapshot(eid)
         rnd = _round(snap, number)
         given = bearer()
-        token = store.token(eid, given) if store is not None and given else None
+        token = db().token(eid, given) if kept_in is not None and given else None
         if token is None or (token.role != "director" and token.round != number):
             raise EventTokenInvalid("a round's deals are for its tables' tokens and the "
                                     "director's")
         if rnd.get("seed") is not None:
             return answered(orjson.dumps({"round": number, "deals": rnd.get("deals", [])}))
-        kept = store.secret(eid, number)
+        kept = db().secret(eid, number)
         if kept is None:
             raise EventNotFound("this round's seed is not kept here", "number")
         return answered(orjson.dumps({"round": number, "deals": deal_seeds(
@@ -684,7 +690,7 @@ def build(ctx) -> RefereeBlueprint:
         return answered(orjson.dumps({"tokens": [
             {"token_id": t.id, "role": t.role, **({"round": t.round, "table": t.table}
                                                   if t.role == "table" else {})}
-            for t in store.tokens(eid)]}))
+            for t in db().tokens(eid)]}))
 
     @blp.route("/<eid>/tokens/<token_id>", methods=["DELETE"])
     @blp.doc(operationId="revokeEventToken", summary="Revoke a token (director)",
@@ -696,7 +702,7 @@ def build(ctx) -> RefereeBlueprint:
     def revoke(eid: str, token_id: str):
         snapshot(eid)
         token_of(eid)
-        if not store.revoke(eid, token_id):
+        if not db().revoke(eid, token_id):
             raise EventNotFound("no live token of this id", "token_id")
         return Response(status=204)
 
@@ -719,7 +725,7 @@ def build(ctx) -> RefereeBlueprint:
                                          code="round_closed")
             given, record, stored = event_store.new_token("table", number, table)
             change = Change.of(snap.document)
-            for old in store.tokens(eid):
+            for old in db().tokens(eid):
                 if old.role == "table" and (old.round, old.table) == (number, table):
                     change.tokens[old.id] = ""
             change.tokens[record.id] = stored

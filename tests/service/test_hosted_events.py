@@ -9,8 +9,7 @@ import threading
 
 import pytest
 import redis
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine.events import parse_event, verify_seating
 from engine.events.format import seat_ids
