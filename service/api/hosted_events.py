@@ -154,9 +154,13 @@ def _body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
 
 
 def _schema_of(kind: type[msgspec.Struct]) -> dict[str, Any]:
+    """A request body as the engine declares it (engine/events/format.py), in OpenAPI 3.0."""
     from engine.state import openapi_schema
 
-    return openapi_schema(kind, kind.__doc__ or "")
+    from ..schemas import _without_empty_required
+
+    schema: dict[str, Any] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))
+    return schema
 
 
 # ------------------------------------------------------------------ the routes
