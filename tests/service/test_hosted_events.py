@@ -395,3 +395,30 @@ def test_any_small_event_run_through_the_api_re_checks_clean(redis_url, entrants
     assert verify_seating(doc, 1) and verify_seating(doc, 2)
     assert client.get(f"/v1/events/{ev.id}").get_json()["standings"] == \
         as_json(standings(parse_event(doc)))
+
+
+# ------------------------------------------------------------------ a Redis Cluster
+
+@pytest.mark.drill
+def test_an_event_on_a_redis_cluster_keeps_its_keys_on_one_node():
+    from tests.redis_cluster import RedisCluster
+
+    cluster = RedisCluster()
+    try:
+        cluster.start()
+        client = app_client(cluster.url, redis_timeout_seconds=1.0)
+        ev = Hosted(client, event(8, rounds=1, seating="random"))
+        ev.start_round()
+        doc = ev.document()
+        ev.ok(ev.put_result(1, 1, {"record": record_for(doc, 1, 1, seed=7)},
+                            **{"Idempotency-Key": "c1"}))
+        ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
+        ev.ok(ev.post("/rounds/1/close"))
+        assert verify_seating(ev.document(), 1)
+        node = cluster.master_of_key(f"cardref:ev:{{{ev.id}}}")
+        keys = {k if isinstance(k, str) else k.decode()
+                for k in node.client.scan_iter(f"cardref:ev:{{{ev.id}}}*")}
+        assert {f"cardref:ev:{{{ev.id}}}", f"cardref:ev:{{{ev.id}}}:tokens"} <= keys
+        assert any(":idem:" in k for k in keys)
+    finally:
+        cluster.close()
