@@ -167,6 +167,17 @@ def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored(client):
     assert "result" not in ev.document()["rounds"][0]["tables"][0]
 
 
+def test_a_body_naming_a_key_twice_is_refused(client):
+    ev = Hosted(client)
+    resp = client.post(f"/v1/events/{ev.id}/entrants", headers=ev.at(),
+                       data=b'{"id": "a", "id": "b", "name": "A"}',
+                       content_type="application/json")
+    assert resp.status_code == 422 and resp.get_json()["code"] == "json_duplicate_key"
+    resp = client.post("/v1/events", headers=KEY, content_type="application/json",
+                       data=b'{"format": "card-referee/event", "format": "x"}')
+    assert resp.status_code == 422 and resp.get_json()["code"] == "json_duplicate_key"
+
+
 def test_a_directors_change_names_its_version(client):
     ev = Hosted(client)
     resp = client.post(f"/v1/events/{ev.id}/entrants", json={"id": "x", "name": "X"},
