@@ -283,8 +283,11 @@ def build(ctx) -> RefereeBlueprint:
                                   snap.version)
         return int(value)
 
-    def answered(body: bytes, status: int = 200) -> Response:
-        version = orjson.loads(body).get("version")
+    def answered(body: bytes, status: int = 200, version: int | None = None) -> Response:
+        """The answer, its ETag the event's version (read from a change's small answer
+        unless given)."""
+        if version is None:
+            version = orjson.loads(body).get("version")
         response = Response(body, status=status, content_type="application/json")
         if version:
             response.headers["ETag"] = f'"{version}"'
@@ -396,10 +399,10 @@ def build(ctx) -> RefereeBlueprint:
         body = ext.cache.get(key)
         if body is None:
             snap = snapshot(eid)
-            body = orjson.dumps(public(snap))
+            version, body = snap.version, orjson.dumps(public(snap))
             ext.cache.set(cache_key("event-public", hashlib.sha256(
-                f"{eid}\x00{snap.version}".encode()).hexdigest()), body)
-        return answered(body)
+                f"{eid}\x00{version}".encode()).hexdigest()), body)
+        return answered(body, version=version)
 
     @blp.route("/<eid>/document", methods=["GET"])
     @blp.doc(operationId="getEventDocument",
