@@ -432,7 +432,7 @@ def test_without_redis_no_event_is_kept_and_none_can_be_created():
 
 # ------------------------------------------------------------------ properties
 
-@settings(max_examples=examples(6), deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(entrants=st.integers(4, 13), seating=st.sampled_from(["swiss", "random"]),
        reported=st.lists(st.booleans(), min_size=8, max_size=8), data=st.data())
 def test_any_small_event_run_through_the_api_re_checks_clean(redis_url, entrants, seating,
