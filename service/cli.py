@@ -18,9 +18,9 @@ def _serve(args: argparse.Namespace) -> int:
     # any worker, its URL in the environment the workers inherit (service/embedded_redis.py).
     embedded = None
     os.environ.pop(EMBEDDED_REDIS_DIR_ENV, None)  # only ever what this serve started
-    if embedded_redis_wanted(os.environ):
+    if embedded_redis_wanted(dict(os.environ)):
         try:
-            embedded = EmbeddedRedis(data_dir(os.environ)).start()
+            embedded = EmbeddedRedis(data_dir(dict(os.environ))).start()
         except EmbeddedRedisError as err:
             raise BadInput(f"the embedded Redis: {err}") from None
         os.environ["CARDREF_REDIS_URL"] = embedded.url
