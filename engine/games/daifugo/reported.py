@@ -54,6 +54,7 @@ def _placed(players: tuple[str, ...], rules: DaifugoOptions, match: DaifugoMatch
                              "empty, D24)", f"{path}.fouls[{j}]")
     finished: tuple[str, ...] = ()
     fallen: tuple[str, ...] = ()
+    last_named = False
     for i, seat in enumerate(deal.out):
         where = f"{path}.out[{i}]"
         if seat not in players:
@@ -62,9 +63,9 @@ def _placed(players: tuple[str, ...], rules: DaifugoOptions, match: DaifugoMatch
             raise InputError(f"{shown(seat)} is named twice", where)
         left = still_in(players, finished, fallen)
         if len(left) <= 1:  # the deal is over (D10): only its last player may follow, unplaced
-            if left == [seat] and i == len(deal.out) - 1 and seat not in fouls \
-                    and not deal.pass_limit:
-                break
+            if left == [seat] and not last_named and seat not in fouls:
+                last_named = True
+                continue
             raise InputError("the deal was over before: every place was decided", where)
         if seat not in left:
             raise InputError(f"{shown(seat)} was sent down by 都落ち (D23) and holds cards: "

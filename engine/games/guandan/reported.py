@@ -48,7 +48,7 @@ def _finish_order(players: Sequence[str], order: Sequence[str], path: str) -> li
     teams = [team_of(players, p) for p in outs]
     for i in range(len(outs)):
         if len(set(teams[:i + 1])) < i + 1:  # a team has both players out: the deal is over
-            if i + 1 < len(order):
+            if i + 1 < len(outs):
                 raise InputError("the deal is over once both players of a team are out "
                                     "(P-8): name no one after them", f"{path}.order[{i + 1}]")
             return outs
