@@ -147,7 +147,7 @@ class Reported(_Strict):
         "when given, checked")] = None
     deals: Annotated[list[Any] | None, _about(
         "each deal's outcome as the table reports it, the match's first deal first, in the "
-        "game's reported-deal shape (docs/events.md \"Reported deals\"), scored by the game's "
+        "game's reported-deal shape (docs/events.md \"Reported results\"), scored by the game's "
         "own code")] = None
     note: str = ""
 

@@ -1,4 +1,4 @@
-"""A table's reported deals (docs/events.md "Reported deals"): each deal's outcome as the table
+"""A table's reported deals (docs/events.md "Reported results"): each deal's outcome as the table
 reports it, scored by the game's own code (`Game.reported`) into the standings a record of the
 same deals gives, marked `reported`; stated places and scores checked against it; a deal the
 rules cannot produce, or one of the wrong shape, refused with its path in the document."""
