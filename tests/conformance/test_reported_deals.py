@@ -112,3 +112,28 @@ def test_reported_deals_score_as_the_match_they_report(game_id, data):
             assert refused.value.path.startswith(f"[{k}]"), (wrong, refused.value.path)
             changed += 1
     assert changed, f"{game_id}'s reports name no seat or team to change"
+    # whatever a table writes in a report's shape is scored or refused with its path, never
+    # a crash (a 500): each deal's lists shuffled, cut short or given a seat more
+    for k, report in enumerate(reports):
+        for _ in range(4):
+            garbled = shuffled_lists(report, sorted(names), rnd)
+            try:
+                scored(game_id, table["options"], players, [*reports[:k], garbled])
+            except InputError as err:
+                assert err.path.startswith(f"[{k}]"), (garbled, err.path)
+
+
+def shuffled_lists(value: Any, names: list[str], rnd: random.Random) -> Any:
+    """`value` with each of its lists shuffled, cut short or given one more of `names`."""
+    if isinstance(value, dict):
+        return {k: shuffled_lists(v, names, rnd) for k, v in value.items()}
+    if isinstance(value, list):
+        out = [shuffled_lists(v, names, rnd) for v in value]
+        rnd.shuffle(out)
+        change = rnd.randrange(3)
+        if change == 0 and out:
+            del out[rnd.randrange(len(out))]
+        elif change == 1 and all(isinstance(v, str) for v in out):
+            out.insert(rnd.randrange(len(out) + 1), rnd.choice(names))
+        return out
+    return value
