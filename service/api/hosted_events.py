@@ -646,7 +646,10 @@ def build(ctx) -> RefereeBlueprint:
             # placed as the standings will place it: a reported result whose places or scores
             # are not what its deals score to is refused now, not in every later view
             table_outcome(parsed, checked, f"rounds[{number - 1}].tables[{where}]")
-            target["result"] = msgspec.to_builtins(checked.result)
+            if checked.result is None:  # `null`: the table has no result (yet) again
+                target.pop("result")
+            else:
+                target["result"] = msgspec.to_builtins(checked.result)
             return Change.of(doc), {"round": number, "table": table}
         return changed(eid, token, compute, version_required=False)
 

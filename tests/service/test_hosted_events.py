@@ -194,6 +194,11 @@ def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored(client):
     assert resp.status_code == 422 and resp.get_json()["code"] == "event_record_inconsistent"
     assert "totals_differ" in resp.get_json()["detail"]
     assert "result" not in ev.document()["rounds"][0]["tables"][0]
+    ev.ok(ev.put_result(1, 1, reported_for(ev.document(), 1, 1)))
+    ev.ok(client.put(f"/v1/events/{ev.id}/rounds/1/tables/1/result", data=b"null",
+                     content_type="application/json", headers=bearer(ev.tables[1])))
+    # null: the table has no result again
+    assert "result" not in ev.document()["rounds"][0]["tables"][0]
 
 
 def test_a_reported_result_is_scored_from_its_deals_and_refused_when_it_says_otherwise(client):
