@@ -614,12 +614,13 @@ def build(ctx) -> RefereeBlueprint:
              summary="A table's result: its match record (checked by replay) or a reported "
                      "result (table token of that table and round, or the director token)",
              description="Sent as often as the match goes on: each replaces the table's "
-                         "result. A table's token writes while its round is open; the "
+                         "result (`null`: none again). A table's token writes while its "
+                         "round is open; the "
                          "director corrects any table. `If-Match` is optional here: without "
                          "it the result is written on the event's latest version.",
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
                          IDEMPOTENCY_PARAMETER],
-             requestBody=_body(_schema_of(TableResult)),
+             requestBody=_body({**_schema_of(TableResult), "nullable": True}),
              responses=director_change["responses"])
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
