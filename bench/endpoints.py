@@ -32,9 +32,11 @@ Prints a markdown table (paste it into docs/performance.md) and the targets' ver
     every endpoint at a typical state: req/s ratio >= 0.30
     /v1/replay: cost per action at 1,000 actions <= 1.5x its cost at 100; answer size too
     a cached lookup >= 3x the req/s of computing it
-    Guandan's 27-card leader: its legal actions <= 15 KB on the wire gzipped; the plays of
-      cards a player picked <= 2 KB, at >= 0.50 of the floor
-and compression's cost: each gzip row's req/s and p50 beside its uncompressed twin's.
+    Guandan's 27-card leader: its legal actions <= 15 KB on the wire as a browser asks (br);
+      the plays of cards a player picked <= 2 KB, at >= 0.50 of the floor
+and compression's cost: each compressed row's req/s and p50 beside its uncompressed twin's.
+--rows TEXT runs only the rows whose case contains TEXT (after --only): on a shared machine,
+the few rows a change is about.
 and, for every row below 0.30 of the floor, where its time goes: the row's own requests
 profiled in process (bench/hot_paths.py).
 

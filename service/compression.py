@@ -5,7 +5,8 @@ its words, are ~450 KB of JSON and ~12 KB in br (~18 KB gzipped); a small answer
 it is (compressing it saves less than the header and the time cost). flask-compress does the
 negotiation (quality values, `identity`, `*`) and the compressing; the service's one
 after-request hook calls it (service/app.py), so the answers it leaves alone pay only a header
-look-up.
+look-up. (flask-compress 1.25 reads an encoding's `;q=0` as its lowest preference, not as a
+refusal: `gzip;q=0` alone still gets gzip. `identity` and `*;q=0` are read right.)
 
 An answer that is a cache entry as it is (an enumeration or a lookup: service/api/common.py
 `cached_json`) has its compressed bodies cached beside it, one per encoding, under the same
