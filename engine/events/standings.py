@@ -9,7 +9,7 @@ result's places. Nothing here knows any one game: the record's standings entries
 seats, and the table's seats name the entrants. Ties share a place.
 
 Replaying a record is the costly part; its outcome is a pure function of the record, so it is
-kept by the digest of the record's canonical form (`_replayed`) and the rounds before a swiss round
+kept by the digest of the record's canonical form (`replayed`) and the rounds before a swiss round
 (engine/events/roster.py) re-derive their points without replaying again.
 """
 from __future__ import annotations
@@ -56,15 +56,28 @@ def place_points(event: Event, place: int) -> int:
     return scale[place - 1] if place <= len(scale) else 0
 
 
-# Replayed records' outcomes by the SHA-256 of their canonical form (a digest, not the record:
-# a large event's records would otherwise be held twice), the oldest dropped past the bound.
-_REPLAYED: dict[bytes, tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]] = {}
+@dataclass(frozen=True)
+class Replayed:
+    """A table's record as its replay left it (engine/records.py replay_record): the first
+    discrepancy as (code, deal, step) — deal and step counted from 0 as the check report
+    names them, None where it names none — or None; the final standings' entries as (seats,
+    total); each deal's totals by score target, in order; the record's digest."""
+
+    discrepancy: tuple[str, int | None, int | None] | None
+    entries: tuple[tuple[tuple[str, ...], int], ...]
+    deal_totals: tuple[dict[str, int], ...]
+    digest: str
+
+
+# Replayed records by the SHA-256 of their canonical form (a digest, not the record: a large
+# event's records would otherwise be held twice), the oldest dropped past the bound.
+_REPLAYED: dict[bytes, Replayed] = {}
 _KEEP = 65536
 
 
-def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
-    """(the first discrepancy's code or None, the final standings' entries as (seats, total))
-    of a record, replayed once per process."""
+def replayed(record: Any) -> Replayed:
+    """A record's replay, once per process: the standings, the seating of later swiss rounds
+    and the event's check (engine/events/check.py) all read this one."""
     key = hashlib.sha256(records.canonical_bytes(record)).digest()
     kept = _REPLAYED.get(key)
     if kept is None:
@@ -75,13 +88,17 @@ def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int
     return kept
 
 
-def _replay(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
+def _replay(record: Any) -> Replayed:
     report, state = records.replay_record(record)
+    deals = tuple(dict(d["totals"]) for d in report["deals"])
     if not report["consistent"] or state is None:
         found = report["discrepancy"]
-        return (found["code"] if found else "deal_unfinished"), ()
+        where = (found["code"], found["deal"], found["step"]) if found else \
+            ("deal_unfinished", None, None)
+        return Replayed(where, (), deals, report["digest"])
     game = adjudicate.game_by_id(report["game"])
-    return None, tuple((tuple(e.seats), e.total) for e in game.standings(state).entries)
+    return Replayed(None, tuple((tuple(e.seats), e.total) for e in game.standings(state).entries),
+                    deals, report["digest"])
 
 
 def _ranked(values: dict[str, int]) -> dict[str, int]:
@@ -118,15 +135,15 @@ def record_totals(table: Table, path: str) -> dict[str, int]:
     entrants: partners that rotate share their side's)."""
     record = table.result.record if table.result else None
     try:
-        found, entries = _replayed(record or {})
+        replay = replayed(record or {})
     except InputError as err:  # a record parse_event let through but the replay refuses
         raise InvalidEvent(err.message, f"{path}.{err.path}" if err.path else path) from None
-    if found is not None:
-        raise EventRecordInconsistent(f"the table's record does not replay as written: {found}",
-                                      path)
+    if replay.discrepancy is not None:
+        raise EventRecordInconsistent("the table's record does not replay as written: "
+                                      f"{replay.discrepancy[0]}", path)
     entrant_of = dict(zip(seat_ids(table), (s.entrant for s in table.seats)))
     totals: dict[str, int] = {}
-    for seats, total in entries:
+    for seats, total in replay.entries:
         for seat in seats:
             if seat in entrant_of:
                 totals[entrant_of[seat]] = total
