@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -204,14 +204,19 @@ def check_event(data: Any) -> dict[str, Any]:
 
 def event_check(data: Any) -> EventCheck:
     """check_event's answer as its Struct."""
-    event = parse_event(data)
+    return check_parsed(parse_event(data), data)
+
+
+def check_parsed(event: Event, data: Mapping[str, Any]) -> EventCheck:
+    """The check of an event already read (`data` parsed as `event`: the standings' report
+    reads it once for both)."""
     ctx = Context(event, Counter())
     first = next(_discrepancies(ctx, data), None)
     counts = EventCheckCounts(**{k: ctx.checked[k] for k in EventCheckCounts.__struct_fields__})
     return EventCheck(first is None, counts, first)
 
 
-def _discrepancies(ctx: Context, data: Any) -> Iterator[EventDiscrepancy]:
+def _discrepancies(ctx: Context, data: Mapping[str, Any]) -> Iterator[EventDiscrepancy]:
     """Every check in the document's order, each yielding what it finds (the first is kept)."""
     for k, rnd in enumerate(ctx.event.rounds):
         where = Where(k)
@@ -222,7 +227,7 @@ def _discrepancies(ctx: Context, data: Any) -> Iterator[EventDiscrepancy]:
             for check in TABLE_CHECKS:
                 yield from _filter([check(ctx, rnd, table, at)])
     yield from _filter(_penalties(ctx))
-    carried = data.get("digest")  # parse_event read it: a Mapping
+    carried = data.get("digest")
     if isinstance(carried, str) and carried.strip().lower() != digest(data):
         yield found("digest_mismatch", Where(), "digest")
 
@@ -435,4 +440,4 @@ def _penalties(ctx: Context) -> Iterator[EventDiscrepancy | None]:
 
 
 __all__ = ["CODES", "TABLE_CHECKS", "EventCheck", "EventCheckCounts", "EventDiscrepancy",
-           "EventText", "check_event", "event_check"]
+           "EventText", "check_event", "check_parsed", "event_check"]

@@ -61,11 +61,13 @@ class Replayed:
     """A table's record as its replay left it (engine/records.py replay_record): the first
     discrepancy as (code, deal, step) — deal and step counted from 0 as the check report
     names them, None where it names none — or None; the final standings' entries as (seats,
-    total); each deal's totals by score target, in order; the record's digest."""
+    total); each deal's totals by score target, in order; each score holder's seats by its id
+    (a team's, a seat's own: what a deal's totals name); the record's digest."""
 
     discrepancy: tuple[str, int | None, int | None] | None
     entries: tuple[tuple[tuple[str, ...], int], ...]
     deal_totals: tuple[dict[str, int], ...]
+    holders: dict[str, tuple[str, ...]]
     digest: str
 
 
@@ -95,10 +97,11 @@ def _replay(record: Any) -> Replayed:
         found = report["discrepancy"]
         where = (found["code"], found["deal"], found["step"]) if found else \
             ("deal_unfinished", None, None)
-        return Replayed(where, (), deals, report["digest"])
+        return Replayed(where, (), deals, {}, report["digest"])
     game = adjudicate.game_by_id(report["game"])
-    return Replayed(None, tuple((tuple(e.seats), e.total) for e in game.standings(state).entries),
-                    deals, report["digest"])
+    entries = game.standings(state).entries
+    return Replayed(None, tuple((tuple(e.seats), e.total) for e in entries), deals,
+                    {e.id: tuple(e.seats) for e in entries}, report["digest"])
 
 
 def _ranked(values: dict[str, int]) -> dict[str, int]:
@@ -127,7 +130,7 @@ def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | 
         turned = {u: sign * scores.get(u, 0) for u in entrants}
     else:
         return None
-    return TableOutcome(places, _margins(turned), _opponents(event, table))
+    return TableOutcome(places, _margins(turned), opponents(event, table))
 
 
 def record_totals(table: Table, path: str) -> dict[str, int]:
@@ -150,7 +153,7 @@ def record_totals(table: Table, path: str) -> dict[str, int]:
     return totals
 
 
-def _opponents(event: Event, table: Table) -> dict[str, tuple[str, ...]]:
+def opponents(event: Event, table: Table) -> dict[str, tuple[str, ...]]:
     """Each entrant's opponents at the table: every other entrant not seated on its side."""
     sides = side_seats(event.system, game_of(event.system)) if event.system.partners != "none" \
         else ()
