@@ -166,11 +166,11 @@ def standings_report(data: Any, lang: str = "en") -> dict[str, Any]:
     well formed raises InvalidEvent (422); so does a table's record that does not replay as
     written (`event_record_inconsistent`, the path of its first discrepancy): the standings
     cannot count it."""
-    out: dict[str, Any] = msgspec.to_builtins(report(data, lang)[1])
+    out: dict[str, Any] = msgspec.to_builtins(event_report(data, lang)[1])
     return out
 
 
-def report(data: Any, lang: str) -> tuple[Event, EventStandings]:
+def event_report(data: Any, lang: str) -> tuple[Event, EventStandings]:
     """The parsed event and its standings report."""
     _check_lang(lang)
     event = parse_event(data)
@@ -462,7 +462,7 @@ def _num(n: int | None) -> Cell:
     return Cell("" if n is None else str(n), number=True)
 
 
-def build(event: Event, rep: EventStandings, data: Mapping[str, Any], lang: str) -> Publication:
+def build(event: Event, rep: EventStandings, lang: str) -> Publication:
     """The publication of an event and its standings report."""
     title = _ui("title", lang) + (f" — {event.name}" if event.name else "")
     heading = [(_ui("game", lang), rep.game_name), (_ui("system", lang), rep.system),
@@ -781,7 +781,9 @@ def render_html(pub: Publication) -> str:
            '<body>', f'<h1>{e(pub.title)}</h1>',
            f'<p class="verdict{"" if pub.consistent else " stopped"}">'
            f'{e(_ui("check", lang))}: {e(pub.verdict)}</p>', '<dl class="tags">']
-    out += [f'<dt>{e(label)}</dt><dd>{e(value)}</dd>' for label, value in pub.heading]
+    mono = {_ui("digest", lang): ' class="digest"'}  # no tag's label is it: “tag …”
+    out += [f'<dt>{e(label)}</dt><dd{mono.get(label, "")}>{e(value)}</dd>'
+            for label, value in pub.heading]
     out.append('</dl>')
     for part in pub.parts:
         h = f"h{part.level}"
@@ -817,5 +819,5 @@ def sheet(data: Any, fmt: str = "text", lang: str = "en") -> str:
     standings_report's."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: one of {FORMATS}")
-    event, rep = report(data, lang)
-    return RENDERERS[fmt](build(event, rep, data, lang))
+    event, rep = event_report(data, lang)
+    return RENDERERS[fmt](build(event, rep, lang))

@@ -23,7 +23,7 @@ from engine.events.publish import (
     _UI,
     EventStandings,
     build,
-    report,
+    event_report,
     sheet,
     standings_report,
 )
@@ -218,8 +218,8 @@ def test_the_japanese_sheets_own_words_are_japanese():
 def test_reported_results_are_marked_and_records_are_not():
     ev = showcase("daifugo")
     for lang in LANGS:
-        event, rep = report(ev, lang)
-        pub = build(event, rep, ev, lang)
+        event, rep = event_report(ev, lang)
+        pub = build(event, rep, lang)
         word = {"record": _UI["record"], "reported": _UI["reported"]}
         seen = set()
         rounds = [p for p in pub.parts if p.level == 2 and p.lines]  # a round's own lines
@@ -238,8 +238,8 @@ def test_reported_results_are_marked_and_records_are_not():
 
 def test_the_same_deals_stand_side_by_side_with_each_tables_result_on_them():
     ev = showcase("man")
-    event, rep = report(ev, "en")
-    pub = build(event, rep, ev, "en")
+    event, rep = event_report(ev, "en")
+    pub = build(event, rep, "en")
     sides = [p for p in pub.parts if p.title == _UI["same_deals_title"][0]]
     assert len(sides) == len(ev["rounds"])
     for part, rnd in zip(sides, ev["rounds"]):
