@@ -38,7 +38,7 @@ from .format import (
     side_seats,
 )
 from .seating import deal_seeds, reseat
-from .standings import replayed
+from .standings import reading, replayed
 
 # Every discrepancy's code, in the order the check meets them within a round (docs/events.md).
 CODES = ("commitment_mismatch", "deal_seed_mismatch", "seating_incomplete", "seating_mismatch",
@@ -204,19 +204,22 @@ def check_event(data: Any) -> dict[str, Any]:
 
 def event_check(data: Any) -> EventCheck:
     """check_event's answer as its Struct."""
-    return check_parsed(parse_event(data), data)
+    with reading():
+        return check_parsed(parse_event(data), data)
 
 
-def check_parsed(event: Event, data: Mapping[str, Any]) -> EventCheck:
-    """The check of an event already read (`data` parsed as `event`: the standings' report
-    reads it once for both)."""
+def check_parsed(event: Event, data: Mapping[str, Any],
+                 document_digest: str | None = None) -> EventCheck:
+    """The check of an event already read (`data` parsed as `event`, its digest when already
+    made: the standings' report reads the document once for both)."""
     ctx = Context(event, Counter())
-    first = next(_discrepancies(ctx, data), None)
+    first = next(_discrepancies(ctx, data, document_digest), None)
     counts = EventCheckCounts(**{k: ctx.checked[k] for k in EventCheckCounts.__struct_fields__})
     return EventCheck(first is None, counts, first)
 
 
-def _discrepancies(ctx: Context, data: Mapping[str, Any]) -> Iterator[EventDiscrepancy]:
+def _discrepancies(ctx: Context, data: Mapping[str, Any],
+                   document_digest: str | None) -> Iterator[EventDiscrepancy]:
     """Every check in the document's order, each yielding what it finds (the first is kept)."""
     for k, rnd in enumerate(ctx.event.rounds):
         where = Where(k)
@@ -228,7 +231,7 @@ def _discrepancies(ctx: Context, data: Mapping[str, Any]) -> Iterator[EventDiscr
                 yield from _filter([check(ctx, rnd, table, at)])
     yield from _filter(_penalties(ctx))
     carried = data.get("digest")
-    if isinstance(carried, str) and carried.strip().lower() != digest(data):
+    if isinstance(carried, str) and carried.strip().lower() != (document_digest or digest(data)):
         yield found("digest_mismatch", Where(), "digest")
 
 

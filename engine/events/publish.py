@@ -65,6 +65,7 @@ from .standings import (
     opponents,
     outcomes,
     place_points,
+    reading,
     record_totals,
     replayed,
     standings,
@@ -173,8 +174,14 @@ def standings_report(data: Any, lang: str = "en") -> dict[str, Any]:
 def event_report(data: Any, lang: str) -> tuple[Event, EventStandings]:
     """The parsed event and its standings report."""
     _check_lang(lang)
+    with reading():
+        return _report(data, lang)
+
+
+def _report(data: Any, lang: str) -> tuple[Event, EventStandings]:
     event = parse_event(data)
-    checked = check_parsed(event, data)
+    document_digest = digest(data)
+    checked = check_parsed(event, data, document_digest)
     found = checked.discrepancy
     if found is not None and found.code == "record_inconsistent":
         raise EventRecordInconsistent(found.message.en, found.path)
@@ -189,7 +196,7 @@ def event_report(data: Any, lang: str) -> tuple[Event, EventStandings]:
     return event, EventStandings(
         event.name, game.id, _say(game.names, lang), lang, system_words(event, lang),
         event.system.rounds, len(event.rounds), list(event.system.tie_breaks), lines,
-        [_penalty(p) for p in event.penalties], checked, digest(data))
+        [_penalty(p) for p in event.penalties], checked, document_digest)
 
 
 def _check_lang(lang: str) -> None:
@@ -270,13 +277,13 @@ def _partners(event: Event, table: Table) -> dict[str, list[str]]:
 _UI: dict[str, tuple[str, str]] = {
     "title": ("Event results", "大会成績"),
     "check": ("Check", "検証"),
-    "consistent": ("consistent: every commitment, seating, record and reported result "
+    "consistent": ("consistent — every commitment, seating, record and reported result "
                    "re-derived ({records} records, {reported} reported results, {seatings} "
                    "seatings, {commitments} commitments)",
-                   "整合: すべてのコミットメント・席順・対局記録・申告結果を再導出して確認済み"
+                   "整合 — すべてのコミットメント・席順・対局記録・申告結果を再導出して確認済み"
                    "(対局記録 {records}・申告結果 {reported}・席順 {seatings}・"
                    "コミットメント {commitments})"),
-    "not_consistent": ("NOT consistent: {code} — {message}", "不整合: {code} — {message}"),
+    "not_consistent": ("NOT consistent — {code}: {message}", "不整合 — {code}: {message}"),
     "game": ("Game", "ゲーム"), "system": ("System", "方式"),
     "rounds_played": ("Rounds", "ラウンド"),
     "rounds_of": ("{seated} of {planned} seated", "全 {planned} ラウンド中 {seated} ラウンド"),
@@ -819,5 +826,6 @@ def sheet(data: Any, fmt: str = "text", lang: str = "en") -> str:
     standings_report's."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: one of {FORMATS}")
-    event, rep = event_report(data, lang)
-    return RENDERERS[fmt](build(event, rep, lang))
+    with reading():
+        event, rep = event_report(data, lang)
+        return RENDERERS[fmt](build(event, rep, lang))

@@ -15,8 +15,10 @@ kept by the digest of the record's canonical form (`replayed`) and the rounds be
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from .. import adjudicate, records
 from ..errors import InputError
@@ -77,9 +79,35 @@ _REPLAYED: dict[bytes, Replayed] = {}
 _KEEP = 65536
 
 
+# Within one reading of one document, the records already replayed by their identity (each
+# held, so that its id stays its own): see `reading`.
+_READING: ContextVar[dict[int, tuple[Any, Replayed]] | None] = ContextVar("event_reading",
+                                                                          default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """One computation over one document (a check, a report, a sheet): within it a record
+    replayed once is found again by identity, not by hashing its canonical form again — the
+    check re-seats every round from the rounds before it, and hashing a 200-entrant event's
+    records once per round cost seconds. Nothing changes the document meanwhile. Nested
+    readings are one."""
+    token = _READING.set({}) if _READING.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _READING.reset(token)
+
+
 def replayed(record: Any) -> Replayed:
     """A record's replay, once per process: the standings, the seating of later swiss rounds
     and the event's check (engine/events/check.py) all read this one."""
+    seen = _READING.get()
+    if seen is not None:
+        known = seen.get(id(record))
+        if known is not None and known[0] is record:
+            return known[1]
     key = hashlib.sha256(records.canonical_bytes(record)).digest()
     kept = _REPLAYED.get(key)
     if kept is None:
@@ -87,6 +115,8 @@ def replayed(record: Any) -> Replayed:
         if len(_REPLAYED) >= _KEEP:
             _REPLAYED.pop(next(iter(_REPLAYED)), None)
         _REPLAYED[key] = kept
+    if seen is not None:
+        seen[id(record)] = (record, kept)
     return kept
 
 

@@ -276,10 +276,10 @@ def test_the_check_stands_at_the_top_of_the_sheet():
     for lang in LANGS:
         first = sheet(ev, "text", lang).splitlines()[3]
         assert first.startswith(_UI["check"][lang == "ja"])
-        assert _UI["consistent"][lang == "ja"].split(":")[0] in first
+        assert _UI["consistent"][lang == "ja"].split(" — ")[0] in first
     ev["rounds"][0]["seed"] = "not the seed"
     for fmt in FORMATS:
         out = sheet(ev, fmt, "en")
         head = out[:out.index(_UI["standings"][0])]
-        assert "NOT consistent: commitment_mismatch" in head and "Round 1" in head
+        assert "NOT consistent — commitment_mismatch: Round 1" in head
     assert 'class="verdict stopped"' in sheet(ev, "html", "ja")
