@@ -315,3 +315,12 @@ def test_a_malformed_document_is_refused_not_checked():
     assert err.value.code == "event_invalid"
     assert err.value.path.startswith("rounds[0].tables[0]")
     parse_event(_played())  # the unchanged event reads
+
+
+def test_a_record_changed_in_place_after_a_check_is_checked_again():
+    ev = _played(records_share=1.0)
+    assert check_event(ev)["consistent"]
+    k, t = tables(ev, "record")[0]
+    record = ev["rounds"][k]["tables"][t]["result"]["record"]
+    record["totals"] = {p: 99 for p in record["players"]}  # the same object, changed
+    assert found(ev)["code"] == "record_inconsistent"

@@ -21,6 +21,7 @@ from engine.events import parse_event
 from engine.events.check import check_event
 from engine.events.publish import (
     _UI,
+    SHEET_STYLE,
     EventStandings,
     build,
     event_report,
@@ -283,3 +284,18 @@ def test_the_check_stands_at_the_top_of_the_sheet():
         head = out[:out.index(_UI["standings"][0])]
         assert "NOT consistent — commitment_mismatch: Round 1" in head
     assert 'class="verdict stopped"' in sheet(ev, "html", "ja")
+
+
+def test_the_reports_types_make_spec_schemas_of_their_own_names():
+    (schema,), components = msgspec.json.schema_components([EventStandings])
+    assert schema == {"$ref": "#/$defs/EventStandings"}
+    assert set(components) == {"EventStandings", "EventStandingLine", "EventRoundResult",
+                               "EventSeatTaken", "EventPenaltyLine", "EventCheck",
+                               "EventCheckCounts", "EventDiscrepancy", "EventText"}
+    assert all(c.get("description") for c in components.values())
+
+
+def test_the_pages_one_stylesheet_is_the_published_one():
+    page = sheet(showcase("daifugo"), "html", "en")
+    assert page.count("<style>") == 1
+    assert page.split("<style>")[1].split("</style>")[0] == SHEET_STYLE
