@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings, strategies as st
 
 from engine import records, registry
-from engine.events import digest, parse_event
+from engine.events import digest, next_round, parse_event
 from engine.events.check import CODES, EventCheck, check_event
 from engine.events.format import InvalidEvent
 from tests.events.helpers import layouts
@@ -324,3 +324,16 @@ def test_a_record_changed_in_place_after_a_check_is_checked_again():
     record = ev["rounds"][k]["tables"][t]["result"]["record"]
     record["totals"] = {p: 99 for p in record["players"]}  # the same object, changed
     assert found(ev)["code"] == "record_inconsistent"
+
+
+def test_a_fixed_round_is_the_directors_plan_checked_for_everyone_seated_once():
+    ev = finished(random.Random(5), ("daifugo", 4, "none"), 9, 1)
+    units = [e["id"] for e in ev["entrants"]]
+    ev = next_round(ev, "seed-2", plan={"tables": [units[:4], units[4:8]], "byes": units[8:]})
+    assert ev["rounds"][1]["method"] == "fixed"
+    answer = check_event(ev)  # not revealed: a fixed round is re-derived all the same
+    assert answer["consistent"] and answer["checked"]["seatings"] == 2
+    ev["rounds"][1]["byes"] = []
+    d = found(ev)
+    assert (d["code"], d["round"], d["path"]) == ("seating_incomplete", 2, "rounds[1]")
+    assert units[8] in d["message"]["en"]
