@@ -288,7 +288,7 @@ def _seating(ctx: Context, rnd: Round, where: Where) -> Iterator[EventDiscrepanc
     if len(again.tables) != len(rnd.tables):
         yield _seating_differs(rnd, where, where.under("tables"),
                                f"{len(again.tables)} tables, not {len(rnd.tables)}",
-                               f"卓は {len(again.tables)} 、{len(rnd.tables)} ではありません")
+                               f"卓の数は {len(again.tables)} で、{len(rnd.tables)} ではありません")
         return
     for t, (mine, theirs) in enumerate(zip(rnd.tables, again.tables)):
         if _seats(mine) != _seats(theirs) or mine.number != theirs.number:
