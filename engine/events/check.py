@@ -7,10 +7,12 @@ the seating (everyone who may play seated once or given a bye; the tables and by
 gives: engine/events/seating.py), then each table in order, each of TABLE_CHECKS in turn (a
 record's deals dealt from the round's same-deals seeds, the record replayed as
 `/v1/records/check` replays it, a reported result's places agreeing with its scores and its
-sides). Then the director's penalties, then the digest the document carries.
+sides, or with the deals it reports as the game scores them). Then the director's penalties,
+then the digest the document carries.
 
 A document that is not well formed is no discrepancy: parse_event raises its 422 as ever
-(`event_invalid` with its path), and so does a table's record the replay cannot read.
+(`event_invalid` with its path), and so does a table's record the replay cannot read or a
+reported deal the rules cannot produce.
 
 Replaying is the costly part: each record is replayed once per process (engine/events/
 standings.py `replayed`), so the standings and the check of one event replay it once between
@@ -38,7 +40,7 @@ from .format import (
     side_seats,
 )
 from .seating import deal_seeds, reseat
-from .standings import reading, replayed
+from .standings import reading, replayed, reported_totals
 
 # Every discrepancy's code, in the order the check meets them within a round (docs/events.md).
 CODES = ("commitment_mismatch", "deal_seed_mismatch", "seating_incomplete", "seating_mismatch",
@@ -378,8 +380,8 @@ def reported_places(ctx: Context, rnd: Round, table: Table,
     partners (where they rotate) placed and scored alike, and the places its scores give
     (the most first, or the fewest where the game counts against) when it gives scores."""
     reported = table.result.reported if table.result else None
-    if reported is None:
-        return None
+    if reported is None or reported.deals is not None or reported.places is None:
+        return None  # a report of deals: reported_deals_agree
     ctx.checked["reported"] += 1
     path = where.under("result.reported")
     places, scores = reported.places, reported.scores
@@ -415,12 +417,41 @@ def reported_places(ctx: Context, rnd: Round, table: Table,
     return None
 
 
+def reported_deals_agree(ctx: Context, rnd: Round, table: Table,
+                         where: Where) -> EventDiscrepancy | None:
+    """A reported result that gives its deals: scored by the game's own code (as the
+    standings score it: engine/events/standings.py reported_totals), the places and scores it
+    states, when it states them, are what its deals give (the first that is not, in seat
+    order). A deal the rules cannot produce is a document not well formed (422)."""
+    reported = table.result.reported if table.result else None
+    if reported is None or reported.deals is None:
+        return None
+    ctx.checked["reported"] += 1
+    path = where.under("result.reported")
+    totals = reported_totals(ctx.event, table, path)
+    units = list(dict.fromkeys(s.entrant for s in table.seats))
+    sign = -1 if game_of(ctx.event.system).standings_fewest_first else 1
+    scored = {u: totals.get(u, 0) for u in units}
+    placed = {u: 1 + sum(sign * scored[w] > sign * scored[u] for w in units) for u in units}
+    for name, stated, derived, ja in (("places", reported.places, placed, "順位"),
+                                      ("scores", reported.scores, scored, "得点")):
+        for unit in units:
+            if stated is not None and stated.get(unit) != derived[unit]:
+                return _reported(where, f"{path}.{name}.{unit}",
+                                 f"states {unit}'s {name[:-1]} {stated.get(unit)}, where its "
+                                 f"deals give {derived[unit]}",
+                                 f" {unit} の{ja}を {stated.get(unit)} としていますが、申告された"
+                                 f"局からは {derived[unit]} です")
+    return None
+
+
 def _reported(where: Where, path: str, en: str, ja: str) -> EventDiscrepancy:
     return found("reported_inconsistent", where, path, en={"detail": en}, ja={"detail": ja})
 
 
 # Each table's checks, in order: one more kind of table result is one more function here.
-TABLE_CHECKS: tuple[TableCheck, ...] = (same_deals, record_replays, reported_places)
+TABLE_CHECKS: tuple[TableCheck, ...] = (same_deals, record_replays, reported_places,
+                                        reported_deals_agree)
 
 
 # ---------------------------------------------------------------- penalties

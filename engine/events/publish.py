@@ -68,6 +68,7 @@ from .standings import (
     reading,
     record_totals,
     replayed,
+    reported_totals,
     standings,
 )
 
@@ -126,7 +127,8 @@ class EventStandingLine(msgspec.Struct):
     """One entrant's line of the standings (docs/events.md "Standings"): its rank (1…n, no two
     alike), name, event points, the value of every tie-break the system declares (in its
     order) and its lot, tables played, byes, first places, the director's points taken off,
-    whether it was disqualified, and its results round by round (every round seated so far)."""
+    whether it was disqualified, how many of its tables' results were reported rather than
+    recorded, and its results round by round (every round seated so far)."""
 
     rank: int
     entrant: str
@@ -139,6 +141,7 @@ class EventStandingLine(msgspec.Struct):
     first_places: int
     penalty_points: int
     disqualified: bool
+    reported: int
     rounds: list[EventRoundResult]
 
 
@@ -190,7 +193,8 @@ def _report(data: Any, lang: str) -> tuple[Event, EventStandings]:
     names = {e.id: e.name or e.id for e in event.entrants}
     lines = [EventStandingLine(
         s.rank, s.entrant, names[s.entrant], s.event_points, dict(s.tie_breaks), s.lot,
-        s.played, s.byes, s.first_places, s.penalty_points, s.disqualified, results[s.entrant])
+        s.played, s.byes, s.first_places, s.penalty_points, s.disqualified, s.reported,
+        results[s.entrant])
         for s in standings(event)]
     game = game_of(event.system)
     return event, EventStandings(
@@ -249,13 +253,16 @@ def _source(table: Table) -> Literal["record", "reported"] | None:
 
 
 def table_scores(event: Event, table: Table, path: str) -> dict[str, int] | None:
-    """Each entrant's match score at a table: its record's final totals, or the scores its
-    reported result gives (None: no result, or a report without scores)."""
+    """Each entrant's match score at a table: its record's final totals, its reported deals'
+    as the game scores them, or the scores its reported result states (None: no result, or a
+    report of places without scores)."""
     if table.result is None:
         return None
     if table.result.record is not None:
         return record_totals(table, f"{path}.result.record")
     reported = table.result.reported
+    if reported is not None and reported.deals is not None:
+        return reported_totals(event, table, f"{path}.result.reported")
     return dict(reported.scores) if reported is not None and reported.scores is not None \
         else None
 

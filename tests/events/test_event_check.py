@@ -17,7 +17,7 @@ from engine import records, registry
 from engine.events import digest, next_round, parse_event
 from engine.events.check import CODES, EventCheck, check_event
 from engine.events.format import InvalidEvent
-from tests.events.helpers import layouts
+from tests.events.helpers import event, layouts
 from tests.events.playing import finished, play_round
 from tests.sizing import examples
 
@@ -337,3 +337,23 @@ def test_a_fixed_round_is_the_directors_plan_checked_for_everyone_seated_once():
     d = found(ev)
     assert (d["code"], d["round"], d["path"]) == ("seating_incomplete", 2, "rounds[1]")
     assert units[8] in d["message"]["en"]
+
+
+def test_a_reported_results_stated_places_and_scores_are_checked_against_its_deals():
+    ev = next_round(event(2, game="guandan", table_size=4, partners="fixed",
+                          event_points=[2, 0]), "s")
+    table = ev["rounds"][0]["tables"][0]
+    seats = [s["player"] for s in table["seats"]]
+    first, second = table["seats"][0]["entrant"], table["seats"][1]["entrant"]
+    # the first team's pair finishes 1st and 2nd: 2 → 5 (docs/events.md "Reported results")
+    table["result"] = {"reported": {"deals": [{"order": [seats[0], seats[2]]}],
+                                    "places": {first: 1, second: 2},
+                                    "scores": {first: 5, second: 2}}}
+    answer = check_event(ev)
+    assert answer["consistent"] and answer["checked"]["reported"] == 1
+    table["result"]["reported"]["scores"] = {first: 5, second: 3}
+    d = found(ev)
+    assert (d["code"], d["round"], d["table"]) == ("reported_inconsistent", 1, 1)
+    assert d["path"] == f"rounds[0].tables[0].result.reported.scores.{second}"
+    table["result"]["reported"]["places"] = {first: 2, second: 1}
+    assert found(ev)["path"] == f"rounds[0].tables[0].result.reported.places.{first}"

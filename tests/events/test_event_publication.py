@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from engine import registry
-from engine.events import parse_event
+from engine.events import next_round, parse_event
 from engine.events.check import check_event
 from engine.events.publish import (
     _UI,
@@ -29,7 +29,7 @@ from engine.events.publish import (
     standings_report,
 )
 from engine.events.standings import EventRecordInconsistent, as_json, replayed, standings
-from tests.events.helpers import layouts
+from tests.events.helpers import event, layouts
 from tests.events.playing import finished
 
 GAMES = [g.id for g in registry.all_games()]
@@ -299,3 +299,18 @@ def test_the_pages_one_stylesheet_is_the_published_one():
     page = sheet(showcase("daifugo"), "html", "en")
     assert page.count("<style>") == 1
     assert page.split("<style>")[1].split("</style>")[0] == SHEET_STYLE
+
+
+def test_a_table_that_reports_its_deals_is_published_with_the_scores_they_give():
+    ev = next_round(event(2, game="guandan", table_size=4, partners="fixed",
+                          event_points=[2, 0]), "s")
+    table = ev["rounds"][0]["tables"][0]
+    seats = [s["player"] for s in table["seats"]]
+    first = table["seats"][0]["entrant"]
+    table["result"] = {"reported": {"deals": [{"order": [seats[0], seats[2]]}]}}
+    answer = standings_report(ev, "ja")
+    top = answer["standings"][0]
+    assert top["entrant"] == first and top["reported"] == 1
+    assert {k: top["rounds"][0][k] for k in ("place", "score", "result")} == \
+        {"place": 1, "score": 5, "result": "reported"}
+    assert "申告" in sheet(ev, "text", "ja")
