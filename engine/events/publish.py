@@ -31,6 +31,7 @@ from ..sheets import (
     _CSS,
     FORMATS,
     LANGS,
+    MEDIA_TYPES,
     csv_text,
     display_width,
     escape_html,
@@ -75,8 +76,6 @@ from .standings import (
 __all__ = ["EventCheck", "EventCheckCounts", "EventDiscrepancy", "EventPenaltyLine",
            "EventRoundResult", "EventSeatTaken", "EventStandingLine", "EventStandings",
            "EventText", "MEDIA_TYPES", "SHEET_STYLE", "sheet", "standings_report"]
-
-MEDIA_TYPES = {"text": "text/plain", "csv": "text/csv", "html": "text/html"}
 
 
 # ---------------------------------------------------------------- the report (spec schemas)
