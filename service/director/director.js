@@ -97,12 +97,15 @@ function gameOf(id) { return games.find((g) => g.id === id); }
 function gameName(id) { const g = gameOf(id); return g ? (g.names[language()] || g.names.en) : id; }
 
 function serviceBox() {
-  const redis = ready && ready.redis ? ready.redis : null;
+  // /readyz's `redis` says which Redis (embedded or configured); a service that does not say
+  // has one only where it was configured (its cache's `redis` is then not "not_configured").
+  const redis = !ready ? null : ready.redis
+    || { kind: ready.cache && ready.cache.redis !== "not_configured" ? "configured" : "none" };
   const redisText = !redis ? t("redis_unknown")
     : redis.kind === "embedded" ? `${t("redis_embedded")} ${redis.data_dir || ""}`
     : redis.kind === "configured" ? t("redis_configured") : t("redis_none");
   const address = pageLink("/");
-  const box = h("section", { class: "card service" },
+  const box = h("section", { class: "card service no-print" },
     h("h2", { text: t("service") }),
     h("p", {}, h("strong", { text: `${t("redis")}: ` }), h("span", { ...tid("redis"), text: redisText })),
     h("p", {}, h("strong", { text: `${t("address")}: ` }), h("a", { href: address, ...tid("address"), text: address })),
@@ -336,6 +339,7 @@ function drawEvent() {
       h("p", {}, h("strong", { text: `${t("public_page")}: ` }), h("a", { href: publicLink, target: "_blank", ...tid("public-link"), text: publicLink })),
       publicQr,
       h("p", {}, h("button", { type: "button", ...tid("download"), onclick: download }, t("download")))),
+    serviceBox(),
     h("section", { class: "card no-print" }, h("h2", { text: t("entrants") }),
       h("form", { class: "inline", ...tid("en-form"), onsubmit: addEntrant },
         field(t("entrant_name"), name),
@@ -377,7 +381,7 @@ function drawDynamic() {
   const ev = view.event;
   const names = namesOf(ev);
   const cr = currentRound(ev);
-  const open = cr && cr.round.seed === undefined;
+  const open = cr && cr.round.seed == null;
   const total = ev.system.rounds;
 
   document.getElementById("event-status").textContent = view.published ? t("published")

@@ -64,7 +64,7 @@ function draw() {
   const typing = document.activeElement && document.activeElement.dataset.testid === "find";
   const rounds = ev.rounds || [];
   const status = view.published ? t("published")
-    : cr ? `${t("round")} ${cr.number} ${t("of")} ${ev.system.rounds} · ${cr.round.seed === undefined ? t("open") : t("closed")}`
+    : cr ? `${t("round")} ${cr.number} ${t("of")} ${ev.system.rounds} · ${cr.round.seed == null ? t("open") : t("closed")}`
     : t("no_rounds");
 
   const parts = [h("section", { class: "card" },
@@ -94,7 +94,7 @@ function draw() {
   parts.push(standingsSection(names, me));
   if (cr) parts.push(seatingSection(cr, names, me));
   if (rounds.length) parts.push(crosstable(names, me));
-  const closed = rounds.map((r, k) => [r, k + 1]).filter(([r]) => r.seed !== undefined);
+  const closed = rounds.map((r, k) => [r, k + 1]).filter(([r]) => r.seed != null);
   if (closed.length) parts.push(seedsSection(closed));
   app.replaceChildren(...parts);
   if (typing) { search.focus(); search.setSelectionRange(query.length, query.length); }
