@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from urllib.parse import urlsplit
 
 import orjson
@@ -34,9 +35,9 @@ EVENT_PAGE_DIR = os.path.join(_HERE, "event_page")
 # A table's link is about 130 characters (a LAN address, the event's id, a 43-character
 # token): 512 leaves room for a long host name and stays a small code (version ≤ 17).
 QR_MAX_CHARS = 512
-# The pages a QR code may open: the table page (a table's link), the public event page, the
+# The pages a QR code may open: the table page (a table's link), an event's public page, the
 # director's page (opened on another laptop) and the service's index (the address phones open).
-QR_PAGES = ("/table", "/events/", "/director", "/")
+QR_PAGES = re.compile(r"/|/table|/director|/events/[A-Za-z0-9_-]{1,64}")
 
 
 class QrTextInvalid(InputError):
@@ -63,9 +64,7 @@ def qr_svg(text: str, host: str, script_root: str = "") -> bytes:
         raise QrTextInvalid("a QR code is drawn only for a link to this service "
                             f"(http(s)://{host}/…)", "text")
     path = link.path or "/"
-    if not path.startswith(script_root) or not any(
-            path[len(script_root):] == page or
-            (page != "/" and path[len(script_root):].startswith(page)) for page in QR_PAGES):
+    if not path.startswith(script_root) or not QR_PAGES.fullmatch(path[len(script_root):] or "/"):
         raise QrTextInvalid("a QR code is drawn only for the service's pages (/table, "
                             "/events/…, /director, /)", "text")
     out = io.BytesIO()
