@@ -20,13 +20,14 @@ export function randomKey() {
 }
 
 // {data, etag}. `token` goes in Authorization; `version` in If-Match; a change carries an
-// Idempotency-Key so that a retry of a lost answer is recognised.
+// Idempotency-Key (`idempotent`: true for a new one, or the key of the change sent again) so
+// that a retry of a lost answer is recognised.
 export async function request(method, path, { body, token, version, idempotent } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
   if (version !== undefined && version !== null) headers["If-Match"] = `"${version}"`;
-  if (idempotent) headers["Idempotency-Key"] = randomKey();
+  if (idempotent) headers["Idempotency-Key"] = idempotent === true ? randomKey() : idempotent;
   let resp;
   try {
     resp = await fetch(BASE + path, { method, headers, cache: "no-store",

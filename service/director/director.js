@@ -7,7 +7,7 @@
 // round started), so the director reopens the page on the laptop and finds the event; it never
 // goes into a link. A table's link carries only its own table's token, in the fragment (never
 // sent to a server), for that table's phone.
-import { Problem, games as fetchGames, get, onLoopback, pageLink, publicView, qrCode, request } from "./api.js";
+import { Problem, games as fetchGames, get, onLoopback, pageLink, publicView, qrCode, randomKey, request } from "./api.js";
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
 import { currentRound, h, namesOf, seatPerson, tid, translate } from "./dom.js";
 
@@ -54,18 +54,32 @@ function problemText(err) {
 }
 
 // A director's change, on the version last seen: when the event moved on meanwhile (another
-// tab, a table's result), the view is fetched again and the change sent once more on it.
+// tab, a table's result), the view is fetched again and the change sent once more on it. An
+// answer lost on the way (no answer, or the store's 503) is asked for again with the same
+// Idempotency-Key: the service answers what it did, once (a round's table tokens included).
 async function change(method, path, body) {
+  const key = randomKey();
   const send = () => request(method, `/v1/events/${current.id}${path}`,
-                             { body, token: current.token, version: view ? view.version : undefined, idempotent: true });
+                             { body, token: current.token, version: view ? view.version : undefined, idempotent: key });
+  const sendAgainWhenLost = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        const lost = err instanceof Problem && (err.status === 0 || err.code === "events_unavailable");
+        if (!lost || attempt >= 3) throw err;
+        await new Promise((done) => setTimeout(done, 1000 * attempt));
+      }
+    }
+  };
   try {
     let answer;
     try {
-      answer = await send();
+      answer = await sendAgainWhenLost();
     } catch (err) {
       if (!(err instanceof Problem) || err.code !== "version_conflict") throw err;
       await refresh();
-      answer = await send();
+      answer = await sendAgainWhenLost();
     }
     say("");
     await refresh();

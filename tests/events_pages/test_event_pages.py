@@ -102,6 +102,22 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
         wait_for(director, lambda d, n=number: d.find_elements(
             By.CSS_SELECTOR, f'{tid(f"table-qr-{n}")} svg'), what="the table's QR code")
     assert len(set(tables.values())) == 2 and token not in tables.values()
+    # the printed seating: the tables with their QR codes, nothing of the director's forms
+    director.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert find(director, "table-qr-1").is_displayed()
+        assert not find(director, "en-form").is_displayed()
+        assert not find(director, "round-start").is_displayed()
+    finally:
+        director.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    # a late entry (seated from round 2 on) and a substitute in table 1's seat 2 for round 1
+    find(director, "en-name").send_keys("Ito", Keys.ENTER)
+    wait_for(director, lambda d: "enters round 2" in find(d, "entrant-ito").text,
+             what="the late entry")
+    find(director, "sub-table").send_keys("1")
+    find(director, "sub-seat").send_keys("2")
+    find(director, "sub-name").send_keys("Kato", Keys.ENTER)
+    wait_for(director, lambda d: "Kato" in find(d, "table-1").text, what="the substitute")
 
     # the player's phone: the public page while the round is open
     phone.get(f"{base}/events/{event_id}")
@@ -132,7 +148,7 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
     # the phone follows: each table's places, the standings
     wait_for(phone, lambda d: "1." in find(d, f"table-result-{seated_at}").text, timeout=15,
              what="the result on the public page")
-    assert len(finds(phone, '[data-testid="standings"] tbody tr')) == 8
+    assert len(finds(phone, '[data-testid="standings"] tbody tr')) == 9  # the late entry too
 
     find(director, "round-close").click()
     wait_for(director, lambda d: "closed" in find(d, "event-status").text, what="round closed")
