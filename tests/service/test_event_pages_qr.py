@@ -3,6 +3,7 @@ pages as served: a QR code only for a link to this service's own pages, bounded,
 the pages under their Content-Security-Policy."""
 from __future__ import annotations
 
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -55,6 +56,13 @@ def test_anything_but_a_bounded_link_to_this_service_pages_is_refused(client, te
     answer = _qr(client, text)
     assert answer.status_code == 422
     assert answer.get_json()["code"] == "request_invalid"
+
+
+def test_a_long_text_is_refused_before_any_drawing(client):
+    # the largest body the service reads, one long link: refused at once, not drawn
+    started = time.perf_counter()
+    answer = _qr(client, BASE + "/events/" + "x" * (1024 * 1024 - 100))
+    assert answer.status_code == 422 and time.perf_counter() - started < 2
 
 
 def test_a_qr_request_that_is_not_json_text_is_refused_clearly(client):
