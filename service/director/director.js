@@ -323,6 +323,8 @@ function drawEvent() {
     try {
       const answer = await change("POST", "/rounds", { method: method.value });
       for (const table of answer.tables) current.tables[`${answer.round}/${table.number}`] = table.token;
+      // the round's clock starts now (kept here: the event document holds no times)
+      current.started = { ...(current.started || {}), [answer.round]: Date.now() };
       keep(current);
       shownKey = "";
       drawDynamic();
@@ -350,6 +352,7 @@ function drawEvent() {
     h("section", { class: "card no-print" },
       h("h2", { ...tid("event-name"), text: ev.name || current.id }),
       h("p", { id: "event-status", ...tid("event-status") }),
+      h("p", { id: "clock", class: "clock", ...tid("clock"), hidden: true }),
       h("p", {}, h("strong", { text: `${t("public_page")}: ` }), h("a", { href: publicLink, target: "_blank", ...tid("public-link"), text: publicLink })),
       publicQr,
       h("p", {}, h("button", { type: "button", ...tid("download"), onclick: download }, t("download")))),
@@ -400,6 +403,7 @@ function drawDynamic() {
 
   document.getElementById("event-status").textContent = view.published ? t("published")
     : `${gameName(ev.system.game)} · ${cr ? `${t("round")} ${cr.number} / ${total} · ${open ? t("open") : t("closed")}` : t("not_started")}`;
+  drawClock();
   document.getElementById("round-start").disabled = Boolean(open) || view.published || (cr && cr.number >= total);
   document.getElementById("round-close").disabled = !open || view.published;
   document.getElementById("publish").disabled = Boolean(open) || !cr || view.published;
@@ -445,6 +449,24 @@ function drawDynamic() {
     h("div", { class: "tables" }, cr.round.tables.map((table) => tableCard(cr.number, table, names, open))));
   drawStandings(names);
 }
+
+// Time left on the round's clock (a round that ends at the bell), from when this laptop
+// started it; redrawn every second.
+function drawClock() {
+  const clock = document.getElementById("clock");
+  if (!clock || !view) return;
+  const ev = view.event;
+  const cr = currentRound(ev);
+  const end = ev.system.round_end;
+  const started = current && current.started && cr ? current.started[cr.number] : undefined;
+  if (!cr || cr.round.seed != null || end.kind !== "time" || !started) { clock.hidden = true; return; }
+  const left = Math.round((started + end.minutes * 60000 - Date.now()) / 1000);
+  const mmss = (n) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}`;
+  clock.hidden = false;
+  clock.textContent = left > 0 ? `${t("time_left")}: ${mmss(left)}` : t("bell");
+  clock.classList.toggle("warn", left <= 300);
+}
+setInterval(drawClock, 1000);
 
 function tableStatus(table, names) {
   const result = table.result;

@@ -42,6 +42,7 @@ const WORDS = {
     penalty: "Penalty", kind: "Kind", points: "Points", reason: "Reason", add_penalty: "Add the penalty",
     pen_warning: "warning", pen_points: "event points off", pen_disqualification: "disqualification",
     standings: "Standings", event_points_short: "Points", played: "Played",
+    time_left: "Time left on the round's clock", bell: "Time: the bell has rung",
     unreachable: "The service does not answer: try again in a moment.",
     // the public page
     find_table: "Find my table", find_hint: "Your name", no_match: "No entrant of that name.",
@@ -91,6 +92,7 @@ const WORDS = {
     penalty: "罰則", kind: "種類", points: "ポイント", reason: "理由", add_penalty: "罰則を追加",
     pen_warning: "警告", pen_points: "大会ポイントの減点", pen_disqualification: "失格",
     standings: "順位表", event_points_short: "ポイント", played: "対局数",
+    time_left: "回戦の残り時間", bell: "時間です: ベルが鳴りました",
     unreachable: "サービスが応答しません: 少し待って再試行してください。",
     find_table: "自分の卓を探す", find_hint: "あなたの名前", no_match: "その名前の参加者はいません。",
     your_table: "卓", current_seating: "組み合わせ", results: "結果", crosstable: "対戦表",

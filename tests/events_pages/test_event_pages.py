@@ -48,7 +48,7 @@ def phone(events_service):
     driver.quit()
 
 
-def _create_event(driver, base: str, name: str) -> str:
+def _create_event(driver, base: str, name: str, *, minutes: int | None = None) -> str:
     driver.get(base + "/director")
     wait_for(driver, lambda d: find(d, "ev-create"), what="the create form")
     find(driver, "ev-name").send_keys(name)
@@ -61,6 +61,11 @@ def _create_event(driver, base: str, name: str) -> str:
     rounds.clear()
     rounds.send_keys("2")
     find(driver, "ev-tie-opponents_points").click()
+    if minutes is not None:  # a round ends at the bell
+        Select(find(driver, "ev-end")).select_by_value("time")
+        field = find(driver, "ev-end-minutes")
+        field.clear()
+        field.send_keys(str(minutes))
     find(driver, "ev-create").click()
     wait_for(driver, lambda d: find(d, "event-name").text == name, what="the event's own page")
     (event_id,) = [k for k, v in _kept_events(driver).items() if v["name"] == name]
@@ -70,7 +75,7 @@ def _create_event(driver, base: str, name: str) -> str:
 def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, phone,
                                                                    events_service):
     base = events_service
-    event_id = _create_event(director, base, "Autumn Daifugo Open")
+    event_id = _create_event(director, base, "Autumn Daifugo Open", minutes=50)
     # the page says where events are kept and the address the phones open (this one is the
     # laptop's own loopback, which it warns of)
     assert "CARDREF_REDIS_URL" in find(director, "redis").text
@@ -102,6 +107,9 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
         wait_for(director, lambda d, n=number: d.find_elements(
             By.CSS_SELECTOR, f'{tid(f"table-qr-{n}")} svg'), what="the table's QR code")
     assert len(set(tables.values())) == 2 and token not in tables.values()
+    # the round's clock runs: 50 minutes from the start, counting down
+    assert re.fullmatch(r"Time left on the round's clock: (49:5\d|50:00)",
+                        wait_for(director, lambda d: find(d, "clock").text, what="the clock"))
     # the printed seating: the tables with their QR codes, nothing of the director's forms
     director.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
@@ -199,6 +207,15 @@ def test_the_japanese_pages_show_no_english_fixed_words(events_service, director
         wait_for(driver, lambda d: find(d, "ev-create"), what="the director's page")
         assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
         assert find(driver, "ev-create").text == "大会を作成"
+        assert _english_words_shown(driver, "director/i18n.js") == []
+        # the event's own page, kept on this laptop (the director's browser's events, copied)
+        kept = json.dumps(_kept_events(director))
+        driver.execute_script("localStorage.setItem('cardref.director.events', arguments[0])",
+                              kept)
+        driver.get(base + "/director")
+        wait_for(driver, lambda d: find(d, f"open-{event_id}"), what="the kept event").click()
+        wait_for(driver, lambda d: "佐藤" in find(d, "entrants").text, what="the event in Japanese")
+        assert find(driver, "round-start").text == "次の回戦を始める"
         assert _english_words_shown(driver, "director/i18n.js") == []
         assert driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
