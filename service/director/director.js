@@ -385,15 +385,14 @@ function drawEvent() {
   drawDynamic();
 }
 
-// What polling redraws: the status line, the entrants, the seating, the standings — left
-// alone while the director is typing in them.
+// What polling redraws: the status line, the entrants, the seating, the standings, once the
+// event changed. The forms the director types in are outside them: never redrawn under the
+// fingers.
 function drawDynamic() {
   if (!current || !view || !document.getElementById("seating")) return;
   const search = document.querySelector('[data-testid="en-search"]');
   const key = `${view.version}|${search ? search.value : ""}|${language()}`;
   if (key === shownKey) return;
-  const active = document.activeElement;
-  if (active && active !== search && ["entrants", "seating"].some((id) => document.getElementById(id).contains(active))) return;
   shownKey = key;
   const ev = view.event;
   const names = namesOf(ev);

@@ -92,8 +92,16 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
     find(director, "en-search").send_keys("fuj")
     wait_for(director, lambda d: len(finds(d, '[data-testid="entrants"] tbody tr')) == 1,
              what="the search")
-    find(director, "en-search").clear()
-    find(director, "en-search").send_keys(Keys.BACKSPACE)
+    find(director, "en-search").send_keys(Keys.BACKSPACE * 3)
+    wait_for(director, lambda d: len(finds(d, '[data-testid="entrants"] tbody tr')) == 8,
+             what="the search cleared")
+    # check-in toggles: out, and in again
+    find(director, "checkin-hara").click()
+    wait_for(director, lambda d: "not checked in" in find(d, "entrant-hara").text,
+             what="Hara checked out")
+    find(director, "checkin-hara").click()
+    wait_for(director, lambda d: "not checked in" not in find(d, "entrant-hara").text,
+             what="Hara checked in again")
 
     find(director, "round-start").click()
     wait_for(director, lambda d: find(d, "table-link-2"), what="round 1's seating and links")
