@@ -16,8 +16,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from tests.events_pages.conftest import DIRECTOR_KEY
-from tests.table.browser import csp_violations, start_browser
-from tests.table.pagedriver import find, finds, tid, wait_for
+from tests.table.browser import TABLET, TABLET_PORTRAIT, csp_violations, start_browser
+from tests.table.pagedriver import find, finds, no_sideways_scroll, tid, wait_for
 
 NAMES = ["Aoki", "Baba", "Chiba", "Doi", "Endo", "Fujii", "Goto", "Hara"]
 
@@ -118,6 +118,15 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
     # the round's clock runs: 50 minutes from the start, counting down
     assert re.fullmatch(r"Time left on the round's clock: (49:5\d|50:00)",
                         wait_for(director, lambda d: find(d, "clock").text, what="the clock"))
+    # a tablet, in landscape (this window) and upright: nothing sticks out sideways
+    width, viewport = no_sideways_scroll(director)
+    assert width <= viewport
+    director.set_window_size(*TABLET_PORTRAIT)
+    try:
+        width, viewport = no_sideways_scroll(director)
+        assert width <= viewport
+    finally:
+        director.set_window_size(*TABLET)
     # the printed seating: the tables with their QR codes, nothing of the director's forms
     director.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
@@ -143,7 +152,8 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
     seated_at = int(re.search(r"Table (\d)", found.text).group(1))
     assert "Chiba" in find(phone, f"table-{seated_at}").text
     open_round_page = _public_traffic(phone)
-    assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
+    width, viewport = no_sideways_scroll(phone)
+    assert width <= viewport == 390
 
     # the director enters both tables' results (places) as the tables report them
     director.execute_script("window.confirm = () => true")
