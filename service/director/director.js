@@ -409,14 +409,13 @@ function drawDynamic() {
 
   // entrants
   const wanted = search ? search.value.trim().toLowerCase() : "";
-  const seated = (cr ? cr.number : 0);
   const rows = (ev.entrants || []).filter((e) => !wanted || [e.name, e.id, ...(e.members || []).map((m) => m.name)].some((s) => s.toLowerCase().includes(wanted)));
   document.getElementById("entrants").replaceChildren(h("table", { ...tid("entrants") },
     h("thead", {}, h("tr", {}, h("th", { text: t("entrant") }), h("th", { text: t("status") }), h("th", {}))),
     h("tbody", {}, rows.map((e) => {
-      const status = e.withdrawn_round ? `${t("withdrawn_from")} ${e.withdrawn_round}`
+      const status = e.withdrawn_round ? t("withdrawn_from", e.withdrawn_round)
         : e.checked_in === false ? t("not_checked_in")
-        : (e.entered_round || 1) > 1 ? `${t("enters_round")} ${e.entered_round}` : t("checked_in");
+        : (e.entered_round || 1) > 1 ? t("enters_round", e.entered_round) : t("checked_in");
       return h("tr", { ...tid(`entrant-${e.id}`) },
         h("td", {}, e.name, e.members ? h("span", { class: "desc", text: ` (${e.members.map((m) => m.name).join(", ")})` }) : null),
         h("td", { text: status }),
@@ -427,7 +426,7 @@ function drawDynamic() {
           h("button", { type: "button", class: "small", ...tid(`withdraw-${e.id}`),
             onclick: () => { if (confirm(`${t("confirm_withdraw")} ${e.name}`)) change("POST", `/entrants/${encodeURIComponent(e.id)}/withdraw`).catch(() => {}); } },
             t("withdraw"))]));
-    }))), h("p", { class: "desc", text: `${(ev.entrants || []).length} ${t("registered")}${seated ? "" : ""}` }));
+    }))), h("p", { class: "desc", text: `${(ev.entrants || []).length} ${t("registered")}` }));
 
   // the penalty's entrants (kept as chosen when the list is the same)
   const pen = document.querySelector('[data-testid="pen-entrant"]');

@@ -25,7 +25,7 @@ const WORDS = {
     seating: "Seating", seating_swiss: "Swiss", seating_random: "Random", same_deals: "Same deals at every table (deals per round)",
     all_events: "← All events", public_page: "Public page", download: "Download the event document",
     entrants: "Entrants", entrant: "Entrant", entrant_name: "Name", members: "Members", members_hint: "names, separated by commas",
-    checked_in: "checked in", not_checked_in: "not checked in", enters_round: "enters round", withdrawn_from: "withdrawn from round",
+    checked_in: "checked in", not_checked_in: "not checked in", enters_round: "enters round {n}", withdrawn_from: "withdrawn from round {n}",
     register: "Register", search: "Search by name", status: "Status", check_in: "Check in", check_out: "Check out",
     withdraw: "Withdraw", confirm_withdraw: "Withdraw from the next round on:", registered: "registered",
     round: "Round", start_round: "Start the next round", print_seating: "Print the seating", close_round: "Close the round",
@@ -75,7 +75,7 @@ const WORDS = {
     seating: "組み合わせ", seating_swiss: "スイス式", seating_random: "ランダム", same_deals: "全卓で同じ配札(1 回戦の局数)",
     all_events: "← 大会の一覧", public_page: "公開ページ", download: "大会の文書をダウンロード",
     entrants: "参加者", entrant: "参加者", entrant_name: "名前", members: "メンバー", members_hint: "名前をカンマ区切りで",
-    checked_in: "受付済み", not_checked_in: "未受付", enters_round: "途中参加: 第", withdrawn_from: "棄権: 第",
+    checked_in: "受付済み", not_checked_in: "未受付", enters_round: "途中参加: 第 {n} 回戦から", withdrawn_from: "棄権: 第 {n} 回戦から",
     register: "登録", search: "名前で検索", status: "状態", check_in: "受付", check_out: "受付を取り消す",
     withdraw: "棄権", confirm_withdraw: "次の回戦から棄権させますか:", registered: "人(組)が登録済み",
     round: "回戦", start_round: "次の回戦を始める", print_seating: "組み合わせを印刷", close_round: "回戦を終える",
@@ -123,7 +123,10 @@ export function setLanguage(lang) {
   document.documentElement.lang = lang;
 }
 export function language() { return current; }
-export function t(key) { return (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key; }
+export function t(key, n) {
+  const word = (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key;
+  return n === undefined ? word : word.replace("{n}", String(n));
+}
 // Every key has its Japanese (tests/events_pages check it through this).
 export function missingJapanese() { return Object.keys(WORDS.en).filter((k) => !(k in WORDS.ja)); }
 // The fixed words of a language (a test checks that the Japanese page shows none of English's).
