@@ -1,7 +1,8 @@
 """The live events' pages (docs/director.md): the director's page at `/director` and the
 public event page at `/events/<id>`, static files served as the table page's are (plain HTML,
 CSS and ES modules, no build step), clients of the public API like any other front end; and
-the QR codes the director's page shows and prints (`POST /director/qr`).
+the QR codes the director's page shows and prints (`POST /director/qr`), and the laptop's addresses the phones
+open (`GET /director/addresses`).
 
 What could a stranger do with a QR endpoint? Make the service draw any text as a QR code
 (a free code generator lending the service's name to another site's link), or make it work
@@ -14,8 +15,11 @@ histories. The answer is `no-store` for the same reason.
 from __future__ import annotations
 
 import io
+import ipaddress
 import os
 import re
+import socket
+from typing import Callable
 from urllib.parse import urlsplit
 
 import orjson
@@ -24,6 +28,7 @@ from flask import Flask, Response, request, send_from_directory
 
 from engine.errors import InputError
 
+from .addresses import lan_addresses
 from .jsonio import invalid_json, raw_json_body
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,9 +52,11 @@ class QrTextInvalid(InputError):
     http_status = 422
 
 
-def qr_svg(text: str, host: str, script_root: str = "") -> bytes:
+def qr_svg(text: str, host: str, script_root: str = "",
+           other_hosts: Callable[[], list[str]] = list) -> bytes:
     """The QR code of `text` as SVG; QrTextInvalid unless `text` is an http(s) link to one of
-    this service's pages on `host` (the request's own host) of at most QR_MAX_CHARS."""
+    this service's pages on `host` (the request's own host) or one of `other_hosts()` (asked
+    only when `host` is not the link's), of at most QR_MAX_CHARS."""
     if not isinstance(text, str) or not text:
         raise QrTextInvalid("the body is {\"text\": \"<a link to one of this service's pages>\"}",
                             "text")
@@ -59,8 +66,9 @@ def qr_svg(text: str, host: str, script_root: str = "") -> bytes:
         link = urlsplit(text)
     except ValueError:
         raise QrTextInvalid("the text is not a link", "text") from None
-    if link.scheme not in ("http", "https") or link.netloc.lower() != host.lower() \
-            or link.username is not None or link.password is not None:
+    if link.scheme not in ("http", "https") or link.username is not None \
+            or link.password is not None or (link.netloc.lower() != host.lower() and
+                                             link.netloc.lower() not in other_hosts()):
         raise QrTextInvalid("a QR code is drawn only for a link to this service "
                             f"(http(s)://{host}/…)", "text")
     path = link.path or "/"
@@ -73,6 +81,32 @@ def qr_svg(text: str, host: str, script_root: str = "") -> bytes:
     segno.make(text, error="m", boost_error=False).save(
         out, kind="svg", xmldecl=False, scale=4, border=4, svgclass="qr", lineclass=None)
     return out.getvalue()
+
+
+def _answers(address: str, port: int) -> bool:
+    """Whether this service answers at address:port (it listens there: bound to every address,
+    or to that one)."""
+    try:
+        with socket.create_connection((address, port), timeout=0.3):
+            return True
+    except OSError:
+        return False
+
+
+def phone_links(remote_addr: str | None, host: str, script_root: str) -> list[str]:
+    """The links phones open to reach this service, for the director's page opened on the
+    laptop itself (at 127.0.0.1, which no phone reaches): this machine's LAN addresses at the
+    port the page came through, those the service answers at only. Only a request from this
+    machine learns them: to anyone else the page's own address is the one to give."""
+    try:
+        if remote_addr is None or not ipaddress.ip_address(remote_addr).is_loopback:
+            return []
+    except ValueError:
+        return []
+    _, _, port_text = host.rpartition(":")
+    port = int(port_text) if port_text.isdigit() else 80
+    return [f"http://{address}:{port}{script_root}/" for address in lan_addresses()
+            if _answers(address, port)]
 
 
 def _page(directory: str) -> Response:
@@ -99,8 +133,17 @@ def install(app: Flask) -> None:
         except (orjson.JSONDecodeError, UnicodeDecodeError) as err:
             invalid_json(err)
         text = body.get("text") if isinstance(body, dict) else None
-        svg = qr_svg(text, request.host, request.script_root)  # type: ignore[arg-type]
+        # the phones' addresses of the laptop, for the director's page opened on it
+        svg = qr_svg(text, request.host, request.script_root,  # type: ignore[arg-type]
+                     lambda: [urlsplit(link).netloc for link in phone_links(
+                         request.remote_addr, request.host, request.script_root)])
         return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    @app.get("/director/addresses")
+    def director_addresses():
+        links = phone_links(request.remote_addr, request.host, request.script_root)
+        return Response(orjson.dumps({"links": links}), mimetype="application/json",
+                        headers={"Cache-Control": "no-store"})
 
     # The event's id is checked by the page's own call to the API (an unknown one: the page
     # says so); the page itself is the same file for every event.

@@ -119,14 +119,26 @@ function serviceBox() {
     : redis.kind === "embedded" ? `${t("redis_embedded")} ${redis.data_dir || ""}`
     : redis.kind === "configured" ? t("redis_configured") : t("redis_none");
   const address = pageLink("/");
+  const shown = h("p", {}, h("strong", { text: `${t("address")}: ` }), h("a", { href: address, ...tid("address"), text: address }));
+  const warning = onLoopback() ? h("p", { class: "warn", ...tid("loopback"), text: t("loopback") }) : null;
+  const qr = h("div", { class: "qr", ...tid("address-qr") });
   const box = h("section", { class: "card service no-print" },
     h("h2", { text: t("service") }),
     h("p", {}, h("strong", { text: `${t("redis")}: ` }), h("span", { ...tid("redis"), text: redisText })),
-    h("p", {}, h("strong", { text: `${t("address")}: ` }), h("a", { href: address, ...tid("address"), text: address })),
-    onLoopback() ? h("p", { class: "warn", ...tid("loopback"), text: t("loopback") }) : null);
-  const qr = h("div", { class: "qr", ...tid("address-qr") });
-  box.append(qr);
-  qrCode(address).then((svg) => qr.append(svg)).catch(() => {});
+    shown, warning, qr);
+  if (!onLoopback()) {
+    qrCode(address).then((svg) => qr.append(svg)).catch(() => {});
+    return box;
+  }
+  // Opened on the laptop itself: the service says which of the laptop's network addresses it
+  // answers at; those are what the phones open (and this page should be opened at).
+  get("/director/addresses").then(({ links }) => {
+    if (!links.length) return;
+    shown.replaceChildren(h("strong", { text: `${t("address")}: ` }),
+      ...links.map((link, k) => [k ? ", " : "", h("a", { href: `${link}director`, ...tid("address"), text: link })]).flat());
+    warning.textContent = t("loopback_open_there");
+    qrCode(links[0]).then((svg) => qr.append(svg)).catch(() => {});
+  }).catch(() => {});
   return box;
 }
 

@@ -79,6 +79,8 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
     # the page says where events are kept and the address the phones open (this one is the
     # laptop's own loopback, which it warns of)
     assert "CARDREF_REDIS_URL" in find(director, "redis").text
+    # this service listens on 127.0.0.1 only: no address a phone reaches, and the page says so
+    assert find(director, "loopback").is_displayed()
     assert find(director, "public-link").get_attribute("href") == f"{base}/events/{event_id}"
     # the director token is kept in this browser, never in the page's address
     token = _kept_events(director)[event_id]["token"]

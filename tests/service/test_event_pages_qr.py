@@ -3,15 +3,17 @@ pages as served: a QR code only for a link to this service's own pages, bounded,
 the pages under their Content-Security-Policy."""
 from __future__ import annotations
 
+import socket
 import time
 import xml.etree.ElementTree as ET
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from service.addresses import lan_addresses
 from service.app import create_app
 from service.config import Settings
-from service.event_pages import QR_MAX_CHARS, qr_svg
+from service.event_pages import QR_MAX_CHARS, QrTextInvalid, phone_links, qr_svg
 from tests.sizing import examples
 
 HOST = "localhost"
@@ -98,3 +100,47 @@ def test_the_pages_are_served_under_their_policy(client):
     for path in ("/director/director.js", "/events/page/event.js", "/director/events.css",
                  "/director/i18n.js"):
         assert client.get(path).status_code == 200, path
+
+
+@pytest.fixture
+def listening():
+    """A port this machine answers at on every address, as `CARDREF_BIND=0.0.0.0:…` does."""
+    with socket.socket() as server:
+        server.bind(("0.0.0.0", 0))
+        server.listen()
+        yield server.getsockname()[1]
+
+
+def test_the_laptop_learns_the_addresses_phones_open_and_only_the_laptop(listening):
+    port = listening
+    links = phone_links("127.0.0.1", f"127.0.0.1:{port}", "")
+    assert links == [f"http://{a}:{port}/" for a in lan_addresses()]
+    assert phone_links("::1", f"localhost:{port}", "/cardref") == \
+        [f"http://{a}:{port}/cardref/" for a in lan_addresses()]
+    # a phone or a stranger asking learns nothing of the machine's addresses
+    assert phone_links("192.0.2.77", f"127.0.0.1:{port}", "") == []
+    assert phone_links(None, f"127.0.0.1:{port}", "") == []
+
+
+def test_a_service_on_the_laptop_only_gives_no_address_for_phones():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        assert phone_links("127.0.0.1", f"127.0.0.1:{port}", "") == []
+
+
+def test_the_addresses_answer_is_never_cached_and_empty_for_a_stranger(client):
+    answer = client.get("/director/addresses", environ_base={"REMOTE_ADDR": "192.0.2.77"})
+    assert answer.get_json() == {"links": []}
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_a_qr_code_is_drawn_for_the_phones_address_of_this_service(listening):
+    port = listening
+    for link in phone_links("127.0.0.1", f"127.0.0.1:{port}", ""):
+        host = link.split("/")[2]
+        assert qr_svg(link + "events/AAAA", f"127.0.0.1:{port}",
+                      other_hosts=lambda h=host: [h]).startswith(b"<svg")
+    with pytest.raises(QrTextInvalid):
+        qr_svg("http://192.0.2.99:1/", f"127.0.0.1:{port}", other_hosts=lambda: ["192.0.2.2:1"])
