@@ -97,13 +97,17 @@ def phone_links(remote_addr: str | None, host: str, script_root: str) -> list[st
     """The links phones open to reach this service, for the director's page opened on the
     laptop itself (at 127.0.0.1, which no phone reaches): this machine's LAN addresses at the
     port the page came through, those the service answers at only. Only a request from this
-    machine learns them: to anyone else the page's own address is the one to give."""
+    machine learns them, for a page it opened at a loopback address (behind a reverse proxy
+    on the same machine every request comes from loopback, but names the public host): to
+    anyone else the page's own address is the one to give."""
+    name, _, port_text = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    name = (name or host).strip("[]").lower()
     try:
-        if remote_addr is None or not ipaddress.ip_address(remote_addr).is_loopback:
+        if remote_addr is None or not ipaddress.ip_address(remote_addr).is_loopback or \
+                not (name == "localhost" or ipaddress.ip_address(name).is_loopback):
             return []
     except ValueError:
         return []
-    _, _, port_text = host.rpartition(":")
     port = int(port_text) if port_text.isdigit() else 80
     return [f"http://{address}:{port}{script_root}/" for address in lan_addresses()
             if _answers(address, port)]

@@ -120,6 +120,9 @@ def test_the_laptop_learns_the_addresses_phones_open_and_only_the_laptop(listeni
     # a phone or a stranger asking learns nothing of the machine's addresses
     assert phone_links("192.0.2.77", f"127.0.0.1:{port}", "") == []
     assert phone_links(None, f"127.0.0.1:{port}", "") == []
+    # a proxy on this machine passes everyone's requests from loopback, for its public name
+    assert phone_links("127.0.0.1", f"events.example:{port}", "") == []
+    assert phone_links("127.0.0.1", "events.example", "") == []
 
 
 def test_a_service_on_the_laptop_only_gives_no_address_for_phones():
