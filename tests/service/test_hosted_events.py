@@ -194,6 +194,25 @@ def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored(client):
     assert resp.status_code == 422 and resp.get_json()["code"] == "event_record_inconsistent"
     assert "totals_differ" in resp.get_json()["detail"]
     assert "result" not in ev.document()["rounds"][0]["tables"][0]
+    ev.ok(ev.put_result(1, 1, reported_for(ev.document(), 1, 1)))
+    ev.ok(client.put(f"/v1/events/{ev.id}/rounds/1/tables/1/result", data=b"null",
+                     content_type="application/json", headers=bearer(ev.tables[1])))
+    # null: the table has no result again
+    assert "result" not in ev.document()["rounds"][0]["tables"][0]
+
+
+def test_a_reported_result_is_scored_from_its_deals_and_refused_when_it_says_otherwise(client):
+    ev = Hosted(client, event(8, rounds=1, seating="random"))
+    ev.start_round()
+    seats = [s["player"] for s in ev.document()["rounds"][0]["tables"][0]["seats"]]
+    deals = [{"out": seats[:3]}]  # the first out is 大富豪, the last left holding cards 大貧民
+    wrong = {"reported": {"deals": deals, "places": {seats[0]: 4, seats[1]: 1, seats[2]: 2,
+                                                     seats[3]: 3}}}
+    resp = ev.put_result(1, 1, wrong)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "reported_result_inconsistent"
+    ev.ok(ev.put_result(1, 1, {"reported": {"deals": deals}}))
+    line = {s["entrant"]: s for s in client.get(f"/v1/events/{ev.id}").get_json()["standings"]}
+    assert line[seats[0]]["first_places"] == 1 and line[seats[3]]["first_places"] == 0
 
 
 def test_a_body_naming_a_key_twice_is_refused(client):
