@@ -35,7 +35,7 @@ from engine import records
 from engine.errors import InputError, shown
 from engine.events import digest, next_round, parse_event, reveal_round
 from engine.events.seating import deal_seeds
-from engine.events.standings import as_json, standings, table_outcome
+from engine.events.standings import as_json, standings, table_outcome, table_places
 
 from .. import event_store
 from ..cache import cache_key
@@ -880,15 +880,19 @@ def public(snap: Snapshot) -> dict[str, Any]:
     and its moves would show cards still in play, at that table or, with the same deals, at
     every other) — and the standings."""
     doc = _copy(snap)
-    for rnd in doc.get("rounds", []):
-        if rnd.get("seed") is not None:
-            continue
-        for table in rnd.get("tables", []):
+    event = parse_event(snap.document)
+    for rnd, parsed in zip(doc.get("rounds", []), event.rounds):
+        for table, parsed_table in zip(rnd.get("tables", []), parsed.tables):
+            # each table's places as its result stands (the game's own standings: a page
+            # showing them knows no rules)
+            places = table_places(event, parsed_table)
+            if places is not None:
+                table["places"] = places
             record = (table.get("result") or {}).get("record")
-            if record is not None:
+            if record is not None and rnd.get("seed") is None:
                 table["result"] = {"progress": _progress(record)}
     return {"id": snap.id, "version": snap.version, "published": snap.published,
-            "event": doc, "standings": as_json(standings(parse_event(snap.document)))}
+            "event": doc, "standings": as_json(standings(event))}
 
 
 # A record's progress by the SHA-256 of its JSON: every version of the public view shows the

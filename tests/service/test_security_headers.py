@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import registry
-from service import pages
+from service import event_pages, pages
 from service.headers import source_hash
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -35,6 +35,10 @@ def urls_of(rule) -> list[str]:
              "seat": ["1"], "token_id": ["AAAAAAAAAAA"]}
     if rule.rule.startswith("/table/"):
         fills["filename"] = sorted(os.listdir(pages.TABLE_DIR))
+    elif rule.rule.startswith("/director/"):
+        fills["filename"] = sorted(os.listdir(event_pages.DIRECTOR_DIR))
+    elif rule.rule.startswith("/events/page/"):
+        fills["filename"] = sorted(os.listdir(event_pages.EVENT_PAGE_DIR))
     elif rule.rule.startswith("/docs/assets/"):
         fills["filename"] = ["swagger-ui.css", "swagger-ui-bundle.js"]
     else:
@@ -128,7 +132,7 @@ def test_every_html_page_has_a_strict_policy_that_allows_exactly_what_it_holds(a
             if resp.mimetype == "text/html" and resp.status_code == 200]
     found = {asked.split()[1] for asked, _ in html if asked.startswith("GET")}
     # the walk reached every kind of page: the index, the docs, the table, every game's rules
-    assert {"/", "/docs", "/docs/", "/table"} <= found
+    assert {"/", "/docs", "/docs/", "/table", "/director", f"/events/{'A' * 22}"} <= found
     for g in registry.all_games():
         if not g.rules_doc:
             continue  # the tests' toy game
