@@ -14,6 +14,7 @@ import pytest
 from tests.service.serving import gunicorn_service
 from tests.table.browser import start_browser
 from tests.table.pagedriver import (
+    click,
     entries,
     find,
     finds,
@@ -169,14 +170,10 @@ def test_a_table_out_of_reach_queues_its_pushes_and_sends_them_once_back(browser
         play_steps(browser, 2)
         pushed(browser)
         relay.stop()
-        # out of reach: entries wait in the page's queue, the push waits too
-        for _ in range(2):
-            buttons = [b for b in finds(browser, f'{tid("legal-actions")} button.legal') if b.is_enabled()] \
-                or [b for b in finds(browser, f'{tid("act-bar")} button') if b.is_enabled()]
-            if not buttons:
-                break
-            buttons[0].click()
-            wait_for(browser, lambda d: idle(d) and finds(d, tid("queue")), what="the queued entry")
+        # out of reach: an entry waits in the page's queue, and so does the push
+        legal = [b for b in finds(browser, f'{tid("legal-actions")} button.legal') if b.is_enabled()]
+        browser.execute_script("arguments[0].click()", legal[0])
+        wait_for(browser, lambda d: idle(d) and finds(d, tid("queue")), what="the queued entry")
         queued = len(saved_match(browser)["pending"])
         assert queued >= 1
         relay.start()
@@ -187,6 +184,20 @@ def test_a_table_out_of_reach_queues_its_pushes_and_sends_them_once_back(browser
         record = next(t for t in event.document()["rounds"][0]["tables"] if t["number"] == 1)["result"]["record"]
         assert len(record["deals"][0]["actions"]) == len(match["deals"][0]["steps"]) == 2 + queued
         # each push stored once: the event's version is its creation, the round, and one per push
-        assert event.public()["version"] == 2 + match["event"]["push"]["seq"]
+        version = event.public()["version"]
+        assert version == 2 + match["event"]["push"]["seq"]
+
+        # the round closed (its table tokens revoked): the next push is refused and says why;
+        # the match stays, its export at hand
+        api(base, "POST", f"/v1/events/{event.id}/rounds/1/close", {}, event.director,
+            **{"If-Match": f'"{version}"'})
+        click(browser, "comment-0")
+        wait_present(browser, "comment-input").send_keys("late")
+        click(browser, "comment-save")
+        pushed(browser, "refused")
+        assert find(browser, "push").get_attribute("data-code") == "event_token_invalid"
+        assert "refused" in find(browser, "push").text
+        assert saved_match(browser)["deals"][0]["steps"][0]["comment"] == "late"
+        assert find(browser, "export").is_displayed()
     finally:
         relay.stop()
