@@ -155,6 +155,35 @@ def test_a_whole_event_runs_through_the_api(client):
     assert refused.status_code == 409 and refused.get_json()["code"] == "event_published"
 
 
+def test_late_entries_withdrawals_and_substitutes_keep_every_round_verifiable(client):
+    ev = Hosted(client, event(8, rounds=2, seating="random"))
+    ev.start_round()
+    late = ev.ok(ev.post("/entrants", json={"id": "late", "name": "Late"}))
+    assert late["entrant"] == "late"
+    entrants = {e["id"]: e for e in ev.document()["entrants"]}
+    assert entrants["late"]["entered_round"] == 2  # a late entry of the next round
+    out = ev.post("/entrants/p1/check-in", json={"checked_in": False})
+    assert out.status_code == 422 and out.get_json()["code"] == "event_invalid"
+    ev.ok(ev.post("/entrants/p1/withdraw"))
+    seats = ev.document()["rounds"][0]["tables"][0]["seats"]
+    ev.ok(client.put(f"/v1/events/{ev.id}/rounds/1/tables/1/seats/2/substitute",
+                     json={"id": "sub", "name": "Sub"}, headers=ev.at()))
+    doc = ev.document()
+    assert doc["rounds"][0]["tables"][0]["seats"][1]["substitute"]["id"] == "sub"
+    record = record_for(doc, 1, 1, seed=4)
+    assert record["players"][1] == "sub"  # the table's record seats the substitute
+    ev.ok(ev.put_result(1, 1, {"record": record}))
+    ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
+    ev.ok(ev.post("/rounds/1/close"))
+    ev.start_round()
+    doc = ev.document()
+    seated = {s["entrant"] for t in doc["rounds"][1]["tables"] for s in t["seats"]}
+    assert "late" in seated | set(doc["rounds"][1].get("byes", [])) and "p1" not in seated
+    assert seats[1]["entrant"] in {e["id"] for e in doc["entrants"]}
+    ev.ok(ev.post("/rounds/2/close"))
+    assert verify_seating(ev.document(), 1) and verify_seating(ev.document(), 2)
+
+
 def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored(client):
     ev = Hosted(client)
     ev.start_round()
@@ -165,6 +194,17 @@ def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored(client):
     assert resp.status_code == 422 and resp.get_json()["code"] == "event_record_inconsistent"
     assert "totals_differ" in resp.get_json()["detail"]
     assert "result" not in ev.document()["rounds"][0]["tables"][0]
+
+
+def test_a_body_naming_a_key_twice_is_refused(client):
+    ev = Hosted(client)
+    resp = client.post(f"/v1/events/{ev.id}/entrants", headers=ev.at(),
+                       data=b'{"id": "a", "id": "b", "name": "A"}',
+                       content_type="application/json")
+    assert resp.status_code == 422 and resp.get_json()["code"] == "json_duplicate_key"
+    resp = client.post("/v1/events", headers=KEY, content_type="application/json",
+                       data=b'{"format": "card-referee/event", "format": "x"}')
+    assert resp.status_code == 422 and resp.get_json()["code"] == "json_duplicate_key"
 
 
 def test_a_directors_change_names_its_version(client):

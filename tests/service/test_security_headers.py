@@ -29,7 +29,10 @@ SHEET_RECORDS = sorted(p.stem for p in EXAMPLES.glob("*.json"))
 def urls_of(rule) -> list[str]:
     """Concrete URLs for a route: every game, both languages, each file of a file route."""
     urls = [rule.rule]
-    fills = {"game": [g.id for g in registry.all_games()], "lang": list(pages.LANGUAGES)}
+    fills = {"game": [g.id for g in registry.all_games()], "lang": list(pages.LANGUAGES),
+             # a hosted event's parts: none kept here, so each answers a problem
+             "eid": ["A" * 22], "entrant": ["p1"], "number": ["1"], "table": ["1"],
+             "seat": ["1"], "token_id": ["AAAAAAAAAAA"]}
     if rule.rule.startswith("/table/"):
         fills["filename"] = sorted(os.listdir(pages.TABLE_DIR))
     elif rule.rule.startswith("/docs/assets/"):
@@ -38,7 +41,8 @@ def urls_of(rule) -> list[str]:
         fills["filename"] = ["nothing-here"]
     for arg in rule.arguments:
         urls = [u.replace(part, value) for u in urls
-                for part in [p for p in [f"<string:{arg}>", f"<path:{arg}>", f"<{arg}>"]
+                for part in [p for p in [f"<string:{arg}>", f"<path:{arg}>", f"<int:{arg}>",
+                                         f"<{arg}>"]
                              if p in u][:1] for value in fills[arg]]
     return urls
 
