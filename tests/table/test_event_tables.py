@@ -35,11 +35,16 @@ DIRECTOR_KEY = "table-test-director-key"
 @pytest.fixture(scope="module")
 def event_service(tmp_path_factory, redis_url):
     """The service under gunicorn with hosted events (the real Redis, a director key) and its
-    access log, where every request's path shows."""
+    access log, where every request's path shows. Reached through a relay, stopped first: the
+    browsers' kept-alive connections would hold gunicorn's graceful stop."""
     tmp: Path = tmp_path_factory.mktemp("event-service")
     with gunicorn_service(tmp, CARDREF_REDIS_URL=redis_url, CARDREF_DIRECTOR_KEYS=DIRECTOR_KEY,
-                          CARDREF_ACCESS_LOG="on") as base:
-        yield base, tmp / "gunicorn.log"
+                          CARDREF_ACCESS_LOG="on") as upstream:
+        relay = Relay(upstream).start()
+        try:
+            yield relay.base, tmp / "gunicorn.log"
+        finally:
+            relay.stop()
 
 
 def api(base: str, method: str, path: str, body: dict | None = None, token: str | None = None,
@@ -201,3 +206,32 @@ def test_a_table_out_of_reach_queues_its_pushes_and_sends_them_once_back(browser
         assert find(browser, "export").is_displayed()
     finally:
         relay.stop()
+
+
+def test_a_table_without_a_referee_reports_its_places_deal_by_deal(browser, event_service):
+    from selenium.webdriver.support.ui import Select
+
+    base, _ = event_service
+    event = Event(base)
+    open_table(browser, event, 2)
+    click(browser, "report-on")
+    browser.switch_to.alert.accept()
+    entrants = event.seats(2)  # individuals: each seat its entrant
+    for deal in (1, 2):
+        wait_present(browser, "report-form")
+        for place, entrant in enumerate(reversed(entrants) if deal == 2 else entrants, start=1):
+            Select(find(browser, f"report-place-{entrant}")).select_by_value(str(place))
+        click(browser, "report-send")
+        pushed(browser)
+        reported = next(t for t in event.document()["rounds"][0]["tables"]
+                        if t["number"] == 2)["result"]["reported"]
+        order = list(reversed(entrants)) if deal == 2 else entrants
+        assert reported["places"] == {e: i + 1 for i, e in enumerate(order)}
+        assert reported["note"] == f"After deal {deal}"
+    assert len(finds(browser, f'{tid("reports")} > li')) == 2
+    # a place left out is said, and nothing is sent
+    before = event.public()["version"]
+    Select(find(browser, f"report-place-{entrants[0]}")).select_by_value("")
+    click(browser, "report-send")
+    assert wait_present(browser, "problem").text
+    assert event.public()["version"] == before
