@@ -1379,9 +1379,15 @@ async function importRecord(record) {
 // ---- a table of a hosted event (event.js) ---------------------------------------------------------
 // Opened from the table's link: the match kept for that table resumes (the link's token replaces
 // the one kept: a table's new token), else the event's public view sets it up and it is dealt.
+const sameTable = (e, link) => e && e.id === link.id && e.round === link.round && e.table === link.table;
 async function openEventTable(link) {
-  const kept = (await listMatches()).find((k) => k.event && k.event.id === link.id
-    && k.event.round === link.round && k.event.table === link.table);
+  if (M && sameTable(M.event, link)) {  // open already: only its token, if new
+    M.event.token = link.token;
+    save();
+    if (M.pending.length) await flush(); else await refresh();
+    return;
+  }
+  const kept = (await listMatches()).find((k) => sameTable(k.event, link));
   const m = kept ? await loadMatch(kept.id) : null;
   if (m) {
     m.event.token = link.token;
@@ -1603,6 +1609,14 @@ async function start() {
   if (gamesKept) scheduleRetry();
   schedulePush();  // a push still owed from before a reload
   window.addEventListener("online", () => { flush(); schedulePush(); });
+  // A table's link opened while the page is open (the same address but for its fragment: the
+  // browser does not load the page again).
+  window.addEventListener("hashchange", () => {
+    const next = tableLink(location.hash);
+    if (!next) return;
+    history.replaceState(null, "", location.pathname + location.search);
+    openEventTable(next);
+  });
 }
 
 // The service worker (sw.js) keeps the page and what it reads to start, so that a reload while

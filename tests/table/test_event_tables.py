@@ -130,6 +130,13 @@ def test_two_tables_open_from_their_links_play_and_their_records_fill_the_event(
         browser.refresh()
         wait_for(browser, lambda d: idle(d) and entries(d) == 4, what="the resumed table")
         assert find(browser, "event-title").text.endswith("table 1")
+        # table 2's link opened again mid-deal (its QR code scanned again): the same match
+        play_steps(phone, 3)
+        pushed(phone)
+        phone.get(event.link(2))
+        wait_for(phone, lambda d: idle(d) and "token" not in d.execute_script("return location.href")
+                 and entries(d) == 3, what="table 2 again")
+        assert saved_match(phone)["deals"][0]["steps"][2]["action"]["player"]
         for driver in (browser, phone):
             play_deal(driver)
             pushed(driver)
@@ -229,6 +236,10 @@ def test_a_table_without_a_referee_reports_its_places_deal_by_deal(browser, even
         assert reported["places"] == {e: i + 1 for i, e in enumerate(order)}
         assert reported["note"] == f"After deal {deal}"
     assert len(finds(browser, f'{tid("reports")} > li')) == 2
+    click(browser, "lang-switch")  # the push's state in Japanese
+    wait_for(browser, lambda d: idle(d) and "結果を送りました" in find(d, "push").text, what="Japanese")
+    assert find(browser, "event-title").text == "大会 Browser Open · 第1回戦 · 2卓"
+    click(browser, "lang-switch")
     # a place left out is said, and nothing is sent
     before = event.public()["version"]
     Select(find(browser, f"report-place-{entrants[0]}")).select_by_value("")
