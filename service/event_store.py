@@ -233,6 +233,11 @@ class EventStore:
             return None
         return Snapshot(eid, int(version), orjson.loads(doc), published == b"1")
 
+    def version(self, eid: str) -> int | None:
+        """The event's version (None: no such event), without reading its document."""
+        version = self._call(self._client.hget, self._keys(eid)[0], "version")
+        return None if version is None else int(version)
+
     def token(self, eid: str, token: str) -> Token | None:
         """The record of a token presented for event `eid`, or None: unknown, revoked, or
         its secret not the one issued (compared as SHA-256 digests, in constant time)."""
