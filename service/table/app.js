@@ -1437,7 +1437,9 @@ function seatWithName(p) {
 
 function pushStatus() {
   const p = M.event.push || {};
-  const state = p.status === "sent" || p.status === "refused" ? p.status : p.status === "waiting" ? "waiting" : "idle";
+  // entries still in the queue are not in the record the director has: its result waits too
+  const state = M.pending.length ? "waiting"
+    : p.status === "sent" || p.status === "refused" ? p.status : p.status === "waiting" ? "waiting" : "idle";
   const words = state === "refused" ? `${t("push_refused")}: ${(p.problem && (p.problem.detail || p.problem.code)) || ""}`
     : t(`push_${state}`);
   return h("span", { class: `push push-${state}`, role: "status", ...tid("push"), "data-state": state,
@@ -1501,6 +1503,10 @@ async function pushNow() {
         saveMatch(m); pushBar();
         if (!pushRetry) pushRetry = setTimeout(() => { pushRetry = null; pushResult(); }, 3000);
         return;
+      }
+      if (e instanceof Problem && e.code === "idempotency_key_reused") {
+        // this push's number was sent with another record (another tab of this match): a new one
+        p.hash = null; pushAgain = true; continue;
       }
       // refused (a revoked token, the round closed, a record the service does not take): said,
       // and the match stays here, its export at hand

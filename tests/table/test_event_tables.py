@@ -188,6 +188,7 @@ def test_a_table_out_of_reach_queues_its_pushes_and_sends_them_once_back(browser
         wait_for(browser, lambda d: idle(d) and finds(d, tid("queue")), what="the queued entry")
         queued = len(saved_match(browser)["pending"])
         assert queued >= 1
+        assert find(browser, "push").get_attribute("data-state") == "waiting"
         relay.start()
         wait_for(browser, lambda d: idle(d) and not finds(d, tid("queue"))
                  and find(d, "push").get_attribute("data-state") == "sent", timeout=25,
