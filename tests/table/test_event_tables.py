@@ -241,6 +241,7 @@ def test_a_table_without_a_referee_reports_its_places_deal_by_deal(browser, even
     wait_for(browser, lambda d: idle(d) and "結果を送りました" in find(d, "push").text, what="Japanese")
     assert find(browser, "event-title").text == "大会 Browser Open · 第1回戦 · 2卓"
     click(browser, "lang-switch")
+    wait_for(browser, lambda d: idle(d) and find(d, "event-title").text.startswith("Event"), what="English")
     # a place left out is said, and nothing is sent
     before = event.public()["version"]
     Select(find(browser, f"report-place-{entrants[0]}")).select_by_value("")
