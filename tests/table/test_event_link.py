@@ -1,7 +1,7 @@
-"""The table link of an event's table (service/table/event.js), read in node: whatever the event's
-id and the table's token (the service's URL-safe alphabets, or anything the director's page might
-escape), the page reads back exactly the event, round, table and token the link was made of, and
-a fragment that is not a whole table link opens nothing."""
+"""An event's table in the page's modules, run in node: the table link (service/table/event.js)
+read back exactly as made, whatever the event's id and the table's token, and a fragment that is
+not a whole table link opening nothing; a saved copy of the match without the table's token; the
+same deal in play in the record the table pushes (record.js)."""
 from __future__ import annotations
 
 import json
@@ -49,3 +49,47 @@ def test_a_fragment_that_is_not_a_whole_table_link_opens_no_table():
     assert read_links(["", "#", "#event=ev"] + ["#" + urlencode(b) for b in broken]) == \
         [None] * (3 + len(broken))
     assert read_links(["#" + urlencode(whole)]) == [{"id": "ev", "round": 1, "table": 2, "token": "a.b"}]
+
+
+def run_page_module(module: str, body: str):
+    """`body` (an async function's body returning a JSON value) run with service/table/`module`
+    imported as M."""
+    path = EVENT_JS.with_name(module)
+    script = f"""
+globalThis.location = {{ pathname: "/table" }};
+const M = await import({json.dumps(path.as_uri())});
+console.log(JSON.stringify(await (async () => {{ {body} }})()));
+"""
+    return run_module(script)
+
+
+def test_a_saved_copy_of_an_event_table_leaves_its_token_out():
+    out = run_page_module("store.js", """
+const m = { id: "m1", game: "daifugo", players: ["a", "b"], key: "k", deals: [], pending: [],
+            event: { id: "ev", round: 1, table: 2, token: "tid.secret", name: "Open" } };
+const copy = M.matchCopy(m);
+return { copy: copy.match.event, original: m.event.token, key: copy.match.key };
+""")
+    assert out["copy"] == {"id": "ev", "round": 1, "table": 2, "token": "", "name": "Open"}
+    assert out["original"] == "tid.secret" and out["key"] == ""  # the match itself keeps it
+
+
+def test_a_same_deal_in_play_is_in_the_record_with_its_seed_and_commitment():
+    """An event's same deal is dealt from a seed the table holds: nothing is secret, so the
+    record the table pushes holds it while in play (a deal the service shuffled waits for its
+    end, when its seed is revealed)."""
+    out = run_page_module("record.js", """
+const step = { action: { type: "pass", player: "a" }, to_act: ["b"], status: "in_progress",
+               score_deltas: [], events: [] };
+const seeded = { request: { players: ["a", "b"], options: {}, seed: "s1", seed_salt: "0".repeat(32) },
+                 answer: { seed_commitment: "c1", status: "in_progress", to_act: ["a"] }, steps: [step] };
+const shuffled = { request: { players: ["a", "b"], options: {} },
+                   answer: { seed_commitment: "c2", status: "in_progress", to_act: ["a"] }, steps: [step] };
+const base = { game: "daifugo", players: ["a", "b"], options: {}, created: "2026-11-27T00:00:00Z", tags: {} };
+return [(await M.buildRecord({ ...base, deals: [seeded] })).deals,
+        (await M.buildRecord({ ...base, deals: [shuffled] })).deals];
+""")
+    seeded, shuffled = out
+    assert seeded == [{"deal": {"seed": "s1", "seed_salt": "0" * 32, "seed_commitment": "c1"},
+                       "actions": [{"action": {"type": "pass", "player": "a"}}]}]
+    assert shuffled == []
