@@ -35,7 +35,7 @@ from engine import records
 from engine.errors import InputError, shown
 from engine.events import digest, next_round, parse_event, reveal_round
 from engine.events.seating import deal_seeds
-from engine.events.standings import as_json, standings
+from engine.events.standings import as_json, standings, table_outcome
 
 from .. import event_store
 from ..cache import cache_key
@@ -110,6 +110,7 @@ _COMMON_PROBLEMS = {
     "_413": "Body too large (`body_too_large`) or a record past a limit (`limit_exceeded`)",
     "_415": "Body not declared as JSON (`unsupported_media_type`)",
     "_422": "The change makes no valid event (`event_invalid`, `event_record_inconsistent`, "
+            "`reported_result_inconsistent`, "
             "`plan_invalid`, `options_invalid`, `game_unknown`, `event_version_unsupported`, "
             "`json_duplicate_key`; `request_invalid`)",
     "_503": "The events' store does not answer (`events_unavailable`); with an "
@@ -283,8 +284,11 @@ def build(ctx) -> RefereeBlueprint:
                                   snap.version)
         return int(value)
 
-    def answered(body: bytes, status: int = 200) -> Response:
-        version = orjson.loads(body).get("version")
+    def answered(body: bytes, status: int = 200, version: int | None = None) -> Response:
+        """The answer, its ETag the event's version (read from a change's small answer
+        unless given)."""
+        if version is None:
+            version = orjson.loads(body).get("version")
         response = Response(body, status=status, content_type="application/json")
         if version:
             response.headers["ETag"] = f'"{version}"'
@@ -396,10 +400,10 @@ def build(ctx) -> RefereeBlueprint:
         body = ext.cache.get(key)
         if body is None:
             snap = snapshot(eid)
-            body = orjson.dumps(public(snap))
+            version, body = snap.version, orjson.dumps(public(snap))
             ext.cache.set(cache_key("event-public", hashlib.sha256(
-                f"{eid}\x00{snap.version}".encode()).hexdigest()), body)
-        return answered(body)
+                f"{eid}\x00{version}".encode()).hexdigest()), body)
+        return answered(body, version=version)
 
     @blp.route("/<eid>/document", methods=["GET"])
     @blp.doc(operationId="getEventDocument",
@@ -610,12 +614,13 @@ def build(ctx) -> RefereeBlueprint:
              summary="A table's result: its match record (checked by replay) or a reported "
                      "result (table token of that table and round, or the director token)",
              description="Sent as often as the match goes on: each replaces the table's "
-                         "result. A table's token writes while its round is open; the "
+                         "result (`null`: none again). A table's token writes while its "
+                         "round is open; the "
                          "director corrects any table. `If-Match` is optional here: without "
                          "it the result is written on the event's latest version.",
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
                          IDEMPOTENCY_PARAMETER],
-             requestBody=_body(_schema_of(TableResult)),
+             requestBody=_body({**_schema_of(TableResult), "nullable": True}),
              responses=director_change["responses"])
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
@@ -636,8 +641,16 @@ def build(ctx) -> RefereeBlueprint:
             # on nothing but its table: the engine checks the document with only this result
             # in it (a few ms, where the whole of a large event's records takes a second).
             parsed = parse_event(_with_one_result(doc, number, table))
-            checked = next(t for t in parsed.rounds[number - 1].tables if t.number == table)
-            target["result"] = msgspec.to_builtins(checked.result)
+            where = next(k for k, t in enumerate(parsed.rounds[number - 1].tables)
+                         if t.number == table)
+            checked = parsed.rounds[number - 1].tables[where]
+            # placed as the standings will place it: a reported result whose places or scores
+            # are not what its deals score to is refused now, not in every later view
+            table_outcome(parsed, checked, f"rounds[{number - 1}].tables[{where}]")
+            if checked.result is None:  # `null`: the table has no result (yet) again
+                target.pop("result")
+            else:
+                target["result"] = msgspec.to_builtins(checked.result)
             return Change.of(doc), {"round": number, "table": table}
         return changed(eid, token, compute, version_required=False)
 
