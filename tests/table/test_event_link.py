@@ -93,3 +93,55 @@ return [(await M.buildRecord({ ...base, deals: [seeded] })).deals,
     assert seeded == [{"deal": {"seed": "s1", "seed_salt": "0" * 32, "seed_commitment": "c1"},
                        "actions": [{"action": {"type": "pass", "player": "a"}}]}]
     assert shuffled == []
+
+
+def test_an_event_table_is_set_up_from_the_public_view_with_its_substitute_and_teams():
+    """Fixed teams (Guandan's pairs) and a substitute: the seats are the record's seat ids in
+    seat order (the substitute's in their seat), the entrants to place are the teams, names come
+    from the entrants, members and substitute; the round's same deals are read with the token,
+    which travels in a header only, as the push's does."""
+    view = {"id": "ev", "version": 9, "published": False, "standings": [], "event": {
+        "name": "Pairs Cup", "system": {"game": "guandan", "options": {"preset": "tournament"},
+                                        "round_end": {"kind": "deals", "deals": 2}, "same_deals": 2},
+        "entrants": [{"id": "red", "name": "Red Pair", "members": [{"id": "ann", "name": "Aoki"},
+                                                                  {"id": "aya", "name": "Ayase"}]},
+                     {"id": "blue", "name": "Blue Pair", "members": [{"id": "bo", "name": "Bando"},
+                                                                    {"id": "bu", "name": "Butler"}]}],
+        "rounds": [{"tables": [{"number": 1, "seats": [
+            {"entrant": "red", "player": "ann"}, {"entrant": "blue", "player": "bo"},
+            {"entrant": "red", "player": "aya", "substitute": {"id": "sub", "name": "Sato"}},
+            {"entrant": "blue", "player": "bu"}]}], "deals": [{"seed_commitment": "c1"},
+                                                          {"seed_commitment": "c2"}]}]}}
+    deals = {"round": 1, "deals": [{"seed": "s1", "seed_salt": "a" * 32, "seed_commitment": "c1"},
+                                   {"seed": "s2", "seed_salt": "b" * 32, "seed_commitment": "c2"}]}
+    out = run_page_module("event.js", f"""
+const asked = [];
+globalThis.fetch = async (url, init) => {{
+  asked.push({{ url, method: init.method, headers: init.headers }});
+  const body = url.endsWith("/deals") ? {json.dumps(deals)}
+    : url.endsWith("/result") ? {{ id: "ev", version: 10 }} : {json.dumps(view)};
+  return new Response(JSON.stringify(body), {{ status: 200, headers: {{ "Content-Type": "application/json" }} }});
+}};
+const link = M.tableLink("#event=ev&round=1&table=1&token=tid.secret");
+const made = await M.eventMatch(link);
+await M.putResult(made.event, {{ reported: {{ places: {{ red: 1, blue: 2 }} }} }}, "m1.1");
+return {{ made, asked, second: M.committedDeal(made.event, 2), third: M.committedDeal(made.event, 3) }};
+""")
+    made = out["made"]
+    assert made["players"] == ["ann", "bo", "sub", "bu"]
+    assert made["game"] == "guandan" and made["options"] == {"preset": "tournament"}
+    assert made["tags"] == {"event": "Pairs Cup", "round": "1", "table": "1"}
+    event = made["event"]
+    assert event["entrants"] == ["red", "blue"] and event["deal_limit"] == 2
+    assert event["names"] == {"ann": "Aoki", "bo": "Bando", "sub": "Sato", "bu": "Butler",
+                              "red": "Red Pair", "blue": "Blue Pair"}
+    assert event["token"] == "tid.secret" and event["deals"] == deals["deals"]
+    assert out["second"]["seed"] == "s2" and out["third"] is None  # past the same deals: shuffled
+    assert [(a["method"], a["url"]) for a in out["asked"]] == [
+        ("GET", "/v1/events/ev"), ("GET", "/v1/events/ev/rounds/1/deals"),
+        ("PUT", "/v1/events/ev/rounds/1/tables/1/result")]
+    assert all("secret" not in a["url"] for a in out["asked"])
+    assert "Authorization" not in out["asked"][0]["headers"]  # the public view: no credential
+    for asked in out["asked"][1:]:
+        assert asked["headers"]["Authorization"] == "Bearer tid.secret"
+    assert out["asked"][2]["headers"]["Idempotency-Key"] == "m1.1"
