@@ -1,7 +1,8 @@
 """An event's table in the page's modules, run in node: the table link (service/table/event.js)
 read back exactly as made, whatever the event's id and the table's token, and a fragment that is
-not a whole table link opening nothing; a saved copy of the match without the table's token; the
-same deal in play in the record the table pushes (record.js)."""
+not a whole table link opening nothing; the match set up from the event's public view (fixed
+teams, a substitute, the same deals read with the token in a header only); a saved copy of the
+match without the table's token; the same deal in play in the record the table pushes."""
 from __future__ import annotations
 
 import json
