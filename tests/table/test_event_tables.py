@@ -96,6 +96,8 @@ def open_table(driver, event: Event, table: int, base: str | None = None) -> Non
     driver.get(event.link(table, base))
     wait_for(driver, lambda d: idle(d) and finds(d, tid("title")) and finds(d, tid("hand")),
              timeout=20, what="the event's table, dealt")
+    # every request the page makes stays listed (the URLs are read at the end)
+    driver.execute_script("performance.setResourceTimingBufferSize(10000)")
 
 
 def pushed(driver, state: str = "sent"):
@@ -164,6 +166,7 @@ def test_two_tables_open_from_their_links_play_and_their_records_fill_the_event(
         # service logged
         for driver in (browser, phone):
             urls = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+            assert [u for u in urls if u.endswith("/result")]  # the pushes are among them
             assert not [u for u in urls if any(tok in u for tok in event.tokens.values())]
         logged = log.read_text()
         assert f"/v1/events/{event.id}/rounds/1/tables/1/result" in logged
