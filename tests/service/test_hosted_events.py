@@ -124,7 +124,10 @@ def test_a_whole_event_runs_through_the_api(client):
     ev.ok(ev.put_result(1, 1, {"record": partial}))
     ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
 
-    seen = client.get(f"/v1/events/{ev.id}").get_json()
+    polled = client.get(f"/v1/events/{ev.id}")
+    assert client.get(f"/v1/events/{ev.id}", headers={
+        "If-None-Match": polled.headers["ETag"]}).status_code == 304  # nothing changed since
+    seen = polled.get_json()
     shown = seen["event"]["rounds"][0]["tables"][0]["result"]
     assert "record" not in shown and shown["progress"]["deals_finished"] >= 1
     assert "seed" not in str(seen["event"]["rounds"][0]["tables"])  # no deal's seed, no hand
