@@ -50,8 +50,9 @@ class Field:
     """One declared value.
 
     kind: "cards" (list of card tokens), "card", "suit", "enum", "int", "bool", "str",
-          "player" (a seat's id), "str_list", "int_list", "str_list_list" (a list of lists of
-          strings), "int_map" (id -> int), "str_list_map" (key -> list of strings), "object"
+          "player" (a seat's id), "player_list" (seat ids in order, a seat as often as it
+          comes), "str_list", "int_list", "str_list_list" (a list of lists of strings; with
+          `choices`, each one of them), "int_map" (id -> int), "str_list_map" (key -> list of strings), "object"
           (free JSON), "object_list", "text" (words for people: {"en": …, "ja": …}, the one
           shape of every text an event or score delta carries)
     """
@@ -113,6 +114,10 @@ class Field:
                     raise FieldError(path, f"{shown(value)} is not one of {list(self.choices)}")
                 return value
             raise FieldError(path, "must be a non-empty string")
+        if kind == "player_list":
+            if isinstance(value, list) and all(isinstance(v, str) and v for v in value):
+                return list(value)
+            raise FieldError(path, "must be a list of seat ids")
         if kind == "str_list":
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 for i, v in enumerate(value):
@@ -124,6 +129,11 @@ class Field:
             if isinstance(value, list) and all(
                 isinstance(v, list) and all(isinstance(x, str) for x in v) for v in value
             ):
+                for i, v in enumerate(value):
+                    for j, x in enumerate(v):
+                        if self.choices and x not in self.choices:
+                            raise FieldError(f"{path}[{i}][{j}]",
+                                             f"{shown(x)} is not one of {list(self.choices)}")
                 return [list(v) for v in value]
             raise FieldError(path, "must be a list of lists of strings")
         if kind == "int_list":
@@ -195,8 +205,12 @@ class Field:
             out = {"type": "array", "items": {"type": "string" if kind == "str_list" else "integer"}}
             if self.choices:
                 out["items"]["enum"] = list(self.choices)
+        elif kind == "player_list":
+            out = {"type": "array", "items": {"type": "string", "minLength": 1}}
         elif kind == "str_list_list":
             out = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
+            if self.choices:
+                out["items"]["items"]["enum"] = list(self.choices)
         elif kind == "object_list":
             out = {"type": "array", "items": copy.deepcopy(dict(self.schema)) if self.schema
                    else {"type": "object"}}

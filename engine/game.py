@@ -482,6 +482,7 @@ class Game(ABC, Generic[S]):
             "rules": self.rules_doc,
             "refusals": dict(self.refusals),
             "deck": self.published_deck(),
+            "reported_deal": self.reported.describe(lang) if self.reported else None,
         }
 
     def published_deck(self) -> dict[str, Any]:

@@ -188,8 +188,26 @@ class ReportedDeals:
 
     `of_deal(state)`: the report a finished deal's final state gives: what its table would
     report. The conformance tests score the reports of random matches' deals and compare the
-    result with `Game.standings` of the match's last state."""
+    result with `Game.standings` of the match's last state.
+
+    `fields`: each field of `deal`, in its order, as a form asks for it (GET /v1/games
+    `reported_deal`, from which the table and director pages build their forms without
+    knowing the game): its kind in the fields vocabulary (engine/fields.py: `player` a seat,
+    `player_list` seats in order, `enum` and `str_list_list` with `choices`, `bool`, `int_map`
+    a number per side) and its words in English and Japanese. tests/engine/
+    test_reported_fields.py holds them to `deal`'s own fields and types.
+
+    `sides`: the ids an `int_map` field is keyed by, per number of players (Manillen's
+    `team_0_2`, `dealer`…); a number of players not listed: each seat's own id."""
 
     deal: type
     score: Callable[[Mapping[str, Any], Sequence[str], Sequence[Any]], Any]
     of_deal: Callable[[Any], Any]
+    fields: Mapping[str, Field] = field(default_factory=dict)
+    sides: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def describe(self, lang: str = "en") -> dict[str, Any]:
+        """The reported deal as GET /v1/games publishes it, its words in `lang`: its fields
+        in order (as options are described, with `name`) and the sides of its number maps."""
+        return {"fields": [{"name": name, **f.describe(lang)} for name, f in self.fields.items()],
+                "sides": {str(n): list(ids) for n, ids in self.sides.items()}}

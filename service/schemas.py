@@ -931,6 +931,22 @@ class OptionInfo(FieldInfo):
     rule = mf.String()
 
 
+class ReportedFieldInfo(FieldInfo):
+    name = mf.String(required=True)
+
+
+class ReportedDealInfo(ma.Schema):
+    """A game's reported deal (engine/parts.py ReportedDeals), as a form asks for it."""
+    fields = List(mf.Nested(ReportedFieldInfo), required=True, metadata={  # type: ignore[assignment]
+        "description": "the fields of one deal's report, in order, as options are described "
+                       "(`player` a seat id, `player_list` seat ids in order, `enum` and "
+                       "`str_list_list` one of `allowed`, `bool`, `int_map` a number per side); "
+                       "the spec's `<Game>ReportedDeal` is their exact shape"})
+    sides = mf.Dict(keys=mf.String(), values=List(mf.String()), required=True, metadata={
+        "description": "number of players -> the ids an `int_map` field is keyed by; a number "
+                       "not listed: each seat's own id"})
+
+
 class ActionInfo(ma.Schema):
     type = mf.String(required=True)
     description = mf.String(required=True)
@@ -988,6 +1004,10 @@ class GameInfo(ma.Schema):
     deck = mf.Nested(DeckInfo, required=True, metadata={
         "description": "the cards a deal is dealt from, with their names for people: a "
                        "physical deal's cards are entered from it"})
+    reported_deal = mf.Nested(ReportedDealInfo, required=True, allow_none=True, metadata={
+        "description": "what a table without a referee reports of each deal at an event "
+                       "(docs/events.md \"Reported results\"), its words in the negotiated "
+                       "language; null: the game's tables report their places only"})
 
     def __init__(self, game_ids=(), **kwargs):
         super().__init__(**kwargs)

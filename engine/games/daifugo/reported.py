@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import msgspec
 
 from engine.errors import InputError, shown
+from engine.fields import Field
 from engine.parts import ReportedDeals
 from engine.summary import Standings
 from engine.values import DealSetup
@@ -125,4 +126,23 @@ def of_deal(state: DaifugoState) -> DaifugoReportedDeal:
     return DaifugoReportedDeal(out, fouls, rest)
 
 
-REPORTED = ReportedDeals(DaifugoReportedDeal, score, of_deal)
+# What a form asks (GET /v1/games `reported_deal`), in English and Japanese.
+FIELDS = {
+    "out": Field("player_list",
+                 "the players in the order they went out, foul finishes included where they "
+                 "happened; the last one holding cards may be left out, and a 大富豪 sent down "
+                 "by 都落ち (D23) is not named",
+                 "上がった順のプレイヤー（反則上がりもその順番で含める）。最後に札が残った人は"
+                 "省略可。都落ち（D23）した前回の大富豪は書かない"),
+    "fouls": Field("player_list",
+                   "those of the players out whose finish was a foul (反則上がり, D24)",
+                   "上がった人のうち反則上がり（D24）だった人", required=False),
+    "pass_limit": Field("player_list",
+                        "with leader_may_pass (D9): those still holding cards when the pass "
+                        "limit ended the deal, in the order drawn for their places, highest "
+                        "first",
+                        "leader_may_pass のとき（D9）：パスの上限で終わったときに札が残っていた人"
+                        "（順位を決めた順、上位から）", required=False),
+}
+
+REPORTED = ReportedDeals(DaifugoReportedDeal, score, of_deal, FIELDS)

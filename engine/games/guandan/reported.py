@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import msgspec
 
 from engine.errors import InputError, shown
+from engine.fields import Field
 from engine.parts import ReportedDeals
 from engine.summary import Standings
 from engine.values import DealSetup
@@ -87,4 +88,19 @@ def of_deal(state: GuandanState) -> GuandanReportedDeal:
     return GuandanReportedDeal(list(order), aces_finish(state))
 
 
-REPORTED = ReportedDeals(GuandanReportedDeal, score, of_deal)
+# What a form asks (GET /v1/games `reported_deal`), in English and Japanese.
+FIELDS = {
+    "order": Field("player_list",
+                   "the finishing order, the 1st player out first, until both players of a "
+                   "team are out (P-8): a 1-2 finish names two, otherwise three (the fourth "
+                   "may be named last)",
+                   "上がった順（1番目に上がった人から）。どちらかのチームの2人が上がるまで（P-8）："
+                   "ワンツーなら2人、それ以外は3人（4人目は最後に書いてもよい）"),
+    "aces_finish": Field("bool",
+                         "the declarer's opponent first out went out with Aces only (S-6; "
+                         "counts only at level A under ace_finish_demotion)",
+                         "宣言側の相手で最初に上がった人がAだけの出しで上がった（S-6。"
+                         "ace_finish_demotion でレベルAのときのみ）", required=False),
+}
+
+REPORTED = ReportedDeals(GuandanReportedDeal, score, of_deal, FIELDS)

@@ -86,7 +86,7 @@ class ManGame(Game[ManState]):
     sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
     # an event's table without a referee reports each game's man, chombo or draw
     reported = ReportedDeals(reported_deals.ManReportedDeal, reported_deals.score,
-                             reported_deals.of_deal)
+                             reported_deals.of_deal, reported_deals.FIELDS)
     rules_doc = "docs/rules/man.md"
     state_type = ManState
     refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}

@@ -10,6 +10,7 @@ from typing import Any, Optional
 from msgspec import Struct
 
 from engine.errors import InputError, shown
+from engine.fields import Field
 from engine.state import PlayerId
 from engine.summary import Standings
 from engine.values import ScoreDelta
@@ -24,7 +25,7 @@ from .scoring import (
     stake_reason,
     stake_text,
 )
-from .state import Kind, ManMatch, ManState, ResultKind, call_multiplier
+from .state import KINDS, RESULTS, Kind, ManMatch, ManState, ResultKind, call_multiplier
 from .summary import match_standings
 
 # 5.4: a call that is not the chain's first is a man on a man, a kaeshi; 5.5: mekuri is the
@@ -43,6 +44,25 @@ class ManReportedDeal(Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     loser: Optional[PlayerId] = None
     calls: tuple[tuple[Kind, ...], ...] = ()
     offender: Optional[PlayerId] = None
+
+
+# What a form asks (GET /v1/games `reported_deal`), in English and Japanese.
+FIELDS = {
+    "result": Field("enum", "how the game ended: a man (5.4), a chombo (8.1) or a draw (3.9)",
+                    "ゲームの終わり方：マン（5.4）、チョンボ（8.1）、流局（3.9）",
+                    choices=RESULTS),
+    "winner": Field("player", "a man: the winner, who made the last call",
+                    "マン：勝者（最後に宣言した人）", required=False, nullable=True),
+    "loser": Field("player", "a man: the loser, whom the last call was against",
+                   "マン：敗者（最後の宣言を受けた人）", required=False, nullable=True),
+    "calls": Field("str_list_list",
+                   "a man: each call of the chain, the first first, with its kinds (5.5, each "
+                   "×2): none for a plain man",
+                   "マン：連鎖の各宣言（最初から順に）とその種類（5.5、各×2）。普通のマンは種類なし",
+                   required=False, choices=KINDS),
+    "offender": Field("player", "a chombo: its offender (8.1)", "チョンボ：した人（8.1）",
+                      required=False, nullable=True),
+}
 
 
 def _seated(players: Sequence[str], who: str | None, path: str, what: str) -> str:

@@ -81,7 +81,8 @@ class ManillenGame(Game[State]):
     sheet = SheetLayout(sheet_columns, sheet_lines)  # a column per score holder
     # an event's table without a referee reports each deal's trump, doublings and card points
     reported = ReportedDeals(reported_deals.ManillenReportedDeal, reported_deals.score,
-                             reported_deals.of_deal)
+                             reported_deals.of_deal, reported_deals.FIELDS,
+                             reported_deals.SIDES)
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)

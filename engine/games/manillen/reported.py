@@ -10,13 +10,14 @@ from typing import Any, Optional
 from msgspec import Struct
 
 from engine.errors import InputError, shown
+from engine.fields import Field
 from engine.state import Count, PlayerId
 from engine.summary import Standings
 
 from . import sides as sd
 from .result import ManillenMatch, ManillenResult
 from .scoring import Counted, factors_in_range, scored_deal
-from .state import ManillenOptions, ManillenState, Trump
+from .state import TRUMPS, ManillenOptions, ManillenState, Trump
 from .summary import match_standings
 
 DECK_POINTS = 60  # A2: 10 = 5, A = 4, K = 3, Q = 2, J = 1 in four suits
@@ -41,6 +42,30 @@ class ManillenReportedDeal(Struct, frozen=True, forbid_unknown_fields=True, omit
     card_points: Optional[dict[str, Count]] = None
     tricks: Optional[dict[str, Count]] = None
     thrown_in: bool = False
+
+
+# What a form asks (GET /v1/games `reported_deal`), in English and Japanese.
+FIELDS = {
+    "dealer": Field("player", "who dealt (the match's first deal; later deals pass on, A5)",
+                    "配った人（マッチの最初のディール。以降は順に回る、A5）",
+                    required=False, nullable=True),
+    "trump": Field("enum", "the trump: a suit or no_trump (A9)", "切り札：スートまたは no_trump（A9）",
+                   required=False, nullable=True, choices=TRUMPS),
+    "blind": Field("bool", "a blind no-trump (M-c)", "ブラインドのノートランプ（M-c）",
+                   required=False),
+    "doublings": Field("player_list", "who doubled and redoubled, in order (A14–A17)",
+                       "ダブル・リダブルした人（順に、A14–A17）", required=False),
+    "card_points": Field("int_map", "each side's card points, adding up to 60 (A28)",
+                         "各サイドのカード点（合計60、A28）", required=False, nullable=True),
+    "tricks": Field("int_map", "each side's tricks (needed with a trick bonus, M-k)",
+                    "各サイドのトリック数（トリックボーナスのとき必要、M-k）",
+                    required=False, nullable=True),
+    "thrown_in": Field("bool", "the deal was thrown in (A8): nothing else is given",
+                       "配り直し（A8）：ほかは何も書かない", required=False),
+}
+# `card_points` and `tricks` are keyed by side: the teams, or the dealer against the others
+# with 3 players; with 2 each player is a side (sd.sides).
+SIDES = {3: ("dealer", "defenders"), **sd.TEAMS}
 
 
 def _dealer(opts: ManillenOptions, players: Sequence[str], match: ManillenMatch | None,

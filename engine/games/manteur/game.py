@@ -63,7 +63,7 @@ class ManteurGame(Game[ManteurState]):
     sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
     # an event's table without a referee reports the loser of each round
     reported = ReportedDeals(reported_deals.ManteurReportedDeal, reported_deals.score,
-                             reported_deals.of_deal)
+                             reported_deals.of_deal, reported_deals.FIELDS)
     # A malformed declaration (in an action or a lookup) answers 422 with its own code.
     input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS

@@ -10,6 +10,7 @@ from typing import Any
 from msgspec import Struct
 
 from engine.errors import InputError, shown
+from engine.fields import Field
 from engine.state import PlayerId
 from engine.summary import Standings
 
@@ -24,6 +25,16 @@ class ManteurReportedDeal(Struct, frozen=True, forbid_unknown_fields=True, omit_
     each round (the challenger of a true declaration, the declarer of a lie, B14), the first
     round first, to the game's end (B17) or as far as it was played."""
     losers: tuple[PlayerId, ...]
+
+
+# What a form asks (GET /v1/games `reported_deal`), in English and Japanese.
+FIELDS = {
+    "losers": Field("player_list",
+                    "who took the penalty point of each round (B14), the first round first, "
+                    "to the game's end (B17)",
+                    "各ラウンドでペナルティ点を取った人（B14）。第1ラウンドから順に、ゲームの終わり"
+                    "（B17）まで"),
+}
 
 
 def score(options: Mapping[str, Any], players: Sequence[str],
