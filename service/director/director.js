@@ -10,6 +10,8 @@
 import { Problem, games as fetchGames, get, onLoopback, pageLink, publicView, qrCode, randomKey, request } from "./api.js";
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
 import { currentRound, h, namesOf, seatPerson, tid, translate } from "./dom.js";
+// The reported deal's form, the table page's own (served at /table/reportform.js).
+import { reportedDealForm, refusalsAt } from "../table/reportform.js";
 
 const app = document.getElementById("app");
 const KEPT = "cardref.director.events";
@@ -518,9 +520,13 @@ async function newTableToken(round, number) {
   } catch (err) { say(problemText(err)); }
 }
 
-// The result as the table reports it: each entrant's place (and score), the game's words
-// nowhere needed.
+// The result as the table reports it. Where the game publishes its reported deal (GET
+// /v1/games `reported_deal`), each deal in the game's own terms, from forms built on that
+// description (the table page's reportform.js), scored by the service; a refusal is shown at the
+// deal's field it names. Otherwise each entrant's place (and score): no game's words needed.
 function openResult(round, table, names) {
+  const described = (gameOf(view.event.system.game) || {}).reported_deal;
+  if (described) { openDealsResult(round, table, names, described); return; }
   const box = document.getElementById("result-form");
   const entrants = [...new Set(table.seats.map((s) => s.entrant))];
   const reported = table.result && table.result.reported;
@@ -547,6 +553,44 @@ function openResult(round, table, names) {
       h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel"))));
   box.hidden = false;
   places[0].focus();
+}
+
+function openDealsResult(round, table, names, described) {
+  const box = document.getElementById("result-form");
+  const seats = table.seats.map((s) => (s.substitute ? s.substitute.id : s.player));
+  const seatNames = Object.fromEntries(table.seats.map((s) => [s.substitute ? s.substitute.id : s.player, seatPerson(s, names)]));
+  const reported = table.result && table.result.reported;
+  const forms = [];
+  const list = h("ol", { ...tid("result-deals") });
+  const addDeal = (value) => {
+    const form = reportedDealForm(h, described, { seats, names: seatNames, value, lang: language() });
+    forms.push(form);
+    list.append(h("li", { ...tid(`result-deal-${forms.length - 1}`) }, form.element));
+  };
+  for (const deal of (reported && reported.deals) || [{}]) addDeal(deal);
+  const note = h("input", { ...tid("result-note"), value: reported ? reported.note || "" : "" });
+  box.onsubmit = async (e) => {
+    e.preventDefault();
+    const result = { deals: forms.map((f) => f.read()) };
+    if (note.value.trim()) result.note = note.value.trim();
+    forms.forEach((f) => f.showRefusals({}));
+    try {
+      await change("PUT", `/rounds/${round}/tables/${table.number}/result`, { reported: result });
+      box.hidden = true;
+    } catch (err) {  // said; a refusal naming a deal's field is shown there too
+      if (err instanceof Problem) forms.forEach((f, k) => f.showRefusals(refusalsAt(err.body, k)));
+    }
+  };
+  box.replaceChildren(h("h2", { text: `${t("result_of")} ${t("table")} ${table.number} (${t("round")} ${round})` }),
+    table.result && table.result.record ? h("p", { class: "warn", text: t("replaces_record") }) : null,
+    list,
+    h("p", {}, h("button", { type: "button", class: "small", ...tid("result-add-deal"), onclick: () => addDeal({}) }, t("add_deal")), " ",
+      h("button", { type: "button", class: "small", ...tid("result-remove-deal"),
+        onclick: () => { if (forms.length > 1) { forms.pop(); list.lastElementChild.remove(); } } }, t("remove_deal"))),
+    h("label", { class: "field" }, h("span", { text: t("note") }), note),
+    h("p", {}, h("button", { type: "submit", ...tid("result-save") }, t("save")), " ",
+      h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel"))));
+  box.hidden = false;
 }
 
 function drawStandings(names) {

@@ -8,6 +8,7 @@ import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
          onStorageChange, storageFailure, matchCopy, fromCopy, newMatchId } from "./store.js";
 import { tableLink, eventMatch, committedDeal, bodyHash, putResult, personName } from "./event.js";
+import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
@@ -31,7 +32,7 @@ function resetScreen() {
   Object.assign(ui, { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
     refusal: null, notice: null, asking: null, picked: [], showAll: false, draftSeat: null, commenting: null,
     sheet: null, dealSheet: null, refForm: null, otherForm: null, refOpen: false, otherOpen: false, scrollToAct: false,
-    report: null });
+    report: null, reportForm: null, reportEdit: null });
 }
 
 // ---- small DOM helper -------------------------------------------------------------------------
@@ -1476,6 +1477,10 @@ function pushResult() {
 async function resultBody(m) {
   const e = m.event;
   if (e.reporting) {
+    if (reportedDeal(m.game)) {
+      const deals = dealReports(e).map((r) => r.report);
+      return deals.length ? { reported: { deals } } : null;
+    }
     const last = e.reports[e.reports.length - 1];
     return last ? { reported: last.reported } : null;
   }
@@ -1511,7 +1516,9 @@ async function pushNow() {
       // refused (a revoked token, the round closed, a record the service does not take): said,
       // and the match stays here, its export at hand
       p.status = "refused";
-      p.problem = e instanceof Problem ? { code: e.code || "", detail: e.message, status: e.status } : { detail: String(e) };
+      p.problem = e instanceof Problem ? { code: e.code || "", detail: e.message, status: e.status, errors: e.body.errors || null }
+        : { detail: String(e) };
+      if (m === M && m.event.reporting) { saveMatch(m); render(); continue; }  // shown at the field it names
     }
     saveMatch(m); pushBar();
   } while (pushAgain);
@@ -1524,11 +1531,14 @@ function renderEventStart() {
     h("button", { class: "primary", ...tid("event-deal"), onclick: () => newDeal(null) }, t("deal_button")));
 }
 
-// A table without a referee reports its result deal by deal: after each deal, the places of the
-// entrants at the table as the match stands (and their scores, if the table keeps them). The
-// page knows no game's scoring: the table says where each entrant stands, and the service
-// records that as the table's reported result (docs/events.md), each report replacing the last.
+// A table without a referee reports its result deal by deal (docs/events.md "Reported
+// results"). Where the game publishes its reported deal (GET /v1/games `reported_deal`), each
+// deal's outcome in the game's own terms, from a form built on that description
+// (reportform.js), the whole list sent each time and scored by the service; a refusal names
+// the deal and the field, and that deal's form opens again with the message at the field.
+// Otherwise the places (and scores) of the entrants as the match stands after each deal.
 function renderReport() {
+  if (reportedDeal(M.game)) return renderDealReport();
   const e = M.event;
   const n = e.entrants.length;
   const form = ui.report || (ui.report = { places: {}, scores: {} });
@@ -1561,6 +1571,54 @@ function renderReport() {
       h("p", { class: "hint", text: t("report_hint") }), rows,
       h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send"))),
     reports.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, reports.reverse())) : null,
+    h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
+}
+
+function reportedDeal(game) {
+  const g = gameInfo(game);
+  return (g && g.reported_deal) || null;
+}
+// The deals reported so far (a table that reported places before keeps them apart).
+function dealReports(e) { return e.reports.filter((r) => r.report); }
+
+// The deal the service refused (its index), with the messages by field, or null.
+function refusedDeal(e) {
+  const p = e.push || {};
+  if (p.status !== "refused" || !p.problem || !p.problem.errors) return null;
+  const at = Object.keys(p.problem.errors).map(fieldOfPath).find((x) => x && x.deal < dealReports(e).length);
+  return at ? { index: at.deal, byField: refusalsAt(p.problem, at.deal) } : null;
+}
+
+function renderDealReport() {
+  const e = M.event;
+  const reports = dealReports(e);
+  const refused = refusedDeal(e);
+  const index = refused ? refused.index : (ui.reportEdit ?? reports.length);
+  const key = `${index}:${refused ? e.push.seq : ""}`;
+  if (!ui.reportForm || ui.reportForm.key !== key) {
+    const form = reportedDealForm(h, reportedDeal(M.game), { seats: M.players, names: e.names || {}, lang: language(),
+      value: reports[index] ? reports[index].report : {}, testid: tid });
+    ui.reportForm = { key, form };
+  }
+  const { form } = ui.reportForm;
+  form.showRefusals(refused ? refused.byField : {});
+  const send = () => {
+    const report = form.read();
+    if (reports[index]) Object.assign(reports[index], { report, at: new Date().toISOString() });
+    else e.reports.push({ deal: index + 1, report, at: new Date().toISOString() });
+    ui.reportForm = null; ui.reportEdit = null; ui.refusal = null;
+    save(); render();
+  };
+  const line = (r) => Object.entries(r.report).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? `[${x.join(" ")}]` : personName(e, x))).join(", ")
+    : v && typeof v === "object" ? Object.entries(v).map(([s, n]) => `${s} ${n}`).join(", ") : (typeof v === "string" ? personName(e, v) : v)}`).join(" · ");
+  const sent = reports.map((r, i) => h("li", { ...tid(`report-${i}`) }, `${i18nDeal(r.deal)}: ${line(r)} `,
+    h("button", { class: "small noprint", ...tid(`report-edit-${i}`), onclick: () => { ui.reportEdit = i; ui.reportForm = null; render(); } }, t("report_correct"))));
+  appendTo(app, h("section", { class: "top" }, eventLine(), h("h1", { ...tid("title") }, `${gameName(M.game)} · ${t("report_title")}`)),
+    refusalBox(), noticeBox(),
+    h("section", { ...tid("report-form"), "data-deal": String(index + 1) }, h("h2", { text: i18nDeal(index + 1) }),
+      h("p", { class: "hint", text: t("report_deal_hint") }), form.element,
+      h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send"))),
+    sent.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, sent)) : null,
     h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
 }
 

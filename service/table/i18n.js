@@ -53,6 +53,8 @@ const WORDS = {
     report_title: "Reported results", report_after: "After deal", report_sent: "Reported",
     report_hint: "Where each entrant stands now, after this deal (places 1…n, equal places for a tie); scores if the table keeps them.",
     report_places_missing: "Give every entrant a place.", place: "Place", score: "Score",
+    report_deal_hint: "How this deal ended, in the game's own terms: the service scores it. Seats are picked in order.",
+    report_correct: "Correct",
     round_deals_played: "The round's deals are all played: the result is sent to the director.",
   },
   ja: {
@@ -107,6 +109,8 @@ const WORDS = {
     report_title: "結果の報告", report_after: "局の後:", report_sent: "報告済み",
     report_hint: "この局の後の各参加者の順位(1…n、同点は同順位)。卓で点数を付けていれば点数も。",
     report_places_missing: "全員の順位を入れてください。", place: "順位", score: "点数",
+    report_deal_hint: "この局の終わり方をゲームの用語で入力します(点数はサービスが計算します)。席は順に選びます。",
+    report_correct: "訂正",
     round_deals_played: "この回戦の局はすべて終わりました: 結果はディレクターに送られます。",
   },
 };
