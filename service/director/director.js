@@ -524,9 +524,10 @@ async function newTableToken(round, number) {
 // /v1/games `reported_deal`), each deal in the game's own terms, from forms built on that
 // description (the table page's reportform.js), scored by the service; a refusal is shown at the
 // deal's field it names. Otherwise each entrant's place (and score): no game's words needed.
-function openResult(round, table, names) {
+function openResult(round, table, names, placesOnly = false) {
   const described = (gameOf(view.event.system.game) || {}).reported_deal;
-  if (described) { openDealsResult(round, table, names, described); return; }
+  const reportedPlaces = table.result && table.result.reported && !table.result.reported.deals;
+  if (described && !placesOnly && !reportedPlaces) { openDealsResult(round, table, names, described); return; }
   const box = document.getElementById("result-form");
   const entrants = [...new Set(table.seats.map((s) => s.entrant))];
   const reported = table.result && table.result.reported;
@@ -550,7 +551,9 @@ function openResult(round, table, names) {
       h("tbody", {}, entrants.map((u, k) => h("tr", {}, h("td", { text: names[u] || u }), h("td", {}, places[k]), h("td", {}, scores[k]))))),
     h("label", { class: "field" }, h("span", { text: t("note") }), note),
     h("p", {}, h("button", { type: "submit", ...tid("result-save") }, t("save")), " ",
-      h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel"))));
+      h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel")),
+      described ? [" ", h("button", { type: "button", class: "small", ...tid("result-by-deal"),
+        onclick: () => openDealsResult(round, table, names, described) }, t("result_by_deal"))] : null));
   box.hidden = false;
   places[0].focus();
 }
@@ -589,7 +592,9 @@ function openDealsResult(round, table, names, described) {
         onclick: () => { if (forms.length > 1) { forms.pop(); list.lastElementChild.remove(); } } }, t("remove_deal"))),
     h("label", { class: "field" }, h("span", { text: t("note") }), note),
     h("p", {}, h("button", { type: "submit", ...tid("result-save") }, t("save")), " ",
-      h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel"))));
+      h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel")), " ",
+      h("button", { type: "button", class: "small", ...tid("result-places-only"),
+        onclick: () => openResult(round, table, names, true) }, t("result_places_only"))));
   box.hidden = false;
 }
 

@@ -1477,11 +1477,11 @@ function pushResult() {
 async function resultBody(m) {
   const e = m.event;
   if (e.reporting) {
-    if (reportedDeal(m.game)) {
+    if (reportedDeal(m.game) && !e.placesOnly) {
       const deals = dealReports(e).map((r) => r.report);
       return deals.length ? { reported: { deals } } : null;
     }
-    const last = e.reports[e.reports.length - 1];
+    const last = e.reports.filter((r) => r.reported).pop();
     return last ? { reported: last.reported } : null;
   }
   if (!gameInfo(m.game)) return null;
@@ -1538,11 +1538,12 @@ function renderEventStart() {
 // the deal and the field, and that deal's form opens again with the message at the field.
 // Otherwise the places (and scores) of the entrants as the match stands after each deal.
 function renderReport() {
-  if (reportedDeal(M.game)) return renderDealReport();
+  if (reportedDeal(M.game) && !M.event.placesOnly) return renderDealReport();
   const e = M.event;
   const n = e.entrants.length;
+  const placed = e.reports.filter((r) => r.reported);
   const form = ui.report || (ui.report = { places: {}, scores: {} });
-  const dealNo = e.reports.length + 1;
+  const dealNo = placed.length + 1;
   const rows = e.entrants.map((x) => h("div", { class: "row report-row" },
     h("span", { class: "seat-name", text: seatWithName(x) }),
     h("label", {}, t("place"), h("select", { ...tid(`report-place-${x}`), onchange: (ev) => { form.places[x] = Number(ev.target.value) || undefined; } },
@@ -1562,16 +1563,25 @@ function renderReport() {
     ui.refusal = null; ui.report = { places: { ...places }, scores: { ...form.scores } };
     save(); render();
   };
-  const reports = e.reports.map((r, i) => h("li", { ...tid(`report-${i}`) }, `${i18nDeal(r.deal)}: `,
+  const reports = placed.map((r, i) => h("li", { ...tid(`report-${i}`) }, `${i18nDeal(r.deal)}: `,
     Object.entries(r.reported.places).sort((a, b) => a[1] - b[1]).map(([x, place]) =>
       `${place}. ${personName(e, x)}${r.reported.scores ? ` (${r.reported.scores[x]})` : ""}`).join(" · ")));
   appendTo(app, h("section", { class: "top" }, eventLine(), h("h1", { ...tid("title") }, `${gameName(M.game)} · ${t("report_title")}`)),
     refusalBox(), noticeBox(),
     h("section", { ...tid("report-form") }, h("h2", { text: `${t("report_after")} ${dealNo}` }),
       h("p", { class: "hint", text: t("report_hint") }), rows,
-      h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send"))),
+      h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send")),
+      reportedDeal(M.game) ? reportModeSwitch(false) : null),
     reports.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, reports.reverse())) : null,
     h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
+}
+
+// A game that publishes its reported deal may still report places only (a table that kept no
+// account of its deals): the switch between the two, the table's choice kept with the match.
+function reportModeSwitch(byDeal) {
+  return h("button", { class: "small noprint", ...tid(byDeal ? "report-places-only" : "report-by-deal"), onclick: () => {
+    M.event.placesOnly = byDeal; ui.reportForm = null; ui.reportEdit = null; save(); render();
+  } }, t(byDeal ? "report_places_only" : "report_by_deal"));
 }
 
 function reportedDeal(game) {
@@ -1617,7 +1627,7 @@ function renderDealReport() {
     refusalBox(), noticeBox(),
     h("section", { ...tid("report-form"), "data-deal": String(index + 1) }, h("h2", { text: i18nDeal(index + 1) }),
       h("p", { class: "hint", text: t("report_deal_hint") }), form.element,
-      h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send"))),
+      h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send")), reportModeSwitch(true)),
     sent.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, sent)) : null,
     h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
 }

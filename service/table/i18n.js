@@ -54,7 +54,7 @@ const WORDS = {
     report_hint: "Where each entrant stands now, after this deal (places 1…n, equal places for a tie); scores if the table keeps them.",
     report_places_missing: "Give every entrant a place.", place: "Place", score: "Score",
     report_deal_hint: "How this deal ended, in the game's own terms: the service scores it. Seats are picked in order.",
-    report_correct: "Correct",
+    report_correct: "Correct", report_places_only: "Report places only", report_by_deal: "Report each deal",
     round_deals_played: "The round's deals are all played: the result is sent to the director.",
   },
   ja: {
@@ -110,7 +110,7 @@ const WORDS = {
     report_hint: "この局の後の各参加者の順位(1…n、同点は同順位)。卓で点数を付けていれば点数も。",
     report_places_missing: "全員の順位を入れてください。", place: "順位", score: "点数",
     report_deal_hint: "この局の終わり方をゲームの用語で入力します(点数はサービスが計算します)。席は順に選びます。",
-    report_correct: "訂正",
+    report_correct: "訂正", report_places_only: "順位だけを報告", report_by_deal: "局ごとに報告",
     round_deals_played: "この回戦の局はすべて終わりました: 結果はディレクターに送られます。",
   },
 };

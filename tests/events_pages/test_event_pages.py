@@ -161,6 +161,7 @@ def test_a_director_runs_a_round_and_a_player_follows_it_on_a_phone(director, ph
     director.execute_script("window.confirm = () => true")
     for number in (1, 2):
         find(director, f"result-{number}").click()
+        find(director, "result-places-only").click()  # not each Daifugo deal: places only
         inputs = finds(director, f'{tid("result-form")} input[type=number][data-testid^="place-"]')
         for place, field in enumerate(inputs, start=1):
             field.clear()
