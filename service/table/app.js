@@ -1503,6 +1503,7 @@ async function pushNow() {
     try {
       const answer = await putResult(m.event, body, `${m.id}.${p.seq}`);
       Object.assign(p, { status: "sent", version: answer.version, problem: null });
+      if (m === M && m.event.reporting) { saveMatch(m); render(); continue; }  // a refusal shown goes
     } catch (e) {
       if (e instanceof Unreachable || (e instanceof Problem && e.status === 503)) {
         saveMatch(m); pushBar();
@@ -1617,6 +1618,7 @@ function renderDealReport() {
     if (reports[index]) Object.assign(reports[index], { report, at: new Date().toISOString() });
     else e.reports.push({ deal: index + 1, report, at: new Date().toISOString() });
     ui.reportForm = null; ui.reportEdit = null; ui.refusal = null;
+    if (e.push && e.push.status === "refused") e.push.status = "waiting";  // sent again at once
     save(); render();
   };
   const line = (r) => Object.entries(r.report).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? `[${x.join(" ")}]` : personName(e, x))).join(", ")
