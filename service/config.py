@@ -99,6 +99,7 @@ class Settings:
     max_replay_actions: int = 2000
     max_record_deals: int = 100       # deals in one /v1/records/check
     max_record_actions: int = 10000   # actions of all its deals together (≈ 75 µs each)
+    max_event_actions: int = 100000   # actions of all an event's records together
     max_lookup_items: int = 108       # cards (or other list items) in one lookup request
     max_player_id_length: int = 64
     seal_keys: tuple[bytes, ...] = ()      # AES-256 keys: first seals, all open (rotation)
@@ -161,6 +162,7 @@ class Settings:
             max_replay_actions=_int(env, "CARDREF_MAX_REPLAY_ACTIONS", 2000),
             max_record_deals=_int(env, "CARDREF_MAX_RECORD_DEALS", 100),
             max_record_actions=_int(env, "CARDREF_MAX_RECORD_ACTIONS", 10000),
+            max_event_actions=_int(env, "CARDREF_MAX_EVENT_ACTIONS", 100000),
             max_lookup_items=_int(env, "CARDREF_MAX_LOOKUP_ITEMS", 108),
             max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
             seal_keys=_seal_keys(env),

@@ -88,7 +88,35 @@ def record(client) -> dict:
           "seed_commitment": match_record["deals"][0]["deal"]["seed_commitment"]})
     for op, path, body in LOOKUPS:
         call(op, "POST", path, body)
+    _event_rounds(call)
     return out
+
+
+EVENT_SEED = "round-1-example"  # the round's seed a director keeps secret until it is over
+
+
+def example_event() -> dict:
+    """A small Daifugo event before its first round: five entrants at tables of four (one
+    bye a round), swiss seating (docs/events.md)."""
+    from engine.events import FORMAT, FORMAT_VERSION
+
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "name": "Autumn Daifugo Open",
+            "tags": {"site": "Kyoto", "date": "2026-11-28", "director": "Sato"},
+            "system": {"game": "daifugo", "table_size": 4, "rounds": 3,
+                       "round_end": {"kind": "deals", "deals": 4},
+                       "event_points": [3, 2, 1, 0], "tie_breaks": ["match_score"]},
+            "entrants": [{"id": pid, "name": name} for pid, name in (
+                ("ann", "Aoki"), ("bob", "Baba"), ("cho", "Chiba"), ("dai", "Daimon"),
+                ("eve", "Endo"))]}
+
+
+def _event_rounds(call) -> None:
+    """`eventNextRound` seats the example event's first round; `eventRevealRound` reveals its
+    seed after it."""
+    seated = call("eventNextRound", "POST", "/v1/events/next-round",
+                  {"event": example_event(), "seed": EVENT_SEED, "seed_salt": SALT})
+    call("eventRevealRound", "POST", "/v1/events/reveal-round",
+         {"event": seated, "round": 1, "seed": EVENT_SEED, "seed_salt": SALT})
 
 
 RECORD_PLAYERS = ["ann", "bob", "cho"]
