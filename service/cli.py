@@ -500,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
     ver.add_argument("--salt", help="the salt revealed with the seed (seed_salt); omit only "
                      "for a deal made before commitments were salted (bare SHA-256)")
     ver.set_defaults(func=_verify_seed)
+    from .event_cli import add_commands as add_event_commands
+
+    add_event_commands(sub)
     health = sub.add_parser("healthcheck", help="exit 0 when the service's /healthz answers 200")
     health.add_argument("--bind", help="the service's host:port (default CARDREF_BIND or 0.0.0.0:8000)")
     health.add_argument("--url", help="ask this URL instead")
