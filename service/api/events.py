@@ -17,8 +17,8 @@ from engine.events import InvalidEvent, next_round, reveal_round
 
 from .. import examples
 from ..errors import LimitExceeded
-from ..schemas import EVENT_DOCUMENT
 from ..jsonio import json_response
+from ..schemas import EVENT_DOCUMENT
 
 EVENT_REF = {"$ref": f"#/components/schemas/{EVENT_DOCUMENT}"}
 # A request's own fields beside its `event`: a fault the engine finds there keeps its path;
