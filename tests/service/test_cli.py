@@ -225,3 +225,74 @@ def test_serve_stops_cleanly_on_ctrl_c(tmp_path):
     assert proc.returncode == 0, text
     assert "Traceback" not in text and "SystemExit" not in text, text
     assert "Shutting down: Master" in text
+
+
+# ---------------------------------------------------------------- card-referee event
+
+EVENT_SALT = "0123456789abcdef0123456789abcdef"
+
+
+def _event_file(tmp_path, document, name="event.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_event_next_round_writes_the_engines_next_round_and_reveal_round_reveals_it(
+        tmp_path, capsys):
+    from engine.events import next_round, reveal_round, verify_seating
+    from tests.events.helpers import event
+
+    start = event(7)
+    source = _event_file(tmp_path, start)
+    assert cli.main(["event", "next-round", str(source), "--seed", "r1",
+                     "--salt", EVENT_SALT]) == 0
+    seated = json.loads(capsys.readouterr().out)
+    assert seated == next_round(start, "r1", EVENT_SALT)
+    assert "seed" not in seated["rounds"][0]
+
+    out = tmp_path / "revealed.json"
+    assert cli.main(["event", "reveal-round", str(_event_file(tmp_path, seated, "seated.json")),
+                     "--round", "1", "--seed", "r1", "--salt", EVENT_SALT, "-o", str(out)]) == 0
+    revealed = json.loads(out.read_text(encoding="utf-8"))
+    assert revealed == reveal_round(seated, 1, "r1", EVENT_SALT)
+    assert verify_seating(revealed, 1)
+
+
+def test_event_next_round_seats_a_plan_from_a_file(tmp_path, capsys):
+    from tests.events.helpers import event
+
+    plan = _event_file(tmp_path, {"tables": [["p3", "p2", "p1", "p0"]], "byes": ["p4"]},
+                       "plan.json")
+    assert cli.main(["event", "next-round", str(_event_file(tmp_path, event(5))),
+                     "--seed", "r1", "--plan", str(plan)]) == 0
+    rnd = json.loads(capsys.readouterr().out)["rounds"][0]
+    assert rnd["method"] == "fixed" and rnd["byes"] == ["p4"]
+    assert [s["entrant"] for s in rnd["tables"][0]["seats"]] == ["p3", "p2", "p1", "p0"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["next-round", "{file}", "--seed", "r1", "--salt", "XYZ"], "event_invalid at seed_salt"),
+    (["next-round", "{bad}", "--seed", "r1"], "event_invalid at format"),
+    (["reveal-round", "{file}", "--round", "1", "--seed", "r1"], "event_invalid at rounds"),
+    (["next-round", "{missing}", "--seed", "r1"], "no such file"),
+])
+def test_event_commands_name_a_fault_in_one_line_and_exit_2(tmp_path, capsys, args, says):
+    from tests.events.helpers import event
+
+    files = {"file": _event_file(tmp_path, event(5)),
+             "bad": _event_file(tmp_path, {**event(5), "format": "x"}, "bad.json"),
+             "missing": tmp_path / "nowhere.json"}
+    assert cli.main(["event", *(a.format(**files) for a in args)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1, err
+
+
+def test_event_reveal_round_with_a_wrong_seed_is_commitment_mismatch(tmp_path, capsys):
+    from engine.events import next_round
+    from tests.events.helpers import event
+
+    seated = _event_file(tmp_path, next_round(event(6), "r1", EVENT_SALT))
+    assert cli.main(["event", "reveal-round", str(seated), "--round", "1", "--seed", "r2",
+                     "--salt", EVENT_SALT]) == 2
+    assert "commitment_mismatch at rounds[0].seed_commitment" in capsys.readouterr().err
