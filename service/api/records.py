@@ -110,17 +110,7 @@ def build(ctx) -> None:
     @called_directly
     def record_sheet():
         req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
-        asked = req.args.get("format")
-        if asked is None:
-            best = req.accept_mimetypes.best_match(list(SHEET_MEDIA_TYPES), "text/plain")
-            fmt = SHEET_MEDIA_TYPES[best]
-        elif asked in sheets.FORMATS:
-            fmt = asked
-        else:
-            raise InputError(f"format must be one of {', '.join(sheets.FORMATS)}", "format",
-                             code="request_invalid", errors={"format": [
-                                 f"Must be one of: {', '.join(sheets.FORMATS)}."]})
-        lang = pages.chosen_language(req.args.get("lang"), request_lang(req))
+        fmt, lang = sheet_format(req), sheet_lang(req)
         record = record_in(ext, req)
         report = records.check_record(record, keep_steps=True, lang=lang)
         req.environ["cardref.game"] = report["game"]
@@ -131,9 +121,33 @@ def build(ctx) -> None:
                             headers={"Content-Language": lang,
                                      CONSISTENT_HEADER: str(report["consistent"]).lower(),
                                      DIGEST_HEADER: report["digest"]})
-        if asked is None:  # the format came from Accept: caches must key on it
-            response.vary.add("Accept")
-        return response
+        return keyed_on_accept(req, response)
+
+
+def sheet_format(req) -> str:
+    """A sheet's format (a match record's, an event's): `?format=` names one, else Accept
+    chooses; text when neither does. Another `?format=` is 422 request_invalid."""
+    asked = req.args.get("format")
+    if asked is None:
+        return SHEET_MEDIA_TYPES[req.accept_mimetypes.best_match(list(SHEET_MEDIA_TYPES),
+                                                                 "text/plain")]
+    if asked not in sheets.FORMATS:
+        raise InputError(f"format must be one of {', '.join(sheets.FORMATS)}", "format",
+                         code="request_invalid", errors={"format": [
+                             f"Must be one of: {', '.join(sheets.FORMATS)}."]})
+    return str(asked)
+
+
+def sheet_lang(req) -> str:
+    """A sheet's language: `?lang=`, over Accept-Language."""
+    return pages.chosen_language(req.args.get("lang"), request_lang(req))
+
+
+def keyed_on_accept(req, response: Response) -> Response:
+    """A sheet whose format came from Accept (no `?format=`): caches must key on it."""
+    if "format" not in req.args:
+        response.vary.add("Accept")
+    return response
 
 
 def record_in(ext, req) -> Any:
