@@ -55,6 +55,8 @@ TITLES: dict[str, tuple[str, str]] = {
                                   "対応していない大会の文書のバージョン(format_version)です"),
     "event_record_inconsistent": ("A table's match record does not replay as written",
                                   "卓の対局記録が記録どおりに再現できません"),
+    "reported_result_inconsistent": ("A table's reported result does not score as it states",
+                                     "卓の申告された結果が、記載どおりの得点になりません"),
     "plan_invalid": ("The fixed round's plan does not seat every entrant once",
                      "固定の組み合わせが参加者をちょうど一度ずつ座らせていません"),
     "commitment_mismatch": ("The seed and salt do not make the published commitment",
