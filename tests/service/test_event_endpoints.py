@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -20,6 +21,7 @@ from tests.events.helpers import event, random_events
 from tests.sizing import examples
 
 SALT = "0123456789abcdef0123456789abcdef"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PROPERTY = settings(max_examples=examples(20), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -230,3 +232,26 @@ def test_fixed_teams_are_seated_as_sides_in_a_document_the_engine_reads(client):
     assert len(rnd.tables) == 4 and len(rnd.byes) == 1 and len(rnd.deals) == 2
     for table in rnd.tables:  # Guandan's sides: seats 0 and 2, 1 and 3
         assert table.seats[0].entrant == table.seats[2].entrant != table.seats[1].entrant
+
+
+def _event_with_the_example_man_record() -> dict:
+    """Round 1 of a Man event seated as examples/man.json's table, that record its result."""
+    record = json.loads((EXAMPLES / "man.json").read_text(encoding="utf-8"))
+    ev = {"format": "card-referee/event", "format_version": 1,
+          "system": {"game": "man", "table_size": 4, "rounds": 3, "options": record["options"],
+                     "round_end": {"kind": "match"}, "event_points": [3, 2, 1, 0]},
+          "entrants": [{"id": p} for p in record["players"]]}
+    ev = next_round(ev, "r1", SALT, plan={"tables": [record["players"]], "byes": []})
+    ev["rounds"][0]["tables"][0]["result"] = {"record": record}
+    return ev
+
+
+def test_a_swiss_round_reads_each_tables_record_and_refuses_one_that_does_not_replay(client):
+    ev = _event_with_the_example_man_record()
+    assert seat(client, ev, "r2").get_json() == next_round(ev, "r2", SALT)
+    actions = ev["rounds"][0]["tables"][0]["result"]["record"]["deals"][1]["actions"]
+    actions[3]["action"]["cards"] = ["SA"]  # a card the hand does not hold
+    resp = seat(client, ev, "r2")
+    body = resp.get_json()
+    assert resp.status_code == 422 and body["code"] == "event_record_inconsistent", body
+    assert list(body["errors"]) == ["event.rounds[0].tables[0].result.record"]
