@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                              **event_components(games),
                              **refusal_components(games),
                              **record_components(games),
-                             **event_document_components()}.items():
+                             **event_document_components(games)}.items():
         api.spec.components.schema(name, component=component)
     api.spec.components.schema("ValidateAccepted", schema=schemas.validate_accepted)
     api.spec.components.schema("ValidateRefused", schema=schemas.validate_refused)

@@ -898,11 +898,17 @@ EVENT_DOCUMENT_DESCRIPTION = (
 _ROUND_ENDS = {"deals": "EventDealsEnd", "match": "EventMatchEnd", "time": "EventTimeEnd"}
 
 
-def event_document_components() -> dict[str, dict]:
+REPORTED_DEAL_DESCRIPTION = (
+    "One deal as a table reports it without its moves, in its game's shape "
+    "(`<Game>ReportedDeal`; docs/events.md \"Reported results\"), scored by the game's own code.")
+
+
+def event_document_components(games: Iterable[Game]) -> dict[str, dict]:
     """`EventDocument`, the event document as engine/events/format.py declares it (the msgspec
     Structs), the one schema every event endpoint's request and answer names: its round end a
     oneOf of `EventDealsEnd`, `EventMatchEnd` and `EventTimeEnd` by `kind`, its `game` a
-    `GameId`, a table's `record` a `MatchRecord`."""
+    `GameId`, a table's `record` a `MatchRecord`, a reported result's deals `ReportedDeal`s
+    (anyOf each game's `<Game>ReportedDeal`, `Game.reported.deal`)."""
     from engine.events.format import DealsEnd, Event, MatchEnd, TimeEnd
 
     document = _without_empty_required(openapi_schema(Event, EVENT_DOCUMENT_DESCRIPTION))
@@ -917,7 +923,18 @@ def event_document_components() -> dict[str, dict]:
     record = result["properties"]["record"]
     result["properties"]["record"] = {"allOf": [_ref("MatchRecord")], "nullable": True,
                                       "description": record.get("description", "")}
+    deals = result["properties"]["reported"]["properties"]["deals"]
+    deals["items"] = _ref("ReportedDeal")
     components = {EVENT_DOCUMENT: document}
+    reported = []
+    for game in games:
+        if game.reported is not None:
+            kind = game.reported.deal
+            name = pascal(game.id) + "ReportedDeal"
+            components[name] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))
+            reported.append(name)
+    components["ReportedDeal"] = {"anyOf": [_ref(n) for n in reported],
+                                  "description": REPORTED_DEAL_DESCRIPTION}
     for kind in (DealsEnd, MatchEnd, TimeEnd):
         name = _ROUND_ENDS[kind.__struct_config__.tag]  # type: ignore[index]
         components[name] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))
