@@ -908,8 +908,10 @@ def event_document_components(games: Iterable[Game]) -> dict[str, dict]:
     Structs), the one schema every event endpoint's request and answer names: its round end a
     oneOf of `EventDealsEnd`, `EventMatchEnd` and `EventTimeEnd` by `kind`, its `game` a
     `GameId`, a table's `record` a `MatchRecord`, a reported result's deals `ReportedDeal`s
-    (anyOf each game's `<Game>ReportedDeal`, `Game.reported.deal`)."""
+    (anyOf each game's `<Game>ReportedDeal`, `Game.reported.deal`); and what the publishing
+    endpoints answer, `EventStandings` and `EventCheck`."""
     from engine.events.format import DealsEnd, Event, MatchEnd, TimeEnd
+    from engine.events.publish import EventCheck, EventStandings
 
     document = _without_empty_required(openapi_schema(Event, EVENT_DOCUMENT_DESCRIPTION))
     system = document["properties"]["system"]["properties"]
@@ -935,6 +937,10 @@ def event_document_components(games: Iterable[Game]) -> dict[str, dict]:
             reported.append(name)
     components["ReportedDeal"] = {"anyOf": [_ref(n) for n in reported],
                                   "description": REPORTED_DEAL_DESCRIPTION}
+    # What the publishing endpoints answer (engine/events/publish.py, check.py), each whole.
+    for answer in (EventStandings, EventCheck):
+        components[answer.__name__] = _without_empty_required(
+            openapi_schema(answer, answer.__doc__ or ""))
     for kind in (DealsEnd, MatchEnd, TimeEnd):
         name = _ROUND_ENDS[kind.__struct_config__.tag]  # type: ignore[index]
         components[name] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))

@@ -1,5 +1,7 @@
 """Events (docs/events.md "Endpoints and commands"): seat an event's next round (POST
-/v1/events/next-round) and reveal a round's seed once it is over (POST /v1/events/reveal-round).
+/v1/events/next-round), reveal a round's seed once it is over (POST /v1/events/reveal-round),
+and publish the event: its standings (POST /v1/events/standings), its check (POST
+/v1/events/check) and its sheet (POST /v1/events/sheet).
 
 The event document is the engine's to read (engine/events/format.py: every fault an
 `event_invalid` or another stable code, with the path of what is wrong); the service bounds the
@@ -11,16 +13,48 @@ import re
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+import orjson
+from flask import Response, request
+
 from engine import records
 from engine.errors import InputError
-from engine.events import InvalidEvent, next_round, reveal_round
+from engine.events import InvalidEvent, digest, next_round, reveal_round
+from engine.events.check import check_event
+from engine.events.publish import MEDIA_TYPES, sheet, standings_report
 
 from .. import examples
 from ..errors import LimitExceeded
-from ..jsonio import json_response
+from ..jsonio import invalid_json, json_response, raw_json_body
 from ..schemas import EVENT_DOCUMENT
+from .records import (
+    CONSISTENT_HEADER,
+    DIGEST_HEADER,
+    SHEET_PARAMETERS,
+    keyed_on_accept,
+    sheet_format,
+    sheet_lang,
+)
+from .spec import called_directly
 
 EVENT_REF = {"$ref": f"#/components/schemas/{EVENT_DOCUMENT}"}
+_LANG_PARAMETER = next(p for p in SHEET_PARAMETERS if p["name"] == "lang")
+_EVENT_HEADERS = {
+    CONSISTENT_HEADER: {"description": "`true` when the event's check found no discrepancy",
+                        "schema": {"type": "string", "enum": ["true", "false"]}},
+    DIGEST_HEADER: {"description": "the event's digest (`sha256:` and 64 hex digits)",
+                    "schema": {"type": "string"}}}
+
+
+def _document_body(op: str) -> dict:
+    """A request body that is the event document itself."""
+    return {"required": True, "content": {"application/json": {
+        "schema": EVENT_REF, "example": examples.request(op)}}}
+
+
+def _answer(description: str, component: str, op: str) -> dict:
+    return {"200": {"description": description, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{component}"},
+        "example": examples.response(op)}}}}
 # A request's own fields beside its `event`: a fault the engine finds there keeps its path;
 # any other is the document's, and is answered under `event.`.
 REQUEST_FIELDS = frozenset({"seed", "seed_salt", "method", "plan", "round"})
@@ -76,6 +110,92 @@ def build(ctx) -> None:
             event = event_in(ext, body["event"])
             out = reveal_round(event, body["round"], body["seed"], body.get("seed_salt"))
         return json_response(out)
+
+    _publishing(ctx)
+
+
+def _publishing(ctx) -> None:
+    """The routes that read a whole event and publish what it says."""
+    api, ext = ctx.api, ctx.ext
+
+    @api.route("/events/standings", methods=["POST"])
+    @ctx.problems(400, 413, 415, 422)
+    @api.doc(operationId="eventStandings",
+             summary="An event's standings: every tie-break value, each entrant's results "
+                     "round by round, the penalties and the event's check",
+             description="The event document (docs/events.md) in the body; the standings as "
+                         "\"Standings\" says, in the language of `?lang=` or Accept-Language "
+                         "(the system in words, the check's messages in both). A table's "
+                         "record that does not replay as written is 422 "
+                         "`event_record_inconsistent`: the standings cannot count it; any other "
+                         "discrepancy is answered in `check`.",
+             parameters=[_LANG_PARAMETER], requestBody=_document_body("eventStandings"),
+             responses=_answer("The standings report", "EventStandings", "eventStandings"))
+    @called_directly
+    def event_standings():
+        req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
+        lang = sheet_lang(req)
+        response = json_response(standings_report(document_in(ext, req), lang))
+        response.headers["Content-Language"] = lang
+        return response
+
+    @api.route("/events/check", methods=["POST"])
+    @ctx.problems(400, 413, 415, 422)
+    @api.doc(operationId="checkEvent",
+             summary="Check a whole event: every commitment, seating, record, reported result "
+                     "and penalty re-derived; the first discrepancy named",
+             description="The event document in the body; the answer says whether everything "
+                         "in it is what anyone re-deriving it finds (docs/events.md \"Checking "
+                         "an event\") and names the first discrepancy with its round, table, "
+                         "deal, step and path, in English and Japanese. A discrepancy is an "
+                         "answer (200), not an error; a document that is not well formed is "
+                         "422.",
+             requestBody=_document_body("checkEvent"),
+             responses=_answer("The check", "EventCheck", "checkEvent"))
+    @called_directly
+    def event_check():
+        req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
+        return json_response(check_event(document_in(ext, req)))
+
+    @api.route("/events/sheet", methods=["POST"])
+    @ctx.problems(400, 413, 415, 422)
+    @api.doc(operationId="eventSheet",
+             summary="An event's publication: text, CSV or a printable HTML page, English or "
+                     "Japanese",
+             description="The event document in the body; its publication (docs/events.md "
+                         "\"Publication\"): the check's outcome, the standings, a crosstable, "
+                         "each round's seating and results (reported ones marked), its deals "
+                         "with their seeds once revealed and the penalties. "
+                         f"`{CONSISTENT_HEADER}` says whether the check found the event "
+                         "consistent.",
+             parameters=SHEET_PARAMETERS, requestBody=_document_body("eventSheet"),
+             responses={"200": {
+                 "description": "The event's sheet", "headers": _EVENT_HEADERS,
+                 "content": {media: {"schema": {"type": "string"}} | (
+                     {"example": examples.response("eventSheet")}
+                     if media == "text/plain" else {}) for media in MEDIA_TYPES.values()}}})
+    @called_directly
+    def event_sheet():
+        req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
+        fmt, lang = sheet_format(req), sheet_lang(req)
+        data = document_in(ext, req)
+        text = sheet(data, fmt, lang)
+        consistent = check_event(data)["consistent"]  # its records replayed once: kept
+        response = Response(text, mimetype=MEDIA_TYPES[fmt],
+                            headers={"Content-Language": lang,
+                                     CONSISTENT_HEADER: str(consistent).lower(),
+                                     DIGEST_HEADER: digest(data)})
+        return keyed_on_accept(req, response)
+
+
+def document_in(ext, req) -> Any:
+    """The posted event document (raw JSON: the engine reads it and names the path of a
+    fault), within the service's bounds (`event_in`)."""
+    try:
+        data = raw_json_body(req, required=True)
+    except (orjson.JSONDecodeError, UnicodeDecodeError) as err:
+        invalid_json(err)
+    return event_in(ext, data)
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from .spec import called_directly
 SHEET_MEDIA_TYPES = {media: fmt for fmt, media in sheets.MEDIA_TYPES.items()}
 CONSISTENT_HEADER = "Card-Referee-Consistent"
 DIGEST_HEADER = "Card-Referee-Digest"
-_SHEET_PARAMETERS = [
+SHEET_PARAMETERS = [
     {"name": "format", "in": "query", "required": False,
      "schema": {"type": "string", "enum": list(sheets.FORMATS)},
      "description": "text, csv or html; without it the Accept header chooses among text/plain, "
@@ -96,7 +96,7 @@ def build(ctx) -> None:
                          "with a discrepancy still answers 200: the sheet shows it up to the "
                          "discrepancy and says where the check stopped "
                          f"(`{CONSISTENT_HEADER}: false`).",
-             parameters=_SHEET_PARAMETERS,
+             parameters=SHEET_PARAMETERS,
              requestBody={"required": True, "content": {"application/json": {
                  "schema": {"$ref": "#/components/schemas/MatchRecord"},
                  "example": examples.request("recordSheet")}}},
