@@ -1,14 +1,16 @@
 """`card-referee event …`: a tournament director's commands over an event document
 (docs/events.md "Endpoints and commands"), the same engine code the /v1/events endpoints run,
-offline and without the service's limits."""
+offline and without the service's limits: seat the next round, reveal a round's seed, print
+the standings, check the whole event, print its sheet."""
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from .cli import BadInput, _json_out, _read_json
+from .cli import EXIT_REFUSED, BadInput, _json_out, _out, _read_json, _table
 
 EVENT_HELP = """\
 FILE is an event document (JSON, UTF-8; docs/events.md), "card-referee/event" format 1; "-"
@@ -32,7 +34,8 @@ seed, salt and the same deals' seeds revealed to stdout (or --out).
 
 def add_commands(sub: Any) -> None:
     """The `event` command and its subcommands, on the top-level parser's subparsers."""
-    event = sub.add_parser("event", help="seat and reveal an event's rounds",
+    event = sub.add_parser("event", help="an event: seat and reveal its rounds, print its "
+                           "standings and sheet, check it",
                            description="A tournament director's commands over an event "
                                        "document (docs/events.md).")
     commands = event.add_subparsers(dest="event_command", required=True)
@@ -64,6 +67,146 @@ def add_commands(sub: Any) -> None:
     reveal.add_argument("--salt", help="the salt it was committed with")
     reveal.add_argument("-o", "--out", help="write the event to this file (default stdout)")
     reveal.set_defaults(func=_reveal_round)
+    _add_publishing(commands)
+
+
+STANDINGS_HELP = EVENT_HELP + """
+Prints the standings, best first: each entrant's rank, event points, the value of every
+tie-break the system declares, tables played and byes, then the event's check (--json: the
+report as POST /v1/events/standings answers it). Exit status 0, or 1 when the check found a
+discrepancy (the standings are still printed; the discrepancy is named).
+"""
+
+CHECK_HELP = EVENT_HELP + """
+Re-derives everything in the event (each revealed seed against its commitment, each seating,
+each table's record replayed and reported result scored, the penalties, the digest) and names
+the first discrepancy with its round, table, deal, step and path (--json: as POST
+/v1/events/check answers). Exit status 0 consistent, 1 a discrepancy.
+"""
+
+SHEET_HELP = EVENT_HELP + """
+Prints the event's publication: the check's outcome, the standings, a crosstable, each
+round's seating and results, the deals with their seeds once revealed and the penalties.
+
+  text  for a terminal (Japanese names and words aligned by display width)
+  csv   RFC 4180, a spreadsheet's
+  html  a printable page, self-contained (no script, no outside font)
+
+Exit status 0, or 1 when the check found a discrepancy (the sheet is still printed).
+"""
+
+
+def _add_publishing(commands: Any) -> None:
+    standings = commands.add_parser("standings", help="print the event's standings",
+                                    description="Print the event's standings.",
+                                    epilog=STANDINGS_HELP,
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    standings.add_argument("file", help="the event (JSON; - for stdin)")
+    standings.add_argument("--lang", choices=["en", "ja"], default="en")
+    standings.add_argument("--json", action="store_true",
+                           help="print the standings report as JSON")
+    standings.set_defaults(func=_standings)
+
+    check = commands.add_parser("check", help="check the whole event; name the first "
+                                "discrepancy", description="Check the whole event.",
+                                epilog=CHECK_HELP,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("file", help="the event (JSON; - for stdin)")
+    check.add_argument("--lang", choices=["en", "ja"], default="en")
+    check.add_argument("--json", action="store_true", help="print the check as JSON")
+    check.set_defaults(func=_check)
+
+    sheet = commands.add_parser("sheet", help="print the event's sheet (its publication)",
+                                description="Print the event's sheet.", epilog=SHEET_HELP,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sheet.add_argument("file", help="the event (JSON; - for stdin)")
+    sheet.add_argument("--format", choices=["text", "csv", "html"], default="text")
+    sheet.add_argument("--lang", choices=["en", "ja"], default="en")
+    sheet.add_argument("-o", "--output", help="write the sheet to this file (default stdout)")
+    sheet.set_defaults(func=_sheet)
+
+
+_WORDS = {
+    "en": {"rank": "rank", "entrant": "entrant", "points": "points", "played": "played",
+           "byes": "byes", "consistent": "CONSISTENT: every commitment, seating, record and "
+           "reported result re-derived.", "discrepancy": "DISCREPANCY",
+           "disqualified": "disqualified"},
+    "ja": {"rank": "順位", "entrant": "参加者", "points": "ポイント", "played": "対戦数",
+           "byes": "バイ", "consistent": "整合: コミットメント・席順・記録・申告された結果を"
+           "すべて導き直しました。", "discrepancy": "不整合", "disqualified": "失格"},
+}
+
+
+def _standings(args: argparse.Namespace) -> int:
+    from engine.events.publish import standings_report
+
+    data = _read_json(args.file, "an event")
+    with _faults(args.file):
+        report = standings_report(data, args.lang)
+    if args.json:
+        _json_out(report)
+    else:
+        _print_standings(report, args.lang)
+        _print_check(report["check"], args.lang)
+    return 0 if report["check"]["consistent"] else EXIT_REFUSED
+
+
+def _print_standings(report: dict[str, Any], lang: str) -> None:
+    w = _WORDS[lang]
+    _out(" — ".join(x for x in (report["name"], report["system"]) if x))
+    head = [w["rank"], w["entrant"], w["points"], *report["tie_breaks"], w["played"], w["byes"]]
+    rows = [head]
+    for line in report["standings"]:
+        who = f"{line['name']} ({line['entrant']})" if line["name"] != line["entrant"] \
+            else line["entrant"]
+        if line["disqualified"]:
+            who += f" [{w['disqualified']}]"
+        rows.append([str(line["rank"]), who, str(line["event_points"]),
+                     *(str(line["tie_breaks"].get(t, "")) for t in report["tie_breaks"]),
+                     str(line["played"]), str(line["byes"])])
+    _out(_table(rows))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from engine.events.check import check_event
+
+    data = _read_json(args.file, "an event")
+    with _faults(args.file):
+        checked = check_event(data)
+    if args.json:
+        _json_out(checked)
+    else:
+        _print_check(checked, args.lang)
+    return 0 if checked["consistent"] else EXIT_REFUSED
+
+
+def _print_check(checked: dict[str, Any], lang: str) -> None:
+    w = _WORDS[lang]
+    found = checked["discrepancy"]
+    if found is None:
+        _out(w["consistent"])
+        return
+    _out(f"{w['discrepancy']}: {found['code']} at {found['path'] or '(the document)'}")
+    _out(f"  {found['message'][lang]}")
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from engine.events.check import check_event
+    from engine.events.publish import sheet
+
+    data = _read_json(args.file, "an event")
+    with _faults(args.file):
+        text = sheet(data, args.format, args.lang)
+        consistent = check_event(data)["consistent"]
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as err:
+            raise BadInput(f"{args.output}: cannot write it ({err.strerror or err})") from None
+    return 0 if consistent else EXIT_REFUSED
 
 
 def _next_round(args: argparse.Namespace) -> int:

@@ -296,3 +296,53 @@ def test_event_reveal_round_with_a_wrong_seed_is_commitment_mismatch(tmp_path, c
     assert cli.main(["event", "reveal-round", str(seated), "--round", "1", "--seed", "r2",
                      "--salt", EVENT_SALT]) == 2
     assert "commitment_mismatch at rounds[0].seed_commitment" in capsys.readouterr().err
+
+
+def _played_event(tmp_path, broken: bool = False):
+    from engine.events import next_round, reveal_round
+    from tests.events.helpers import event
+
+    ev = next_round(event(5), "r1", EVENT_SALT)
+    table = ev["rounds"][0]["tables"][0]
+    table["result"] = {"reported": {"places": {s["entrant"]: k + 1
+                                               for k, s in enumerate(table["seats"])}}}
+    ev = reveal_round(ev, 1, "r1", EVENT_SALT)
+    if broken:
+        ev["rounds"][0]["seed"] = "not the seed"
+    return ev, _event_file(tmp_path, ev, "played.json")
+
+
+def test_event_standings_prints_the_table_or_the_report_as_json(tmp_path, capsys):
+    from engine.events.publish import standings_report
+
+    ev, path = _played_event(tmp_path)
+    assert cli.main(["event", "standings", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == standings_report(ev, "en")
+    assert cli.main(["event", "standings", str(path), "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    first = standings_report(ev, "ja")["standings"][0]
+    assert "順位" in out and "整合" in out
+    assert out.splitlines()[2].split()[0] == "1" and first["entrant"] in out.splitlines()[2]
+
+
+def test_event_check_exits_1_naming_the_discrepancy(tmp_path, capsys):
+    _, path = _played_event(tmp_path)
+    assert cli.main(["event", "check", str(path)]) == 0
+    assert "CONSISTENT" in capsys.readouterr().out
+    _, broken = _played_event(tmp_path, broken=True)
+    assert cli.main(["event", "check", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "DISCREPANCY: commitment_mismatch at rounds[0]" in out and "Round 1" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "html"])
+def test_event_sheet_writes_the_engines_sheet_and_exits_by_the_check(tmp_path, capsys, fmt):
+    from engine.events.publish import sheet
+
+    ev, path = _played_event(tmp_path)
+    out = tmp_path / f"sheet.{fmt}"
+    assert cli.main(["event", "sheet", str(path), "--format", fmt, "--lang", "ja",
+                     "-o", str(out)]) == 0
+    assert out.read_bytes().decode("utf-8") == sheet(ev, fmt, "ja")  # as written: CSV ends rows CRLF
+    _, broken = _played_event(tmp_path, broken=True)
+    assert cli.main(["event", "sheet", str(broken), "--format", fmt]) == 1

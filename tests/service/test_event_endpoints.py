@@ -1,8 +1,10 @@
 """The event endpoints (docs/events.md "Endpoints and commands"): POST /v1/events/next-round
 seats what the engine's next_round seats, committing the seed without answering it; POST
-/v1/events/reveal-round writes the seed in once it makes the commitment. A bad document is a
-4xx with a stable code and the path of the fault in the request (`event.` + its path in the
-document), never a 500; the work a document asks for is bounded (413)."""
+/v1/events/reveal-round writes the seed in once it makes the commitment; standings, check and
+sheet answer what engine/events/publish.py and check.py say, in the format and language asked.
+A bad document is a 4xx with a stable code and the path of the fault in the request (`event.` +
+its path in the document where the document is a field of the request), never a 500; the work a
+document asks for is bounded (413)."""
 from __future__ import annotations
 
 import copy
@@ -13,7 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import rng
-from engine.events import next_round, parse_event, reveal_round, verify_seating
+from engine.events import digest, next_round, parse_event, reveal_round, verify_seating
+from engine.events.check import check_event
+from engine.events.publish import MEDIA_TYPES, sheet, standings_report
+from engine.sheets import FORMATS
 from service.app import create_app
 from service.config import Settings
 from service.errors import TITLES
@@ -255,3 +260,80 @@ def test_a_swiss_round_reads_each_tables_record_and_refuses_one_that_does_not_re
     body = resp.get_json()
     assert resp.status_code == 422 and body["code"] == "event_record_inconsistent", body
     assert list(body["errors"]) == ["event.rounds[0].tables[0].result.record"]
+
+
+# ---------------------------------------------------------------- standings, check, sheet
+
+def _played(entrants: int = 6, **system) -> dict:
+    """Round 1 seated, revealed, and each table's result reported (the seat order's places)."""
+    ev = next_round(event(entrants, **system), "r1", SALT)
+    for table in ev["rounds"][0]["tables"]:
+        units = list(dict.fromkeys(s["entrant"] for s in table["seats"]))
+        table["result"] = {"reported": {"places": {u: k + 1 for k, u in enumerate(units)}}}
+    return reveal_round(ev, 1, "r1", SALT)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_standings_are_the_engines_report_in_the_language_asked(client, lang):
+    ev = _played()
+    resp = client.post(f"/v1/events/standings?lang={lang}", json=ev)
+    assert resp.status_code == 200 and resp.headers["Content-Language"] == lang
+    assert resp.get_json() == standings_report(ev, lang)
+    by_header = client.post("/v1/events/standings", json=ev, headers={"Accept-Language": lang})
+    assert by_header.get_json() == standings_report(ev, lang)
+
+
+def test_the_check_names_the_first_discrepancy_and_answers_200(client):
+    ev = _played()
+    assert client.post("/v1/events/check", json=ev).get_json() == check_event(ev)
+    assert check_event(ev)["consistent"]
+    ev["rounds"][0]["seed"] = "not the seed"
+    resp = client.post("/v1/events/check", json=ev)
+    body = resp.get_json()
+    assert resp.status_code == 200 and not body["consistent"]
+    assert body["discrepancy"]["code"] == "commitment_mismatch"
+    assert body["discrepancy"]["path"].startswith("rounds[0]")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_sheet_is_the_engines_in_the_format_asked_and_says_whether_it_checks(client, fmt):
+    ev = _played()
+    resp = client.post(f"/v1/events/sheet?format={fmt}&lang=ja", json=ev)
+    assert resp.status_code == 200 and resp.mimetype == MEDIA_TYPES[fmt]
+    assert resp.get_data(as_text=True) == sheet(ev, fmt, "ja")
+    assert resp.headers["Content-Language"] == "ja"
+    assert resp.headers["Card-Referee-Consistent"] == "true"
+    assert resp.headers["Card-Referee-Digest"] == digest(ev)
+    ev["rounds"][0]["seed"] = "not the seed"
+    assert client.post(f"/v1/events/sheet?format={fmt}", json=ev).headers[
+        "Card-Referee-Consistent"] == "false"
+
+
+def test_without_a_format_accept_chooses_the_sheets_and_caches_key_on_it(client):
+    resp = client.post("/v1/events/sheet", json=_played(), headers={"Accept": "text/html"})
+    assert resp.mimetype == "text/html" and "Accept" in resp.headers["Vary"]
+    resp = client.post("/v1/events/sheet?format=pdf", json=_played())
+    assert resp.status_code == 422 and "format" in resp.get_json()["errors"]
+
+
+@pytest.mark.parametrize("route", ["standings", "check", "sheet"])
+def test_a_bad_document_posted_to_be_published_is_named_by_its_own_path(client, route):
+    ev = _played()
+    ev["rounds"][0]["tables"][0]["seats"][1]["entrant"] = "nobody"
+    resp = client.post(f"/v1/events/{route}", json=ev)
+    body = resp.get_json()
+    assert resp.status_code == 422 and body["code"] == "event_invalid", body
+    assert "rounds[0].tables[0].seats" in body["errors"]
+    resp = client.post(f"/v1/events/{route}", data=b"[1,", content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["code"] == "json_malformed"
+
+
+def test_a_record_that_does_not_replay_cannot_be_counted_in_the_standings(client):
+    ev = _event_with_the_example_man_record()
+    actions = ev["rounds"][0]["tables"][0]["result"]["record"]["deals"][1]["actions"]
+    actions[3]["action"]["cards"] = ["SA"]
+    resp = client.post("/v1/events/standings", json=ev)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "event_record_inconsistent"
+    checked = client.post("/v1/events/check", json=ev).get_json()
+    assert checked["discrepancy"]["code"] == "record_inconsistent"
+    assert checked["discrepancy"]["round"] == 1 and checked["discrepancy"]["table"] == 1
