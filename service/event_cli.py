@@ -10,7 +10,7 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from .cli import EXIT_REFUSED, BadInput, _json_out, _out, _read_json, _table
+from .console import EXIT_REFUSED, BadInput, columns, json_out, read_json, say
 
 EVENT_HELP = """\
 FILE is an event document (JSON, UTF-8; docs/events.md), "card-referee/event" format 1; "-"
@@ -140,11 +140,11 @@ _WORDS = {
 def _standings(args: argparse.Namespace) -> int:
     from engine.events.publish import standings_report
 
-    data = _read_json(args.file, "an event")
+    data = read_json(args.file, "an event")
     with _faults(args.file):
         report = standings_report(data, args.lang)
     if args.json:
-        _json_out(report)
+        json_out(report)
     else:
         _print_standings(report, args.lang)
         _print_check(report["check"], args.lang)
@@ -153,7 +153,7 @@ def _standings(args: argparse.Namespace) -> int:
 
 def _print_standings(report: dict[str, Any], lang: str) -> None:
     w = _WORDS[lang]
-    _out(" — ".join(x for x in (report["name"], report["system"]) if x))
+    say(" — ".join(x for x in (report["name"], report["system"]) if x))
     head = [w["rank"], w["entrant"], w["points"], *report["tie_breaks"], w["played"], w["byes"]]
     rows = [head]
     for line in report["standings"]:
@@ -164,17 +164,17 @@ def _print_standings(report: dict[str, Any], lang: str) -> None:
         rows.append([str(line["rank"]), who, str(line["event_points"]),
                      *(str(line["tie_breaks"].get(t, "")) for t in report["tie_breaks"]),
                      str(line["played"]), str(line["byes"])])
-    _out(_table(rows))
+    say(columns(rows))
 
 
 def _check(args: argparse.Namespace) -> int:
     from engine.events.check import check_event
 
-    data = _read_json(args.file, "an event")
+    data = read_json(args.file, "an event")
     with _faults(args.file):
         checked = check_event(data)
     if args.json:
-        _json_out(checked)
+        json_out(checked)
     else:
         _print_check(checked, args.lang)
     return 0 if checked["consistent"] else EXIT_REFUSED
@@ -184,17 +184,17 @@ def _print_check(checked: dict[str, Any], lang: str) -> None:
     w = _WORDS[lang]
     found = checked["discrepancy"]
     if found is None:
-        _out(w["consistent"])
+        say(w["consistent"])
         return
-    _out(f"{w['discrepancy']}: {found['code']} at {found['path'] or '(the document)'}")
-    _out(f"  {found['message'][lang]}")
+    say(f"{w['discrepancy']}: {found['code']} at {found['path'] or '(the document)'}")
+    say(f"  {found['message'][lang]}")
 
 
 def _sheet(args: argparse.Namespace) -> int:
     from engine.events.check import check_event
     from engine.events.publish import sheet
 
-    data = _read_json(args.file, "an event")
+    data = read_json(args.file, "an event")
     with _faults(args.file):
         text = sheet(data, args.format, args.lang)
         consistent = check_event(data)["consistent"]
@@ -212,8 +212,8 @@ def _sheet(args: argparse.Namespace) -> int:
 def _next_round(args: argparse.Namespace) -> int:
     from engine.events import next_round
 
-    event = _read_json(args.file, "an event")
-    plan = _read_json(args.plan, "a plan") if args.plan else None
+    event = read_json(args.file, "an event")
+    plan = read_json(args.plan, "a plan") if args.plan else None
     with _faults(args.file):
         out = next_round(event, args.seed, args.salt, method=args.method, plan=plan)
     _write(out, args.out)
@@ -223,7 +223,7 @@ def _next_round(args: argparse.Namespace) -> int:
 def _reveal_round(args: argparse.Namespace) -> int:
     from engine.events import reveal_round
 
-    event = _read_json(args.file, "an event")
+    event = read_json(args.file, "an event")
     with _faults(args.file):
         out = reveal_round(event, args.round, args.seed, args.salt)
     _write(out, args.out)
@@ -245,7 +245,7 @@ def _faults(path: str) -> Iterator[None]:
 def _write(document: Any, out: str | None) -> None:
     """The document to stdout, or to the file `out` (as a person would keep it: indented)."""
     if out in (None, "-"):
-        _json_out(document)
+        json_out(document)
         return
     try:
         with open(out, "w", encoding="utf-8") as fh:
