@@ -45,6 +45,12 @@ _EVENT_HEADERS = {
                     "schema": {"type": "string"}}}
 
 
+# A request's own fields beside its `event`: a fault the engine finds there keeps its path;
+# any other is the document's, and is answered under `event.`.
+REQUEST_FIELDS = frozenset({"seed", "seed_salt", "method", "plan", "round"})
+_HEAD = re.compile(r"[.\[]")
+
+
 def _document_body(op: str) -> dict:
     """A request body that is the event document itself."""
     return {"required": True, "content": {"application/json": {
@@ -52,13 +58,10 @@ def _document_body(op: str) -> dict:
 
 
 def _answer(description: str, component: str, op: str) -> dict:
+    """A 200 answer of the JSON `component`, with its recorded example."""
     return {"200": {"description": description, "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{component}"},
         "example": examples.response(op)}}}}
-# A request's own fields beside its `event`: a fault the engine finds there keeps its path;
-# any other is the document's, and is answered under `event.`.
-REQUEST_FIELDS = frozenset({"seed", "seed_salt", "method", "plan", "round"})
-_HEAD = re.compile(r"[.\[]")
 
 
 def build(ctx) -> None:
