@@ -153,6 +153,11 @@ def table_record(plan: EventPlan, number: int, table: dict[str, Any],
         for entry in deal["actions"]:
             entry["action"] = {k: v for k, v in entry["action"].items()
                                if k not in ("game", "text")}
+    # the match totals in seat order, then teams by name (random_record gathers them in a set,
+    # whose order changes from one process to the next)
+    order = {p: i for i, p in enumerate(players)}
+    record["totals"] = {t: record["totals"][t] for t in
+                        sorted(record["totals"], key=lambda t: (order.get(t, len(order)), t))}
     names = _names(plan)
     record["tags"] = {"event": plan.name, "site": plan.tags["site"], "date": plan.tags["date"],
                       "round": number, "table": table["number"],
