@@ -149,10 +149,7 @@ def table_record(plan: EventPlan, number: int, table: dict[str, Any],
     record = random_record(system["game"], rnd, deals=system["round_end"]["deals"], physical=0,
                            ledger=0, comments=0, options=system.get("options"),
                            players=players)
-    for deal in record["deals"]:
-        for entry in deal["actions"]:
-            entry["action"] = {k: v for k, v in entry["action"].items()
-                               if k not in ("game", "text")}
+    written_down(record)
     # the match totals in seat order, then teams by name (random_record gathers them in a set,
     # whose order changes from one process to the next)
     order = {p: i for i, p in enumerate(players)}
@@ -162,6 +159,17 @@ def table_record(plan: EventPlan, number: int, table: dict[str, Any],
     record["tags"] = {"event": plan.name, "site": plan.tags["site"], "date": plan.tags["date"],
                       "round": number, "table": table["number"],
                       "names": {p: names[p] for p in players}}
+    record["digest"] = records.digest(record)
+    return record
+
+
+def written_down(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as a table writes it down (the table page's record.js): each action's fields
+    that judge it, not the words of the button it was picked from. Its digest made again."""
+    for deal in record["deals"]:
+        for entry in deal["actions"]:
+            entry["action"] = {k: v for k, v in entry["action"].items()
+                               if k not in ("game", "text")}
     record["digest"] = records.digest(record)
     return record
 

@@ -9,7 +9,7 @@ result's places. Nothing here knows any one game: the record's standings entries
 seats, and the table's seats name the entrants. Ties share a place.
 
 Replaying a record is the costly part; its outcome is a pure function of the record, so it is
-kept by the digest of the record's canonical form (`_replayed`) and the rounds before a swiss round
+kept by the SHA-256 of the record's JSON bytes (`_replayed`) and the rounds before a swiss round
 (engine/events/roster.py) re-derive their points without replaying again.
 """
 from __future__ import annotations
@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Sequence
+
+import orjson
 
 from .. import adjudicate, records
 from ..errors import InputError
@@ -56,16 +58,33 @@ def place_points(event: Event, place: int) -> int:
     return scale[place - 1] if place <= len(scale) else 0
 
 
-# Replayed records' outcomes by the SHA-256 of their canonical form (a digest, not the record:
-# a large event's records would otherwise be held twice), the oldest dropped past the bound.
+# Replayed records' outcomes by the SHA-256 of the record's JSON as given (orjson's bytes, its
+# `digest` included: a record that differs from a kept one in any byte, its digest alone or a
+# card under an old digest, is another key and is replayed), not by its canonical form: a
+# standings request of 400 records spent most of its time walking each record in Python to
+# write that form; orjson writes the same record's bytes in C. parse_event has refused what
+# JSON cannot hold (a fraction, NaN), so equal bytes are equal records. A digest is kept, not
+# the record (a large event's records would otherwise be held twice); the oldest is dropped
+# past the bound.
 _REPLAYED: dict[bytes, tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]] = {}
 _KEEP = 65536
+_KEY_PREFIX = b"card-referee/event-replayed/v1\0"
+
+
+def _replay_key(record: Any) -> bytes:
+    """The record's key in _REPLAYED: the SHA-256 of its JSON bytes (the canonical form's when
+    orjson cannot write it: the replay then refuses it as it refuses any record)."""
+    try:
+        written = orjson.dumps(record)
+    except orjson.JSONEncodeError:
+        written = records.canonical_bytes(record)
+    return hashlib.sha256(_KEY_PREFIX + written).digest()
 
 
 def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
     """(the first discrepancy's code or None, the final standings' entries as (seats, total))
     of a record, replayed once per process."""
-    key = hashlib.sha256(records.canonical_bytes(record)).digest()
+    key = _replay_key(record)
     kept = _REPLAYED.get(key)
     if kept is None:
         kept = _replay(record)
