@@ -44,7 +44,7 @@ from engine.events.standings import standings  # noqa: E402
 TARGETS = {"a": 10.0, "b": 0.2, "c": 1.0}  # seconds
 WHAT = {"a": "standings, every record replayed (fresh process)",
         "b": "standings again, records unchanged (cached)",
-        "c": "seating a swiss round (next_round, round 8)"}
+        "c": "seating the last round (next_round, swiss)"}
 SYSTEMS = {
     "daifugo": {"game": "daifugo", "table_size": 4, "event_points": [4, 2, 1, 0]},
     "guandan": {"game": "guandan", "table_size": 4, "partners": "fixed", "event_points": [2, 0]},
@@ -114,7 +114,7 @@ def measure(path: Path, profile: str | None) -> dict[str, float]:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entrants", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=8)
@@ -123,7 +123,7 @@ def main() -> int:
     parser.add_argument("--profile", choices=sorted(TARGETS),
                         help="print where one measure's time goes (cProfile), in the child")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child: the event's file
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(Path(args.measure), args.profile)))
         return 0
