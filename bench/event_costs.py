@@ -24,7 +24,6 @@ import cProfile
 import hashlib
 import json
 import os
-import platform
 import pstats
 import random
 import statistics
@@ -148,9 +147,10 @@ def main(argv: list[str] | None = None) -> int:
             path.unlink(missing_ok=True)
     if args.profile:
         return 0
+    from bench.endpoints import machine  # the header endpoints.py prints: model, cores, load
+
     tables = sum(len(r["tables"]) for r in event["rounds"])
-    print(f"events · {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"load {os.getloadavg()[0]:.1f} · {event['system']['game']}, "
+    print(f"events · {machine()} · {event['system']['game']}, "
           f"{len(event['entrants'])} entrants, {len(event['rounds'])} rounds, {tables} tables' "
           f"records, {path.stat().st_size if keep else len(json.dumps(event)):,} bytes · "
           "CPU time of one process")
