@@ -4,9 +4,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOME=/home/referee \
     CARDREF_BIND=0.0.0.0:8000 \
-    CARDREF_RULES_DIR=/app/docs/rules
+    CARDREF_RULES_DIR=/app/docs/rules \
+    CARDREF_DATA_DIR=/home/referee/card-referee-data
 
-RUN useradd --create-home --home-dir /home/referee --uid 10001 referee
+# The data folder of the Redis `card-referee serve` starts without CARDREF_REDIS_URL, made here
+# so a volume mounted on it belongs to the service's user (docs/operations.md).
+RUN useradd --create-home --home-dir /home/referee --uid 10001 referee && \
+    install -d -o referee -g referee -m 700 /home/referee/card-referee-data
 WORKDIR /app
 COPY pyproject.toml README.md LICENSE requirements.lock ./
 # Pinned dependencies first (requirements.lock, `make lock`), then the project without resolving.

@@ -1,5 +1,6 @@
 # The two commands a newcomer needs on a fresh machine (Python 3.11+ and pip):
-#   make serve   start the service on http://127.0.0.1:8000 (in-process cache unless CARDREF_REDIS_URL);
+#   make serve   start the service on http://127.0.0.1:8000 (and a Redis of its own, data in
+#                ./card-referee-data, unless CARDREF_REDIS_URL: docs/operations.md);
 #                installs the service's own pins only (requirements.lock): about 30 s the first time
 #   make test    run the whole test suite (starts its own Redis when none answers); installs the
 #                test tools too (requirements-dev.lock): a few minutes the first time

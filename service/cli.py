@@ -11,22 +11,40 @@ import sys
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.wsgiapp import run
 
-    from .config import Settings, SettingsError
+    from .config import EMBEDDED_REDIS_DIR_ENV, Settings, SettingsError, data_dir, embedded_redis_wanted
+    from .embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
-    try:  # a wrong setting: one line now, not a traceback from every worker
-        Settings.from_env()
-    except (SettingsError, ValueError) as err:
-        raise BadInput(f"settings: {err}") from None
-    os.environ.setdefault("CARDREF_ACCESS_LOG", "on")
-    conf = os.path.join(os.path.dirname(__file__), "gunicorn_conf.py")
-    argv = ["gunicorn", "-c", conf]
-    if args.bind:
-        argv += ["--bind", args.bind]
-    if args.workers:
-        argv += ["--workers", str(args.workers)]
-    argv.append("service.wsgi:app")
-    sys.argv = argv
-    run()
+    # No CARDREF_REDIS_URL: a Redis of our own, started here in the master before gunicorn forks
+    # any worker, its URL in the environment the workers inherit (service/embedded_redis.py).
+    embedded = None
+    os.environ.pop(EMBEDDED_REDIS_DIR_ENV, None)  # only ever what this serve started
+    if embedded_redis_wanted(dict(os.environ)):
+        try:
+            embedded = EmbeddedRedis(data_dir(dict(os.environ))).start()
+        except EmbeddedRedisError as err:
+            raise BadInput(f"the embedded Redis: {err}") from None
+        os.environ["CARDREF_REDIS_URL"] = embedded.url
+        os.environ[EMBEDDED_REDIS_DIR_ENV] = str(embedded.dir)
+    try:
+        try:  # a wrong setting: one line now, not a traceback from every worker
+            Settings.from_env()
+        except (SettingsError, ValueError) as err:
+            raise BadInput(f"settings: {err}") from None
+        os.environ.setdefault("CARDREF_ACCESS_LOG", "on")
+        conf = os.path.join(os.path.dirname(__file__), "gunicorn_conf.py")
+        argv = ["gunicorn", "-c", conf]
+        if args.bind:
+            argv += ["--bind", args.bind]
+        if args.workers:
+            argv += ["--workers", str(args.workers)]
+        argv.append("service.wsgi:app")
+        sys.argv = argv
+        run()
+    finally:
+        # gunicorn's master leaves run() by SystemExit once its workers have stopped; a worker
+        # leaves through here too (it was forked inside run()), and stop() lets it pass.
+        if embedded is not None:
+            embedded.stop()
     return 0
 
 
@@ -460,7 +478,8 @@ def _healthcheck(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="card-referee", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="start the service under gunicorn")
+    serve = sub.add_parser("serve", help="start the service under gunicorn (and a Redis of its "
+                           "own when CARDREF_REDIS_URL is not set: docs/operations.md)")
     serve.add_argument("--bind", help="host:port (default CARDREF_BIND or 0.0.0.0:8000)")
     serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
     serve.set_defaults(func=_serve)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 def _int(env: dict, name: str, default: int) -> int:
@@ -54,6 +55,23 @@ def _origins(env: dict) -> tuple[str, ...]:
     return origins
 
 
+# `card-referee serve` sets this for its workers when it started a Redis of its own
+# (service/embedded_redis.py): that Redis's folder, which /readyz reports.
+EMBEDDED_REDIS_DIR_ENV = "CARDREF_EMBEDDED_REDIS_DIR"
+
+
+def embedded_redis_wanted(env: dict) -> bool:
+    """Whether `card-referee serve` starts a Redis of its own: when CARDREF_REDIS_URL names none
+    and CARDREF_EMBEDDED_REDIS is not turned off."""
+    return not env.get("CARDREF_REDIS_URL") and _flag(env, "CARDREF_EMBEDDED_REDIS", True)
+
+
+def data_dir(env: dict) -> str:
+    """CARDREF_DATA_DIR, absolute: where `card-referee serve` keeps what it stores itself
+    (the embedded Redis's append-only file under redis/). Default ./card-referee-data."""
+    return os.path.abspath(env.get("CARDREF_DATA_DIR") or "card-referee-data")
+
+
 def cpu_limit(root: str = "/sys/fs/cgroup") -> int:
     """The CPUs this process may use: the container's CPU quota (cgroup v2 cpu.max or v1
     cpu.cfs_quota_us), else the CPUs it is pinned to, else the machine's."""
@@ -88,6 +106,9 @@ def cpu_limit(root: str = "/sys/fs/cgroup") -> int:
 class Settings:
     state_secrets: tuple[str, ...] = ()  # first signs; all verify (rotation)
     redis_url: str | None = None
+    # The folder of the Redis `card-referee serve` started itself at redis_url; None when that
+    # Redis is the operator's (CARDREF_REDIS_URL) or there is none.
+    redis_embedded_dir: str | None = None
     max_body_bytes: int = 1024 * 1024
     cache_size: int = 4096  # entries of the in-process LRU
     cache_ttl_seconds: int = 24 * 3600
@@ -132,7 +153,10 @@ class Settings:
                                 "tokens exist only with CARDREF_SEAL_KEYS")
         if self.log_format not in ("json", "text"):
             raise SettingsError("CARDREF_LOG_FORMAT is 'json' or 'text'")
-        if self.redis_url:
+        # The scheme first: redis_store imports redis-py, which the gunicorn master (checking
+        # settings in `card-referee serve`) should not import for one server's URL (it imports
+        # ssl, which gevent then patches late in every worker, and warns).
+        if self.redis_url and urlsplit(self.redis_url).scheme.lower().endswith("+cluster"):
             from .redis_store import cluster_startup, is_cluster
 
             if is_cluster(self.redis_url):
@@ -151,6 +175,8 @@ class Settings:
         return cls(
             state_secrets=secrets,
             redis_url=env.get("CARDREF_REDIS_URL") or None,
+            redis_embedded_dir=(env.get(EMBEDDED_REDIS_DIR_ENV) or None)
+            if env.get("CARDREF_REDIS_URL") else None,
             max_body_bytes=_int(env, "CARDREF_MAX_BODY_BYTES", 1024 * 1024),
             cache_size=_int(env, "CARDREF_CACHE_SIZE", 4096),
             cache_ttl_seconds=_int(env, "CARDREF_CACHE_TTL_SECONDS", 24 * 3600),

@@ -50,6 +50,35 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         prefix="cardref-metrics-")
 
 
+def when_ready(server):
+    """Say where the data is kept and the addresses phones open (docs/operations.md, "Running
+    at a venue"), once the master listens."""
+    from service.addresses import reachable_links
+    from service.config import EMBEDDED_REDIS_DIR_ENV
+
+    if os.environ.get("CARDREF_REDIS_URL") and os.environ.get(EMBEDDED_REDIS_DIR_ENV):
+        server.log.info("Redis: embedded (started by card-referee serve); its data is kept in %s "
+                        "(append-only file: copy that folder to back it up)",
+                        os.environ[EMBEDDED_REDIS_DIR_ENV])
+    elif os.environ.get("CARDREF_REDIS_URL"):
+        server.log.info("Redis: the one CARDREF_REDIS_URL names")
+    else:
+        server.log.info("Redis: none (in-process cache only; no live events, no strict "
+                        "sequencing)")
+    for listener in server.LISTENERS:
+        address = listener.sock.getsockname()
+        if listener.sock.family not in (socket.AF_INET, socket.AF_INET6):
+            continue
+        links = reachable_links(str(address[0]), int(address[1]))
+        if links:
+            server.log.info("Phones and other computers on this network open: %s",
+                            "  ".join(links))
+        else:
+            server.log.info("Listening on %s:%s, which other devices cannot reach: set "
+                            "CARDREF_BIND=0.0.0.0:%s to let phones on this network in",
+                            address[0], address[1], address[1])
+
+
 def on_exit(server):
     """The metrics directory made above leaves with the server (one the caller set stays)."""
     if _own_metrics_dir:

@@ -1323,10 +1323,21 @@ class CacheState(ma.Schema):
                        "(docs/operations.md)"})
 
 
+class RedisInUse(ma.Schema):
+    kind = mf.String(required=True, validate=validate.OneOf(["embedded", "configured", "none"]),
+                     metadata={"description": "`embedded`: the Redis `card-referee serve` "
+                               "started itself (no CARDREF_REDIS_URL); `configured`: the one "
+                               "CARDREF_REDIS_URL names; `none`: no Redis"})
+    data_dir = mf.String(metadata={
+        "description": "embedded: the folder its append-only file is kept in (a backup is a "
+                       "copy of it; docs/operations.md)"})
+
+
 class Ready(ma.Schema):
     status = mf.String(required=True, validate=validate.OneOf(["ready", "degraded"]))
     engine_version = mf.String(required=True)
     cache = mf.Nested(CacheState, required=True)
+    redis = mf.Nested(RedisInUse, required=True)
     signing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
     sealing = mf.String(required=True, validate=validate.OneOf(["enabled", "disabled"]))
     sequence = mf.String(required=True, validate=validate.OneOf(["stateless", "strict"]))

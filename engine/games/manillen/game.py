@@ -7,12 +7,12 @@ from typing import Any, Sequence
 from engine.cards import deck_32, in_table_order
 from engine.fields import Field
 from engine.game import Game
-from engine.parts import Match, PhysicalDeals, RefereeRules, Sanction, SheetLayout
+from engine.parts import Match, PhysicalDeals, RefereeRules, ReportedDeals, Sanction, SheetLayout
 from engine.state import encode_state, replace
 from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Event, Refusal, ScoreDelta, Transition
 
-from . import phases, sides as sd, summary, words
+from . import phases, reported as reported_deals, sides as sd, summary, words
 from .actions import ACTIONS
 from .events import EVENTS
 from .invariants import invariants
@@ -79,6 +79,9 @@ class ManillenGame(Game[State]):
     referee = RefereeRules("points", SANCTIONS, count_penalty=count_penalty,
                            sanction_effect=sanction_effect)
     sheet = SheetLayout(sheet_columns, sheet_lines)  # a column per score holder
+    # an event's table without a referee reports each deal's trump, doublings and card points
+    reported = ReportedDeals(reported_deals.ManillenReportedDeal, reported_deals.score,
+                             reported_deals.of_deal)
 
     def deal(self, setup: DealSetup) -> State:
         return phases.deal(setup)

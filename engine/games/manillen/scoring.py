@@ -1,6 +1,9 @@
 """Scoring of a deal, the 30–30 carry, booms and the match (A10, A11, A16–A18, A28–A33, M-j–M-l)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from engine.state import MAX_SAFE_INT, replace
 from engine.values import FINISHED, IN_PROGRESS
 
@@ -61,8 +64,13 @@ def current_multiplier(state: ManillenState) -> int:
 def multiplier_in_range(state: ManillenState, calls: int) -> bool:
     """Whether the deal's multiplier with `calls` doubling calls -- every factor multiplied
     (A18), before any multiplier_cap -- stays within JSON's safe range."""
-    factor = _no_trump_factor(state.options, state.trump, state.blind) * state.match.carry
-    return factor << calls <= MAX_SAFE_INT
+    return factors_in_range(state.options, state.trump, state.blind, state.match.carry, calls)
+
+
+def factors_in_range(options: ManillenOptions, trump: str | None, blind: bool, carry: int,
+                     calls: int) -> bool:
+    """multiplier_in_range of a deal told by its trump, blind no-trump, carry and calls."""
+    return _no_trump_factor(options, trump, blind) * carry << calls <= MAX_SAFE_INT
 
 
 def settle(state: ManillenState) -> ManillenState:
@@ -77,21 +85,53 @@ def settle(state: ManillenState) -> ManillenState:
                    next_dealer=nxt.dealer)
 
 
+class Counted(NamedTuple):
+    """A deal played out as its end counts it: the trump (`no_trump`, blind or not), how
+    many doubling calls were made, and each side's card points and tricks, the dealer's side
+    first (sides.sides' order), the left-over cards in the dealer's side's points."""
+    trump: str | None
+    blind: bool
+    calls: int
+    sides: Sequence[tuple[int, int]]
+
+
+def counted_sides(state: ManillenState) -> list[tuple[int, int]]:
+    """Each side's card points and tricks at the deal's end, the dealer's side first (A28;
+    A34, A35: the left-over cards count for the dealer's side)."""
+    players, n = state.players, len(state.players)
+    out = []
+    for side in sd.sides(players, players.index(state.dealer)):
+        members = tuple(players[s] for s in side["seats"])
+        cards = [c for p in members for c in state.won[p]]
+        if members[0] == state.dealer:
+            cards += state.leftover                # A34: the left-over cards count for the dealer
+        out.append((total_points(cards), sum(len(state.won[p]) for p in members) // n))
+    return out
+
+
 def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
     """Everything the finished deal decided, and the match as the next deal begins. Pure
     function of the final state, so decode can recompute it and refuse an edited copy."""
-    opts = state.options
-    players = state.players
-    n = len(players)
-    m = state.match
-    names = sd.holders(players)
-    dealer = players.index(state.dealer)
-    next_dealer = players[(dealer + sd.step(opts)) % n]     # A5; A37 to the right
     if state.thrown_in:
+        return scored_deal(state.options, state.players, state.match, state.dealer, None)
+    return scored_deal(state.options, state.players, state.match, state.dealer,
+                       Counted(state.trump, state.blind, len(state.doubling.calls),
+                               counted_sides(state)))
+
+
+def scored_deal(opts: ManillenOptions, players: Sequence[str], m: ManillenMatch, dealer_id: str,
+                counted: Counted | None) -> tuple[ManillenResult, ManillenMatch]:
+    """What a deal dealt by `dealer_id` in match `m` decided, and the match as the next deal
+    begins: thrown in (`counted` None) or played out as `counted` says (A28–A33)."""
+    n = len(players)
+    names = sd.holders(players)
+    dealer = players.index(dealer_id)
+    next_dealer = players[(dealer + sd.step(opts)) % n]     # A5; A37 to the right
+    if counted is None:
         # M-m: a peek by the dealer's partner throws the hand in; nothing scores, the carry
         # stands, and the deal passes on (or is redealt by the same dealer).
         if opts.partner_peek_penalty == "redeal_same_dealer":
-            next_dealer = state.dealer
+            next_dealer = dealer_id
         nxt = ManillenMatch(scores=dict(m.scores), booms=dict(m.booms), carry=m.carry,
                             deal_number=_cap(m.deal_number + 1), dealer=next_dealer)
         return ManillenResult(
@@ -99,25 +139,19 @@ def deal_result(state: ManillenState) -> tuple[ManillenResult, ManillenMatch]:
             threshold=threshold(opts, n), tie=False,
             deltas={}, scores=dict(m.scores), boom=None, match_over=False,
             match_winner=None), nxt
-    product, factors, capped = multiplier(opts, state.trump, state.blind,
-                                          len(state.doubling.calls), m.carry)
+    product, factors, capped = multiplier(opts, counted.trump, counted.blind, counted.calls,
+                                          m.carry)
     limit = threshold(opts, n)
     bonus = opts.trick_bonus_points
-    counted = []
-    for side in sd.sides(players, dealer):
-        members = tuple(players[s] for s in side["seats"])
-        cards = [c for p in members for c in state.won[p]]
-        if members[0] == state.dealer:
-            cards += state.leftover                # A34: the left-over cards count for the dealer
-        tricks = sum(len(state.won[p]) for p in members) // n
-        counted.append((side, members, total_points(cards), tricks))
-    totals = [_cap(cp + bonus * tricks) for _, _, cp, tricks in counted]   # M-k
+    sides = sd.sides(players, dealer)
+    totals = [_cap(cp + bonus * tricks) for cp, tricks in counted.sides]   # M-k
     # A29 (the seed): an even split (30-30; 34-34, 35-35, 38-38 on the French base) scores
     # nothing, whatever the threshold; otherwise a side over the threshold scores the excess.
     even = len(set(totals)) == 1
     out_sides = []
     deltas = {h: 0 for h in names}
-    for (side, members, card_points, tricks), total in zip(counted, totals):
+    for side, (card_points, tricks), total in zip(sides, counted.sides, totals):
+        members = tuple(players[s] for s in side["seats"])
         score = _cap((total - limit) * product) if total > limit and not even else 0   # A28
         for h in side["holders"]:
             deltas[h] = _cap(deltas[h] + score)

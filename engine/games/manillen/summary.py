@@ -4,6 +4,8 @@ the trick and the card winning it, the tricks each side holds; each seat's cards
 dealer, its side; each score holder's booms and points (A31, A32)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.cards import SUIT_NAMES, SUIT_NAMES_JA, SUIT_SYMBOLS
 from engine.summary import (
     Fact,
@@ -20,6 +22,7 @@ from engine.summary import (
 
 from . import sides as sd
 from .phases import chooser, left_of, trump_suit
+from .result import ManillenMatch, ManillenResult
 from .state import ManillenState
 from .tricks import winner_offset
 
@@ -101,17 +104,24 @@ def standings(s: ManillenState) -> Standings:
     """Each score holder (a team, or a player with 2 or 3 players): its booms, which decide the
     match (A32), as `total`; its points toward the next boom in the text too. As the deal
     began while it is played, after it once finished."""
-    scores = dict(s.result.scores if s.result is not None else s.match.scores)
-    booms = dict(s.match.booms)
-    if s.result is not None and s.result.boom is not None:
-        booms[s.result.boom.winner] += 1
+    return match_standings(s.players, s.match, s.result)
+
+
+def match_standings(players: Sequence[str], match: ManillenMatch,
+                    result: ManillenResult | None) -> Standings:
+    """The standings of a deal begun in `match`, with its `result` once finished (a played
+    deal's, or reported deals' scored by reported.py)."""
+    scores = dict(result.scores if result is not None else match.scores)
+    booms = dict(match.booms)
+    if result is not None and result.boom is not None:
+        booms[result.boom.winner] += 1
         scores = {h: 0 for h in scores}  # a boom starts the count again (A31)
     out = []
-    for holder in sd.holders(s.players):
+    for holder in sd.holders(players):
         b, pts = booms[holder], scores[holder]
         boom = counted(b, "boom", "booms", "ブーム")
         point = counted(pts, "point", "points", "点")
-        out.append(entry(holder, sd.holder_members(s.players, holder), b,
+        out.append(entry(holder, sd.holder_members(players, holder), b,
                          (f"{boom[0]}, {point[0]}", f"{boom[1]}、{point[1]}")))
     return Standings(words("booms", "ブーム"), tuple(out),
-                     s.result is not None and s.result.match_over)
+                     result is not None and result.match_over)

@@ -8,11 +8,11 @@ from typing import Any, Sequence
 from engine.cards import in_table_order
 from engine.fields import Field
 from engine.game import Game
-from engine.parts import Match, PhysicalDeals, RefereeRules, SheetLayout
+from engine.parts import Match, PhysicalDeals, RefereeRules, ReportedDeals, SheetLayout
 from engine.summary import Standings, TableSummary
 from engine.values import Action, DealSetup, Event, Transition
 
-from . import phases, summary, views, words
+from . import phases, reported as reported_deals, summary, views, words
 from .actions import ACTIONS, parse_shape
 from .declarations import ERRORS, PIQUET_RANKS, STANDARD_RANKS, DeclarationError
 from .events import EVENTS
@@ -61,6 +61,9 @@ class ManteurGame(Game[ManteurState]):
     # penalty points, counted with the challenges' (B22); referee mode (B19 … B21)
     referee = RefereeRules("penalty", SANCTIONS, count_penalty=phases.count_penalty)
     sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
+    # an event's table without a referee reports the loser of each round
+    reported = ReportedDeals(reported_deals.ManteurReportedDeal, reported_deals.score,
+                             reported_deals.of_deal)
     # A malformed declaration (in an action or a lookup) answers 422 with its own code.
     input_errors = {**ERRORS, DeclarationError.code: ERRORS["declaration_not_object"]}
     events = EVENTS

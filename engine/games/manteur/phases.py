@@ -300,8 +300,8 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
     proof = check(s.hand, d, rules)  # B11
     truthful = proof is not None
     loser = seat if truthful else s.holder  # B14
-    total = s.match.penalties[loser] + 1
-    penalties = {**s.match.penalties, loser: total}
+    match, eliminated, done = round_lost(s.players, s.options, s.match, s.eliminated, loser)
+    total, penalties = match.penalties[loser], match.penalties
     shown = None if proof is None else ManteurProof(proof.cards, dict(proof.jokers))
     reveal = ManteurReveal(s.round, s.holder, seat, call.declaration, s.hand, truthful, shown,
                            loser)
@@ -314,18 +314,8 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
         "hand": list(s.hand), "truthful": truthful,
         "proof": None if proof is None else proof.to_json(), "loser": loser,
         "penalties": total})]
-    match = ManteurMatch(penalties, s.match.rounds + 1)
-    limit, eliminated = s.options.penalty_limit, s.eliminated
-    done = None
-    if total >= limit:  # B17, B-g
-        if s.options.mode == "penalty":
-            done = ManteurResult(loser, None)
-        else:
-            eliminated = eliminated + (loser,)
-            events.append(Event("eliminated", {"player": loser}))
-            left = [p for p in s.players if p not in eliminated]
-            if len(left) == 1:
-                done = ManteurResult(loser, left[0])
+    if eliminated != s.eliminated:
+        events.append(Event("eliminated", {"player": loser}))
     if done is not None:
         new = replace(s, phase="finished", status="finished", match=match, last_round=reveal,
                       result=done, eliminated=eliminated, exchanged=None)
@@ -341,6 +331,24 @@ def _challenge(s: ManteurState, seat: str, a: Action) -> Transition[ManteurState
     new, started = _new_round(s, match, eliminated, starter, reveal)
     events.append(started)
     return Transition(new, (delta,), tuple(events))
+
+
+def round_lost(players: Sequence[str], options: ManteurOptions, match: ManteurMatch,
+               eliminated: tuple[str, ...], loser: str
+               ) -> tuple[ManteurMatch, tuple[str, ...], ManteurResult | None]:
+    """What losing a round costs (B14, B17, B-g): one penalty point to `loser`, one round more
+    in the match; at the limit the game ends with that loser (penalty mode), or the loser is
+    out and, once one player is left, that player wins (elimination). The match after the
+    round, who is out, and the result once the game is over (else None)."""
+    total = match.penalties[loser] + 1
+    after = ManteurMatch({**match.penalties, loser: total}, match.rounds + 1)
+    if total < options.penalty_limit:
+        return after, eliminated, None
+    if options.mode == "penalty":
+        return after, eliminated, ManteurResult(loser, None)
+    out = eliminated + (loser,)
+    left = [p for p in players if p not in out]
+    return after, out, ManteurResult(loser, left[0]) if len(left) == 1 else None
 
 
 def _new_round(s: ManteurState, match: ManteurMatch, eliminated: tuple[str, ...], starter: str,

@@ -4,6 +4,8 @@ the holder's exchange, the stock, the last challenge; who holds the hand, who is
 player's penalty points (B17, B-g). And the hand order a view shows."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from engine.cards import SUITS, rank_of, suit_of
 from engine.summary import (
     Fact,
@@ -92,11 +94,18 @@ def _seat(s: ManteurState, p: str) -> SeatSummary:
 
 def standings(s: ManteurState) -> Standings:
     """Penalty points by player (B17), against the limit (B-g); a game is its own match."""
-    limit = s.options.penalty_limit
+    return penalty_standings(s.players, s.match.penalties, s.options.penalty_limit,
+                             s.status == "finished")
+
+
+def penalty_standings(players: Sequence[str], penalties: Mapping[str, int], limit: int,
+                      finished: bool) -> Standings:
+    """The standings of a game's penalty points (a played game's, or reported rounds' scored
+    by reported.py)."""
     return Standings(
         words("penalty points", "失点"),
-        tuple(entry(p, (p,), s.match.penalties[p],
-                    (f"{counted(s.match.penalties[p], 'penalty point', 'penalty points', '失点')[0]}"
-                     f" of {limit}", f"{s.match.penalties[p]}/{limit}失点"))
-              for p in s.players),
-        s.status == "finished")
+        tuple(entry(p, (p,), penalties[p],
+                    (f"{counted(penalties[p], 'penalty point', 'penalty points', '失点')[0]}"
+                     f" of {limit}", f"{penalties[p]}/{limit}失点"))
+              for p in players),
+        finished)
