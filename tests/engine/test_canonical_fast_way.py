@@ -53,7 +53,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                       | st.lists(inner, max_size=2).map(tuple), max_leaves=20)
 
 
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(body=st.dictionaries(TEXT, VALUES, max_size=5))
 def test_the_fast_way_writes_what_the_walk_writes_or_leaves_it_to_the_walk(body):
     fast = records._fast_canonical(body)
