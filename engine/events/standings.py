@@ -72,8 +72,9 @@ _KEY_PREFIX = b"card-referee/event-replayed/v1\0"
 
 
 def _replay_key(record: Any) -> bytes:
-    """The record's key in _REPLAYED: the SHA-256 of its JSON bytes (the canonical form's when
-    orjson cannot write it: the replay then refuses it as it refuses any record)."""
+    """The record's key in _REPLAYED: the SHA-256 of its JSON bytes. What orjson cannot write
+    (a key that is no string, a lone surrogate, a huge integer) has no canonical form either:
+    canonical_bytes refuses it, naming the fault, as the replay would."""
     try:
         written = orjson.dumps(record)
     except orjson.JSONEncodeError:
