@@ -92,3 +92,14 @@ def test_a_record_changed_anywhere_gets_what_its_own_replay_gives(kept, seed):
         seat = rnd.choice(list(record["totals"]))
         record["totals"][seat] += rnd.choice([-1, 1])
     assert event_standings._replayed(record) == event_standings._replay(record)
+
+
+@pytest.mark.parametrize("value", ["\ud800", 2 ** 70, {1: "x"}])
+def test_a_record_with_no_json_form_is_refused_with_its_fault_not_kept(kept, value):
+    record = copy.deepcopy(first_record(kept))
+    record["tags"]["x-note"] = value
+    size = len(event_standings._REPLAYED)
+    with pytest.raises(InputError) as err:
+        event_standings._replayed(record)
+    assert err.value.path.startswith("tags.x-note")
+    assert len(event_standings._REPLAYED) == size
