@@ -32,6 +32,7 @@ MAX_ENTRANTS = 2000
 MAX_ROUNDS = 64
 MAX_SAME_DEALS = 64
 MIN_TABLE, MAX_TABLE = 2, 8
+MAX_REPORTED_DEALS = 500  # deals one table's reported result lists
 
 SEATING_METHODS = ("random", "swiss", "fixed")
 # The tie-breaks the standings apply after event points, in the order the system lists them
@@ -135,11 +136,19 @@ class Seat(_Strict):
 
 
 class Reported(_Strict):
-    """A table's result as reported by its referee, without a record."""
+    """A table's result as the table reports it, without a record: its places, or its deals'
+    outcomes (where the game scores them: `Game.reported`), which the engine scores."""
 
-    places: Annotated[dict[str, int], _about(
-        "each entrant at the table -> its place (1 = first; equal places for a tie)")]
-    scores: Annotated[dict[str, int] | None, _about("each entrant's match score")] = None
+    places: Annotated[dict[str, int] | None, _about(
+        "each entrant at the table -> its place (1 = first; equal places for a tie); with "
+        "`deals`, derived from them and, when given, checked")] = None
+    scores: Annotated[dict[str, int] | None, _about(
+        "each entrant's match score; with `deals`, derived (the game's match totals) and, "
+        "when given, checked")] = None
+    deals: Annotated[list[Any] | None, _about(
+        "each deal's outcome as the table reports it, the match's first deal first, in the "
+        "game's reported-deal shape (docs/events.md \"Reported results\"), scored by the game's "
+        "own code")] = None
     note: str = ""
 
 
@@ -415,7 +424,8 @@ def _check_seats(event: Event, game: Game[Any], table: Table, tw: str) -> None:
     if (result.record is None) == (result.reported is None):
         raise InvalidEvent("a result is a record or a reported result", f"{tw}.result")
     if result.reported is not None:
-        _check_reported(result.reported, {s.entrant for s in table.seats}, f"{tw}.result.reported")
+        _check_reported(game, result.reported, {s.entrant for s in table.seats},
+                        f"{tw}.result.reported")
     else:
         _check_record(event, table, f"{tw}.result.record")
 
@@ -429,15 +439,43 @@ def seat_ids(table: Table) -> list[str]:
     return [_seated(s) for s in table.seats]
 
 
-def _check_reported(reported: Reported, entrants: set[str], path: str) -> None:
-    if set(reported.places) != entrants:
+def _check_reported(game: Game[Any], reported: Reported, entrants: set[str], path: str) -> None:
+    if reported.deals is not None:
+        reported_deals(game, reported.deals, f"{path}.deals")  # their shape; scoring: standings
+    elif reported.places is None:
+        raise InvalidEvent("a reported result gives its places, or its deals where the game "
+                           "scores them", f"{path}.places")
+    if reported.places is not None and set(reported.places) != entrants:
         raise InvalidEvent("a reported result places every entrant at the table, no other",
                            f"{path}.places")
-    for entrant, place in reported.places.items():
+    for entrant, place in (reported.places or {}).items():
         if not 1 <= place <= len(entrants):
             raise InvalidEvent(f"a place is 1–{len(entrants)}", f"{path}.places.{entrant}")
     if reported.scores is not None and set(reported.scores) != entrants:
         raise InvalidEvent("scores are given for every entrant at the table", f"{path}.scores")
+
+
+def reported_deals(game: Game[Any], deals: list[Any], path: str) -> list[Any]:
+    """A reported result's deals decoded as the game's reported-deal type
+    (`Game.reported.deal`); a deal that does not fit, or a game that scores no reported
+    deals, an InvalidEvent naming its path (`….deals[2].order[1]`)."""
+    if game.reported is None:
+        raise InvalidEvent(f"{game.id} scores no reported deals: a table reports its places",
+                           path)
+    if len(deals) > MAX_REPORTED_DEALS:
+        raise InvalidEvent(f"a reported result lists at most {MAX_REPORTED_DEALS} deals, not "
+                           f"{len(deals)}", path)
+    out: list[Any] = []
+    for j, deal in enumerate(deals):
+        try:
+            out.append(msgspec.convert(deal, game.reported.deal))
+        except msgspec.ValidationError as err:
+            text = str(err)
+            found = _MSGSPEC_PATH.search(text)
+            inner = found.group(1) if found else ""
+            raise InvalidEvent(text[:found.start()] if found else text,
+                               f"{path}[{j}]{inner}") from None
+    return out
 
 
 def _check_record(event: Event, table: Table, path: str) -> None:

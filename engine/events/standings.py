@@ -4,9 +4,11 @@ order and a lot drawn from the event's seeds last, so that no two entrants share
 
 A table's places come from its result: a match record, replayed (engine/records.py) and
 placed by the game's own `Game.standings` of the state the replay ends in (the highest total
-first, or the fewest where the game says so: `Game.standings_fewest_first`), or a reported
-result's places. Nothing here knows any one game: the record's standings entries name their
-seats, and the table's seats name the entrants. Ties share a place.
+first, or the fewest where the game says so: `Game.standings_fewest_first`); a reported
+result's deals, scored by the game's own code (`Game.reported`) into the same standings and
+placed the same way; or a reported result's places. Nothing here knows any one game: the
+standings entries name their seats, and the table's seats name the entrants. Ties share a
+place.
 
 Replaying a record is the costly part; its outcome is a pure function of the record, so it is
 kept by the SHA-256 of the record's JSON bytes (`_replayed`) and the rounds before a swiss round
@@ -22,7 +24,7 @@ import orjson
 
 from .. import adjudicate, records
 from ..errors import InputError
-from .format import Event, InvalidEvent, Round, Table, game_of, seat_ids, side_seats
+from .format import Event, InvalidEvent, Round, Table, game_of, reported_deals, seat_ids, side_seats
 
 LOT_PREFIX = b"card-referee/event-lot/v1"
 _LOT_BITS = 52  # a lot is an integer JSON holds exactly
@@ -35,16 +37,25 @@ class EventRecordInconsistent(InvalidEvent):
     code = "event_record_inconsistent"
 
 
+class ReportedResultInconsistent(InvalidEvent):
+    """A table's reported result whose stated places or scores are not what its reported
+    deals score to (HTTP 422): the path names the first that disagrees."""
+
+    code = "reported_result_inconsistent"
+
+
 @dataclass(frozen=True)
 class TableOutcome:
     """How a table placed its entrants: `places` (1 = first; ties share), `margins` (each
     entrant's score against the others at the table: the sum over the others of its total
-    less theirs, in the game's unit, turned so that more is better; 0 without scores) and
-    `opponents` (the entrants it played against: not on its own side)."""
+    less theirs, in the game's unit, turned so that more is better; 0 without scores),
+    `opponents` (the entrants it played against: not on its own side) and `reported` (the
+    result was reported by the table, not a record replayed)."""
 
     places: dict[str, int]
     margins: dict[str, int]
     opponents: dict[str, tuple[str, ...]]
+    reported: bool = False
 
 
 def bye_points(event: Event) -> int:
@@ -118,19 +129,38 @@ def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | 
     if table.result is None:
         return None
     entrants = list(dict.fromkeys(s.entrant for s in table.seats))
-    fewest = game_of(event.system).standings_fewest_first
-    sign = -1 if fewest else 1
+    sign = -1 if game_of(event.system).standings_fewest_first else 1
+    where = f"{path}.result" if path else "result"
+    reported = table.result.reported
     if table.result.record is not None:
-        totals = record_totals(table, f"{path}.result.record" if path else "result.record")
-        turned = {u: sign * totals.get(u, 0) for u in entrants}
-        places = _ranked(turned)
-    elif table.result.reported is not None:
-        places = dict(table.result.reported.places)
-        scores = table.result.reported.scores or {}
+        totals = record_totals(table, f"{where}.record")
+    elif reported is not None and reported.deals is not None:
+        totals = reported_totals(event, table, f"{where}.reported")
+    elif reported is not None:
+        scores = reported.scores or {}
         turned = {u: sign * scores.get(u, 0) for u in entrants}
+        return TableOutcome(dict(reported.places or {}), _margins(turned),
+                            _opponents(event, table), True)
     else:
         return None
-    return TableOutcome(places, _margins(turned), _opponents(event, table))
+    # a record's totals and a reported match's are placed alike: the highest first (turned)
+    turned = {u: sign * totals.get(u, 0) for u in entrants}
+    places = _ranked(turned)
+    if reported is not None:
+        _agrees(reported.places, places, f"{where}.reported.places")
+        _agrees(reported.scores, {u: totals.get(u, 0) for u in entrants},
+                f"{where}.reported.scores")
+    return TableOutcome(places, _margins(turned), _opponents(event, table), reported is not None)
+
+
+def _agrees(stated: dict[str, int] | None, scored: dict[str, int], path: str) -> None:
+    """A reported result's stated places or scores, when given, are what its deals score
+    (the first that is not, in the table's seat order, named)."""
+    for unit, value in scored.items():
+        if stated is not None and stated.get(unit) != value:
+            raise ReportedResultInconsistent(
+                f"{unit} is stated {stated.get(unit)}, and the reported deals give {value}",
+                f"{path}.{unit}")
 
 
 def record_totals(table: Table, path: str) -> dict[str, int]:
@@ -144,6 +174,30 @@ def record_totals(table: Table, path: str) -> dict[str, int]:
     if found is not None:
         raise EventRecordInconsistent(f"the table's record does not replay as written: {found}",
                                       path)
+    return _entrant_totals(table, entries)
+
+
+def reported_totals(event: Event, table: Table, path: str) -> dict[str, int]:
+    """Each entrant's total in the standings the table's reported deals score to: the game's
+    own scoring (`Game.reported.score`) under the event's options, resolved as a deal
+    request's are; a deal the rules cannot produce, an InvalidEvent naming its path."""
+    game = game_of(event.system)
+    reported = table.result.reported if table.result else None
+    assert reported is not None and reported.deals is not None and game.reported is not None, \
+        "a reported result with deals, of a game that scores them (format._check_reported)"
+    deals = reported_deals(game, reported.deals, f"{path}.deals")
+    try:
+        scored = game.reported.score(game.resolve_options(event.system.options),
+                                     seat_ids(table), deals)
+    except InputError as err:  # `[k].field`: inside the list of deals
+        raise InvalidEvent(err.message, f"{path}.deals{err.path}") from None
+    return _entrant_totals(table, tuple((tuple(e.seats), e.total) for e in scored.entries))
+
+
+def _entrant_totals(table: Table, entries: Sequence[tuple[tuple[str, ...], int]]
+                    ) -> dict[str, int]:
+    """Each entrant's total from a match's standings entries (seats, total): a holder's total
+    to the entrant of each of its seats at the table."""
     entrant_of = dict(zip(seat_ids(table), (s.entrant for s in table.seats)))
     totals: dict[str, int] = {}
     for seats, total in entries:
@@ -202,8 +256,9 @@ def table_places(event: Event, table: Table) -> dict[str, int] | None:
 class Standing:
     """One entrant's line: its rank (1…n, no two alike), event points, the value of every
     tie-break the system declares (`tie_breaks`, in its order) and its lot, what it played,
-    its byes, first places and the director's points taken off, and whether it was
-    disqualified (ranked after every entrant who was not)."""
+    its byes, first places and the director's points taken off, whether it was
+    disqualified (ranked after every entrant who was not), and how many of its tables'
+    results were reported by the table rather than recorded (`reported`)."""
 
     entrant: str
     rank: int = 0
@@ -215,6 +270,7 @@ class Standing:
     first_places: int = 0
     penalty_points: int = 0
     disqualified: bool = False
+    reported: int = 0
 
 
 def lot(event: Event, entrant: str) -> int:
@@ -237,9 +293,12 @@ def standings(event: Event) -> list[Standing]:
         for unit in rnd.byes:
             lines[unit].byes += 1
         for outcome in tables:
-            for unit, place in (outcome.places if outcome else {}).items():
+            if outcome is None:
+                continue
+            for unit, place in outcome.places.items():
                 lines[unit].played += 1
                 lines[unit].first_places += place == 1
+                lines[unit].reported += outcome.reported
     for p in event.penalties:
         if p.kind == "points":
             lines[p.entrant].penalty_points += p.points

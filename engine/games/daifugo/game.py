@@ -22,6 +22,7 @@ from .lookups import UECDA_TABLE
 from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
 from .plays import ORDER
+from .reported import REPORTED
 from .sheet import lines as sheet_lines
 from .state import VERSION, DaifugoState
 
@@ -77,6 +78,7 @@ class DaifugoGame(Game[DaifugoState]):
     # a penalty counts in ranks, in the running points (D28); referee mode (D26, D27)
     referee = RefereeRules("rank", SANCTIONS, count_penalty=count_penalty)
     sheet = SheetLayout(lines=sheet_lines)  # the score sheet's rows of a checked deal
+    reported = REPORTED  # the players out in order and the fouls, placed and scored (D10, D24)
 
     def deal(self, setup: DealSetup) -> DaifugoState:
         return phases.deal(setup)

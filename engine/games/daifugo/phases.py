@@ -40,6 +40,7 @@ from .state import (
     DaifugoPlay,
     DaifugoResult,
     DaifugoState,
+    last_deal,
     match_over,
 )
 
@@ -69,8 +70,7 @@ def active(s: DaifugoState) -> list[str]:
     """Players still in the deal, in seat order."""
     if not s.finished and not s.fallen:
         return list(s.players)
-    out = set(s.finished) | set(s.fallen)
-    return [p for p in s.players if p not in out]
+    return still_in(s.players, s.finished, s.fallen)
 
 
 def titles_for(n: int) -> list[str]:
@@ -125,7 +125,8 @@ def field_of(s: DaifugoState) -> FieldState:
 
 # ------------------------------------------------------------------------ deal
 
-def _options(given: dict[str, Any]) -> Any:
+def options_of(given: dict[str, Any]) -> Any:
+    """The deal's options Struct from the resolved options (DealSetup.options)."""
     opts = {**DEFAULTS, **given}
     ff = opts.get("forbidden_finish") or []
     for i, item in enumerate(ff):
@@ -139,7 +140,9 @@ def _options(given: dict[str, Any]) -> Any:
         raise InvalidOptions(str(err), "options") from None
 
 
-def _match(setup: DealSetup) -> DaifugoMatch:
+def parse_match(setup: DealSetup) -> DaifugoMatch:
+    """The match a deal begins from: the request's `match` checked (none: a match's first
+    deal), as a played deal and a reported match (reported.py) both begin."""
     players = setup.players
     m = dict(setup.match or {})
     points = dict(m.get("points") or {})
@@ -249,8 +252,8 @@ def _physical(setup: DealSetup, options: Any, match: DaifugoMatch,
 
 def deal(setup: DealSetup) -> DaifugoState:
     players = tuple(setup.players)
-    options = _options(dict(setup.options))
-    match = _match(setup)
+    options = options_of(dict(setup.options))
+    match = parse_match(setup)
     hands = _hands(setup, options, match)
     leader, pass_limit_order = _physical(setup, options, match, hands)
     s = DaifugoState(
@@ -447,16 +450,36 @@ def _finish(s: DaifugoState, player: str, foul: tuple[str, ...], ev: list[Any]) 
     if foul:
         ev.append(Event("penalized", {"player": player, "code": "foul_finish", "rule": "daifugo D24",
                                     "text": FOUL_FINISH_TEXT, "reasons": list(foul)}))
-        return replace(s, fallen=s.fallen + (player,))
-    ev.append(Event("went_out", {"player": player, "place": len(s.finished) + 1}))
-    s = replace(s, finished=s.finished + (player,))
-    order = s.match.finish_order
-    if len(s.finished) == 1 and s.options.miyako_ochi and order:
-        prev = order[0]
-        if prev != player and prev in active(s):
-            ev.append(Event("miyako_ochi", {"player": prev}))
-            s = replace(s, fallen=s.fallen + (prev,))
-    return s
+    else:
+        ev.append(Event("went_out", {"player": player, "place": len(s.finished) + 1}))
+    finished, fallen, fell = place_out(s.players, s.finished, s.fallen, player, bool(foul),
+                                       s.match.finish_order, s.options.miyako_ochi)
+    if fell is not None:
+        ev.append(Event("miyako_ochi", {"player": fell}))
+    return replace(s, finished=finished, fallen=fallen)
+
+
+def still_in(players: Sequence[str], finished: Sequence[str], fallen: Sequence[str]) -> list[str]:
+    """The players still in the deal, in seat order (active)."""
+    out = set(finished) | set(fallen)
+    return [p for p in players if p not in out]
+
+
+def place_out(players: Sequence[str], finished: tuple[str, ...], fallen: tuple[str, ...],
+              player: str, foul: bool, previous_order: Sequence[str], miyako_ochi: bool
+              ) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    """`player` goes out (D10), on a foul finish (D24) to the lowest place still open
+    (`fallen` is ranked from the bottom); the first to finish other than the last 大富豪
+    sends them down at once (D23, the third value: who fell, else None). A played deal
+    (_finish) and a reported one (reported.py) are both placed here."""
+    if foul:
+        return finished, fallen + (player,), None
+    finished = finished + (player,)
+    prev = previous_order[0] if previous_order else None
+    if len(finished) == 1 and miyako_ochi and prev is not None and prev != player \
+            and prev in still_in(players, finished, fallen):
+        return finished, fallen + (prev,), prev
+    return finished, fallen, None
 
 
 def _advance(s: DaifugoState, player: str, skips: int, ev: list[Any]) -> DaifugoState:
@@ -548,7 +571,13 @@ def _rank_the_rest(s: DaifugoState, ev: list[Any]) -> DaifugoState:
     else:
         rest = shuffled(active(s), s.seed, "pass_limit")
     ev.append(Event("pass_limit_reached", {"passes": s.passes_in_a_row, "ranked": rest}))
-    return _end_deal(replace(s, fallen=s.fallen + tuple(reversed(rest))))
+    return _end_deal(replace(s, fallen=fall_at_pass_limit(s.fallen, rest)))
+
+
+def fall_at_pass_limit(fallen: tuple[str, ...], rest: Sequence[str]) -> tuple[str, ...]:
+    """D9: the players left at the pass limit, in the order drawn, take the places above
+    those already ranked from the bottom."""
+    return fallen + tuple(reversed(rest))
 
 
 def _pass(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> DaifugoState:
@@ -620,17 +649,30 @@ def _exchange(s: DaifugoState, player: str, action: Action, ev: list[Any]) -> Da
 
 def _end_deal(s: DaifugoState) -> DaifugoState:
     """D10 / D-s / U15: the finishing order, titles, points; the next deal's match."""
-    order = s.finished + tuple(active(s)) + tuple(reversed(s.fallen))
+    result, _running, following = deal_result(s.players, s.options, s.match, s.finished,
+                                               s.fallen)
+    return replace(s, phase="finished", status="finished", turn=None, owed=None,
+                   result=result, next_match=following)
+
+
+def deal_result(players: Sequence[str], options: DaifugoOptions, match: DaifugoMatch,
+                finished: tuple[str, ...], fallen: tuple[str, ...]
+                ) -> tuple[DaifugoResult, dict[str, int], DaifugoMatch | None]:
+    """The end of a deal from its places: the finishing order, titles, points (D10, D-s,
+    U15), each seat's running points after it, and the next deal's match (None after the
+    match's last deal, D29). A played deal (_end_deal) and a reported one (reported.py) are
+    both scored here."""
+    order = finished + tuple(still_in(players, finished, fallen)) + tuple(reversed(fallen))
     titles = dict(zip(order, titles_for(len(order))))
-    table = points_of(s.options.rank_points)
+    table = points_of(options.rank_points)
     index = {"daifugo": 0, "fugo": 1, "heimin": 2, "hinmin": 3, "daihinmin": 4}
     points = {p: table[index[titles[p]]] for p in order}
     result = DaifugoResult(order, titles, points)
-    running = {p: s.match.points[p] + points[p] for p in s.players}
+    running = {p: match.points[p] + points[p] for p in players}
     # D29: the match's last deal leaves no next deal
-    following = None if match_over(s) else DaifugoMatch(s.match.deal + 1, running, order)
-    return replace(s, phase="finished", status="finished", turn=None, owed=None,
-                   result=result, next_match=following)
+    following = None if last_deal(options, match) else DaifugoMatch(match.deal + 1, running,
+                                                                     order)
+    return result, running, following
 
 
 def match_totals(s: DaifugoState) -> dict[str, int]:

@@ -172,4 +172,9 @@ class DaifugoState(GameState, frozen=True, tag="daifugo"):
 
 def match_over(s: DaifugoState) -> bool:
     """D29: this deal is the match's last (`match_deals`), whether or not it is finished."""
-    return s.options.match_deals is not None and s.match.deal >= s.options.match_deals
+    return last_deal(s.options, s.match)
+
+
+def last_deal(options: DaifugoOptions, match: DaifugoMatch) -> bool:
+    """D29: the deal `match` begins is the match's last (`match_deals`)."""
+    return options.match_deals is not None and match.deal >= options.match_deals

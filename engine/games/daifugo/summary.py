@@ -4,7 +4,7 @@ direction, a follow-up owed, the deal of the match; each seat's cards left and t
 running points (D-s, D28) and the match's end (D29). And the hand order a view shows."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from engine.cards import SUITS, rank_of, suit_of
 from engine.summary import (
@@ -135,8 +135,14 @@ def _seat(s: DaifugoState, p: str) -> SeatSummary:
 def standings(s: DaifugoState) -> Standings:
     """Running points by seat (D-s; the referee's penalties, D28, included), after the deal
     once it is finished; the match is over after its last deal (D29)."""
-    totals = match_totals(s)
+    return points_standings(s.players, match_totals(s),
+                            s.status == "finished" and match_over(s))
+
+
+def points_standings(players: Sequence[str], totals: Mapping[str, int], over: bool) -> Standings:
+    """The match standings of each seat's running points (a played deal's, or a reported
+    match's: reported.py); `over`: the match's last deal is finished (D29)."""
     return Standings(words("points", "点"),
                      tuple(entry(p, (p,), totals[p], counted(totals[p], "point", "points", "点"))
-                           for p in s.players),
-                     s.status == "finished" and match_over(s))
+                           for p in players),
+                     over)

@@ -22,6 +22,7 @@ from .invariants import invariants
 from .lookups import CLASSIFY
 from .messages import DETAILS, MESSAGES, SANCTIONS
 from .options import OPTIONS, PRESETS
+from .reported import REPORTED
 from .sheet import columns as sheet_columns, lines as sheet_lines
 from .state import LEVELS, VERSION, GuandanState, team_of
 
@@ -102,6 +103,7 @@ class GuandanGame(Game[GuandanState]):
     referee = RefereeRules("level", SANCTIONS, count_penalty=count_penalty,
                            sanction_effect=sanction_effect, legal_actions=phases.referee_acts)
     sheet = SheetLayout(sheet_columns, sheet_lines)  # the teams' columns, each deal's levels
+    reported = REPORTED  # a deal's finishing order, scored by the level-up code (§9)
 
     def deal(self, setup: DealSetup) -> GuandanState:
         return phases.deal(setup)

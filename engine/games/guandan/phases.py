@@ -40,7 +40,9 @@ _WILD_FREE_RANKS = frozenset(RANKS)
 
 # ---------------------------------------------------------------- the deal
 
-def _parse_match(setup: DealSetup, players: tuple[str, ...]) -> GuandanMatch:
+def parse_match(setup: DealSetup, players: tuple[str, ...]) -> GuandanMatch:
+    """The match a deal begins from: the request's `match` checked (none: a match's first
+    deal), as a played deal and a reported match (reported.py) both begin."""
     m = dict(setup.match or {})
     levels = m.get("levels") or {}
     if not isinstance(levels, dict) or not set(levels) <= set(TEAMS):
@@ -171,7 +173,7 @@ def _physical(setup: DealSetup, options: GuandanOptions, match: GuandanMatch, le
 def deal(setup: DealSetup) -> GuandanState:
     players = tuple(setup.players)
     options = GuandanOptions(**setup.options)
-    match = _parse_match(setup, players)
+    match = parse_match(setup, players)
     hands, laid = _hands(setup, match)
     level = "2" if match.declarer is None else match.levels[match.declarer]
     lead, draw = _physical(setup, options, match, level, hands)

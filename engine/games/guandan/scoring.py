@@ -54,23 +54,44 @@ def forfeit_order(s: GuandanState, offender: str) -> tuple[str, ...]:
     return tuple(outs) + tuple(p for p in turn if p in opponents and p not in outs)
 
 
+def aces_finish(s: GuandanState) -> bool:
+    """S-6: the first of the declarer's opponents to go out went out with a play of Aces only
+    (False on a match's first deal, which has no declarer)."""
+    declarer = s.match.declarer
+    if declarer is None:
+        return False
+    opp_out = [x for x in s.out if team_of(s.players, x.player) != declarer]
+    return bool(opp_out and opp_out[0].cards and all(c[1:] == "A" for c in opp_out[0].cards))
+
+
 def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
         GuandanResult, GuandanMatch | None, tuple[ScoreDelta, ...], tuple[Event, ...]]:
     """`forfeit`: the player whose signalling lost the deal for their team (R-7), scored as
     the opponents' 1-2 finish."""
-    players, o, m = s.players, s.options, s.match
-    outs = [x.player for x in s.out]
-    if forfeit is not None:
-        outs = list(forfeit_order(s, forfeit))
+    outs = [x.player for x in s.out] if forfeit is None else list(forfeit_order(s, forfeit))
+    return score_finish(s.players, s.options, s.match, outs, s.void, s.ledger_levels,
+                        aces_finish(s), forfeited=forfeit is not None)
+
+
+def score_finish(players: Sequence[str], o: GuandanOptions, m: GuandanMatch,
+                 outs: Sequence[str], void: Sequence[str] = (),
+                 ledger_levels: Mapping[str, int] | None = None, aces: bool = False,
+                 forfeited: bool = False) -> tuple[
+        GuandanResult, GuandanMatch | None, tuple[ScoreDelta, ...], tuple[Event, ...]]:
+    """The deal's end scored (§9) from what decides it: `outs`, the players out in order (at
+    least the 1st; a forfeit's order, R-7); `void`, the void hands (R-6), last in the order
+    voided; `ledger_levels`, the referee's level penalties of the deal (S-9); `aces`, whether
+    the declarer's first opponent out went out with Aces only (S-6). A played deal's end
+    (finish_deal) and a reported deal (reported.py) are both scored here."""
+    ledger_levels = ledger_levels or {}
     first = outs[0]
     winner = team_of(players, first)
-    loser = TEAMS[1 - TEAMS.index(winner)]
     if len(outs) >= 2 and team_of(players, outs[1]) == winner:
         finish = "1-2"
         order = tuple(outs[:2])
     else:
         # the player left with cards, then (R-6) the void hands, last in the order voided
-        rest = [p for p in players if p not in outs and p not in s.void] + list(s.void)
+        rest = [p for p in players if p not in outs and p not in void] + list(void)
         order = tuple(outs) + tuple(rest)
         partner_place = [team_of(players, p) for p in order].index(winner, 1) + 1
         finish = f"1-{partner_place}"
@@ -86,14 +107,14 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
     # not win the match with this deal.
     if m.levels[winner] == "A" and finish in ("1-2", "1-3") and \
             (declarer == winner or not o.a_win_requires_declarer) and \
-            s.ledger_levels.get(winner, 0) >= 0:
+            ledger_levels.get(winner, 0) >= 0:
         match_winner = winner
     up = o.level_up_1_2 if finish == "1-2" else UP[finish]
     before = levels[winner]
     levels[winner] = raise_level(before, up)
-    deltas.append(_delta(winner, before, levels[winner], f"finish {finish}" if forfeit is None
+    deltas.append(_delta(winner, before, levels[winner], f"finish {finish}" if not forfeited
                          else f"finish {finish}: the opponents forfeited the deal (R-7)",
-                         finish_why(finish, forfeit is not None)))
+                         finish_why(finish, forfeited)))
     events.append(Event("deal_finished", {"team": winner, "finish": finish, "order": list(order)}))
     if match_winner is not None:
         events.append(Event("match_finished", {
@@ -109,9 +130,7 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
         if o.a_fail_limit and failures[declarer] >= o.a_fail_limit:
             dropped, reason = o.a_fail_reset_to, "a_failures"
         # S-6, D4: the opponents' first player out went out with Aces only.
-        opp_out = [x for x in s.out if team_of(players, x.player) != declarer]
-        if o.ace_finish_demotion and opp_out and opp_out[0].cards and \
-                all(c[1:] == "A" for c in opp_out[0].cards):
+        if o.ace_finish_demotion and aces:
             dropped, reason = "2", "ace_demotion"
         if dropped is not None:
             before_d = levels[declarer]
@@ -122,7 +141,7 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
     for team in TEAMS:
         # S-9: the referee's level penalties of this deal, after its own result, within 2 … A;
         # where a bound cuts, a delta gives back what the penalty's own delta overstated.
-        moved = s.ledger_levels.get(team, 0)
+        moved = ledger_levels.get(team, 0)
         if moved:
             before_l = LEVELS.index(levels[team])
             after_l = min(len(LEVELS) - 1, max(0, before_l + moved))
@@ -142,5 +161,4 @@ def finish_deal(s: GuandanState, forfeit: str | None = None) -> tuple[
                                   previous_order=prev,
                                   tribute_payers=tribute_payers(players, prev, o),
                                   deal_number=m.deal_number + 1)
-    del loser
     return result, next_match, tuple(deltas), tuple(events)

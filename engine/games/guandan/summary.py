@@ -4,7 +4,7 @@ phase; each seat's card count as the view tells it (P-6), its place once out, it
 teams' levels (L-1, S). And the hand order a view shows."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from engine.cards import SUITS, rank_of, suit_of
 from engine.summary import (
@@ -114,9 +114,15 @@ def standings(s: GuandanState) -> Standings:
     (the referee's level penalties, S-9, count when the deal ends)."""
     levels = s.result.levels if s.result is not None else s.match.levels
     over = s.result is not None and s.result.match_winner is not None
+    return levels_standings(s.players, levels, over)
+
+
+def levels_standings(players: Sequence[str], levels: Mapping[str, str], over: bool) -> Standings:
+    """The match standings of the teams' `levels` (a played deal's, or a reported match's:
+    reported.py); `over`: the match is won."""
     return Standings(
         words("level", "レベル"),
-        tuple(entry(team, [s.players[i], s.players[i + 2]], level_number(levels[team]),
+        tuple(entry(team, [players[i], players[i + 2]], level_number(levels[team]),
                     (f"{TEAM_WORDS[team][0]}: level {levels[team]}",
                      f"{TEAM_WORDS[team][1]}: レベル{levels[team]}"))
               for i, team in enumerate(TEAMS)),
