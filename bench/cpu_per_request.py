@@ -14,8 +14,13 @@ runs it for its sealed rows (bench/payloads.py, SERVICE_ENV), the state sealed a
 carrying the acting seat's token (X-Seat-Token). After the rows, CPU µs per request of each
 game side by side, signed and sealed.
 
+--rows TEXT adds `make bench`'s rows whose case contains TEXT (bench/payloads.py; rows that
+send one body again and again: a cold row's fresh bodies are not for this bench), each with its
+own headers (a compressed row's Accept-Encoding) and its ratio to the floor by CPU time: the
+floor's CPU per request over the row's, what its req/s ratio would be on a machine of its own.
+
 Usage: python bench/cpu_per_request.py [--games man,guandan] [--modes signed,sealed]
-           [--duration 8] [--connections 16] [--all-endpoints]
+           [--duration 8] [--connections 16] [--all-endpoints] [--rows TEXT ...]
 Needs `wrk` (Debian package wrk) and Linux (/proc).
 """
 from __future__ import annotations
@@ -107,6 +112,9 @@ def main() -> int:
                         help="the signed service's secret ('' for a service without signing)")
     parser.add_argument("--all-endpoints", action="store_true",
                         help="also /v1/view and /v1/legal-actions of each game's state")
+    parser.add_argument("--rows", action="append", default=[], metavar="TEXT",
+                        help="also make bench's rows whose case contains TEXT (repeatable); "
+                        "--games '' for those rows alone")
     args = parser.parse_args()
     modes = args.modes.split(",")
     if set(modes) - set(MODES):
@@ -124,8 +132,9 @@ def main() -> int:
     endpoints = ["validate"] + (["view", "legal-actions"] if args.all_endpoints else [])
     # (name, app, path, env, body, headers, (endpoint, game, mode) or None for the floor)
     rows = [("floor", "floor_app:app", "/floor", floor_env, b"{}", {}, None)]
+    games = [g for g in args.games.split(",") if g]
     for mode in modes:
-        for game in args.games.split(","):
+        for game in games:
             env = {**base, **service_env[mode], "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp()}
             state = payloads.mid_game(game)
             for endpoint in endpoints:
@@ -136,19 +145,31 @@ def main() -> int:
                 name = f"{endpoint} {game}" + (" sealed" if mode == "sealed" else "")
                 rows.append((name, "service.wsgi:app", f"/v1/{endpoint}", env, body, headers,
                              (endpoint, game, mode)))
+    if args.rows:
+        for case in payloads.all_cases(cold_count=2):
+            if not case.cold and any(text in case.name for text in args.rows):
+                env = {**base, **payloads.SERVICE_ENV[case.service],
+                       "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp()}
+                rows.append((f"{case.group} {case.name}", "service.wsgi:app", case.path, env,
+                             case.bodies[0], case.headers, None))
     width = max(22, 2 + max(len(row[0]) for row in rows))
     print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}  load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs; wrk {args.connections} connections, {args.duration} s")
-    print(f"{'what':<{width}}{'requests':>10}{'CPU s':>8}{'req per CPU-s':>15}{'CPU ms/req':>12}")
+    print(f"{'what':<{width}}{'requests':>10}{'CPU s':>8}{'req per CPU-s':>15}{'CPU ms/req':>12}"
+          f"{'of the floor':>14}")
     per_request_us: dict[tuple, float] = {}
+    floor_ms = 0.0
     for name, app, path, env, body, headers, key in rows:
         requests, cpu = per_cpu_second(app, path, env, body, headers, args.connections,
                                        args.duration)
-        print(f"{name:<{width}}{requests:>10}{cpu:>8.2f}{requests / cpu:>15.0f}"
-              f"{1000 * cpu / requests:>12.2f}")
+        ms = 1000 * cpu / requests
+        floor_ms = floor_ms or ms  # the floor is the first row
+        print(f"{name:<{width}}{requests:>10}{cpu:>8.2f}{requests / cpu:>15.0f}{ms:>12.2f}"
+              f"{floor_ms / ms:>14.2f}")
         if key:
             per_request_us[key] = 1e6 * cpu / requests
-    print_by_game(per_request_us, endpoints, args.games.split(","), modes)
+    if games:
+        print_by_game(per_request_us, endpoints, games, modes)
     return 0
 
 

@@ -32,13 +32,15 @@ Prints a markdown table (paste it into docs/performance.md) and the targets' ver
     every endpoint at a typical state: req/s ratio >= 0.30
     /v1/replay: cost per action at 1,000 actions <= 1.5x its cost at 100; answer size too
     a cached lookup >= 3x the req/s of computing it
-    Guandan's 27-card leader: its legal actions <= 15 KB on the wire gzipped; the plays of
-      cards a player picked <= 2 KB, at >= 0.50 of the floor
-and compression's cost: each gzip row's req/s and p50 beside its uncompressed twin's.
+    Guandan's 27-card leader: its legal actions <= 15 KB on the wire as a browser asks (br);
+      the plays of cards a player picked <= 2 KB, at >= 0.50 of the floor
+and compression's cost: each compressed row's req/s and p50 beside its uncompressed twin's.
+--rows TEXT runs only the rows whose case contains TEXT (after --only): on a shared machine,
+the few rows a change is about.
 and, for every row below 0.30 of the floor, where its time goes: the row's own requests
 profiled in process (bench/hot_paths.py).
 
-Usage: python bench/endpoints.py [--duration 2] [--only validate,lookup] [--cold N]
+Usage: python bench/endpoints.py [--duration 2] [--only validate,lookup] [--rows TEXT] [--cold N]
            [--min-requests 100] [--profile-requests 100] [--worker-class gevent] [--strict]
 Needs `wrk` (Debian: apt-get install wrk).
 """
@@ -182,6 +184,9 @@ def main() -> int:
     parser.add_argument("--duration", type=int, default=2, help="seconds of each wrk run")
     parser.add_argument("--only", default="", help="groups to run, comma-separated "
                         "(validate, legal-actions, view, deal, replay, lookup)")
+    parser.add_argument("--rows", action="append", default=[], metavar="TEXT",
+                        help="only the rows whose case contains TEXT (repeatable; after "
+                        "--only): a few rows measured on a shared machine")
     parser.add_argument("--cold", type=int, default=None,
                         help="distinct bodies of a cold row, per wrk run (a sixth as many "
                         "states for the cold 27-card enumeration); default: twice the requests "
@@ -226,6 +231,8 @@ def main() -> int:
         cases = payloads.all_cases(cold_count=2 * cold, seed=int.from_bytes(os.urandom(8)))
         if groups:
             cases = [c for c in cases if c.group in groups]
+        if args.rows:
+            cases = [c for c in cases if any(text in c.name for text in args.rows)]
         for mode in {c.service for c in cases}:
             port = free_port()
             servers.append(start_gunicorn("service.wsgi:app", port, {

@@ -218,11 +218,19 @@ def legal_cases(cold_count: int, rnd: random.Random, leader_count: int | None = 
                        [_body({"state": binder.bind(state)[0], "player": to_act(state)})])
     leader = guandan_leader()
     bodies = cold_player_bodies(leader, leader_count or cold_count, run, binder)
-    cached = "guandan leader, 27 cards, cached"
-    yield Case("legal-actions", "guandan leader, 27 cards, cold", "/v1/legal-actions", bodies)
+    cold, cached = "guandan leader, 27 cards, cold", "guandan leader, 27 cards, cached"
+    yield Case("legal-actions", cold, "/v1/legal-actions", bodies)
     yield Case("legal-actions", cached, "/v1/legal-actions", bodies[:1])
-    # What a browser asks for: the same answer compressed as the service prefers (br; the
-    # service compresses each answer: this row's rate against the one above is its cost).
+    # What a browser asks for (br, as the service prefers). Each new question: enumerated,
+    # then compressed once at the cached bodies' level (service/compression.py); its rate
+    # against the cold row above is that compression's cost. Its own seat ids: the cold row's
+    # questions are cached by the time it runs.
+    yield Case("legal-actions", f"{cold}, compressed", "/v1/legal-actions",
+               cold_player_bodies(leader, leader_count or cold_count, f"{run}z", binder),
+               headers=dict(BROWSER), plain_twin=cold,
+               note="a browser's Accept-Encoding, a new question each request: compressed once")
+    # The same answer asked again: its compressed body comes from the cache beside the
+    # enumeration; against the cached row above, what is left of compression's cost.
     yield Case("legal-actions", f"{cached}, compressed", "/v1/legal-actions", bodies[:1],
                headers=dict(BROWSER), size_limit=15_000, plain_twin=cached,
                note="a browser's Accept-Encoding (br chosen); the answer's size on the wire "

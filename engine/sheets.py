@@ -52,7 +52,7 @@ def visible(text: str) -> str:
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
 
-def _escape_html(text: str) -> str:
+def escape_html(text: str) -> str:
     return escape(_NOT_XML.sub("\ufffd", visible(text)))
 
 
@@ -136,10 +136,10 @@ class CheckedDeal:
 
 def seat_columns(players: Sequence[str], names: Mapping[str, str]) -> list[SheetColumn]:
     """One column per seat, headed by the seat's name (and its id when they differ)."""
-    return [SheetColumn(p, words(_seat_label(p, names))) for p in players]
+    return [SheetColumn(p, words(seat_label(p, names))) for p in players]
 
 
-def _seat_label(seat: str, names: Mapping[str, str]) -> str:
+def seat_label(seat: str, names: Mapping[str, str]) -> str:
     name = names.get(seat)
     return seat if not name or name == seat else f"{name} ({seat})"
 
@@ -230,8 +230,8 @@ def build(record: Mapping[str, Any], report: Mapping[str, Any]) -> Sheet:
     order = {p: i for i, p in enumerate(players)}
     for target in sorted(extra, key=lambda t: (order.get(t, len(order)), t)):
         columns.append(SheetColumn(target, words(
-            f"{_seat_label(target, names)}, referee" if target in order else target,
-            f"{_seat_label(target, names)}・審判" if target in order else target)))
+            f"{seat_label(target, names)}, referee" if target in order else target,
+            f"{seat_label(target, names)}・審判" if target in order else target)))
         known.add(target)
     rows: list[Row] = []
     match = record.get("match")
@@ -503,7 +503,7 @@ def ruling_list(sheet: Sheet, lang: str) -> list[Ruling]:
                     sanction += ("、" if lang == "ja" else ", ") + _ui(m.ledger, lang) + \
                         (f" {m.points}" if m.ledger == "penalty" else "")
                 said = _say(m.text, lang)
-            out.append(Ruling(row.deal + 1, m.step + 1, _seat_label(m.seat, sheet.names), what,
+            out.append(Ruling(row.deal + 1, m.step + 1, seat_label(m.seat, sheet.names), what,
                               m.entry or None, m.points, rule, sanction, said, m.comment))
     return out
 
@@ -536,12 +536,12 @@ def _title(sheet: Sheet, lang: str) -> str:
 
 # ---------------------------------------------------------------- text (a terminal)
 
-def _pad(text: str, width: int, right: bool = False) -> str:
-    gap = width - _width(text)
+def pad(text: str, width: int, right: bool = False) -> str:
+    gap = width - display_width(text)
     return (" " * gap + text) if right else (text + " " * gap)
 
 
-def _width(text: str) -> int:
+def display_width(text: str) -> int:
     w = wcswidth(text)
     return len(text) if w < 0 else w  # a control character: counted as one column each
 
@@ -552,24 +552,24 @@ def render_text(sheet: Sheet, lang: str = "en") -> str:
     v = visible  # what the record wrote reaches a terminal with its controls shown, never raw
     lines = [v(_title(sheet, lang)), ""]
     heading = [(v(k), v(x)) for k, x in header_lines(sheet, lang)]
-    wide = max(_width(k) for k, _ in heading)
-    lines += [f"{_pad(k, wide)}  {x}" for k, x in heading]
+    wide = max(display_width(k) for k, _ in heading)
+    lines += [f"{pad(k, wide)}  {x}" for k, x in heading]
     lines.append("")
     others = [(v(k), v(x)) for k, x in tag_lines(sheet, lang)]
     if others:
         lines.append(_ui("other_tags", lang))
-        wide = max(_width(k) for k, _ in others)
-        lines += [f"  {_pad(k, wide)}  {x}" for k, x in others]
+        wide = max(display_width(k) for k, _ in others)
+        lines += [f"  {pad(k, wide)}  {x}" for k, x in others]
         lines.append("")
     header = [_ui("deal", lang)] + [v(_say(c.label, lang)) for c in sheet.columns]
     body = [[v(row_label(r, lang))] + [v(cell_text(sheet, r, c.id, lang)) for c in sheet.columns]
             for r in sheet.rows]
     total = [_total_label(sheet, lang)] + [signed(sheet.totals[c.id]) for c in sheet.columns]
-    widths = [max(_width(line[i]) for line in [header, total, *body])
+    widths = [max(display_width(line[i]) for line in [header, total, *body])
               for i in range(len(header))]
 
     def fmt(cells: list[str]) -> str:  # the last cell unpadded: no trailing blanks to wrap
-        return " | ".join([_pad(c, widths[i]) for i, c in enumerate(cells[:-1])] + cells[-1:])
+        return " | ".join([pad(c, widths[i]) for i, c in enumerate(cells[:-1])] + cells[-1:])
 
     rule = "-+-".join("-" * w for w in widths)
     lines += [fmt(header), rule, *[fmt(b) for b in body], rule, fmt(total), ""]
@@ -577,8 +577,8 @@ def render_text(sheet: Sheet, lang: str = "en") -> str:
              if _say(r.note, lang)]
     if notes:
         lines.append(_ui("note", lang))
-        wide = max(_width(k) for k, _ in notes)
-        lines += [f"  {_pad(k, wide)}  {v}" for k, v in notes]
+        wide = max(display_width(k) for k, _ in notes)
+        lines += [f"  {pad(k, wide)}  {v}" for k, v in notes]
         lines.append("")
     ledger = rulings(sheet, lang)
     if ledger:
@@ -684,7 +684,7 @@ p.legend { font-size: 8pt; color: #333; }
 def render_html(sheet: Sheet, lang: str = "en") -> str:
     """A printable page (A4), self-contained: inline CSS, no script, no outside font or image.
     Well-formed XML as well as HTML (every element closed), so any parser reads it."""
-    e = _escape_html  # controls shown, what XML 1.0 forbids replaced: well-formed whatever
+    e = escape_html  # controls shown, what XML 1.0 forbids replaced: well-formed whatever
     title = _title(sheet, lang)
     orientation = "portrait" if len(sheet.columns) <= 4 else "landscape"
     out = ['<!DOCTYPE html>',

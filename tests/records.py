@@ -39,7 +39,8 @@ def physical_deal(game_id: str, players: list[str], state: dict) -> dict:
 def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: float = 0.3,
                   ledger: float = 0.02, comments: float = 0.05, most_players: int = 5,
                   options: dict | None = None, irregular: float = 0.0,
-                  withdrawals: float = 0.0, players: list[str] | None = None) -> dict:
+                  withdrawals: float = 0.0, players: list[str] | None = None,
+                  seeds: list[tuple[str, str | None]] | None = None) -> dict:
     """A consistent record of a random match of `game_id`: up to `deals` deals, each played by
     random legal actions to its end (the record stops early when the match ends or a deal
     does not finish within 3,000 actions), a share of deals dealt from the physical cards
@@ -51,7 +52,8 @@ def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: fl
     or an act legal a few moves ago): in referee mode a sanctionable one is recorded as the
     engine sanctions it, any other is left out. `withdrawals`: the share of the referee's
     entries that withdraw a standing ledger entry instead. `players`: the seat ids (an event's
-    table), instead of a random count of p0, p1 …"""
+    table), instead of a random count of p0, p1 …. `seeds`: the first deals' seeds and salts
+    (an event's same deals at every table), dealt from them and never from the cards."""
     game = registry.get(game_id)
     counts = list(range(game.min_players, min(game.max_players, most_players) + 1))
     while players is None:
@@ -71,13 +73,16 @@ def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: fl
         "deals": []}
     match = None
     match_totals: dict[str, int] = {}
-    for _ in range(deals):
+    for k in range(deals):
         seed = f"{rnd.getrandbits(64):016x}"
-        salt = f"{rnd.getrandbits(128):032x}"
+        salt: str | None = f"{rnd.getrandbits(128):032x}"
+        given = seeds is not None and k < len(seeds)
+        if given:
+            seed, salt = seeds[k]
         dealt = adjudicate.deal(game_id, players, options, seed, match=match, seed_salt=salt)
         fields: dict[str, Any] = {"seed": seed, "seed_salt": salt,
                                   "seed_commitment": dealt["seed_commitment"]}
-        if game.physical is not None and rnd.random() < physical:
+        if game.physical is not None and not given and rnd.random() < physical:
             table_fields = physical_deal(game_id, players, dealt["state"])
             try:
                 dealt = adjudicate.deal(game_id, players, options, records.PHYSICAL_SEED,

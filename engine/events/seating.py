@@ -132,12 +132,21 @@ def verify_seating(event: Mapping[str, Any], round_number: int) -> bool:
     if rnd.seed is None:
         raise InvalidEvent("the round's seed is not revealed yet",
                            f"rounds[{round_number - 1}].seed")
+    again = reseat(ev, round_number)
+    return (_shape(again) == _shape(rnd)
+            and rng.commitment(rnd.seed, rnd.seed_salt) == rnd.seed_commitment.strip().lower())
+
+
+def reseat(ev: Event, round_number: int) -> Round:
+    """Round `round_number` (from 1) of a parsed event seated again by its method from the
+    rounds before it: a random or swiss round with its revealed seed, a fixed round from its
+    own tables and byes as the director's plan (checked: `plan_invalid`). Its commitments are
+    left empty."""
+    rnd = ev.rounds[round_number - 1]
     before = msgspec.structs.replace(ev, rounds=ev.rounds[:round_number - 1])
     plan = {"tables": [_units(t) for t in rnd.tables], "byes": rnd.byes} \
         if rnd.method == "fixed" else None
-    again = seat_round(before, rnd.seed, rnd.method, plan)
-    return (_shape(again) == _shape(rnd)
-            and rng.commitment(rnd.seed, rnd.seed_salt) == rnd.seed_commitment.strip().lower())
+    return seat_round(before, rnd.seed or "", rnd.method, plan)
 
 
 def _units(table: Table) -> list[str]:

@@ -11,14 +11,16 @@ standings entries name their seats, and the table's seats name the entrants. Tie
 place.
 
 Replaying a record is the costly part; its outcome is a pure function of the record, so it is
-kept by the SHA-256 of the record's JSON bytes (`_replayed`) and the rounds before a swiss round
+kept by the SHA-256 of the record's JSON bytes (`replayed`) and the rounds before a swiss round
 (engine/events/roster.py) re-derive their points without replaying again.
 """
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import orjson
 
@@ -69,6 +71,21 @@ def place_points(event: Event, place: int) -> int:
     return scale[place - 1] if place <= len(scale) else 0
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """A table's record as its replay left it (engine/records.py replay_record): the first
+    discrepancy as (code, deal, step) — deal and step counted from 0 as the check report
+    names them, None where it names none — or None; the final standings' entries as (seats,
+    total); each deal's totals by score target, in order; each score holder's seats by its id
+    (a team's, a seat's own: what a deal's totals name); the record's digest."""
+
+    discrepancy: tuple[str, int | None, int | None] | None
+    entries: tuple[tuple[tuple[str, ...], int], ...]
+    deal_totals: tuple[dict[str, int], ...]
+    holders: dict[str, tuple[str, ...]]
+    digest: str
+
+
 # Replayed records' outcomes by the SHA-256 of the record's JSON as given (orjson's bytes, its
 # `digest` included: a record that differs from a kept one in any byte, its digest alone or a
 # card under an old digest, is another key and is replayed), not by its canonical form: a
@@ -77,7 +94,7 @@ def place_points(event: Event, place: int) -> int:
 # JSON cannot hold (a fraction, NaN), so equal bytes are equal records. A digest is kept, not
 # the record (a large event's records would otherwise be held twice); the oldest is dropped
 # past the bound.
-_REPLAYED: dict[bytes, tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]] = {}
+_REPLAYED: dict[bytes, Replayed] = {}
 _KEEP = 65536
 _KEY_PREFIX = b"card-referee/event-replayed/v1\0"
 
@@ -93,9 +110,35 @@ def _replay_key(record: Any) -> bytes:
     return hashlib.sha256(_KEY_PREFIX + written).digest()
 
 
-def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
-    """(the first discrepancy's code or None, the final standings' entries as (seats, total))
-    of a record, replayed once per process."""
+# Within one reading of one document, the records already replayed by their identity (each
+# held, so that its id stays its own): see `reading`.
+_READING: ContextVar[dict[int, tuple[Any, Replayed]] | None] = ContextVar("event_reading",
+                                                                          default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """One computation over one document (a check, a report, a sheet): within it a record
+    replayed once is found again by identity, not by hashing its JSON again — the
+    check re-seats every round from the rounds before it, and hashing a 200-entrant event's
+    records once per round cost seconds. Nothing changes the document meanwhile. Nested
+    readings are one."""
+    token = _READING.set({}) if _READING.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _READING.reset(token)
+
+
+def replayed(record: Any) -> Replayed:
+    """A record's replay, once per process: the standings, the seating of later swiss rounds
+    and the event's check (engine/events/check.py) all read this one."""
+    seen = _READING.get()
+    if seen is not None:
+        known = seen.get(id(record))
+        if known is not None and known[0] is record:
+            return known[1]
     key = _replay_key(record)
     kept = _REPLAYED.get(key)
     if kept is None:
@@ -103,16 +146,23 @@ def _replayed(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int
         if len(_REPLAYED) >= _KEEP:
             _REPLAYED.pop(next(iter(_REPLAYED)), None)
         _REPLAYED[key] = kept
+    if seen is not None:
+        seen[id(record)] = (record, kept)
     return kept
 
 
-def _replay(record: Any) -> tuple[str | None, tuple[tuple[tuple[str, ...], int], ...]]:
+def _replay(record: Any) -> Replayed:
     report, state = records.replay_record(record)
+    deals = tuple(dict(d["totals"]) for d in report["deals"])
     if not report["consistent"] or state is None:
         found = report["discrepancy"]
-        return (found["code"] if found else "deal_unfinished"), ()
+        where = (found["code"], found["deal"], found["step"]) if found else \
+            ("deal_unfinished", None, None)
+        return Replayed(where, (), deals, {}, report["digest"])
     game = adjudicate.game_by_id(report["game"])
-    return None, tuple((tuple(e.seats), e.total) for e in game.standings(state).entries)
+    entries = game.standings(state).entries
+    return Replayed(None, tuple((tuple(e.seats), e.total) for e in entries), deals,
+                    {e.id: tuple(e.seats) for e in entries}, report["digest"])
 
 
 def _ranked(values: dict[str, int]) -> dict[str, int]:
@@ -140,7 +190,7 @@ def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | 
         scores = reported.scores or {}
         turned = {u: sign * scores.get(u, 0) for u in entrants}
         return TableOutcome(dict(reported.places or {}), _margins(turned),
-                            _opponents(event, table), True)
+                            opponents(event, table), True)
     else:
         return None
     # a record's totals and a reported match's are placed alike: the highest first (turned)
@@ -150,7 +200,7 @@ def table_outcome(event: Event, table: Table, path: str = "") -> TableOutcome | 
         _agrees(reported.places, places, f"{where}.reported.places")
         _agrees(reported.scores, {u: totals.get(u, 0) for u in entrants},
                 f"{where}.reported.scores")
-    return TableOutcome(places, _margins(turned), _opponents(event, table), reported is not None)
+    return TableOutcome(places, _margins(turned), opponents(event, table), reported is not None)
 
 
 def _agrees(stated: dict[str, int] | None, scored: dict[str, int], path: str) -> None:
@@ -168,13 +218,13 @@ def record_totals(table: Table, path: str) -> dict[str, int]:
     entrants: partners that rotate share their side's)."""
     record = table.result.record if table.result else None
     try:
-        found, entries = _replayed(record or {})
+        replay = replayed(record or {})
     except InputError as err:  # a record parse_event let through but the replay refuses
         raise InvalidEvent(err.message, f"{path}.{err.path}" if err.path else path) from None
-    if found is not None:
-        raise EventRecordInconsistent(f"the table's record does not replay as written: {found}",
-                                      path)
-    return _entrant_totals(table, entries)
+    if replay.discrepancy is not None:
+        raise EventRecordInconsistent("the table's record does not replay as written: "
+                                      f"{replay.discrepancy[0]}", path)
+    return _entrant_totals(table, replay.entries)
 
 
 def reported_totals(event: Event, table: Table, path: str) -> dict[str, int]:
@@ -207,7 +257,7 @@ def _entrant_totals(table: Table, entries: Sequence[tuple[tuple[str, ...], int]]
     return totals
 
 
-def _opponents(event: Event, table: Table) -> dict[str, tuple[str, ...]]:
+def opponents(event: Event, table: Table) -> dict[str, tuple[str, ...]]:
     """Each entrant's opponents at the table: every other entrant not seated on its side."""
     sides = side_seats(event.system, game_of(event.system)) if event.system.partners != "none" \
         else ()

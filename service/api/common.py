@@ -20,6 +20,7 @@ from engine.game import InvalidDeal
 from engine.referee import REFEREE
 
 from ..cache import cache_key
+from ..compression import answer_is_cached
 from ..jsonio import OrjsonParser
 from ..trust import SEAT_TOKEN_HEADER, Posted
 from .spec import problem_docs
@@ -91,14 +92,15 @@ def check_player_ids(ext, players: list, path: str) -> None:
 
 def cached_json(ext, namespace: str, identity: bytes, compute) -> bytes:
     """Bytes of the answer, from the cache when present (only for work that costs more than a
-    Redis round trip and repeats: enumerations and lookups)."""
+    Redis round trip and repeats: enumerations and lookups). Sent as they are, their
+    compressed bodies are cached beside them (service/compression.py)."""
     cache = ext.cache
     key = cache_key(namespace, hashlib.sha256(identity).hexdigest())
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    body = orjson.dumps(compute())
-    cache.set(key, body)
+    body = cache.get(key)
+    if body is None:
+        body = orjson.dumps(compute())
+        cache.set(key, body)
+    answer_is_cached(key, body)
     return body
 
 

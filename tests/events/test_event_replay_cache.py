@@ -1,4 +1,4 @@
-"""The standings keep each replayed record's outcome (engine/events/standings.py `_replayed`):
+"""The standings keep each replayed record's outcome (engine/events/standings.py `replayed`):
 the same record again is not replayed, and a record that differs from a kept one in any byte
 is: a stranger who sends a kept record's `digest` with a card changed gets the changed record
 replayed and found inconsistent, never the kept outcome."""
@@ -91,7 +91,7 @@ def test_a_record_changed_anywhere_gets_what_its_own_replay_gives(kept, seed):
     else:
         seat = rnd.choice(list(record["totals"]))
         record["totals"][seat] += rnd.choice([-1, 1])
-    assert event_standings._replayed(record) == event_standings._replay(record)
+    assert event_standings.replayed(record) == event_standings._replay(record)
 
 
 @pytest.mark.parametrize("value", ["\ud800", 2 ** 70, {1: "x"}])
@@ -100,6 +100,6 @@ def test_a_record_with_no_json_form_is_refused_with_its_fault_not_kept(kept, val
     record["tags"]["x-note"] = value
     size = len(event_standings._REPLAYED)
     with pytest.raises(InputError) as err:
-        event_standings._replayed(record)
+        event_standings.replayed(record)
     assert err.value.path.startswith("tags.x-note")
     assert len(event_standings._REPLAYED) == size

@@ -35,7 +35,7 @@ def deal_reports(game_id: str, record: dict[str, Any]) -> list[Any]:
         cut["deals"] = record["deals"][:k + 1]
         report, state = records.replay_record(cut)
         assert report["consistent"], report["discrepancy"]
-        out.append(msgspec.to_builtins(game.reported.of_deal(state)))
+        out.append(msgspec.json.decode(msgspec.json.encode(game.reported.of_deal(state))))  # as JSON carries it
     return out
 
 
