@@ -1,8 +1,8 @@
 """examples/events/: finished events made by tools/make_event_examples.py. Each is what the tool
 makes (so the files stay true to the engine), and holds up as docs/events.md promises anyone
 holding the file: it parses, its digest is its own, every table's record replays consistent
-with the table's seats, every round's seating is what its revealed seed derives, and the
-standings rank every entrant."""
+with the table's seats, every round's seating is what its revealed seed derives, the event's
+whole check (engine/events/check.py) finds nothing, and the standings rank every entrant."""
 from __future__ import annotations
 
 import json
@@ -12,6 +12,7 @@ import pytest
 
 from engine import records
 from engine.events import digest, parse_event, standings as event_standings, verify_seating
+from engine.events.check import check_event
 from engine.events.format import active_units, seat_ids
 from tools import make_event_examples
 
@@ -64,6 +65,17 @@ def test_every_table_record_replays_consistent_with_the_tables_seats(name):
 def test_every_revealed_seating_is_what_its_seed_derives(name):
     data = example(name)
     assert all(verify_seating(data, k) for k in range(1, len(data["rounds"]) + 1))
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_events_check_re_derives_everything_and_finds_no_discrepancy(name):
+    data = example(name)
+    answer = check_event(data)
+    assert answer["consistent"] and answer["discrepancy"] is None, answer["discrepancy"]
+    tables = sum(len(r["tables"]) for r in data["rounds"])
+    assert answer["checked"]["records"] == tables
+    assert answer["checked"]["seatings"] == answer["checked"]["commitments"] == len(data["rounds"])
+    assert answer["checked"]["penalties"] == len(data.get("penalties", ()))
 
 
 @pytest.mark.parametrize("name", FILES)
