@@ -52,7 +52,8 @@ CACHE_CONTROL = "public, max-age=300"
 # Answers with no words for a person (no Content-Language / Vary: Accept-Language).
 _LANGUAGE_FREE = ("/metrics", "/docs/assets/")
 CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "X-Seat-Token", "X-Host-Token", "X-Request-ID",
-                      "Accept-Language", "If-None-Match"]
+                      "Accept-Language", "If-None-Match",
+                      "If-Match", "Idempotency-Key"]  # hosted events' changes
 CORS_EXPOSE_HEADERS = ["X-Request-ID", "ETag", "Content-Language", "Retry-After", "Allow",
                        "Card-Referee-Consistent", "Card-Referee-Digest"]  # a score sheet's
 log_access = logging.getLogger("card_referee.access")
@@ -207,7 +208,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
         CORS(app, origins=["*"] if "*" in settings.cors_origins else list(settings.cors_origins),
              allow_headers=CORS_ALLOW_HEADERS, expose_headers=CORS_EXPOSE_HEADERS,
-             methods=["GET", "POST", "OPTIONS"], max_age=600, vary_header=True,
+             methods=["GET", "POST", "PUT", "DELETE", "OPTIONS"], max_age=600, vary_header=True,
              send_wildcard="*" in settings.cors_origins)
     return app
 

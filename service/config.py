@@ -124,6 +124,8 @@ class Settings:
     max_player_id_length: int = 64
     seal_keys: tuple[bytes, ...] = ()      # AES-256 keys: first seals, all open (rotation)
     referee_keys: tuple[str, ...] = ()     # Bearer keys for referee acts (rotation: any)
+    # Bearer keys that create hosted events (docs/hosted-events.md; rotation: any)
+    director_keys: tuple[str, ...] = ()
     seat_token_keys: tuple[str, ...] = ()  # seat-token HMAC keys: first issues, all verify
     sequence: str = "stateless"            # or "strict": stale or forked states answer 409
     sequence_ttl_seconds: int = 7 * 24 * 3600
@@ -191,6 +193,7 @@ class Settings:
             max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
             seal_keys=_seal_keys(env),
             referee_keys=_secrets(env, "CARDREF_REFEREE_KEYS"),
+            director_keys=_secrets(env, "CARDREF_DIRECTOR_KEYS"),
             seat_token_keys=_secrets(env, "CARDREF_SEAT_TOKEN_KEYS"),
             sequence=(env.get("CARDREF_SEQUENCE") or "stateless").strip().lower(),
             sequence_ttl_seconds=_int(env, "CARDREF_SEQUENCE_TTL_SECONDS", 7 * 24 * 3600),

@@ -10,6 +10,8 @@ service only. The pages:
 
 - the table page (`/table`): its scripts and stylesheet are files; the score sheet it shows in
   an iframe (`srcdoc`, which inherits the page's policy) is allowed by its styles' hashes;
+- the live events' pages (`/director`, `/events/<id>`): scripts and stylesheets are files, the
+  QR codes inline SVG the page asks the service for (service/event_pages.py); no inline style;
 - Swagger UI (`/docs`): its start-up script is a file (service/swagger_init.js), its settings a
   JSON data block; Swagger UI draws some icons as `data:` images;
 - the index (`/`), the rules pages and the HTML score sheet (`POST /v1/records/sheet`): no
@@ -50,6 +52,7 @@ PAGE_STYLE = source_hash(pages.PAGE_STYLE)
 
 TABLE_POLICY = _policy(script_src="'self'", style_src=f"'self' {SHEET_STYLES}",
                        img_src="'self' data:")
+EVENT_PAGES_POLICY = _policy(script_src="'self'", style_src="'self'", img_src="'self'")
 DOCS_POLICY = _policy(script_src="'self'", style_src="'self'", img_src="'self' data:")
 SHEET_POLICY = _policy(script_src="'none'", style_src=SHEET_STYLES, img_src="'none'")
 PAGE_POLICY = _policy(script_src="'none'", style_src=PAGE_STYLE, img_src="'self'")
@@ -70,4 +73,6 @@ def policy_for(path: str) -> str:
     """The policy of the HTML page at `path` (the index's and the rules pages' by default)."""
     if path.startswith("/table/"):
         return TABLE_POLICY  # the page's file itself (/table/index.html)
+    if path == "/director" or path.startswith(("/director/", "/events/")):
+        return EVENT_PAGES_POLICY
     return _BY_PATH.get(path, PAGE_POLICY)

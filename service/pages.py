@@ -263,11 +263,13 @@ _INDEX_TEXT = {
     "en": {"title": "Card Referee", "lead": "A REST API that adjudicates card games.",
            "api": "API documentation", "spec": "OpenAPI spec", "games": "Rules of each game",
            "other": "日本語", "rules": "rules",
-           "table": "Table page: run a physical table from a phone or tablet"},
+           "table": "Table page: run a physical table from a phone or tablet",
+           "director": "Director's page: run a live event from one laptop"},
     "ja": {"title": "Card Referee（カード審判）", "lead": "カードゲームの裁定を行う REST API です。",
            "api": "API ドキュメント", "spec": "OpenAPI 仕様", "games": "各ゲームのルール",
            "other": "English", "rules": "ルール",
-           "table": "卓ページ: スマートフォンやタブレットで実卓を裁定する"},
+           "table": "卓ページ: スマートフォンやタブレットで実卓を裁定する",
+           "director": "大会責任者のページ: 1 台のノートPCでライブ大会を運営する"},
 }
 
 
@@ -283,7 +285,8 @@ def index_page(lang: str, base: str) -> Response:
     body = (f'<h1>{esc(words["title"])}</h1><p>{esc(words["lead"])}</p><ul>'
             f'<li><a href="{esc(base)}/docs">{esc(words["api"])}</a></li>'
             f'<li><a href="{esc(base)}/openapi.yaml">{esc(words["spec"])}</a></li>'
-            f'<li><a href="{esc(base)}/table">{esc(words["table"])}</a></li></ul>'
+            f'<li><a href="{esc(base)}/table">{esc(words["table"])}</a></li>'
+            f'<li><a href="{esc(base)}/director">{esc(words["director"])}</a></li></ul>'
             f'<h2>{esc(words["games"])}</h2><ul>{games}</ul>')
     switch = f'<a href="{esc(base)}/?lang={other}" hreflang="{other}" lang="{other}">' \
              f'{esc(words["other"])}</a>'

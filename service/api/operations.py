@@ -9,7 +9,7 @@ from flask import Flask, Response, request, send_from_directory
 
 from engine import ENGINE_VERSION, registry
 
-from .. import examples, pages
+from .. import event_pages, examples, pages
 from ..errors import request_lang
 from ..jsonio import json_response
 from .common import RefereeBlueprint
@@ -115,6 +115,10 @@ def install_pages(app: Flask, api) -> None:
     @app.get("/table/<path:filename>")
     def table_assets(filename: str):
         return send_from_directory(pages.TABLE_DIR, filename, max_age=0)
+
+    # The live events' pages: the director's (/director) and the public event page
+    # (/events/<id>), and the director's QR codes (service/event_pages.py).
+    event_pages.install(app)
 
     @app.get("/")
     def index():

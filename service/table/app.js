@@ -6,7 +6,8 @@
 import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
-         onStorageChange, storageFailure, matchCopy, fromCopy } from "./store.js";
+         onStorageChange, storageFailure, matchCopy, fromCopy, newMatchId } from "./store.js";
+import { tableLink, eventMatch, committedDeal, bodyHash, putResult, personName } from "./event.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
@@ -29,7 +30,8 @@ const ui = { seat: null, selected: [], legal: null, legalFor: null, refLegal: []
 function resetScreen() {
   Object.assign(ui, { seat: null, selected: [], legal: null, legalFor: null, refLegal: [], view: null, refView: null,
     refusal: null, notice: null, asking: null, picked: [], showAll: false, draftSeat: null, commenting: null,
-    sheet: null, dealSheet: null, refForm: null, otherForm: null, refOpen: false, otherOpen: false, scrollToAct: false });
+    sheet: null, dealSheet: null, refForm: null, otherForm: null, refOpen: false, otherOpen: false, scrollToAct: false,
+    report: null });
 }
 
 // ---- small DOM helper -------------------------------------------------------------------------
@@ -54,7 +56,8 @@ function lastStep(d) { return d.steps.length ? d.steps[d.steps.length - 1] : nul
 function dealState(d) { const s = lastStep(d); return s ? s.state : d.answer.state; }
 function dealToAct(d) { const s = lastStep(d); return s ? s.to_act : d.answer.to_act; }
 function dealStatus(d) { const s = lastStep(d); return s ? s.status : d.answer.status; }
-function save() { if (M) saveMatch(M); }
+// Every change is kept, and an event's table pushes its result (once it differs from the last).
+function save() { if (M) { saveMatch(M); schedulePush(); } }
 // The match's host token (sealing): every deal of the match answers the same one.
 function matchHostToken(before) {
   const deals = before ? M.deals.slice(0, M.deals.indexOf(before)) : M.deals;
@@ -276,8 +279,10 @@ function render() {
   app.replaceChildren();
   if (!games.length) { app.append(h("p", { text: "…" })); return; }
   if (!M) return renderSetup();
+  if (M.event && M.event.reporting) return renderReport();
   if (ui.dealSheet) return renderDealSheet();
   const d = currentDeal();
+  if (!d && !M.draft && M.event) return renderEventStart();
   if (M.draft || !d) return renderDealEntry();
   renderPlay(d);
   if (ui.scrollToAct) scrollToAct();
@@ -430,6 +435,8 @@ async function startMatch() {
 async function newDeal(match) {
   const request = { players: M.players, options: M.options };
   if (match) request.match = match;
+  const same = M.event ? committedDeal(M.event, M.deals.length + 1) : null;
+  if (same) Object.assign(request, { seed: same.seed, seed_salt: same.seed_salt, seed_commitment: same.seed_commitment });
   if (M.mode === "physical") {
     M.draft = { request, hands: Object.fromEntries(M.players.map((p) => [p, []])), table: {}, dealer: "" };
     ui.draftSeat = M.players[0];
@@ -442,13 +449,23 @@ async function dealWith(request) {
   ui.refusal = null;
   let answer;
   try {
-    answer = await withKey(() => call("POST", `/v1/games/${M.game}/deal`, request,
+    const { seed_commitment: _committed, ...sent } = request;  // what the round committed to: checked below
+    answer = await withKey(() => call("POST", `/v1/games/${M.game}/deal`, sent,
                                       { key: M.key || undefined, hostToken: request.match ? matchHostToken() : undefined }));
   } catch (e) {
-    if (!M.deals.length && !M.draft) { M = null; }
+    if (!M.deals.length && !M.draft && !M.event) { M = null; }  // an event's table stays: its link opened it
     return showProblem(e);
   }
   if (answer === undefined) return;
+  if (request.seed && request.seed_commitment !== undefined) {
+    // an event's same deal: dealt from the seed the round committed to, or not at all
+    const committed = request.seed_commitment;
+    delete request.seed_commitment;
+    if (answer.seed_commitment !== committed) {
+      return showProblem(new Problem(409, { code: "commitment_mismatch",
+        detail: `${t("commitment")} ${answer.seed_commitment} ≠ ${committed}` }));
+    }
+  }
   M.deals.push({ request, answer, steps: [] });
   delete M.draft;
   ui.seat = null; ui.selected = []; ui.scrollToAct = true;  // the new deal's table, not the set-up's foot
@@ -665,6 +682,7 @@ function renderPlay(d) {
   const status = dealStatus(d);
   const toAct = dealToAct(d) || [];
   const header = h("section", { class: "top" },
+    eventLine(),
     h("h1", { ...tid("title") }, `${gameName(M.game)} · ${i18nDeal(M.deals.length)}`),
     glance(toAct),
     d.answer.seed_commitment ? h("p", { class: "commitment" }, t("commitment"), " ", h("span", { class: "mono", ...tid("commitment") }, d.answer.seed_commitment)) : null,
@@ -708,7 +726,7 @@ function glance(toAct) {
     const left = typeof line.cards_left === "number" ? line.cards_left
       : ui.refView && ui.refView.hands && Array.isArray(ui.refView.hands[p]) ? ui.refView.hands[p].length : null;
     return h("span", { class: `seat${toAct.includes(p) ? " to-act" : ""}`, ...tid(`seat-${p}`) },
-      h("span", { class: "seat-name" }, p),
+      h("span", { class: "seat-name" }, M.event ? seatWithName(p) : p),
       left !== null ? h("span", { class: "seat-left", ...tid(`seat-left-${p}`) }, language() === "ja" ? `${left}${t("cards_n")}` : `${left} ${t("cards_n")}`) : null,
       line.role ? h("span", { class: "seat-role" }, words(line.role)) : null);
   }));
@@ -1001,7 +1019,8 @@ function commentEditor(step) {
 function resultSection(d) {
   const totals = dealTotals(d);
   const last = lastStep(d);
-  const next = last && !matchFinish(d) && last.next_match;
+  const roundDone = roundDealsPlayed();
+  const next = last && !matchFinish(d) && !roundDone && last.next_match;
   const reasons = {};
   for (const st of d.steps) for (const x of st.score_deltas) {
     // the change in the service's words where it gives them, else its reason as recorded
@@ -1015,7 +1034,8 @@ function resultSection(d) {
       h("strong", { text: `${targetName(k)}: ${signed(v)}` }),
       reasons[k] ? h("span", { class: "hint", text: ` — ${[...reasons[k]].slice(0, 3).join("; ")}` }) : null))),
     last && last.seed ? h("p", { class: "mono" }, `${t("seed")}: ${last.seed} · ${t("salt")}: ${last.seed_salt || ""}`) : null,
-    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal")) : null);
+    next ? h("button", { class: "primary", ...tid("next-deal"), onclick: () => newDeal(next) }, t("next_deal")) : null,
+    roundDone ? h("p", { class: "notice", ...tid("round-deals-played"), text: t("round_deals_played") }) : null);
 }
 
 // How the match ended, when this deal ended it: the deal's `match_finished` event (a game whose
@@ -1356,6 +1376,200 @@ async function importRecord(record) {
   await refresh();
 }
 
+// ---- a table of a hosted event (event.js) ---------------------------------------------------------
+// Opened from the table's link: the match kept for that table resumes (the link's token replaces
+// the one kept: a table's new token), else the event's public view sets it up and it is dealt.
+const sameTable = (e, link) => e && e.id === link.id && e.round === link.round && e.table === link.table;
+async function openEventTable(link) {
+  if (M && sameTable(M.event, link)) {  // open already: only its token, if new
+    M.event.token = link.token;
+    save();
+    if (M.pending.length) await flush(); else await refresh();
+    return;
+  }
+  const kept = (await listMatches()).find((k) => sameTable(k.event, link));
+  const m = kept ? await loadMatch(kept.id) : null;
+  if (m) {
+    m.event.token = link.token;
+    M = m; resetScreen(); ui.notice = t("resume");
+    save();
+    if (M.pending.length) await flush(); else await refresh();
+    return;
+  }
+  let made;
+  busy(true);
+  try {
+    made = await eventMatch(link);
+  } catch (e) {
+    if (e instanceof Unreachable) {  // the link waits in this page until the service answers
+      setOnline(false); render();
+      setTimeout(() => openEventTable(link), 3000);
+      return;
+    }
+    return showProblem(e);
+  } finally { busy(false); }
+  M = { v: 1, id: newMatchId(), ...made, key: rememberedKey(), mode: "server", deals: [], pending: [],
+        created: new Date().toISOString() };
+  resetScreen();
+  await newDeal(null);
+}
+
+// "Event X · round n · table t", the result's push state, and the switch to reported results.
+function eventLine() {
+  if (!M.event) return null;
+  const e = M.event;
+  return h("div", { class: "event-line", ...tid("event-table") },
+    h("strong", { ...tid("event-title") }, eventTitle()), " ", pushStatus(),
+    h("button", { class: "small noprint", ...tid(e.reporting ? "report-off" : "report-on"), onclick: () => {
+      if (!e.reporting && !window.confirm(t("report_confirm"))) return;
+      e.reporting = !e.reporting; save(); render();
+    } }, t(e.reporting ? "report_play" : "report_results")));
+}
+function eventTitle() {
+  const e = M.event;
+  return language() === "ja" ? `${t("tag_event")} ${e.name} · 第${e.round}回戦 · ${e.table}卓`
+    : `${t("tag_event")} ${e.name} · ${t("round_n")} ${e.round} · ${t("table_n")} ${e.table}`;
+}
+function seatWithName(p) {
+  const name = personName(M.event, p);
+  return name === p ? p : `${name} (${p})`;
+}
+
+function pushStatus() {
+  const p = M.event.push || {};
+  // entries still in the queue are not in the record the director has: its result waits too
+  const state = M.pending.length ? "waiting"
+    : p.status === "sent" || p.status === "refused" ? p.status : p.status === "waiting" ? "waiting" : "idle";
+  const words = state === "refused" ? `${t("push_refused")}: ${(p.problem && (p.problem.detail || p.problem.code)) || ""}`
+    : t(`push_${state}`);
+  return h("span", { class: `push push-${state}`, role: "status", ...tid("push"), "data-state": state,
+                     "data-code": (state === "refused" && p.problem && p.problem.code) || "" }, words);
+}
+// The push state changes while the referee may be typing: only its own line is drawn again.
+function pushBar() {
+  const old = app.querySelector('[data-testid="push"]');
+  if (old && M && M.event) old.replaceWith(pushStatus());
+}
+
+// The result pushed: the match record so far (or the last reported result), after every change
+// that changes it. One push in flight; a change meanwhile pushes again after it. Each push
+// replaces the table's result, so a queue of them is its latest: while the service is out of
+// reach only the latest waits, and is sent when it answers. A push's Idempotency-Key is the
+// match's id and the push's number, kept with the match: a push sent again (its answer lost, a
+// reload) carries the same key and body, and the service counts it once.
+// While a push is due or in flight the page is busy (data-busy): what waits on the page waits
+// for the director to have what is on the screen.
+let pushTimer = null, pushLoop = null, pushAgain = false, pushRetry = null;
+function schedulePush() {
+  if (!M || !M.event || pushTimer) return;
+  busy(true);
+  pushTimer = setTimeout(async () => {
+    pushTimer = null;
+    try { await pushResult(); } finally { busy(false); }
+  }, 0);
+}
+function pushResult() {
+  if (pushLoop) { pushAgain = true; return pushLoop; }
+  pushLoop = pushNow().finally(() => { pushLoop = null; });
+  return pushLoop;
+}
+async function resultBody(m) {
+  const e = m.event;
+  if (e.reporting) {
+    const last = e.reports[e.reports.length - 1];
+    return last ? { reported: last.reported } : null;
+  }
+  if (!gameInfo(m.game)) return null;
+  const record = await buildRecord(m, gameInfo(m.game));
+  return record.deals.length ? { record } : null;
+}
+async function pushNow() {
+  do {
+    pushAgain = false;
+    const m = M;
+    if (!m || !m.event || !m.event.token) return;
+    const body = await resultBody(m);
+    if (!body) continue;
+    const p = m.event.push || (m.event.push = { seq: 0 });
+    const hash = bodyHash(JSON.stringify(body));
+    if (p.hash === hash && p.status === "sent") continue;
+    if (p.hash !== hash) { p.seq = (p.seq || 0) + 1; p.hash = hash; }  // a new push; the same one keeps its key
+    p.status = "waiting"; saveMatch(m); pushBar();
+    try {
+      const answer = await putResult(m.event, body, `${m.id}.${p.seq}`);
+      Object.assign(p, { status: "sent", version: answer.version, problem: null });
+    } catch (e) {
+      if (e instanceof Unreachable || (e instanceof Problem && e.status === 503)) {
+        saveMatch(m); pushBar();
+        if (!pushRetry) pushRetry = setTimeout(() => { pushRetry = null; pushResult(); }, 3000);
+        return;
+      }
+      if (e instanceof Problem && e.code === "idempotency_key_reused") {
+        // this push's number was sent with another record (another tab of this match): a new one
+        p.hash = null; pushAgain = true; continue;
+      }
+      // refused (a revoked token, the round closed, a record the service does not take): said,
+      // and the match stays here, its export at hand
+      p.status = "refused";
+      p.problem = e instanceof Problem ? { code: e.code || "", detail: e.message, status: e.status } : { detail: String(e) };
+    }
+    saveMatch(m); pushBar();
+  } while (pushAgain);
+}
+
+// An event's table with no deal yet (the first deal could not be dealt): deal it.
+function renderEventStart() {
+  appendTo(app, h("section", { class: "top" }, eventLine(), h("h1", { ...tid("title") }, gameName(M.game))),
+    refusalBox(), noticeBox(),
+    h("button", { class: "primary", ...tid("event-deal"), onclick: () => newDeal(null) }, t("deal_button")));
+}
+
+// A table without a referee reports its result deal by deal: after each deal, the places of the
+// entrants at the table as the match stands (and their scores, if the table keeps them). The
+// page knows no game's scoring: the table says where each entrant stands, and the service
+// records that as the table's reported result (docs/events.md), each report replacing the last.
+function renderReport() {
+  const e = M.event;
+  const n = e.entrants.length;
+  const form = ui.report || (ui.report = { places: {}, scores: {} });
+  const dealNo = e.reports.length + 1;
+  const rows = e.entrants.map((x) => h("div", { class: "row report-row" },
+    h("span", { class: "seat-name", text: seatWithName(x) }),
+    h("label", {}, t("place"), h("select", { ...tid(`report-place-${x}`), onchange: (ev) => { form.places[x] = Number(ev.target.value) || undefined; } },
+      h("option", { value: "" }, "—"),
+      Array.from({ length: n }, (_, i) => h("option", { value: String(i + 1), selected: form.places[x] === i + 1 }, String(i + 1))))),
+    h("label", {}, t("score"), h("input", { type: "number", ...tid(`report-score-${x}`), value: form.scores[x] ?? "",
+      onchange: (ev) => { form.scores[x] = ev.target.value === "" ? undefined : Number(ev.target.value); } }))));
+  const send = () => {
+    const places = Object.fromEntries(e.entrants.map((x) => [x, form.places[x]]));
+    if (Object.values(places).some((v) => !Number.isInteger(v))) {
+      ui.refusal = { problem: { code: "places_missing", detail: t("report_places_missing") } }; render(); return;
+    }
+    const scored = e.entrants.filter((x) => Number.isInteger(form.scores[x]));
+    const reported = { places, note: `${t("report_after")} ${dealNo}` };
+    if (scored.length === n) reported.scores = Object.fromEntries(scored.map((x) => [x, form.scores[x]]));
+    e.reports.push({ deal: dealNo, reported, at: new Date().toISOString() });
+    ui.refusal = null; ui.report = { places: { ...places }, scores: { ...form.scores } };
+    save(); render();
+  };
+  const reports = e.reports.map((r, i) => h("li", { ...tid(`report-${i}`) }, `${i18nDeal(r.deal)}: `,
+    Object.entries(r.reported.places).sort((a, b) => a[1] - b[1]).map(([x, place]) =>
+      `${place}. ${personName(e, x)}${r.reported.scores ? ` (${r.reported.scores[x]})` : ""}`).join(" · ")));
+  appendTo(app, h("section", { class: "top" }, eventLine(), h("h1", { ...tid("title") }, `${gameName(M.game)} · ${t("report_title")}`)),
+    refusalBox(), noticeBox(),
+    h("section", { ...tid("report-form") }, h("h2", { text: `${t("report_after")} ${dealNo}` }),
+      h("p", { class: "hint", text: t("report_hint") }), rows,
+      h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send"))),
+    reports.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, reports.reverse())) : null,
+    h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
+}
+
+// The round's deals are all played (its `round_end` counts deals): no next deal is offered.
+function roundDealsPlayed() {
+  const limit = M.event && M.event.deal_limit;
+  return Boolean(limit && M.deals.length >= limit);
+}
+
 // ---- start -------------------------------------------------------------------------------------
 async function loadGames() {
   const [list, spec] = await Promise.all([callWithSource("GET", "/v1/games"),
@@ -1380,6 +1594,10 @@ document.getElementById("lang").addEventListener("click", async () => {
 async function start() {
   setLanguage(initialLanguage());
   onStorageChange(storageBanner);
+  // An event table's link: its token leaves the address at once (history, a bookmark, a shared
+  // screen never show it); it is kept with the match.
+  const link = tableLink(location.hash);
+  if (link) history.replaceState(null, "", location.pathname + location.search);
   M = await resumeMatch();
   ui.kept = await listMatches();
   if (M) ui.notice = t("resume");
@@ -1391,10 +1609,20 @@ async function start() {
       await new Promise((r) => setTimeout(r, 3000));
     }
   }
-  if (M && M.pending.length) await flush();
+  if (link) await openEventTable(link);
+  else if (M && M.pending.length) await flush();
   else await refresh();
   if (gamesKept) scheduleRetry();
-  window.addEventListener("online", () => flush());
+  schedulePush();  // a push still owed from before a reload
+  window.addEventListener("online", () => { flush(); schedulePush(); });
+  // A table's link opened while the page is open (the same address but for its fragment: the
+  // browser does not load the page again).
+  window.addEventListener("hashchange", () => {
+    const next = tableLink(location.hash);
+    if (!next) return;
+    history.replaceState(null, "", location.pathname + location.search);
+    openEventTable(next);
+  });
 }
 
 // The service worker (sw.js) keeps the page and what it reads to start, so that a reload while

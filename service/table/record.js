@@ -23,11 +23,14 @@ function recordDeal(d) {
   const finished = last ? last.status === "finished" : d.answer.status === "finished";
   const deal = {};
   for (const k of ["deck", "hands", "table", "dealer", "seed", "seed_salt"]) if (d.request[k] !== undefined) deal[k] = d.request[k];
-  if (!d.request.hands && !d.request.deck) {
+  if (!d.request.hands && !d.request.deck && !d.request.seed) {
     if (!(last && last.seed)) return null;  // still secret: the seed is revealed when the deal ends
     deal.seed = last.seed;
     if (last.seed_salt) deal.seed_salt = last.seed_salt;
     if (d.answer.seed_commitment) deal.seed_commitment = d.answer.seed_commitment;
+  } else if (d.request.seed && d.answer.seed_commitment) {
+    // a seed the table was given (an event's same deals): no secret, written while in play
+    deal.seed_commitment = d.answer.seed_commitment;
   }
   const totals = {};
   const actions = d.steps.map((s) => {

@@ -7,7 +7,9 @@
 //             steps: [{action, state, to_act, status, score_deltas, events, seed, seed_salt, next_match,
 //                      comment}]}],   // comment: the referee's note on the entry (optional)
 //    pending: [action…],   // entered while the service was out of reach, sent in order
-//    draft: {request, hands, table, dealer}}   // a physical deal being entered
+//    draft: {request, hands, table, dealer},   // a physical deal being entered
+//    event: {id, round, table, token, name, deals, deal_limit, entrants, names, push, reports,
+//            reporting}}   // a table of an event the service hosts (event.js)
 // A round's table of a tournament event opens into the same shape: its id, its seats, its options
 // and its tags (event, round, table) are the match's.
 //
@@ -221,7 +223,8 @@ export async function listMatches() {
   try {
     const heads = await asPromise(db.transaction("matches", "readonly").objectStore("matches").getAll());
     return heads.map((h) => ({ id: h.id, game: h.game, players: h.players, created: h.created,
-                               updated: h.updated, tags: h.tags || {}, deals: h.deal_count }))
+                               updated: h.updated, tags: h.tags || {}, deals: h.deal_count,
+                               event: h.event ? { id: h.event.id, round: h.event.round, table: h.event.table } : null }))
       .sort((a, b) => String(b.updated).localeCompare(String(a.updated)));
   } catch (e) {
     return [];
@@ -261,8 +264,12 @@ export async function deleteMatch(id) {
 
 // The match as a file of its own: every state the page holds, the seats' tokens (sealed states:
 // to go on playing them), but not the referee key, which the page asks for again when needed.
+// An event's table token is left out too: a file is carried around, and the table's link opens
+// the match again with its token.
 export function matchCopy(m) {
-  return { format: COPY_FORMAT, format_version: 1, match: { ...m, key: "" } };
+  const match = { ...m, key: "" };
+  if (m.event) match.event = { ...m.event, token: "" };
+  return { format: COPY_FORMAT, format_version: 1, match };
 }
 
 // The match of a file matchCopy wrote (null: not such a file).

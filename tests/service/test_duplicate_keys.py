@@ -23,8 +23,10 @@ CLIENT = APP.test_client()
 
 def _post_routes() -> list[str]:
     spec = CLIENT.get("/openapi.json").get_json()
+    # Hosted events read a body only for a caller holding the event's credential: their own
+    # tests send it one (tests/service/test_hosted_events.py).
     return sorted(path.replace("{game}", "man") for path, ops in spec["paths"].items()
-                  if "post" in ops)
+                  if "post" in ops and "hosted_events" not in ops["post"].get("tags", ()))
 
 
 def _post(path: str, text: str):

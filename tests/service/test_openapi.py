@@ -65,6 +65,10 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
         for method, op in ops.items():
             if not isinstance(op, dict) or "responses" not in op:
                 continue
+            if "hosted_events" in op.get("tags", ()):
+                # Their answers are an event kept in Redis, with random ids and tokens, for a
+                # caller holding a key: tests/service/test_hosted_events.py checks them live.
+                continue
             ok = next(c for c in op["responses"] if c.startswith("2"))
             content = op["responses"][ok]["content"]
             if "application/json" not in content:  # rules pages (markdown, HTML), score sheets

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import registry
-from service import pages
+from service import event_pages, pages
 from service.headers import source_hash
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -29,16 +29,24 @@ SHEET_RECORDS = sorted(p.stem for p in EXAMPLES.glob("*.json"))
 def urls_of(rule) -> list[str]:
     """Concrete URLs for a route: every game, both languages, each file of a file route."""
     urls = [rule.rule]
-    fills = {"game": [g.id for g in registry.all_games()], "lang": list(pages.LANGUAGES)}
+    fills = {"game": [g.id for g in registry.all_games()], "lang": list(pages.LANGUAGES),
+             # a hosted event's parts: none kept here, so each answers a problem
+             "eid": ["A" * 22], "entrant": ["p1"], "number": ["1"], "table": ["1"],
+             "seat": ["1"], "token_id": ["AAAAAAAAAAA"]}
     if rule.rule.startswith("/table/"):
         fills["filename"] = sorted(os.listdir(pages.TABLE_DIR))
+    elif rule.rule.startswith("/director/"):
+        fills["filename"] = sorted(os.listdir(event_pages.DIRECTOR_DIR))
+    elif rule.rule.startswith("/events/page/"):
+        fills["filename"] = sorted(os.listdir(event_pages.EVENT_PAGE_DIR))
     elif rule.rule.startswith("/docs/assets/"):
         fills["filename"] = ["swagger-ui.css", "swagger-ui-bundle.js"]
     else:
         fills["filename"] = ["nothing-here"]
     for arg in rule.arguments:
         urls = [u.replace(part, value) for u in urls
-                for part in [p for p in [f"<string:{arg}>", f"<path:{arg}>", f"<{arg}>"]
+                for part in [p for p in [f"<string:{arg}>", f"<path:{arg}>", f"<int:{arg}>",
+                                         f"<{arg}>"]
                              if p in u][:1] for value in fills[arg]]
     return urls
 
@@ -124,7 +132,7 @@ def test_every_html_page_has_a_strict_policy_that_allows_exactly_what_it_holds(a
             if resp.mimetype == "text/html" and resp.status_code == 200]
     found = {asked.split()[1] for asked, _ in html if asked.startswith("GET")}
     # the walk reached every kind of page: the index, the docs, the table, every game's rules
-    assert {"/", "/docs", "/docs/", "/table"} <= found
+    assert {"/", "/docs", "/docs/", "/table", "/director", f"/events/{'A' * 22}"} <= found
     for g in registry.all_games():
         if not g.rules_doc:
             continue  # the tests' toy game

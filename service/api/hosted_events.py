@@ -1,0 +1,922 @@
+"""Hosted events (docs/hosted-events.md): events the service keeps in Redis
+(service/event_store.py), changed by whoever holds the right credential, seen by anyone.
+
+Who may do what, all in `Authorization: Bearer …`:
+- a **director key** (CARDREF_DIRECTOR_KEYS) creates events, and gives an event a new director
+  token (a lost or revoked one);
+- a **director token** (answered at the creation) manages its one event: entrants, rounds,
+  results, penalties, tokens, the document;
+- a **table token** (one per table, answered when a round starts) writes its table's result in
+  its round, while the round is open;
+- nobody needs anything to read an event's public view (`GET /v1/events/{id}`).
+
+Every change is one compare-and-set on the event's version: the director's changes name the
+version they were computed from (`If-Match: "<version>"`; another version: 409
+version_conflict); a table's result may name it, and without it is applied to the latest
+version (it replaces only that table's result). A change sent with an `Idempotency-Key` is
+answered again as the first time when sent again (same key, same request); the key with
+another request is refused (409 idempotency_key_reused).
+
+The engine computes every document (engine/events/: parse_event, next_round, reveal_round,
+standings); nothing here knows a game's rules.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any, Callable
+
+import msgspec
+import orjson
+from flask import Response, request
+from webargs import core
+
+from engine import records
+from engine.errors import InputError, shown
+from engine.events import digest, next_round, parse_event, reveal_round
+from engine.events.seating import deal_seeds
+from engine.events.standings import as_json, standings, table_outcome, table_places
+
+from .. import event_store
+from ..cache import cache_key
+from ..errors import problem
+from ..event_store import (
+    Change,
+    EventStore,
+    EventsUnavailable,
+    IdempotencyKeyReused,
+    Retry,
+    Snapshot,
+    Token,
+    TokenRevoked,
+    VersionConflict,
+)
+from ..jsonio import body_bytes, invalid_json, raw_json_body
+from .common import RefereeBlueprint
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+_ID_PATTERN = "^[A-Za-z0-9_-]{22}$"
+
+
+class DirectorKeyRequired(InputError):
+    """Creating an event without a director key (403)."""
+
+    code = "director_key_required"
+    http_status = 403
+
+
+class EventTokenInvalid(InputError):
+    """A change or a director's read without a token of this event allowed to make it (403):
+    missing, wrong, revoked, another event's, another table's or round's."""
+
+    code = "event_token_invalid"
+    http_status = 403
+
+
+class EventNotFound(InputError):
+    """No event of this id is kept here (404), or no such round, table, seat or entrant."""
+
+    code = "event_not_found"
+    http_status = 404
+
+
+class VersionRequired(InputError):
+    """A director's change without `If-Match` naming the version it was computed from (428)."""
+
+    code = "version_required"
+    http_status = 428
+
+
+class EventStateConflict(InputError):
+    """A change the event's progress does not allow now (409): `round_not_closed`,
+    `round_closed`, `event_published`."""
+
+    http_status = 409
+
+
+# ------------------------------------------------------------------ the spec
+
+def _problems(**statuses: str) -> dict[str, Any]:
+    ref = {"$ref": "#/components/schemas/Problem"}
+    return {status[1:]: {"description": text,
+                         "content": {"application/problem+json": {"schema": ref}}}
+            for status, text in statuses.items()}
+
+
+_COMMON_PROBLEMS = {
+    "_400": "Malformed JSON (`json_malformed`)",
+    "_404": "No such event here (`event_not_found`: an unknown id, or no such round, table, "
+            "seat, entrant or token)",
+    "_413": "Body too large (`body_too_large`) or a record past a limit (`limit_exceeded`)",
+    "_415": "Body not declared as JSON (`unsupported_media_type`)",
+    "_422": "The change makes no valid event (`event_invalid`, `event_record_inconsistent`, "
+            "`reported_result_inconsistent`, "
+            "`plan_invalid`, `options_invalid`, `game_unknown`, `event_version_unsupported`, "
+            "`json_duplicate_key`; `request_invalid`)",
+    "_503": "The events' store does not answer (`events_unavailable`); with an "
+            "Idempotency-Key the same request may be sent again",
+}
+_CHANGE_PROBLEMS = {
+    **_COMMON_PROBLEMS,
+    "_403": "No token of this event allowed to make this change (`event_token_invalid`)",
+    "_409": "The event moved on (`version_conflict`: the answer's `ETag` is its version now), "
+            "the Idempotency-Key was used for another request (`idempotency_key_reused`), or "
+            "the event's progress does not allow it (`round_not_closed`, `round_closed`, "
+            "`event_published`)",
+    "_428": "A director's change without `If-Match` (`version_required`)",
+}
+EVENT_ID_PARAMETER = {"in": "path", "name": "eid", "required": True,
+                      "description": "the event's id, answered when it was created",
+                      "schema": {"type": "string", "pattern": _ID_PATTERN}}
+IF_MATCH_PARAMETER = {"in": "header", "name": "If-Match", "required": True,
+                      "description": "the event's version the change was computed from, as "
+                                     "the ETag of the answer that gave it (`\"7\"`)",
+                      "schema": {"type": "string", "maxLength": 32}}
+IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "required": False,
+                         "description": "any random string (a UUID): the same request sent "
+                                        "again with it is answered as the first time, for "
+                                        "24 hours",
+                         "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"}}
+_CHANGED = {"type": "object", "required": ["id", "version"], "properties": {
+    "id": {"type": "string"}, "version": {"type": "integer", "minimum": 1}},
+    "additionalProperties": True}
+_OBJECT = {"type": "object", "additionalProperties": True}
+
+
+def _json_answer(status: int, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {str(status): {"description": description,
+                          "headers": {"ETag": {"description": "the event's version",
+                                               "schema": {"type": "string"}}},
+                          "content": {"application/json": {"schema": schema}}}}
+
+
+def _body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+def _schema_of(kind: type[msgspec.Struct]) -> dict[str, Any]:
+    """A request body as the engine declares it (engine/events/format.py), in OpenAPI 3.0."""
+    from engine.state import openapi_schema
+
+    from ..schemas import _without_empty_required
+
+    schema: dict[str, Any] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))
+    return schema
+
+
+# ------------------------------------------------------------------ the routes
+
+def build(ctx) -> RefereeBlueprint:
+    """The hosted events' routes, on a blueprint of their own (/v1/events)."""
+    from engine.events.format import Entrant, Penalty, Person, TableResult
+
+    ext = ctx.ext
+    settings = ext.settings
+    kept_in = EventStore(settings.redis_url, settings.redis_timeout_seconds,
+                         settings.redis_retry_seconds) if settings.redis_url else None
+    director_keys = [k.encode() for k in settings.director_keys]
+    blp = RefereeBlueprint("hosted_events", __name__, url_prefix="/v1/events",
+                           description="Events the service keeps: a director manages one, "
+                                       "tables write their results, anyone reads the "
+                                       "standings (docs/hosted-events.md)")
+
+    @blp.errorhandler(VersionConflict)
+    def _conflict(err: VersionConflict):
+        return problem(409, "version_conflict", str(err),
+                       headers={"ETag": f'"{err.current}"'})
+
+    @blp.errorhandler(IdempotencyKeyReused)
+    def _reused(err: IdempotencyKeyReused):
+        return problem(409, "idempotency_key_reused", str(err))
+
+    @blp.errorhandler(TokenRevoked)
+    def _revoked(err: TokenRevoked):
+        return problem(403, "event_token_invalid", str(err))
+
+    @blp.errorhandler(EventsUnavailable)
+    def _unavailable(err: EventsUnavailable):
+        detail = ("the events' store did not answer in time: whether the change was made is "
+                  "unknown; send it again with the same Idempotency-Key to find out"
+                  if err.outcome_unknown else
+                  "the events' store does not answer; nothing was changed")
+        return problem(503, "events_unavailable", detail, headers={"Retry-After": "1"})
+
+    def db() -> EventStore:
+        """The store; a service without one keeps no event (404 for any id)."""
+        if kept_in is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        return kept_in
+
+    # -- who asks ------------------------------------------------------------------------
+    def bearer() -> str | None:
+        scheme, _, value = (request.headers.get("Authorization") or "").partition(" ")
+        value = value.strip()
+        return value if scheme.lower() == "bearer" and value else None
+
+    def require_director_key() -> str:
+        given = bearer()
+        raw = given.encode("utf-8", "surrogatepass") if given else b""
+        for key in director_keys:
+            if given and secrets.compare_digest(raw, key):
+                return key.decode()
+        raise DirectorKeyRequired(
+            "creating an event needs Authorization: Bearer <a key of CARDREF_DIRECTOR_KEYS>"
+            + ("" if director_keys else " (none is configured here, so nobody may)"))
+
+    def snapshot(eid: str) -> Snapshot:
+        found = db().get(eid) if kept_in is not None and event_store.EVENT_ID.fullmatch(eid) \
+            else None
+        if found is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        return found
+
+    def version_of(eid: str) -> int:
+        """The event's version, without its document (404: no such event)."""
+        found = db().version(eid) if kept_in is not None and \
+            event_store.EVENT_ID.fullmatch(eid) else None
+        if found is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        return found
+
+    def token_of(eid: str, *, table: tuple[int, int] | None = None) -> Token:
+        """The caller's token: the event's director token, or (where `table` names a round
+        and table) that table's token. An unknown event is 404 before any token is read."""
+        version_of(eid)
+        given = bearer()
+        token = db().token(eid, given) if kept_in is not None and given else None
+        if token is not None and token.role == "director":
+            return token
+        if token is not None and table is not None and (token.round, token.table) == table:
+            return token
+        if token is not None and table is not None:
+            raise EventTokenInvalid(f"this token writes table {token.table} of round "
+                                    f"{token.round} only")
+        raise EventTokenInvalid(
+            "this needs Authorization: Bearer <the event's director token>"
+            + (" or the table's token" if table is not None else "")
+            + ": none was sent, or it is not one of this event's, or it was revoked")
+
+    def retry_of(token_id: str) -> Retry | None:
+        key = request.headers.get(IDEMPOTENCY_HEADER)
+        if key is None:
+            return None
+        if not event_store.IDEMPOTENCY_KEY.fullmatch(key):
+            raise InputError("an Idempotency-Key is 1–128 visible ASCII characters",
+                             IDEMPOTENCY_HEADER, code="request_invalid")
+        what = b"\x00".join([request.method.encode(), request.path.encode(), token_id.encode(),
+                             request.get_data()])
+        return Retry(key, what)
+
+    def expected_version(snap: Snapshot, required: bool) -> int | None:
+        raw = request.headers.get("If-Match")
+        if raw is None:
+            if required:
+                raise VersionRequired("a director's change names the version it was computed "
+                                      "from: If-Match: \"<version>\" (the ETag of the answer "
+                                      "that gave the document)")
+            return None
+        value = raw.strip().removeprefix("W/").strip('"')
+        if not value.isdigit() or len(value) > 15:
+            raise InputError("If-Match is the event's version, as an ETag: \"7\"", "If-Match",
+                             code="request_invalid")
+        if int(value) != snap.version:
+            raise VersionConflict(f"the event is at version {snap.version}, not {value}",
+                                  snap.version)
+        return int(value)
+
+    def answered(body: bytes, status: int = 200, version: int | None = None) -> Response:
+        """The answer, its ETag the event's version (read from a change's small answer
+        unless given)."""
+        if version is None:
+            version = orjson.loads(body).get("version")
+        response = Response(body, status=status, content_type="application/json")
+        if version:
+            response.headers["ETag"] = f'"{version}"'
+        return response
+
+    def changed(eid: str, token: Token, compute: Callable[[Snapshot], tuple[Change, dict]],
+                *, version_required: bool = True, status: int = 200) -> Response:
+        """Apply `compute` (the event as stored → what changes and what the answer adds) as
+        a compare-and-set on the version; a table's change without If-Match is computed again
+        on the newer version when another change came first."""
+        retry = retry_of(token.id)
+        if retry is not None:
+            kept = db().kept_answer(eid, retry)
+            if kept is not None:
+                return answered(kept, status)
+        snap = snapshot(eid)
+        expected = expected_version(snap, version_required)
+        for attempt in range(event_store.APPLY_ATTEMPTS):
+            if snap.published:
+                raise EventStateConflict("the event is published: it changes no more", "",
+                                         code="event_published")
+            change, extra = compute(snap)
+
+            def answer(version: int, extra: dict = extra) -> bytes:
+                return orjson.dumps({"id": eid, "version": version, **extra})
+            try:
+                _version, body = db().change(eid, snap.version, change, answer, retry,
+                                              acting=token.id)
+                return answered(body, status)
+            except VersionConflict:
+                if expected is not None or attempt == event_store.APPLY_ATTEMPTS - 1:
+                    raise
+                snap = snapshot(eid)
+        raise AssertionError("unreachable")
+
+    # -- creating ------------------------------------------------------------------------
+    @blp.route("", methods=["POST"])
+    @blp.doc(operationId="createEvent",
+             summary="Create an event kept here (director key): its id and director token",
+             description="`Authorization: Bearer <director key>` (CARDREF_DIRECTOR_KEYS). The "
+                         "body is the event document (docs/events.md): its entrants and "
+                         "system, usually no rounds yet (rounds it brings are revealed). "
+                         "The answer's `director_token` manages this event only; keep it.",
+             parameters=[IDEMPOTENCY_PARAMETER],
+             requestBody=_body({**_OBJECT, "description": "an event document "
+                                                           "(`card-referee/event`)"}),
+             responses={**_json_answer(201, {"type": "object", "required": [
+                 "id", "version", "director_token", "director_token_id"], "properties": {
+                 "id": {"type": "string", "pattern": _ID_PATTERN},
+                 "version": {"type": "integer"}, "director_token": {"type": "string"},
+                 "director_token_id": {"type": "string"}}}, "The event, created"),
+                 **_problems(**_COMMON_PROBLEMS, _403="Not a director key "
+                                                       "(`director_key_required`)",
+                             _409="The Idempotency-Key created another event "
+                                  "(`idempotency_key_reused`)")})
+    def create_event():
+        key = require_director_key()
+        if kept_in is None:
+            raise EventsUnavailable("this service keeps no events: CARDREF_REDIS_URL is not "
+                                    "set")
+        document = _body_json()
+        parsed = parse_event(document)
+        for k, rnd in enumerate(parsed.rounds):
+            if rnd.seed is None:
+                raise InputError("an event brought here has its rounds revealed (their seeds "
+                                 "are nobody's to keep here)", f"rounds[{k}].seed",
+                                 code="event_invalid")
+        idem = request.headers.get(IDEMPOTENCY_HEADER)
+        retry = retry_of("director-key")
+        eid = event_store.event_id(key, idem if retry else None)
+        if retry is not None:
+            kept = db().kept_answer(eid, retry)
+            if kept is not None:
+                return answered(kept, 201)
+        token, record, stored = event_store.new_token("director")
+        change = Change(_normal(parsed), {}, {record.id: stored}, {})
+        try:
+            _version, body = db().change(eid, 0, change, lambda version: orjson.dumps({
+                "id": eid, "version": version, "director_token": token,
+                "director_token_id": record.id}), retry)
+        except VersionConflict:  # only a derived id exists already: its key's record expired
+            raise IdempotencyKeyReused("this Idempotency-Key created another event "
+                                       "already") from None
+        return answered(body, 201)
+
+    # -- reading -------------------------------------------------------------------------
+    @blp.route("/<eid>", methods=["GET"])
+    @blp.doc(operationId="getEvent",
+             summary="An event's public view and standings (no key)",
+             description="The event document as anyone may see it — no seed before its round "
+                         "is closed (they are never in it), and while a round is open each "
+                         "table's record shows only its finished deals' totals, never a hand "
+                         "or a move — with the standings (docs/events.md \"Standings\").",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={**_json_answer(200, {"type": "object", "required": [
+                 "id", "version", "published", "event", "standings"], "properties": {
+                 "id": {"type": "string"}, "version": {"type": "integer"},
+                 "published": {"type": "boolean"}, "event": _OBJECT,
+                 "standings": {"type": "array", "items": _OBJECT}}}, "The public view"),
+                 **_problems(_404=_COMMON_PROBLEMS["_404"],
+                             _422="A stored record no longer replays "
+                                  "(`event_record_inconsistent`)",
+                             _503=_COMMON_PROBLEMS["_503"])})
+    def public_view(eid: str):
+        # Cached by the event's version: most reads find it without reading the document.
+        version = version_of(eid)
+        key = cache_key("event-public", hashlib.sha256(
+            f"{eid}\x00{version}".encode()).hexdigest())
+        body = ext.cache.get(key)
+        if body is None:
+            snap = snapshot(eid)
+            version, body = snap.version, orjson.dumps(public(snap))
+            ext.cache.set(cache_key("event-public", hashlib.sha256(
+                f"{eid}\x00{version}".encode()).hexdigest()), body)
+        return answered(body, version=version)
+
+    @blp.route("/<eid>/document", methods=["GET"])
+    @blp.doc(operationId="getEventDocument",
+             summary="The whole event document with its digest (director token)",
+             description="What the event is, whole: check it anywhere (`card-referee event "
+                         "check`, docs/events.md). Its `ETag` is the event's version.",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={**_json_answer(200, {**_OBJECT, "description": "an event document "
+                                                                       "(`card-referee/event`)"},
+                                       "The document"),
+                        **_problems(_403=_CHANGE_PROBLEMS["_403"], _404=_COMMON_PROBLEMS["_404"],
+                                    _503=_COMMON_PROBLEMS["_503"])})
+    def document(eid: str):
+        token_of(eid)
+        snap = snapshot(eid)
+        doc = dict(snap.document)
+        doc["digest"] = digest(doc)
+        response = Response(orjson.dumps(doc), content_type="application/json")
+        response.headers["ETag"] = f'"{snap.version}"'
+        return response
+
+    # -- entrants ------------------------------------------------------------------------
+    director_change = dict(parameters=[EVENT_ID_PARAMETER, IF_MATCH_PARAMETER,
+                                       IDEMPOTENCY_PARAMETER],
+                           responses={**_json_answer(200, _CHANGED, "Changed: the new version"),
+                                      **_problems(**_CHANGE_PROBLEMS)})
+
+    @blp.route("/<eid>/entrants", methods=["POST"])
+    @blp.doc(operationId="addEventEntrant", summary="Register an entrant (late entry once "
+                                                     "rounds are seated)",
+             description="The entrant (docs/events.md \"Entrants\"). Once a round is seated "
+                         "the entrant enters the next round (`entered_round` defaults to it).",
+             requestBody=_body(_schema_of(Entrant)), **director_change)
+    def add_entrant(eid: str):
+        token = token_of(eid)
+        entrant = _body_json()
+
+        def compute(snap: Snapshot):
+            doc = dict(snap.document)
+            if not isinstance(entrant, dict):
+                raise InputError("an entrant is an object", "", code="event_invalid")
+            seated = len(doc.get("rounds", []))
+            added = {**entrant}
+            if seated:
+                added.setdefault("entered_round", seated + 1)
+                if not isinstance(added["entered_round"], int) or \
+                        added["entered_round"] <= seated:
+                    raise InputError(f"rounds 1–{seated} are seated: a late entry enters round "
+                                     f"{seated + 1} or later", "entered_round",
+                                     code="event_invalid")
+            doc["entrants"] = [*doc.get("entrants", []), added]
+            return Change.of(_normal(parse_event(doc))), {"entrant": added.get("id")}
+        return changed(eid, token, compute)
+
+    @blp.route("/<eid>/entrants/<entrant>/check-in", methods=["POST"])
+    @blp.doc(operationId="checkInEventEntrant", summary="Check an entrant in or out",
+             description="`{\"checked_in\": true|false}`. Once rounds are seated, checking in "
+                         "makes the entrant a late entry of the next round; one who was "
+                         "eligible for a seated round withdraws instead.",
+             requestBody=_body({"type": "object", "required": ["checked_in"],
+                                "additionalProperties": False,
+                                "properties": {"checked_in": {"type": "boolean"}}}),
+             **director_change)
+    def check_in(eid: str, entrant: str):
+        token = token_of(eid)
+        body = _body_json()
+        if not isinstance(body, dict) or set(body) != {"checked_in"} or \
+                not isinstance(body["checked_in"], bool):
+            raise InputError("the body is {\"checked_in\": true|false}", "checked_in",
+                             code="request_invalid")
+
+        def compute(snap: Snapshot):
+            doc, found = _with_entrant(snap, entrant)
+            seated = len(doc.get("rounds", []))
+            was_eligible = found.get("checked_in", True) and \
+                found.get("entered_round", 1) <= seated
+            if body["checked_in"]:
+                if not found.get("checked_in", True) and seated:
+                    found["entered_round"] = max(found.get("entered_round", 1), seated + 1)
+                found.pop("checked_in", None)
+            elif was_eligible:
+                raise InputError(f"{shown(entrant)} could be seated in a round already "
+                                 "seated: withdraw it instead", "checked_in",
+                                 code="event_invalid")
+            else:
+                found["checked_in"] = False
+            return Change.of(_normal(parse_event(doc))), {"entrant": entrant}
+        return changed(eid, token, compute)
+
+    @blp.route("/<eid>/entrants/<entrant>/withdraw", methods=["POST"])
+    @blp.doc(operationId="withdrawEventEntrant",
+             summary="Withdraw an entrant from the next round on", **director_change)
+    def withdraw(eid: str, entrant: str):
+        token = token_of(eid)
+
+        def compute(snap: Snapshot):
+            doc, found = _with_entrant(snap, entrant)
+            if found.get("withdrawn_round") is not None:
+                raise InputError(f"{shown(entrant)} has withdrawn already", "withdrawn_round",
+                                 code="event_invalid")
+            nxt = len(doc.get("rounds", [])) + 1
+            if found.get("entered_round", 1) >= nxt:  # never seatable yet: not checked in
+                found["checked_in"] = False
+            else:
+                found["withdrawn_round"] = nxt
+            return Change.of(_normal(parse_event(doc))), {"entrant": entrant}
+        return changed(eid, token, compute)
+
+    # -- rounds --------------------------------------------------------------------------
+    @blp.route("/<eid>/rounds", methods=["POST"])
+    @blp.doc(operationId="startEventRound",
+             summary="Seat and start the next round; one table token per table",
+             description="The service draws the round's seed and salt, keeps them secret "
+                         "until the round is closed, seats the round (engine next_round: "
+                         "`method` and a fixed round's `plan` as there) and answers one token "
+                         "per table, each writing that table's result of this round only.",
+             requestBody=_body({"type": "object", "additionalProperties": False,
+                                "properties": {
+                                    "method": {"type": "string",
+                                               "enum": ["random", "swiss", "fixed"]},
+                                    "plan": _OBJECT}}, required=False),
+             **director_change)
+    def start_round(eid: str):
+        token = token_of(eid)
+        body = _body_json(required=False)
+        if body is None:
+            body = {}
+        if not isinstance(body, dict) or not set(body) <= {"method", "plan"}:
+            raise InputError("the body is {\"method\"?, \"plan\"?}", "", code="request_invalid")
+
+        def compute(snap: Snapshot):
+            doc = snap.document
+            rounds = doc.get("rounds", [])
+            if rounds and rounds[-1].get("seed") is None:
+                raise EventStateConflict(f"round {len(rounds)} is not closed", "rounds",
+                                         code="round_not_closed")
+            seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+            seated = next_round(doc, seed, salt, method=body.get("method"),
+                                plan=body.get("plan"))
+            number = len(seated["rounds"])
+            rnd = seated["rounds"][-1]
+            change = Change.of(_normal(parse_event(seated)))
+            change.secrets[f"round:{number}"] = orjson.dumps(
+                {"seed": seed, "salt": salt}).decode()
+            tables = []
+            for table in rnd["tables"]:
+                given, record, stored = event_store.new_token("table", number, table["number"])
+                change.tokens[record.id] = stored
+                tables.append({"number": table["number"], "token": given,
+                               "token_id": record.id})
+            return change, {"round": number, "seed_commitment": rnd["seed_commitment"],
+                            "tables": tables}
+        return changed(eid, token, compute)
+
+    @blp.route("/<eid>/rounds/<int:number>/close", methods=["POST"])
+    @blp.doc(operationId="closeEventRound",
+             summary="Close a round: its seeds revealed into the document, its table tokens "
+                     "revoked", **director_change)
+    def close_round(eid: str, number: int):
+        token = token_of(eid)
+
+        def compute(snap: Snapshot):
+            rnd = _round(snap, number)
+            if rnd.get("seed") is not None:
+                raise EventStateConflict(f"round {number} is closed already", "rounds",
+                                         code="round_closed")
+            kept = db().secret(eid, number)
+            if kept is None:  # a change racing this one closed it: the CAS refuses ours
+                raise VersionConflict("the round's seed is no longer kept", snap.version + 1)
+            change = Change.of(_normal(parse_event(
+                reveal_round(snap.document, number, kept["seed"], kept["salt"]))))
+            change.secrets[f"round:{number}"] = ""
+            for old in db().tokens(eid):
+                if old.role == "table" and old.round == number:
+                    change.tokens[old.id] = ""
+            return change, {"round": number, "seed": kept["seed"], "seed_salt": kept["salt"]}
+        return changed(eid, token, compute)
+
+    @blp.route("/<eid>/rounds/<int:number>/deals", methods=["GET"])
+    @blp.doc(operationId="getEventRoundDeals",
+             summary="A round's same-deals seeds, for its tables to deal (table token of the "
+                     "round, or the director token)",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={**_json_answer(200, {"type": "object", "properties": {
+                 "round": {"type": "integer"}, "deals": {"type": "array", "items": _OBJECT}}},
+                 "Deal k's seed, salt and commitment by deal number"),
+                 **_problems(_403=_CHANGE_PROBLEMS["_403"], _404=_COMMON_PROBLEMS["_404"],
+                             _503=_COMMON_PROBLEMS["_503"])})
+    def round_deals(eid: str, number: int):
+        version_of(eid)
+        given = bearer()
+        token = db().token(eid, given) if given else None
+        if token is None or (token.role != "director" and token.round != number):
+            raise EventTokenInvalid("a round's deals are for its tables' tokens and the "
+                                    "director's")
+        snap = snapshot(eid)
+        rnd = _round(snap, number)
+        if rnd.get("seed") is not None:
+            return answered(orjson.dumps({"round": number, "deals": rnd.get("deals", [])}))
+        kept = db().secret(eid, number)
+        if kept is None:
+            raise EventNotFound("this round's seed is not kept here", "number")
+        return answered(orjson.dumps({"round": number, "deals": deal_seeds(
+            kept["seed"], kept["salt"], len(rnd.get("deals", [])))}))
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/result", methods=["PUT"])
+    @blp.doc(operationId="putEventTableResult",
+             summary="A table's result: its match record (checked by replay) or a reported "
+                     "result (table token of that table and round, or the director token)",
+             description="Sent as often as the match goes on: each replaces the table's "
+                         "result (`null`: none again). A table's token writes while its "
+                         "round is open; the "
+                         "director corrects any table. `If-Match` is optional here: without "
+                         "it the result is written on the event's latest version.",
+             parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
+                         IDEMPOTENCY_PARAMETER],
+             requestBody=_body({**_schema_of(TableResult), "nullable": True}),
+             responses=director_change["responses"])
+    def table_result(eid: str, number: int, table: int):
+        token = token_of(eid, table=(number, table))
+        result = _body_json()
+        if isinstance(result, dict) and isinstance(result.get("record"), dict):
+            _check_record(ext.settings, result["record"])
+
+        def compute(snap: Snapshot):
+            rnd = _round(snap, number)
+            if token.role == "table" and rnd.get("seed") is not None:
+                raise EventStateConflict(f"round {number} is closed: only the director "
+                                         "corrects its results", "rounds",
+                                         code="round_closed")
+            doc = _copy(snap)
+            target = _table(doc["rounds"][number - 1], table)
+            target["result"] = result
+            # The stored document was checked whole when stored, and a table's result depends
+            # on nothing but its table: the engine checks the document with only this result
+            # in it (a few ms, where the whole of a large event's records takes a second).
+            parsed = parse_event(_with_one_result(doc, number, table))
+            where = next(k for k, t in enumerate(parsed.rounds[number - 1].tables)
+                         if t.number == table)
+            checked = parsed.rounds[number - 1].tables[where]
+            # placed as the standings will place it: a reported result whose places or scores
+            # are not what its deals score to is refused now, not in every later view
+            table_outcome(parsed, checked, f"rounds[{number - 1}].tables[{where}]")
+            if checked.result is None:  # `null`: the table has no result (yet) again
+                target.pop("result")
+            else:
+                target["result"] = msgspec.to_builtins(checked.result)
+            return Change.of(doc), {"round": number, "table": table}
+        return changed(eid, token, compute, version_required=False)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/seats/<int:seat>/substitute",
+               methods=["PUT"])
+    @blp.doc(operationId="putEventSubstitute",
+             summary="A substitute takes a seat for one round (null: none)",
+             description="`{\"id\", \"name\"}` or `null`; seats count from 1 in seat order.",
+             requestBody=_body({**_schema_of(Person), "nullable": True}), **director_change)
+    def substitute(eid: str, number: int, table: int, seat: int):
+        token = token_of(eid)
+        person = _body_json()
+
+        def compute(snap: Snapshot):
+            _round(snap, number)
+            doc = _copy(snap)
+            seats = _table(doc["rounds"][number - 1], table)["seats"]
+            if not 1 <= seat <= len(seats):
+                raise EventNotFound(f"a table has seats 1–{len(seats)}", "seat")
+            if person is None:
+                seats[seat - 1].pop("substitute", None)
+            else:
+                seats[seat - 1]["substitute"] = person
+            return Change.of(_normal(parse_event(doc))), {"round": number, "table": table}
+        return changed(eid, token, compute)
+
+    @blp.route("/<eid>/penalties", methods=["POST"])
+    @blp.doc(operationId="addEventPenalty", summary="The director's penalty",
+             description="docs/events.md \"Penalties\"; `round` defaults to the last seated.",
+             requestBody=_body(_schema_of(Penalty)), **director_change)
+    def add_penalty(eid: str):
+        token = token_of(eid)
+        penalty = _body_json()
+        if not isinstance(penalty, dict):
+            raise InputError("a penalty is an object", "", code="event_invalid")
+
+        def compute(snap: Snapshot):
+            doc = dict(snap.document)
+            given = {"round": max(len(doc.get("rounds", [])), 1), **penalty}
+            doc["penalties"] = [*doc.get("penalties", []), given]
+            return Change.of(_normal(parse_event(doc))), {}
+        return changed(eid, token, compute)
+
+    @blp.route("/<eid>/publish", methods=["POST"])
+    @blp.doc(operationId="publishEvent",
+             summary="Publish the event: final, it changes no more; its digest answered",
+             **director_change)
+    def publish(eid: str):
+        token = token_of(eid)
+
+        def compute(snap: Snapshot):
+            rounds = snap.document.get("rounds", [])
+            if rounds and rounds[-1].get("seed") is None:
+                raise EventStateConflict(f"round {len(rounds)} is not closed", "rounds",
+                                         code="round_not_closed")
+            change = Change.of(snap.document)
+            change.event["published"] = "1"
+            return change, {"published": True, "digest": digest(snap.document)}
+        return changed(eid, token, compute)
+
+    # -- tokens --------------------------------------------------------------------------
+    @blp.route("/<eid>/tokens", methods=["GET"])
+    @blp.doc(operationId="listEventTokens",
+             summary="The event's live tokens: ids and roles, never the tokens (director)",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={**_json_answer(200, {"type": "object", "properties": {
+                 "tokens": {"type": "array", "items": _OBJECT}}}, "The tokens"),
+                 **_problems(_403=_CHANGE_PROBLEMS["_403"], _404=_COMMON_PROBLEMS["_404"],
+                             _503=_COMMON_PROBLEMS["_503"])})
+    def list_tokens(eid: str):
+        token_of(eid)
+        return answered(orjson.dumps({"tokens": [
+            {"token_id": t.id, "role": t.role, **({"round": t.round, "table": t.table}
+                                                  if t.role == "table" else {})}
+            for t in db().tokens(eid)]}))
+
+    @blp.route("/<eid>/tokens/<token_id>", methods=["DELETE"])
+    @blp.doc(operationId="revokeEventToken", summary="Revoke a token (director)",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={"204": {"description": "Revoked"},
+                        **_problems(_403=_CHANGE_PROBLEMS["_403"],
+                                    _404=_COMMON_PROBLEMS["_404"],
+                                    _503=_COMMON_PROBLEMS["_503"])})
+    def revoke(eid: str, token_id: str):
+        token_of(eid)
+        if not db().revoke(eid, token_id):
+            raise EventNotFound("no live token of this id", "token_id")
+        return Response(status=204)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/token", methods=["POST"])
+    @blp.doc(operationId="newEventTableToken",
+             summary="A new token for a table of an open round, replacing its others "
+                     "(director)",
+             parameters=[EVENT_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
+             responses={**_json_answer(200, _CHANGED, "The table's new token"),
+                        **_problems(**{k: v for k, v in _CHANGE_PROBLEMS.items()
+                                       if k != "_428"})})
+    def new_table_token(eid: str, number: int, table: int):
+        token = token_of(eid)
+
+        def compute(snap: Snapshot):
+            rnd = _round(snap, number)
+            _table(rnd, table)
+            if rnd.get("seed") is not None:
+                raise EventStateConflict(f"round {number} is closed", "rounds",
+                                         code="round_closed")
+            given, record, stored = event_store.new_token("table", number, table)
+            change = Change.of(snap.document)
+            for old in db().tokens(eid):
+                if old.role == "table" and (old.round, old.table) == (number, table):
+                    change.tokens[old.id] = ""
+            change.tokens[record.id] = stored
+            return change, {"round": number, "table": table, "token": given,
+                            "token_id": record.id}
+        return changed(eid, token, compute, version_required=False)
+
+    @blp.route("/<eid>/director-token", methods=["POST"])
+    @blp.doc(operationId="newEventDirectorToken",
+             summary="A new director token for the event (director key): for a lost or "
+                     "revoked one",
+             parameters=[EVENT_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
+             responses={**_json_answer(200, _CHANGED, "The new director token"),
+                        **_problems(**{**{k: v for k, v in _CHANGE_PROBLEMS.items()
+                                          if k != "_428"},
+                                       "_403": "Not a director key (`director_key_required`)"})})
+    def new_director_token(eid: str):
+        require_director_key()
+        version_of(eid)
+
+        def compute(snap: Snapshot):
+            given, record, stored = event_store.new_token("director")
+            change = Change.of(snap.document)
+            change.tokens[record.id] = stored
+            return change, {"director_token": given, "director_token_id": record.id}
+        return changed(eid, Token("", "director"), compute, version_required=False)
+
+    return blp
+
+
+# ------------------------------------------------------------------ helpers
+
+def _body_json(required: bool = True) -> Any:
+    """The body as JSON (400, 415 and 422 json_duplicate_key as everywhere); None for an
+    empty body where none is `required`."""
+    if not required and not body_bytes(request):
+        return None
+    try:
+        value = raw_json_body(request, required=required)
+    except (orjson.JSONDecodeError, UnicodeDecodeError) as err:
+        invalid_json(err)
+    return None if value is core.missing else value
+
+
+def _normal(event: Any) -> dict[str, Any]:
+    """The document as the engine writes it (defaults left out), without a digest: a stored
+    document changes, so a digest is made when it is handed out."""
+    out: dict[str, Any] = msgspec.to_builtins(event)
+    out.pop("digest", None)
+    return out
+
+
+def _copy(snap: Snapshot) -> dict[str, Any]:
+    return orjson.loads(orjson.dumps(snap.document))
+
+
+def _with_one_result(doc: dict[str, Any], number: int, table: int) -> dict[str, Any]:
+    """The document with every table's result left out but table `table`'s of round
+    `number` (a shallow copy: `doc` is unchanged)."""
+    rounds = []
+    for k, rnd in enumerate(doc.get("rounds", [])):
+        tables = [t if (k + 1, t["number"]) == (number, table)
+                  else {key: v for key, v in t.items() if key != "result"}
+                  for t in rnd.get("tables", [])]
+        rounds.append({**rnd, "tables": tables})
+    return {**doc, "rounds": rounds}
+
+
+def _round(snap: Snapshot, number: int) -> dict[str, Any]:
+    rounds = snap.document.get("rounds", [])
+    if not 1 <= number <= len(rounds):
+        raise EventNotFound(f"round {number} is not seated", "number")
+    rnd: dict[str, Any] = rounds[number - 1]
+    return rnd
+
+
+def _table(rnd: dict[str, Any], number: int) -> dict[str, Any]:
+    for table in rnd.get("tables", []):
+        if table["number"] == number:
+            found: dict[str, Any] = table
+            return found
+    raise EventNotFound(f"the round has no table {number}", "table")
+
+
+def _with_entrant(snap: Snapshot, entrant: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    doc = _copy(snap)
+    for found in doc.get("entrants", []):
+        if found["id"] == entrant:
+            return doc, found
+    raise EventNotFound(f"no entrant {shown(entrant)}", "entrant")
+
+
+def _check_record(settings, record: dict[str, Any]) -> None:
+    """A table's record, within the service's bounds and replayed before it is stored: one
+    that does not replay as written is refused with the discrepancy's code."""
+    from ..errors import LimitExceeded
+
+    deals, actions = records.record_size(record)
+    if deals > settings.max_record_deals or actions > settings.max_record_actions:
+        raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
+                            f"{settings.max_record_actions} actions here", "record.deals")
+    try:
+        report = records.check_record(record)
+    except InputError as err:
+        raise InputError(err.message, f"record.{err.path}" if err.path else "record",
+                         code="event_invalid") from None
+    found = report["discrepancy"]
+    if found is not None:
+        where = ", ".join(f"{k} {found[k]}" for k in ("deal", "step") if found.get(k) is not None)
+        raise InputError(f"the record does not replay as written: {found['code']}"
+                         + (f" ({where})" if where else ""), "record",
+                         code="event_record_inconsistent")
+
+
+def public(snap: Snapshot) -> dict[str, Any]:
+    """The public view: the document without what a spectator may not see yet — while a round
+    is open, each table's record only as its finished deals' totals (a deal's seed or hands
+    and its moves would show cards still in play, at that table or, with the same deals, at
+    every other) — and the standings."""
+    doc = _copy(snap)
+    event = parse_event(snap.document)
+    for rnd, parsed in zip(doc.get("rounds", []), event.rounds):
+        for table, parsed_table in zip(rnd.get("tables", []), parsed.tables):
+            # each table's places as its result stands (the game's own standings: a page
+            # showing them knows no rules)
+            places = table_places(event, parsed_table)
+            if places is not None:
+                table["places"] = places
+            record = (table.get("result") or {}).get("record")
+            if record is not None and rnd.get("seed") is None:
+                table["result"] = {"progress": _progress(record)}
+    return {"id": snap.id, "version": snap.version, "published": snap.published,
+            "event": doc, "standings": as_json(standings(event))}
+
+
+# A record's progress by the SHA-256 of its JSON: every version of the public view shows the
+# open round's records again, most of them unchanged since the last.
+_PROGRESS: dict[bytes, dict[str, Any]] = {}
+_PROGRESS_KEEP = 4096
+
+
+def _progress(record: dict[str, Any]) -> dict[str, Any]:
+    key = hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).digest()
+    kept = _PROGRESS.get(key)
+    if kept is None:
+        if len(_PROGRESS) >= _PROGRESS_KEEP:
+            _PROGRESS.pop(next(iter(_PROGRESS)))
+        kept = _PROGRESS[key] = _progress_of(record)
+    return kept
+
+
+def _progress_of(record: dict[str, Any]) -> dict[str, Any]:
+    report = records.check_record(record)
+    finished = [d for d in report["deals"] if d.get("status") == "finished"]
+    totals: dict[str, int] = {}
+    for deal in finished:
+        for target, value in deal["totals"].items():
+            totals[target] = totals.get(target, 0) + value
+    return {"players": record.get("players", []), "deals_finished": len(finished),
+            "deals": [{"totals": d["totals"]} for d in finished], "totals": totals}

@@ -1,0 +1,42 @@
+// Small DOM helpers the live events' pages share.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+export const tid = (id) => ({ "data-testid": id });
+
+// Every element's fixed words in the page's language: `data-i18n="key"` holds the key.
+export function translate(root, t) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
+// Entrants by id, and each one's name (a substitute's too, where a seat has one).
+export function namesOf(event) {
+  const names = {};
+  for (const e of event.entrants || []) {
+    names[e.id] = e.name;
+    for (const m of e.members || []) names[m.id] = m.name;
+  }
+  return names;
+}
+
+// A seat's person: the substitute sitting in, else the member (fixed teams) or the entrant.
+export function seatPerson(seat, names) {
+  if (seat.substitute) return seat.substitute.name;
+  return names[seat.player || seat.entrant] || seat.player || seat.entrant;
+}
+
+// The round being played or last played (null before the first is seated).
+export function currentRound(event) {
+  const rounds = event.rounds || [];
+  return rounds.length ? { number: rounds.length, round: rounds[rounds.length - 1] } : null;
+}

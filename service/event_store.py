@@ -1,0 +1,328 @@
+"""Hosted events' store (docs/hosted-events.md): each event the service keeps, in the Redis
+CARDREF_REDIS_URL names (one server or a Cluster: service/redis_store.py).
+
+An event's keys share one hash tag, `{<id>}`, so a Cluster keeps them on one node and one Lua
+script may read and write them all:
+
+- `cardref:ev:{<id>}`         hash: `doc` (the event document, the engine's
+                              `card-referee/event`: the single source of truth), `version`
+                              (1 at creation, +1 per change) and `published` ("1" once final);
+- `cardref:ev:{<id>}:secrets` hash: `round:<n>` → the seed and salt of round n while it is not
+                              revealed (they are never in the document before reveal_round);
+- `cardref:ev:{<id>}:tokens`  hash: token id → the token's role and the SHA-256 of its secret
+                              (never the token itself);
+- `cardref:ev:{<id>}:idem:<sha256 of an Idempotency-Key>`: the answer to a change sent with
+                              that key, kept IDEMPOTENCY_SECONDS, encrypted with a key derived
+                              from the Idempotency-Key and the request (it may carry tokens).
+
+Every change is one compare-and-set on the version (`_CHANGE`, a Lua script: atomic on one
+server and on the node a Cluster keeps the event on): the expected version, the new document,
+what changes among the secrets and tokens, and the answer kept for a retry, all or nothing.
+The store knows no rules: the engine computes every document (engine/events/), the HTTP layer
+(service/api/hosted_events.py) decides who may ask.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from redis.commands.core import Script
+
+from . import redis_store
+from .redis_store import ERRORS
+
+# An event id: 128 random bits, URL-safe (secrets.token_urlsafe(16)); anything else is no id.
+EVENT_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+TOKEN_ID = re.compile(r"[A-Za-z0-9_-]{11}")
+TOKEN_SEPARATOR = "."
+IDEMPOTENCY_SECONDS = 24 * 3600
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,128}")  # visible ASCII, as a header carries it
+# A change whose version moved under it (another table's write) is computed again from the new
+# document this many times before the caller is told to retry (409 version_conflict).
+APPLY_ATTEMPTS = 8
+_ID_PURPOSE = b"card-referee event id v1\x00"
+_ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
+
+# KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record.
+# ARGV: 1 the expected version (0: the event must not exist yet), 2 the new document, 3 the
+# request's digest ("": no Idempotency-Key), 4 the answer to keep, 5 its TTL in seconds, 6 the
+# changes to the secrets, tokens and the event's own fields (JSON), 7 the token id the caller
+# acts with ("": the director key), which must still exist.
+# Returns {outcome, value}: ok/new version, replay/kept answer, reused, conflict/current
+# version, revoked.
+_CHANGE = """
+if ARGV[3] ~= '' then
+  local kept = redis.call('GET', KEYS[4])
+  if kept then
+    if string.sub(kept, 1, 64) == ARGV[3] then return {'replay', string.sub(kept, 66)} end
+    return {'reused', ''}
+  end
+end
+if ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[7]) == 0 then
+  return {'revoked', ''}
+end
+local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+local changes = cjson.decode(ARGV[6])
+redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', version + 1)
+for field, value in pairs(changes['event']) do redis.call('HSET', KEYS[1], field, value) end
+for field, value in pairs(changes['secrets']) do
+  if value == '' then redis.call('HDEL', KEYS[2], field)
+  else redis.call('HSET', KEYS[2], field, value) end
+end
+for field, value in pairs(changes['tokens']) do
+  if value == '' then redis.call('HDEL', KEYS[3], field)
+  else redis.call('HSET', KEYS[3], field, value) end
+end
+if ARGV[3] ~= '' then
+  redis.call('SET', KEYS[4], ARGV[3] .. '\\n' .. ARGV[4], 'EX', ARGV[5])
+end
+return {'ok', tostring(version + 1)}
+"""
+
+
+class EventsUnavailable(Exception):
+    """The store does not answer (503 events_unavailable): nothing is known to have changed
+    unless `outcome_unknown` (a change was sent and no answer came: send it again with the
+    same Idempotency-Key)."""
+
+    def __init__(self, message: str, outcome_unknown: bool = False):
+        super().__init__(message)
+        self.outcome_unknown = outcome_unknown
+
+
+class VersionConflict(Exception):
+    """The event is no longer at the version the change was computed from (409
+    version_conflict); `current` is its version now."""
+
+    def __init__(self, message: str, current: int):
+        super().__init__(message)
+        self.current = current
+
+
+class IdempotencyKeyReused(Exception):
+    """An Idempotency-Key already used for another request (409 idempotency_key_reused)."""
+
+
+class TokenRevoked(Exception):
+    """The caller's token was revoked while its change was computed (403 event_token_invalid)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An event as stored at one version."""
+
+    id: str
+    version: int
+    document: dict[str, Any]
+    published: bool
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token's stored record: its id, role (`director` or `table`) and, for a table token,
+    the round and table it writes."""
+
+    id: str
+    role: str
+    round: int = 0
+    table: int = 0
+
+
+@dataclass
+class Change:
+    """What one change writes beside the new document: secrets and tokens set (a value) or
+    removed (""), the event's own fields (`published`)."""
+
+    document: dict[str, Any]
+    secrets: dict[str, str]
+    tokens: dict[str, str]
+    event: dict[str, str]
+
+    @classmethod
+    def of(cls, document: dict[str, Any]) -> "Change":
+        return cls(document, {}, {}, {})
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A change's Idempotency-Key and what identifies its request (method, path, body and the
+    caller's token id): the same key with another request is refused."""
+
+    key: str
+    request: bytes
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.request).hexdigest()
+
+    def _aead(self) -> AESGCM:
+        return AESGCM(hashlib.sha256(_ANSWER_PURPOSE + self.key.encode() + b"\x00"
+                                     + self.request).digest())
+
+    def seal(self, answer: bytes) -> str:
+        nonce = os.urandom(12)
+        return base64.b64encode(nonce + self._aead().encrypt(nonce, answer, None)).decode()
+
+    def open(self, kept: bytes) -> bytes:
+        raw = base64.b64decode(kept)
+        return self._aead().decrypt(raw[:12], raw[12:], None)
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_token(role: str, round_number: int = 0, table: int = 0) -> tuple[str, Token, str]:
+    """(the token to hand out, its record, the record as stored): `<id>.<secret>`, the secret
+    stored only as its SHA-256."""
+    token_id = secrets.token_urlsafe(8)
+    secret = new_secret()
+    record: dict[str, Any] = {"role": role,
+                              "hash": hashlib.sha256(secret.encode()).hexdigest()}
+    if role == "table":
+        record.update(round=round_number, table=table)
+    return (f"{token_id}{TOKEN_SEPARATOR}{secret}", Token(token_id, role, round_number, table),
+            orjson.dumps(record).decode())
+
+
+def event_id(director_key: str | None = None, idempotency_key: str | None = None) -> str:
+    """A new event's id: random, or — for a creation sent with an Idempotency-Key — derived
+    from that key under the director key (HMAC): a retry names the same event, and whoever
+    lacks the director key cannot guess it."""
+    if director_key is None or idempotency_key is None:
+        return secrets.token_urlsafe(16)
+    mac = hmac.new(director_key.encode(), _ID_PURPOSE + idempotency_key.encode(),
+                   hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode()[:22]
+
+
+class EventStore:
+    def __init__(self, redis_url: str, timeout_seconds: float, retry_seconds: float = 2.0):
+        self._client = redis_store.connect(redis_url, timeout_seconds, retry=False)
+        self._change = Script(self._client, _CHANGE.encode())  # bytes: no connection yet
+        self._retry_seconds = retry_seconds
+
+    @staticmethod
+    def _keys(eid: str, retry: Retry | None = None) -> list[str]:
+        base = f"cardref:ev:{{{eid}}}"
+        idem = f"{base}:idem:{hashlib.sha256(retry.key.encode()).hexdigest()}" if retry \
+            else f"{base}:idem:-"
+        return [base, f"{base}:secrets", f"{base}:tokens", idem]
+
+    def _call(self, what, *args, **kwargs):
+        try:
+            return what(*args, **kwargs)
+        except ERRORS as err:
+            raise EventsUnavailable(f"the events' store does not answer: {err}") from None
+
+    # -- reads ---------------------------------------------------------------------------
+    def get(self, eid: str) -> Snapshot | None:
+        doc, version, published = self._call(self._client.hmget, self._keys(eid)[0],
+                                             ["doc", "version", "published"])
+        if doc is None or version is None:
+            return None
+        return Snapshot(eid, int(version), orjson.loads(doc), published == b"1")
+
+    def version(self, eid: str) -> int | None:
+        """The event's version (None: no such event), without reading its document."""
+        version = self._call(self._client.hget, self._keys(eid)[0], "version")
+        return None if version is None else int(version)
+
+    def token(self, eid: str, token: str) -> Token | None:
+        """The record of a token presented for event `eid`, or None: unknown, revoked, or
+        its secret not the one issued (compared as SHA-256 digests, in constant time)."""
+        token_id, sep, secret = token.partition(TOKEN_SEPARATOR)
+        if not sep or not TOKEN_ID.fullmatch(token_id) or not secret:
+            return None
+        raw = self._call(self._client.hget, self._keys(eid)[2], token_id)
+        if raw is None:
+            return None
+        record = orjson.loads(raw)
+        given = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+        if not hmac.compare_digest(given.encode(), record["hash"].encode()):
+            return None
+        return Token(token_id, record["role"], record.get("round", 0), record.get("table", 0))
+
+    def tokens(self, eid: str) -> list[Token]:
+        raw = self._call(self._client.hgetall, self._keys(eid)[2])
+        out = []
+        for token_id, value in raw.items():
+            record = orjson.loads(value)
+            out.append(Token(token_id.decode(), record["role"], record.get("round", 0),
+                             record.get("table", 0)))
+        return sorted(out, key=lambda t: (t.role != "director", t.round, t.table, t.id))
+
+    def secret(self, eid: str, round_number: int) -> dict[str, Any] | None:
+        raw = self._call(self._client.hget, self._keys(eid)[1], f"round:{round_number}")
+        return None if raw is None else orjson.loads(raw)
+
+    def revoke(self, eid: str, token_id: str) -> bool:
+        """Whether the token existed; it does not any more. Not a change of the event (no new
+        version): a revocation never waits for, nor loses to, a race."""
+        return bool(self._call(self._client.hdel, self._keys(eid)[2], token_id))
+
+    # -- changes -------------------------------------------------------------------------
+    def change(self, eid: str, expected: int, change: Change, answer, retry: Retry | None,
+               acting: str = "") -> tuple[int, bytes]:
+        """Write `change` if the event is at version `expected` (0: it does not exist yet);
+        (the new version, the answer's bytes). `answer(version)` builds the answer to give and
+        to keep for a retry with the same Idempotency-Key; a retry gets the kept one
+        (version 0). Raises VersionConflict, IdempotencyKeyReused, TokenRevoked or
+        EventsUnavailable (`outcome_unknown` when the script may have run)."""
+        body = answer(expected + 1)
+        changes = orjson.dumps({"event": change.event or {}, "secrets": change.secrets or {},
+                                "tokens": change.tokens or {}})
+        # cjson reads an empty JSON object as an empty table either way
+        args: list[bytes | str | int] = [expected, orjson.dumps(change.document), retry.digest if retry else "",
+                retry.seal(body) if retry else "", IDEMPOTENCY_SECONDS, changes, acting]
+        deadline = time.monotonic() + self._retry_seconds
+        while True:
+            try:
+                outcome, value = self._change(keys=self._keys(eid, retry), args=args)
+                break
+            except ERRORS as err:
+                # Sent again only with an Idempotency-Key: then a script that ran already is
+                # answered from its kept answer; without one, a second run could not be told
+                # from a first and the outcome is the caller's to find out.
+                if retry is None or time.monotonic() >= deadline:
+                    raise EventsUnavailable(
+                        f"the events' store did not answer: {err}", outcome_unknown=True
+                    ) from None
+                time.sleep(0.05)
+        outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
+        if outcome == "ok":
+            return int(value), body
+        if outcome == "replay":
+            assert retry is not None
+            return 0, retry.open(value)
+        if outcome == "reused":
+            raise IdempotencyKeyReused("this Idempotency-Key was used for another request "
+                                       f"in the last {IDEMPOTENCY_SECONDS // 3600} hours: "
+                                       "a new request takes a new key")
+        if outcome == "revoked":
+            raise TokenRevoked("this token was revoked")
+        raise VersionConflict(f"the event is at version {int(value)}, not {expected}",
+                              int(value))
+
+    def kept_answer(self, eid: str, retry: Retry) -> bytes | None:
+        """The answer kept for `retry`'s key, when it was this very request (IdempotencyKeyReused
+        when another request used the key)."""
+        kept = self._call(self._client.get, self._keys(eid, retry)[3])
+        if kept is None:
+            return None
+        digest, _, sealed = kept.partition(b"\n")
+        if digest.decode() != retry.digest:
+            raise IdempotencyKeyReused("this Idempotency-Key was used for another request "
+                                       f"in the last {IDEMPOTENCY_SECONDS // 3600} hours: "
+                                       "a new request takes a new key")
+        return retry.open(sealed)
