@@ -82,14 +82,18 @@ def when_ready(server):
             server.log.info("Listening on %s:%s, which other devices cannot reach: set "
                             "CARDREF_BIND=0.0.0.0:%s to let phones on this network in",
                             address[0], address[1], address[1])
-        director_page = director_page or own_link(str(address[0]), int(address[1])) + "director"
+        # the page opened where the phones reach it: the links and QR codes it makes start
+        # with its own address (docs/director.md)
+        director_page = director_page or (
+            (links[0] if links else own_link(str(address[0]), int(address[1]))) + "director")
     if redis:  # live events need a Redis
         server.log.info("%s", director_line(director_page, dict(os.environ)))
 
 
 def own_link(host: str, port: int) -> str:
-    """The service's address as this machine itself opens it: loopback when it listens on every
-    address (or on loopback), else the one address it listens on."""
+    """The service's address as this machine itself opens it, for when no other device reaches
+    it: loopback when it listens on every address (or on loopback), else the one address it
+    listens on."""
     if host in ("0.0.0.0", ""):
         host = "127.0.0.1"
     elif host in ("::", "[::]"):

@@ -144,7 +144,7 @@ def test_without_a_director_key_the_line_says_no_event_can_be_created(gunicorn_c
                                         ("192.168.1.20", "http://192.168.1.20:8000/"),
                                         ("::", "http://[::1]:8000/"),
                                         ("fe80::1", "http://[fe80::1]:8000/")])
-def test_the_director_opens_the_service_at_loopback_unless_it_listens_on_one_address(
+def test_unreached_by_others_the_director_opens_it_at_loopback_or_its_one_address(
         gunicorn_conf, host, link):
     assert gunicorn_conf.own_link(host, 8000) == link
 
@@ -188,8 +188,9 @@ def test_at_start_the_master_says_the_phones_address_with_its_qr_and_the_directo
         port = sock.getsockname()[1]
         gunicorn_conf.when_ready(SimpleNamespace(LISTENERS=[SimpleNamespace(sock=sock)], log=log))
     assert f"Phones and other computers on this network open: http://192.168.1.20:{port}/" in said
-    assert said[-1] == (f"Director's page: http://127.0.0.1:{port}/director#key=the-kept-key — "
-                        "director key: the-kept-key (kept in /venue/data/director-key)")
+    # opened where the phones reach it too: the links and QR codes the page makes start there
+    assert said[-1] == (f"Director's page: http://192.168.1.20:{port}/director#key=the-kept-key"
+                        " — director key: the-kept-key (kept in /venue/data/director-key)")
     assert "\u2588" in terminal.getvalue()  # the QR code, on the terminal
 
 
