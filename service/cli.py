@@ -499,7 +499,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="card-referee", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="start the service under gunicorn (and a Redis of its "
-                           "own when CARDREF_REDIS_URL is not set: docs/operations.md)")
+                           "own when CARDREF_REDIS_URL is not set, with a director key kept "
+                           "beside its data unless CARDREF_DIRECTOR_KEYS is set: "
+                           "docs/operations.md)")
     serve.add_argument("--bind", help="host:port (default CARDREF_BIND or 0.0.0.0:8000)")
     serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
     serve.set_defaults(func=_serve)
