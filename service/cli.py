@@ -12,13 +12,22 @@ from .console import EXIT_BAD_INPUT, EXIT_REFUSED, BadInput, columns, json_out, 
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.wsgiapp import run
 
-    from .config import EMBEDDED_REDIS_DIR_ENV, Settings, SettingsError, data_dir, embedded_redis_wanted
+    from .config import (
+        EMBEDDED_REDIS_DIR_ENV,
+        KEPT_DIRECTOR_KEY_ENV,
+        Settings,
+        SettingsError,
+        data_dir,
+        embedded_redis_wanted,
+        kept_director_key,
+    )
     from .embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
     # No CARDREF_REDIS_URL: a Redis of our own, started here in the master before gunicorn forks
     # any worker, its URL in the environment the workers inherit (service/embedded_redis.py).
     embedded = None
     os.environ.pop(EMBEDDED_REDIS_DIR_ENV, None)  # only ever what this serve started
+    os.environ.pop(KEPT_DIRECTOR_KEY_ENV, None)
     if embedded_redis_wanted(dict(os.environ)):
         try:
             embedded = EmbeddedRedis(data_dir(dict(os.environ))).start()
@@ -27,6 +36,17 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ["CARDREF_REDIS_URL"] = embedded.url
         os.environ[EMBEDDED_REDIS_DIR_ENV] = str(embedded.dir)
     try:
+        # One command at a venue: with its own Redis and no director key set, serve keeps one in
+        # the data folder (made once, the same after a restart), for the workers and printed at
+        # start with the director's page (service/gunicorn_conf.py). The data folder is this
+        # serve's alone by now (the embedded Redis's lock).
+        if embedded is not None and not os.environ.get("CARDREF_DIRECTOR_KEYS"):
+            try:
+                key_file, key = kept_director_key(data_dir(dict(os.environ)))
+            except SettingsError as err:
+                raise BadInput(f"the director key: {err}") from None
+            os.environ["CARDREF_DIRECTOR_KEYS"] = key
+            os.environ[KEPT_DIRECTOR_KEY_ENV] = key_file
         try:  # a wrong setting: one line now, not a traceback from every worker
             Settings.from_env()
         except (SettingsError, ValueError) as err:
@@ -409,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="card-referee", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="start the service under gunicorn (and a Redis of its "
-                           "own when CARDREF_REDIS_URL is not set: docs/operations.md)")
+                           "own when CARDREF_REDIS_URL is not set, with a director key kept "
+                           "beside its data unless CARDREF_DIRECTOR_KEYS is set: "
+                           "docs/operations.md)")
     serve.add_argument("--bind", help="host:port (default CARDREF_BIND or 0.0.0.0:8000)")
     serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
     serve.set_defaults(func=_serve)
