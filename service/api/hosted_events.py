@@ -164,6 +164,16 @@ def _schema_of(kind: type[msgspec.Struct]) -> dict[str, Any]:
     return schema
 
 
+def _table_result_schema(kind: type[msgspec.Struct]) -> dict[str, Any]:
+    """A table's result as a request body: a reported result's deals typed as the event
+    document types them, `ReportedDeal` (anyOf each game's `<Game>ReportedDeal`), so a client
+    generated from the spec sends each deal in its game's shape."""
+    schema = _schema_of(kind)
+    reported = schema["properties"]["reported"]["properties"]
+    reported["deals"]["items"] = {"$ref": "#/components/schemas/ReportedDeal"}
+    return schema
+
+
 # ------------------------------------------------------------------ the routes
 
 def build(ctx) -> RefereeBlueprint:
@@ -620,7 +630,7 @@ def build(ctx) -> RefereeBlueprint:
                          "it the result is written on the event's latest version.",
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
                          IDEMPOTENCY_PARAMETER],
-             requestBody=_body({**_schema_of(TableResult), "nullable": True}),
+             requestBody=_body({**_table_result_schema(TableResult), "nullable": True}),
              responses=director_change["responses"])
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
