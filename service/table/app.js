@@ -1605,7 +1605,7 @@ function renderDealReport() {
   const reports = dealReports(e);
   const refused = refusedDeal(e);
   const index = refused ? refused.index : (ui.reportEdit ?? reports.length);
-  const key = `${index}:${refused ? e.push.seq : ""}`;
+  const key = `${index}:${refused ? e.push.seq : ""}:${language()}`;  // the words: GET /v1/games in the page's language
   if (!ui.reportForm || ui.reportForm.key !== key) {
     const form = reportedDealForm(h, reportedDeal(M.game), { seats: M.players, names: e.names || {}, lang: language(),
       value: reports[index] ? reports[index].report : {}, testid: tid });

@@ -189,6 +189,13 @@ def test_a_table_reports_each_games_deal_from_the_published_form(chromium, event
         assert not shown_refusals(chromium)
         assert ev.reported()["deals"] == ev.reports, game_id
         ev.scored_as_the_record()
+    # the form's words are the description's in the page's language (GET /v1/games, ja)
+    ja = api(base, "GET", "/v1/games", **{"Accept-Language": "ja"})["games"]
+    first = next(g["reported_deal"]["fields"][0] for g in ja if g["id"] == game_id)
+    click(chromium, "lang-switch")
+    wait_for(chromium, lambda d: idle(d) and first["description"] in find(
+        d, f"rd-field-{first['name']}").text, what="the form in Japanese")
+    click(chromium, "lang-switch")
 
 
 def test_the_director_enters_each_games_deal_from_the_published_form(chromium, events_service):
