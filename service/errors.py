@@ -168,6 +168,7 @@ JA_MESSAGES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p + r"\Z", r
     (r"must be true or false", "true か false でなければなりません"),
     (r"must be a non-empty string", "空でない文字列でなければなりません"),
     (r"must be a list of strings", "文字列のリストでなければなりません"),
+    (r"must be a list of seat ids", "席 ID のリストでなければなりません"),
     (r"must be a list of integers within ±\(2\^53 − 1\)",
      "±(2^53 − 1) の範囲の整数のリストでなければなりません"),
     (r"must map keys to lists of strings", "キーから文字列のリストへの対応でなければなりません"),

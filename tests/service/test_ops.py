@@ -468,7 +468,8 @@ def _field_messages() -> list[str]:
         except ma.ValidationError as err:
             out += err.messages
     wrong = {"cards": 1, "card": 1, "suit": "Q", "enum": "zz", "int": "x", "bool": 1,
-             "str": "", "player": 1, "str_list": 1, "int_list": 1, "str_list_map": 1,
+             "str": "", "player": 1, "player_list": [""], "str_list": 1, "int_list": 1,
+             "str_list_map": 1, "str_list_list": [["zz"]],
              "int_map": 1, "object": 1, "object_list": 1}
     for kind, value in wrong.items():
         for bad in (value, None):
