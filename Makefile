@@ -58,13 +58,16 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	CARDREF_PROPERTY_SCALE=$${CARDREF_PROPERTY_SCALE:-0.1} $(PYTEST) -m "not drill" -x
 
-# Every endpoint against the bare Flask floor, one table (a few minutes; needs wrk).
+# Events' costs against their targets (bench/event_costs.py: an event of 200 entrants built and
+# measured in about a minute, no wrk), then every endpoint against the bare Flask floor, one
+# table (a few minutes; needs wrk).
 # wrk (the load generator) from the distribution when missing and run as root; otherwise the
 # bench says what to install.
 bench: $(STAMP)
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
 	    apt-get install -y -q wrk >/dev/null 2>&1; }; }; } || true
+	$(VENV)/bin/python bench/event_costs.py
 	$(VENV)/bin/python bench/endpoints.py
 
 openapi: $(RUNTIME_STAMP)

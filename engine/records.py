@@ -19,6 +19,8 @@ import datetime
 import hashlib
 import re
 from collections import Counter
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Annotated, Any, Literal, Mapping, Sequence
 
 import msgspec
@@ -229,7 +231,54 @@ def canonical_bytes(record: Mapping[str, Any], error: type[InputError] = Invalid
     if not isinstance(record, Mapping):
         raise error("a document is a JSON object", "")
     body = {k: v for k, v in record.items() if k != "digest"}
-    return orjson.dumps(_canonical(body, error=error))
+    fast = _fast_canonical(body)
+    return fast if fast is not None else orjson.dumps(_canonical(body, error=error))
+
+
+# The fast way to the same bytes (a 200-entrant event's 400 records, 3 MB: _canonical's step
+# in Python per value took 0.3 s of CPU, this a sixth of it, mostly _plain). orjson refuses lone
+# surrogates, keys that are not strings and integers past ±(2^53 − 1) itself; what it would
+# write although _canonical refuses it (a fraction, NaN written as null, a tuple, a date) is
+# kept out by _plain; and it sorts keys by code point, which is JCS's UTF-16 order unless a
+# key holds a character from U+E000 up, whose UTF-8 lead bytes _PAST_E000 finds (in any
+# string: such a character in a value only sends the document the slow way). Whatever the fast
+# way does not vouch for goes through _canonical, which writes it or names the fault.
+_PLAIN_SCALARS = frozenset({str, int, bool, type(None)})
+_PLAIN = _PLAIN_SCALARS | {dict, list}
+_PAST_E000 = tuple(bytes([lead]) for lead in range(0xEE, 0xF5))  # each found by memchr
+
+
+def _fast_canonical(body: dict[str, Any]) -> bytes | None:
+    """`orjson.dumps(_canonical(body))` when the fast way vouches for it, else None."""
+    if not _plain(body):
+        return None
+    try:
+        out = orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER)
+    except orjson.JSONEncodeError:
+        return None
+    if not out.isascii() and any(lead in out for lead in _PAST_E000):
+        return None
+    return out
+
+
+def _plain(body: dict[str, Any]) -> bool:
+    """Whether every value in `body` is exactly a dict, list, str, int, bool or None (no
+    subclass), nested no deeper than _canonical allows. Depth by depth, each depth's members
+    gathered and their types taken by C loops (itertools, map): no Python step per value."""
+    dicts: list[dict[str, Any]] = [body]
+    lists: list[list[Any]] = []
+    for _ in range(MAX_DEPTH):  # the containers at this depth: their members one deeper
+        members = list(chain(chain.from_iterable(map(dict.values, dicts)),
+                             chain.from_iterable(lists)))
+        types = list(map(type, members))
+        kinds = set(types)
+        if not kinds <= _PLAIN:
+            return False
+        dicts = list(compress(members, map(is_, types, repeat(dict)))) if dict in kinds else []
+        lists = list(compress(members, map(is_, types, repeat(list)))) if list in kinds else []
+        if not dicts and not lists:
+            return True
+    return False  # containers MAX_DEPTH deep: _canonical decides
 
 
 def digest(record: Mapping[str, Any]) -> str:

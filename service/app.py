@@ -26,6 +26,7 @@ from .schemas import (
     Schemas,
     deal_components,
     event_components,
+    event_document_components,
     record_components,
     refusal_components,
     request_components,
@@ -170,7 +171,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                              **deal_components(games, base_deal),
                              **event_components(games),
                              **refusal_components(games),
-                             **record_components(games)}.items():
+                             **record_components(games),
+                             **event_document_components(games)}.items():
         api.spec.components.schema(name, component=component)
     api.spec.components.schema("ValidateAccepted", schema=schemas.validate_accepted)
     api.spec.components.schema("ValidateRefused", schema=schemas.validate_refused)

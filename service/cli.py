@@ -4,20 +4,30 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
+
+from .console import EXIT_BAD_INPUT, EXIT_REFUSED, BadInput, columns, json_out, read_json, say
 
 
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.wsgiapp import run
 
-    from .config import EMBEDDED_REDIS_DIR_ENV, Settings, SettingsError, data_dir, embedded_redis_wanted
+    from .config import (
+        EMBEDDED_REDIS_DIR_ENV,
+        KEPT_DIRECTOR_KEY_ENV,
+        Settings,
+        SettingsError,
+        data_dir,
+        embedded_redis_wanted,
+        kept_director_key,
+    )
     from .embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
     # No CARDREF_REDIS_URL: a Redis of our own, started here in the master before gunicorn forks
     # any worker, its URL in the environment the workers inherit (service/embedded_redis.py).
     embedded = None
     os.environ.pop(EMBEDDED_REDIS_DIR_ENV, None)  # only ever what this serve started
+    os.environ.pop(KEPT_DIRECTOR_KEY_ENV, None)
     if embedded_redis_wanted(dict(os.environ)):
         try:
             embedded = EmbeddedRedis(data_dir(dict(os.environ))).start()
@@ -26,6 +36,17 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ["CARDREF_REDIS_URL"] = embedded.url
         os.environ[EMBEDDED_REDIS_DIR_ENV] = str(embedded.dir)
     try:
+        # One command at a venue: with its own Redis and no director key set, serve keeps one in
+        # the data folder (made once, the same after a restart), for the workers and printed at
+        # start with the director's page (service/gunicorn_conf.py). The data folder is this
+        # serve's alone by now (the embedded Redis's lock).
+        if embedded is not None and not os.environ.get("CARDREF_DIRECTOR_KEYS"):
+            try:
+                key_file, key = kept_director_key(data_dir(dict(os.environ)))
+            except SettingsError as err:
+                raise BadInput(f"the director key: {err}") from None
+            os.environ["CARDREF_DIRECTOR_KEYS"] = key
+            os.environ[KEPT_DIRECTOR_KEY_ENV] = key_file
         try:  # a wrong setting: one line now, not a traceback from every worker
             Settings.from_env()
         except (SettingsError, ValueError) as err:
@@ -62,11 +83,6 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
-# Exit codes: 0 all actions valid (or seed matches), 1 an action refused (or seed mismatch),
-# 2 bad input (a file missing or unreadable, not JSON, not a game log, a malformed action).
-EXIT_REFUSED = 1
-EXIT_BAD_INPUT = 2
-
 REPLAY_FORMAT = """\
 The log is one JSON object (UTF-8), as POST /v1/replay takes it:
 
@@ -88,12 +104,8 @@ Exit status: 0 every action valid,
 """
 
 
-class BadInput(Exception):
-    """Input the command cannot use: one line on stderr, exit 2."""
-
-
 def _read_log(path: str) -> dict:
-    log = _read_json(path, "a game log")
+    log = read_json(path, "a game log")
     if not isinstance(log, dict):
         raise BadInput(f"{path}: a game log is a JSON object with deal and actions "
                        "(see replay --help)")
@@ -128,7 +140,7 @@ def _replay(args: argparse.Namespace) -> int:
     if out["stopped"] is not None:
         out["stopped"]["error"] = out["stopped"]["error"].to_json(args.lang)
     if args.json:
-        _json_out(out)
+        json_out(out)
     else:
         _print_replay(out, deal, args.lang)
     return 0 if out["stopped"] is None else EXIT_REFUSED
@@ -195,18 +207,6 @@ def _totals_text(totals: dict, none: str) -> str:
     return ", ".join(f"{t} {v:+d}" for t, v in totals.items()) or none
 
 
-def _table(rows: list[list[str]]) -> str:
-    """Rows as columns padded to their widest cell (East Asian wide characters count two)."""
-    import unicodedata
-
-    def width(text: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-    widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c + " " * (w - width(c)) for c, w in zip(r, widths)).rstrip()
-                     for r in rows)
-
-
 def _step_rows(steps: list, w: dict, comments: bool = False) -> list[list[str]]:
     from engine.sheets import visible
     head = [w["step"], w["player"], w["action"], w["score"], w["to_act"], w["status"]]
@@ -222,36 +222,19 @@ def _step_rows(steps: list, w: dict, comments: bool = False) -> list[list[str]]:
     return rows
 
 
-def _out(text: str = "") -> None:
-    """A line (or lines) for a terminal: what a log or record wrote is shown with its control
-    characters and bidi overrides visible (`\\x1b`), never raw (docs/score-sheets.md)."""
-    from engine.sheets import visible
-    print("\n".join(visible(line) for line in str(text).split("\n")))
-
-
-def _json_out(value) -> None:
-    """JSON for a terminal: json escapes C0 controls; C1, DEL and bidi overrides as well here
-    (`\\u009b`: still the same JSON)."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    sys.stdout.write(_UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
-
-
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
 def _print_replay(out: dict, deal: dict, lang: str) -> None:
     w = _WORDS[lang]
-    _out(f"{w['game']}: {deal['game_id']}   {w['players']}: {' '.join(deal['players'])}")
-    _out(f"{w['commitment'].format(c=out['seed_commitment'])}")
-    _out(_table(_step_rows(out["steps"], w)))
+    say(f"{w['game']}: {deal['game_id']}   {w['players']}: {' '.join(deal['players'])}")
+    say(f"{w['commitment'].format(c=out['seed_commitment'])}")
+    say(columns(_step_rows(out["steps"], w)))
     stopped = out["stopped"]
     if stopped is not None:
         error = stopped["error"]
         rule = f" ({w['rule']} {error['rule']})" if error.get("rule") else ""
-        _out(f"{w['stopped'].format(n=stopped['index'] + 1, code=error['code'])}{rule}: "
+        say(f"{w['stopped'].format(n=stopped['index'] + 1, code=error['code'])}{rule}: "
               f"{_action_text(stopped['action']) if isinstance(stopped['action'], dict) else ''}")
-        _out(f"  {error['message']}")
-    _out(f"{w['totals']}: {_totals_text(out['totals'], w['none'])}   "
+        say(f"  {error['message']}")
+    say(f"{w['totals']}: {_totals_text(out['totals'], w['none'])}   "
           f"{w['status']}: {w.get(out['status'], out['status'])}")
 
 
@@ -290,52 +273,19 @@ file, not JSON, not a match record).
 """
 
 
-def _read_json(path: str, what: str):
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInput(f"{path}: is a directory, not {what}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput(f"{path}: cannot read it ({err.__class__.__name__}: "
-                       f"{getattr(err, 'strerror', None) or err})") from None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadInput(f"{path}: not JSON: {err.msg} at line {err.lineno}, "
-                       f"column {err.colno}") from None
-    except RecursionError:
-        raise BadInput(f"{path}: nested too deep to be {what}") from None
-    # A key named twice is refused as the service refuses it (last-one-wins would let two
-    # different files check as one record, with one digest).
-    from .json_keys import find_duplicate_key
-
-    found = find_duplicate_key(text)
-    if found is not None:
-        where, key = found
-        raise BadInput(f"{path}: json_duplicate_key at {where}: duplicate key {key!r}: "
-                       "a JSON object names each key once")
-    return value
-
-
 def _check(args: argparse.Namespace) -> int:
     """Check a match record offline: every deal, the totals, the digest, the first discrepancy."""
     from engine import records
     from engine.game import InputError
 
-    data = _read_json(args.file, "a match record")
+    data = read_json(args.file, "a match record")
     try:
         report = records.check_record(data, keep_steps=not args.json, lang=args.lang)
     except InputError as err:
         where = f" at {err.path}" if err.path else ""
         raise BadInput(f"{args.file}: {err.code}{where}: {err.message}") from None
     if args.json:
-        _json_out(report)
+        json_out(report)
     else:
         _print_check(data, report, args.lang)
     return 0 if report["consistent"] else EXIT_REFUSED
@@ -348,11 +298,11 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
     if not isinstance(names, dict):
         names = {}
     seats = " ".join(f"{p} ({names[p]})" if p in names else p for p in record["players"])
-    _out(f"{w['game']}: {report['game']}   {w['players']}: {seats}")
+    say(f"{w['game']}: {report['game']}   {w['players']}: {seats}")
     about = [str(tags[k]) for k in ("event", "site", "date", "round", "table", "referee")
              if k in tags]
     if about:
-        _out(" / ".join(about))
+        say(" / ".join(about))
     for summary in report["deals"]:
         k = summary["index"]
         dealt = record["deals"][k]["deal"]
@@ -363,24 +313,24 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
                     w["checked"] if summary["commitment_checked"] else w["unchecked"])
         else:
             how = w["physical"]
-        _out()
-        _out(f"{w['deal'].format(n=k + 1)}: {how}")
+        say()
+        say(f"{w['deal'].format(n=k + 1)}: {how}")
         if summary.get("steps"):
-            _out(_table(_step_rows(summary["steps"], w, comments=any(
+            say(columns(_step_rows(summary["steps"], w, comments=any(
                 "comment" in s for s in summary["steps"]))))
         state = w.get(summary["status"], summary["status"])
         if summary["match_over"]:
             state += f", {w['match_over']}"
-        _out(f"{w['actions'].format(n=summary['actions'])}, {state}; {w['deal_totals']}: "
+        say(f"{w['actions'].format(n=summary['actions'])}, {state}; {w['deal_totals']}: "
               f"{_totals_text(summary['totals'], w['none'])}")
-    _out()
-    _out(f"{w['match_totals']}: {_totals_text(report['totals'], w['none'])}")
+    say()
+    say(f"{w['match_totals']}: {_totals_text(report['totals'], w['none'])}")
     carried = {True: w["digest_ok"], None: w["digest_none"],
                False: w["digest_bad"].format(d=record.get("digest"))}[report["digest_matches"]]
-    _out(f"{w['digest']}: {report['digest']} ({carried})")
+    say(f"{w['digest']}: {report['digest']} ({carried})")
     found = report["discrepancy"]
     if found is None:
-        _out(w["consistent"])
+        say(w["consistent"])
         return
     if found["deal"] is None:
         where = w["where_record"]
@@ -389,11 +339,11 @@ def _print_check(record: dict, report: dict, lang: str) -> None:
     else:
         where = w["where"].format(deal=found["deal"] + 1, step=found["step"] + 1)
     rule = f" ({w['rule']} {found['rule']})" if found.get("rule") else ""
-    _out(f"{w['discrepancy']}: {where}: {found['code']}{rule}")
-    _out(f"  {found['message']}")
+    say(f"{w['discrepancy']}: {where}: {found['code']}{rule}")
+    say(f"  {found['message']}")
     for key in ("recorded", "engine"):
         if found.get(key) is not None:
-            _out(f"  {w[key]}: {json.dumps(found[key], ensure_ascii=False)}")
+            say(f"  {w[key]}: {json.dumps(found[key], ensure_ascii=False)}")
 
 
 def _sheet(args: argparse.Namespace) -> int:
@@ -401,7 +351,7 @@ def _sheet(args: argparse.Namespace) -> int:
     from engine import records, sheets
     from engine.game import InputError
 
-    record = _read_json(args.file, "a match record")
+    record = read_json(args.file, "a match record")
     if not isinstance(record, dict):
         raise BadInput(f"{args.file}: a match record is a JSON object")
     try:
@@ -479,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="card-referee", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="start the service under gunicorn (and a Redis of its "
-                           "own when CARDREF_REDIS_URL is not set: docs/operations.md)")
+                           "own when CARDREF_REDIS_URL is not set, with a director key kept "
+                           "beside its data unless CARDREF_DIRECTOR_KEYS is set: "
+                           "docs/operations.md)")
     serve.add_argument("--bind", help="host:port (default CARDREF_BIND or 0.0.0.0:8000)")
     serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
     serve.set_defaults(func=_serve)
@@ -519,6 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     ver.add_argument("--salt", help="the salt revealed with the seed (seed_salt); omit only "
                      "for a deal made before commitments were salted (bare SHA-256)")
     ver.set_defaults(func=_verify_seed)
+    from .event_cli import add_commands as add_event_commands
+
+    add_event_commands(sub)
     health = sub.add_parser("healthcheck", help="exit 0 when the service's /healthz answers 200")
     health.add_argument("--bind", help="the service's host:port (default CARDREF_BIND or 0.0.0.0:8000)")
     health.add_argument("--url", help="ask this URL instead")

@@ -67,9 +67,61 @@ def embedded_redis_wanted(env: dict) -> bool:
 
 
 def data_dir(env: dict) -> str:
-    """CARDREF_DATA_DIR, absolute: where `card-referee serve` keeps what it stores itself
-    (the embedded Redis's append-only file under redis/). Default ./card-referee-data."""
+    """CARDREF_DATA_DIR, absolute: where `card-referee serve` keeps what it stores itself (the
+    embedded Redis's append-only file under redis/, the director key it made in director-key).
+    Default ./card-referee-data."""
     return os.path.abspath(env.get("CARDREF_DATA_DIR") or "card-referee-data")
+
+
+# `card-referee serve` sets this for the gunicorn master when the director key in
+# CARDREF_DIRECTOR_KEYS is the one it keeps in its data folder (kept_director_key): that file,
+# and the master prints that key (service/gunicorn_conf.py), never a key an operator set.
+KEPT_DIRECTOR_KEY_ENV = "CARDREF_KEPT_DIRECTOR_KEY_FILE"
+DIRECTOR_KEY_FILE = "director-key"
+
+
+def kept_director_key(folder: str) -> tuple[str, str]:
+    """(the file, the key): the director key `card-referee serve` keeps in <folder>/director-key
+    for a venue that set no CARDREF_DIRECTOR_KEYS, made once (256 random bits) and read again at
+    every start, so the key the director copied stays good across restarts. The file is the
+    key's only copy on disk: 0600, written whole or not at all. SettingsError when it cannot be
+    read or made, or holds what cannot be a key."""
+    import secrets
+    import tempfile
+
+    path = os.path.join(folder, DIRECTOR_KEY_FILE)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            key = fh.read().strip()
+        if key:
+            if "," in key or any(ch.isspace() for ch in key):
+                raise SettingsError(f"{path} holds no director key (one word, no comma): delete "
+                                    "it and serve makes a new one")
+            os.chmod(path, 0o600)  # a copy restored with looser rights: the key's only copy
+            return path, key
+    except (FileNotFoundError, NotADirectoryError):  # none yet (the writing says what is wrong)
+        pass
+    except (OSError, UnicodeDecodeError) as err:
+        raise SettingsError(f"cannot read {path} ({getattr(err, 'strerror', None) or err})"
+                            ) from None
+    key = secrets.token_urlsafe(32)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".director-key-")  # mode 0600
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(key + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as err:
+        raise SettingsError(f"cannot write {path} ({err.strerror or err}): give "
+                            "CARDREF_DATA_DIR a folder this user may write, or set "
+                            "CARDREF_DIRECTOR_KEYS") from None
+    return path, key
 
 
 def cpu_limit(root: str = "/sys/fs/cgroup") -> int:
@@ -120,6 +172,7 @@ class Settings:
     max_replay_actions: int = 2000
     max_record_deals: int = 100       # deals in one /v1/records/check
     max_record_actions: int = 10000   # actions of all its deals together (≈ 75 µs each)
+    max_event_actions: int = 100000   # actions of all an event's records together
     max_lookup_items: int = 108       # cards (or other list items) in one lookup request
     max_player_id_length: int = 64
     seal_keys: tuple[bytes, ...] = ()      # AES-256 keys: first seals, all open (rotation)
@@ -189,6 +242,7 @@ class Settings:
             max_replay_actions=_int(env, "CARDREF_MAX_REPLAY_ACTIONS", 2000),
             max_record_deals=_int(env, "CARDREF_MAX_RECORD_DEALS", 100),
             max_record_actions=_int(env, "CARDREF_MAX_RECORD_ACTIONS", 10000),
+            max_event_actions=_int(env, "CARDREF_MAX_EVENT_ACTIONS", 100000),
             max_lookup_items=_int(env, "CARDREF_MAX_LOOKUP_ITEMS", 108),
             max_player_id_length=_int(env, "CARDREF_MAX_PLAYER_ID_LENGTH", 64),
             seal_keys=_seal_keys(env),

@@ -15,6 +15,7 @@ that stops answering its heartbeat.
 import os
 import shutil
 import socket
+import sys
 import tempfile
 import time
 
@@ -51,20 +52,23 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 
 
 def when_ready(server):
-    """Say where the data is kept and the addresses phones open (docs/operations.md, "Running
-    at a venue"), once the master listens."""
+    """Say where the data is kept, the addresses phones open (as a QR code too, on a terminal)
+    and the director's page with its key (docs/operations.md, "Running at a venue"), once the
+    master listens."""
     from service.addresses import reachable_links
     from service.config import EMBEDDED_REDIS_DIR_ENV
 
-    if os.environ.get("CARDREF_REDIS_URL") and os.environ.get(EMBEDDED_REDIS_DIR_ENV):
+    redis = bool(os.environ.get("CARDREF_REDIS_URL"))
+    if redis and os.environ.get(EMBEDDED_REDIS_DIR_ENV):
         server.log.info("Redis: embedded (started by card-referee serve); its data is kept in %s "
                         "(append-only file: copy that folder to back it up)",
                         os.environ[EMBEDDED_REDIS_DIR_ENV])
-    elif os.environ.get("CARDREF_REDIS_URL"):
+    elif redis:
         server.log.info("Redis: the one CARDREF_REDIS_URL names")
     else:
         server.log.info("Redis: none (in-process cache only; no live events, no strict "
                         "sequencing)")
+    director_page = None
     for listener in server.LISTENERS:
         address = listener.sock.getsockname()
         if listener.sock.family not in (socket.AF_INET, socket.AF_INET6):
@@ -73,10 +77,71 @@ def when_ready(server):
         if links:
             server.log.info("Phones and other computers on this network open: %s",
                             "  ".join(links))
+            terminal_qr(links[0], sys.stderr)
         else:
             server.log.info("Listening on %s:%s, which other devices cannot reach: set "
                             "CARDREF_BIND=0.0.0.0:%s to let phones on this network in",
                             address[0], address[1], address[1])
+        # the page opened where the phones reach it: the links and QR codes it makes start
+        # with its own address (docs/director.md)
+        director_page = director_page or (
+            (links[0] if links else own_link(str(address[0]), int(address[1]))) + "director")
+    if redis:  # live events need a Redis
+        server.log.info("%s", director_line(director_page, dict(os.environ)))
+
+
+def own_link(host: str, port: int) -> str:
+    """The service's address as this machine itself opens it, for when no other device reaches
+    it: loopback when it listens on every address (or on loopback), else the one address it
+    listens on."""
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host in ("::", "[::]"):
+        host = "::1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def director_line(page: str | None, env: dict) -> str:
+    """What the director reads at start: the director's page and which key creates events. The
+    key itself only when it is the one serve keeps in its data folder (an operator's keys are
+    never printed); its link then carries it in the fragment, which the page puts in its key
+    field and the browser never sends to the service (docs/director.md)."""
+    from urllib.parse import quote
+
+    from service.config import KEPT_DIRECTOR_KEY_ENV
+
+    page = page or "/director (at the address in front of this service)"
+    kept_file = env.get(KEPT_DIRECTOR_KEY_ENV)
+    key = env.get("CARDREF_DIRECTOR_KEYS") or ""
+    if kept_file and key:
+        return (f"Director's page: {page}#key={quote(key, safe='')} — director key: {key} "
+                f"(kept in {kept_file})")
+    if key:
+        return f"Director's page: {page} — director key: one of CARDREF_DIRECTOR_KEYS"
+    return (f"Director's page: {page} — no director key is set (CARDREF_DIRECTOR_KEYS), so no "
+            "event can be created here")
+
+
+def terminal_qr(link: str, out) -> bool:
+    """The link as a QR code a phone's camera reads off the screen, written to `out` when it is
+    a terminal (never into a log file or a container's log). Half-block characters (half the
+    height) where the terminal's encoding has them, else segno's ANSI colours. True if written."""
+    import segno
+
+    try:
+        if not out.isatty():
+            return False
+    except (AttributeError, ValueError):  # closed, or no file behind it
+        return False
+    code = segno.make(link, error="m", boost_error=False)
+    try:
+        "\u2580\u2584\u2588".encode(out.encoding or "ascii")
+        compact = True
+    except (LookupError, UnicodeEncodeError):
+        compact = False
+    code.terminal(out=out, compact=compact)
+    out.flush()
+    return True
 
 
 def on_exit(server):

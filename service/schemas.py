@@ -16,6 +16,7 @@ from marshmallow import fields as mf, validate
 
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.cards import SUITS
+from engine.events.format import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLE, SEATING_METHODS
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
 from engine.records import DISCREPANCY_CODES
@@ -193,6 +194,8 @@ def state_field_ref(self, field, **kwargs) -> dict:
         return {"$ref": "#/components/schemas/ReplayDeal"}
     if isinstance(field, RefField):
         return {"$ref": f"#/components/schemas/{field.component}"}
+    if isinstance(field, EventDocumentField):
+        return {"$ref": f"#/components/schemas/{EVENT_DOCUMENT}"}
     return {}
 
 
@@ -885,6 +888,75 @@ def record_components(games: Iterable[Game]) -> dict[str, dict]:
     return components
 
 
+EVENT_DOCUMENT = "EventDocument"
+EVENT_DOCUMENT_DESCRIPTION = (
+    "A tournament of any game as one document (docs/events.md), `card-referee/event` format 1: "
+    "its entrants, its system, every round so far (seating, seed commitment, each table's "
+    "result: a match record or a reported result) and the director's penalties. Like a match "
+    "record it carries no state: it is the same in every trust mode.")
+# The round end's kinds (engine/events/format.py DealsEnd, MatchEnd, TimeEnd) by their tag.
+_ROUND_ENDS = {"deals": "EventDealsEnd", "match": "EventMatchEnd", "time": "EventTimeEnd"}
+
+
+REPORTED_DEAL_DESCRIPTION = (
+    "One deal as a table reports it without its moves, in its game's shape "
+    "(`<Game>ReportedDeal`; docs/events.md \"Reported results\"), scored by the game's own code.")
+
+
+def event_document_components(games: Iterable[Game]) -> dict[str, dict]:
+    """`EventDocument`, the event document as engine/events/format.py declares it (the msgspec
+    Structs), the one schema every event endpoint's request and answer names: its round end a
+    oneOf of `EventDealsEnd`, `EventMatchEnd` and `EventTimeEnd` by `kind`, its `game` a
+    `GameId`, a table's `record` a `MatchRecord`, a reported result's deals `ReportedDeal`s
+    (anyOf each game's `<Game>ReportedDeal`, `Game.reported.deal`); and what the publishing
+    endpoints answer, `EventStandings` and `EventCheck`."""
+    from engine.events.format import DealsEnd, Event, MatchEnd, TimeEnd
+    from engine.events.publish import EventCheck, EventStandings
+
+    document = _without_empty_required(openapi_schema(Event, EVENT_DOCUMENT_DESCRIPTION))
+    system = document["properties"]["system"]["properties"]
+    system["round_end"] = {"oneOf": [_ref(n) for n in _ROUND_ENDS.values()],
+                           "discriminator": {"propertyName": "kind", "mapping": {
+                               kind: _ref(name)["$ref"] for kind, name in _ROUND_ENDS.items()}},
+                           "description": "how a round ends"}
+    system["game"] = _ref("GameId")
+    result = (document["properties"]["rounds"]["items"]["properties"]["tables"]["items"]
+              ["properties"]["result"])
+    record = result["properties"]["record"]
+    result["properties"]["record"] = {"allOf": [_ref("MatchRecord")], "nullable": True,
+                                      "description": record.get("description", "")}
+    deals = result["properties"]["reported"]["properties"]["deals"]
+    deals["items"] = _ref("ReportedDeal")
+    components = {EVENT_DOCUMENT: document}
+    reported = []
+    for game in games:
+        if game.reported is not None:
+            kind = game.reported.deal
+            name = pascal(game.id) + "ReportedDeal"
+            components[name] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))
+            reported.append(name)
+    components["ReportedDeal"] = {"anyOf": [_ref(n) for n in reported],
+                                  "description": REPORTED_DEAL_DESCRIPTION}
+    # What the publishing endpoints answer (engine/events/publish.py, check.py), each whole.
+    for answer in (EventStandings, EventCheck):
+        components[answer.__name__] = _without_empty_required(
+            openapi_schema(answer, answer.__doc__ or ""))
+    for kind in (DealsEnd, MatchEnd, TimeEnd):
+        name = _ROUND_ENDS[kind.__struct_config__.tag]  # type: ignore[index]
+        components[name] = _without_empty_required(openapi_schema(kind, kind.__doc__ or ""))
+    return components
+
+
+class EventDocumentField(mf.Field):
+    """An event document in a request: loaded as the raw object (the engine reads it against
+    its declaration and names the path of a fault); documented as `EventDocument`."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Not a valid object.")
+        return value
+
+
 class ActionField(mf.Field):
     """An action: loaded as the raw object (the engine parses it against the game's declared
     fields, exactly and fast); documented as the `Action` component."""
@@ -1288,6 +1360,45 @@ class VerifyDealRequest(Strict):
     dealer = mf.String(allow_none=True)
 
 
+_ROUND_SEED = {"description": "the round's seed: keep it secret until the round is over"}
+_ROUND_SALT = {"description": "its commitment's salt, 32 lowercase hex digits, kept secret with "
+                              "the seed; omit (or null) only for a seed nobody could guess: the "
+                              "commitment is then the bare SHA-256 of the seed"}
+
+
+class EventPlan(Strict):
+    """A fixed round's seating as the director plans it."""
+    tables = List(List(mf.String(), validate=validate.Length(max=MAX_TABLE)), required=True,
+                  validate=validate.Length(max=MAX_ENTRANTS), metadata={
+                      "description": "each table's entrants in seat order (fixed teams: side "
+                                     "order)"})
+    byes = List(mf.String(), validate=validate.Length(max=MAX_TABLE),
+                metadata={"description": "entrants given a bye"})
+
+
+class EventNextRoundRequest(Strict):
+    event = EventDocumentField(required=True)
+    seed = mf.String(required=True, validate=validate.Length(min=1, max=256),
+                     metadata=_ROUND_SEED)
+    seed_salt = mf.String(allow_none=True, validate=validate.Regexp("^[0-9a-f]{32}$"),
+                          metadata=_ROUND_SALT)
+    method = mf.String(validate=validate.OneOf(SEATING_METHODS), metadata={
+        "description": "how to seat the round: the system's `seating` unless given (`fixed` "
+                       "when a plan is)"})
+    plan = mf.Nested(EventPlan, metadata={"description": "a fixed round's seating"})
+
+
+class EventRevealRoundRequest(Strict):
+    event = EventDocumentField(required=True)
+    round = _int(required=True, validate=validate.Range(min=1, max=MAX_ROUNDS), metadata={
+        "description": "the round (from 1) whose seed is revealed"})
+    seed = mf.String(required=True, validate=validate.Length(min=1, max=256),
+                     metadata={"description": "the seed the round was seated with"})
+    seed_salt = mf.String(allow_none=True, validate=validate.Regexp("^[0-9a-f]{32}$"),
+                          metadata={"description": "the salt it was committed with (omit: "
+                                                   "it was committed without one)"})
+
+
 class VerifyDealResponse(ma.Schema):
     matches = _bool(required=True, metadata={
         "description": "the seed and salt make the commitment"})
@@ -1372,6 +1483,8 @@ class Schemas:
         self.record_check_response = RecordCheckResponse()
         self.verify_deal_request = VerifyDealRequest()
         self.verify_deal_response = VerifyDealResponse()
+        self.event_next_round_request = EventNextRoundRequest()
+        self.event_reveal_round_request = EventRevealRoundRequest()
         self.health = Health()
         self.ready = Ready()
         self.problem = ProblemSchema()

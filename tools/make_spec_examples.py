@@ -88,7 +88,45 @@ def record(client) -> dict:
           "seed_commitment": match_record["deals"][0]["deal"]["seed_commitment"]})
     for op, path, body in LOOKUPS:
         call(op, "POST", path, body)
+    _event_rounds(client, call, out)
     return out
+
+
+EVENT_SEED = "round-1-example"  # the round's seed a director keeps secret until it is over
+
+
+def example_event() -> dict:
+    """A small Daifugo event before its first round: five entrants at tables of four (one
+    bye a round), swiss seating (docs/events.md)."""
+    from engine.events import FORMAT, FORMAT_VERSION
+
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "name": "Autumn Daifugo Open",
+            "tags": {"site": "Kyoto", "date": "2026-11-28", "director": "Sato"},
+            "system": {"game": "daifugo", "table_size": 4, "rounds": 3,
+                       "round_end": {"kind": "deals", "deals": 4},
+                       "event_points": [3, 2, 1, 0], "tie_breaks": ["match_score"]},
+            "entrants": [{"id": pid, "name": name} for pid, name in (
+                ("ann", "Aoki"), ("bob", "Baba"), ("cho", "Chiba"), ("dai", "Daimon"),
+                ("eve", "Endo"))]}
+
+
+def _event_rounds(client, call, out: dict) -> None:
+    """`eventNextRound` seats the example event's first round; its table reports its result
+    and `eventRevealRound` reveals the round's seed; the event so far is then published:
+    `eventStandings`, `checkEvent` and `eventSheet` (text, as the body reads)."""
+    seated = call("eventNextRound", "POST", "/v1/events/next-round",
+                  {"event": example_event(), "seed": EVENT_SEED, "seed_salt": SALT})
+    table = seated["rounds"][0]["tables"][0]
+    entrants = [seat["entrant"] for seat in table["seats"]]
+    table["result"] = {"reported": {"places": {e: k + 1 for k, e in enumerate(entrants)},
+                                    "scores": {e: 3 - k for k, e in enumerate(entrants)}}}
+    played = call("eventRevealRound", "POST", "/v1/events/reveal-round",
+                  {"event": seated, "round": 1, "seed": EVENT_SEED, "seed_salt": SALT})
+    call("eventStandings", "POST", "/v1/events/standings", played)
+    call("checkEvent", "POST", "/v1/events/check", played)
+    sheet = client.post("/v1/events/sheet", json=played, headers={"Accept": "text/plain"})
+    assert sheet.status_code == 200, sheet.get_data(as_text=True)
+    out["eventSheet"] = {"request": played, "response": sheet.get_data(as_text=True)}
 
 
 RECORD_PLAYERS = ["ann", "bob", "cho"]

@@ -11,7 +11,7 @@ standings entries name their seats, and the table's seats name the entrants. Tie
 place.
 
 Replaying a record is the costly part; its outcome is a pure function of the record, so it is
-kept by the digest of the record's canonical form (`replayed`) and the rounds before a swiss round
+kept by the SHA-256 of the record's JSON bytes (`replayed`) and the rounds before a swiss round
 (engine/events/roster.py) re-derive their points without replaying again.
 """
 from __future__ import annotations
@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
+
+import orjson
 
 from .. import adjudicate, records
 from ..errors import InputError
@@ -84,10 +86,28 @@ class Replayed:
     digest: str
 
 
-# Replayed records by the SHA-256 of their canonical form (a digest, not the record: a large
-# event's records would otherwise be held twice), the oldest dropped past the bound.
+# Replayed records' outcomes by the SHA-256 of the record's JSON as given (orjson's bytes, its
+# `digest` included: a record that differs from a kept one in any byte, its digest alone or a
+# card under an old digest, is another key and is replayed), not by its canonical form: a
+# standings request of 400 records spent most of its time walking each record in Python to
+# write that form; orjson writes the same record's bytes in C. parse_event has refused what
+# JSON cannot hold (a fraction, NaN), so equal bytes are equal records. A digest is kept, not
+# the record (a large event's records would otherwise be held twice); the oldest is dropped
+# past the bound.
 _REPLAYED: dict[bytes, Replayed] = {}
 _KEEP = 65536
+_KEY_PREFIX = b"card-referee/event-replayed/v1\0"
+
+
+def _replay_key(record: Any) -> bytes:
+    """The record's key in _REPLAYED: the SHA-256 of its JSON bytes. What orjson cannot write
+    (a key that is no string, a lone surrogate, a huge integer) has no canonical form either:
+    canonical_bytes refuses it, naming the fault, as the replay would."""
+    try:
+        written = orjson.dumps(record)
+    except orjson.JSONEncodeError:
+        written = records.canonical_bytes(record)
+    return hashlib.sha256(_KEY_PREFIX + written).digest()
 
 
 # Within one reading of one document, the records already replayed by their identity (each
@@ -99,7 +119,7 @@ _READING: ContextVar[dict[int, tuple[Any, Replayed]] | None] = ContextVar("event
 @contextmanager
 def reading() -> Iterator[None]:
     """One computation over one document (a check, a report, a sheet): within it a record
-    replayed once is found again by identity, not by hashing its canonical form again — the
+    replayed once is found again by identity, not by hashing its JSON again — the
     check re-seats every round from the rounds before it, and hashing a 200-entrant event's
     records once per round cost seconds. Nothing changes the document meanwhile. Nested
     readings are one."""
@@ -119,7 +139,7 @@ def replayed(record: Any) -> Replayed:
         known = seen.get(id(record))
         if known is not None and known[0] is record:
             return known[1]
-    key = hashlib.sha256(records.canonical_bytes(record)).digest()
+    key = _replay_key(record)
     kept = _REPLAYED.get(key)
     if kept is None:
         kept = _replay(record)

@@ -21,7 +21,7 @@ from .spec import called_directly
 SHEET_MEDIA_TYPES = {media: fmt for fmt, media in sheets.MEDIA_TYPES.items()}
 CONSISTENT_HEADER = "Card-Referee-Consistent"
 DIGEST_HEADER = "Card-Referee-Digest"
-_SHEET_PARAMETERS = [
+SHEET_PARAMETERS = [
     {"name": "format", "in": "query", "required": False,
      "schema": {"type": "string", "enum": list(sheets.FORMATS)},
      "description": "text, csv or html; without it the Accept header chooses among text/plain, "
@@ -96,7 +96,7 @@ def build(ctx) -> None:
                          "with a discrepancy still answers 200: the sheet shows it up to the "
                          "discrepancy and says where the check stopped "
                          f"(`{CONSISTENT_HEADER}: false`).",
-             parameters=_SHEET_PARAMETERS,
+             parameters=SHEET_PARAMETERS,
              requestBody={"required": True, "content": {"application/json": {
                  "schema": {"$ref": "#/components/schemas/MatchRecord"},
                  "example": examples.request("recordSheet")}}},
@@ -110,17 +110,7 @@ def build(ctx) -> None:
     @called_directly
     def record_sheet():
         req = request._get_current_object()  # type: ignore[attr-defined]  # flask types the proxy as what it proxies
-        asked = req.args.get("format")
-        if asked is None:
-            best = req.accept_mimetypes.best_match(list(SHEET_MEDIA_TYPES), "text/plain")
-            fmt = SHEET_MEDIA_TYPES[best]
-        elif asked in sheets.FORMATS:
-            fmt = asked
-        else:
-            raise InputError(f"format must be one of {', '.join(sheets.FORMATS)}", "format",
-                             code="request_invalid", errors={"format": [
-                                 f"Must be one of: {', '.join(sheets.FORMATS)}."]})
-        lang = pages.chosen_language(req.args.get("lang"), request_lang(req))
+        fmt, lang = sheet_format(req), sheet_lang(req)
         record = record_in(ext, req)
         report = records.check_record(record, keep_steps=True, lang=lang)
         req.environ["cardref.game"] = report["game"]
@@ -131,9 +121,33 @@ def build(ctx) -> None:
                             headers={"Content-Language": lang,
                                      CONSISTENT_HEADER: str(report["consistent"]).lower(),
                                      DIGEST_HEADER: report["digest"]})
-        if asked is None:  # the format came from Accept: caches must key on it
-            response.vary.add("Accept")
-        return response
+        return keyed_on_accept(req, response)
+
+
+def sheet_format(req) -> str:
+    """A sheet's format (a match record's, an event's): `?format=` names one, else Accept
+    chooses; text when neither does. Another `?format=` is 422 request_invalid."""
+    asked = req.args.get("format")
+    if asked is None:
+        return SHEET_MEDIA_TYPES[req.accept_mimetypes.best_match(list(SHEET_MEDIA_TYPES),
+                                                                 "text/plain")]
+    if asked not in sheets.FORMATS:
+        raise InputError(f"format must be one of {', '.join(sheets.FORMATS)}", "format",
+                         code="request_invalid", errors={"format": [
+                             f"Must be one of: {', '.join(sheets.FORMATS)}."]})
+    return str(asked)
+
+
+def sheet_lang(req) -> str:
+    """A sheet's language: `?lang=`, over Accept-Language."""
+    return pages.chosen_language(req.args.get("lang"), request_lang(req))
+
+
+def keyed_on_accept(req, response: Response) -> Response:
+    """A sheet whose format came from Accept (no `?format=`): caches must key on it."""
+    if "format" not in req.args:
+        response.vary.add("Accept")
+    return response
 
 
 def record_in(ext, req) -> Any:

@@ -23,6 +23,17 @@ let view = null;           // the event's public view, polled
 let pollTimer = null;
 let shownKey = "";         // what the dynamic parts were last drawn from
 
+// The director key the link `card-referee serve` prints carries in its fragment (#key=…), which
+// the browser never sends to the service: read once, taken out of the address bar (so it is
+// neither bookmarked nor passed on with the page's address), put in the key field, never stored.
+const linkedKey = keyFromLink();
+function keyFromLink() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (key === null) return "";
+  history.replaceState(null, "", location.pathname + location.search);
+  return key;
+}
+
 // ---- the events kept in this browser --------------------------------------------------------
 function kept() {
   try { return JSON.parse(localStorage.getItem(KEPT) || "{}"); } catch { return {}; }
@@ -180,6 +191,7 @@ function createForm() {
   const field = (label, input) => h("label", { class: "field" }, h("span", { text: label }), input);
   const name = h("input", { ...tid("ev-name"), required: true });
   const key = h("input", { type: "password", ...tid("ev-key"), autocomplete: "off" });
+  key.value = linkedKey;
   const game = h("select", { ...tid("ev-game") }, games.map((g) => h("option", { value: g.id }, gameName(g.id))));
   const preset = h("select", { ...tid("ev-preset") });
   const options = h("div", { class: "options" });

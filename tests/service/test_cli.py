@@ -225,3 +225,124 @@ def test_serve_stops_cleanly_on_ctrl_c(tmp_path):
     assert proc.returncode == 0, text
     assert "Traceback" not in text and "SystemExit" not in text, text
     assert "Shutting down: Master" in text
+
+
+# ---------------------------------------------------------------- card-referee event
+
+EVENT_SALT = "0123456789abcdef0123456789abcdef"
+
+
+def _event_file(tmp_path, document, name="event.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_event_next_round_writes_the_engines_next_round_and_reveal_round_reveals_it(
+        tmp_path, capsys):
+    from engine.events import next_round, reveal_round, verify_seating
+    from tests.events.helpers import event
+
+    start = event(7)
+    source = _event_file(tmp_path, start)
+    assert cli.main(["event", "next-round", str(source), "--seed", "r1",
+                     "--salt", EVENT_SALT]) == 0
+    seated = json.loads(capsys.readouterr().out)
+    assert seated == next_round(start, "r1", EVENT_SALT)
+    assert "seed" not in seated["rounds"][0]
+
+    out = tmp_path / "revealed.json"
+    assert cli.main(["event", "reveal-round", str(_event_file(tmp_path, seated, "seated.json")),
+                     "--round", "1", "--seed", "r1", "--salt", EVENT_SALT, "-o", str(out)]) == 0
+    revealed = json.loads(out.read_text(encoding="utf-8"))
+    assert revealed == reveal_round(seated, 1, "r1", EVENT_SALT)
+    assert verify_seating(revealed, 1)
+
+
+def test_event_next_round_seats_a_plan_from_a_file(tmp_path, capsys):
+    from tests.events.helpers import event
+
+    plan = _event_file(tmp_path, {"tables": [["p3", "p2", "p1", "p0"]], "byes": ["p4"]},
+                       "plan.json")
+    assert cli.main(["event", "next-round", str(_event_file(tmp_path, event(5))),
+                     "--seed", "r1", "--plan", str(plan)]) == 0
+    rnd = json.loads(capsys.readouterr().out)["rounds"][0]
+    assert rnd["method"] == "fixed" and rnd["byes"] == ["p4"]
+    assert [s["entrant"] for s in rnd["tables"][0]["seats"]] == ["p3", "p2", "p1", "p0"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["next-round", "{file}", "--seed", "r1", "--salt", "XYZ"], "event_invalid at seed_salt"),
+    (["next-round", "{bad}", "--seed", "r1"], "event_invalid at format"),
+    (["reveal-round", "{file}", "--round", "1", "--seed", "r1"], "event_invalid at rounds"),
+    (["next-round", "{missing}", "--seed", "r1"], "no such file"),
+])
+def test_event_commands_name_a_fault_in_one_line_and_exit_2(tmp_path, capsys, args, says):
+    from tests.events.helpers import event
+
+    files = {"file": _event_file(tmp_path, event(5)),
+             "bad": _event_file(tmp_path, {**event(5), "format": "x"}, "bad.json"),
+             "missing": tmp_path / "nowhere.json"}
+    assert cli.main(["event", *(a.format(**files) for a in args)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1, err
+
+
+def test_event_reveal_round_with_a_wrong_seed_is_commitment_mismatch(tmp_path, capsys):
+    from engine.events import next_round
+    from tests.events.helpers import event
+
+    seated = _event_file(tmp_path, next_round(event(6), "r1", EVENT_SALT))
+    assert cli.main(["event", "reveal-round", str(seated), "--round", "1", "--seed", "r2",
+                     "--salt", EVENT_SALT]) == 2
+    assert "commitment_mismatch at rounds[0].seed_commitment" in capsys.readouterr().err
+
+
+def _played_event(tmp_path, broken: bool = False):
+    from engine.events import next_round, reveal_round
+    from tests.events.helpers import event
+
+    ev = next_round(event(5), "r1", EVENT_SALT)
+    table = ev["rounds"][0]["tables"][0]
+    table["result"] = {"reported": {"places": {s["entrant"]: k + 1
+                                               for k, s in enumerate(table["seats"])}}}
+    ev = reveal_round(ev, 1, "r1", EVENT_SALT)
+    if broken:
+        ev["rounds"][0]["seed"] = "not the seed"
+    return ev, _event_file(tmp_path, ev, "played.json")
+
+
+def test_event_standings_prints_the_table_or_the_report_as_json(tmp_path, capsys):
+    from engine.events.publish import standings_report
+
+    ev, path = _played_event(tmp_path)
+    assert cli.main(["event", "standings", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == standings_report(ev, "en")
+    assert cli.main(["event", "standings", str(path), "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    first = standings_report(ev, "ja")["standings"][0]
+    assert "順位" in out and "整合" in out
+    assert out.splitlines()[2].split()[0] == "1" and first["entrant"] in out.splitlines()[2]
+
+
+def test_event_check_exits_1_naming_the_discrepancy(tmp_path, capsys):
+    _, path = _played_event(tmp_path)
+    assert cli.main(["event", "check", str(path)]) == 0
+    assert "CONSISTENT" in capsys.readouterr().out
+    _, broken = _played_event(tmp_path, broken=True)
+    assert cli.main(["event", "check", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "DISCREPANCY: commitment_mismatch at rounds[0]" in out and "Round 1" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "html"])
+def test_event_sheet_writes_the_engines_sheet_and_exits_by_the_check(tmp_path, capsys, fmt):
+    from engine.events.publish import sheet
+
+    ev, path = _played_event(tmp_path)
+    out = tmp_path / f"sheet.{fmt}"
+    assert cli.main(["event", "sheet", str(path), "--format", fmt, "--lang", "ja",
+                     "-o", str(out)]) == 0
+    assert out.read_bytes().decode("utf-8") == sheet(ev, fmt, "ja")  # as written: CSV ends rows CRLF
+    _, broken = _played_event(tmp_path, broken=True)
+    assert cli.main(["event", "sheet", str(broken), "--format", fmt]) == 1

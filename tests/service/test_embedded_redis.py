@@ -1,5 +1,6 @@
 """`card-referee serve` without CARDREF_REDIS_URL: a Redis of its own, with its data kept in an
-append-only file under CARDREF_DATA_DIR, gone when serve stops; with CARDREF_REDIS_URL none."""
+append-only file under CARDREF_DATA_DIR, gone when serve stops, and a director key kept beside
+it when none is set; with CARDREF_REDIS_URL none of either."""
 from __future__ import annotations
 
 import ipaddress
@@ -10,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _serve_env(tmp: Path, **env: str) -> dict:
     base = {k: v for k, v in os.environ.items()
-            if k not in ("CARDREF_REDIS_URL", "CARDREF_EMBEDDED_REDIS", "CARDREF_DATA_DIR")}
+            if k not in ("CARDREF_REDIS_URL", "CARDREF_EMBEDDED_REDIS", "CARDREF_DATA_DIR",
+                         "CARDREF_DIRECTOR_KEYS")}
     return {**base, "HOME": str(tmp), "PROMETHEUS_MULTIPROC_DIR": str(tmp),
             "PYTHONPATH": str(ROOT), "CARDREF_LOG_FORMAT": "text", **env}
 
@@ -90,6 +93,20 @@ def _readyz(base: str) -> tuple[dict, str]:
             time.sleep(0.1)
 
 
+def _create_event(base: str, key: str) -> int:
+    """POST /v1/events with `key` as the director key: the answer's status."""
+    from tests.events.helpers import event
+
+    request = urllib.request.Request(
+        base + "/v1/events", data=json.dumps(event(4, rounds=1)).encode(), method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as resp:
+            return resp.status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
 def _embedded_client(redis_dir: Path) -> redis.Redis:
     """A client of the embedded Redis, from the config file serve wrote (port, password)."""
     conf = (redis_dir / "redis.conf").read_text()
@@ -143,6 +160,15 @@ def test_serve_without_a_redis_url_embeds_a_redis_that_keeps_its_data_and_stops_
         assert _redis_children(proc.pid) == [redis_pid]
         assert oct(redis_dir.stat().st_mode & 0o777) == "0o700"
         assert oct((redis_dir / "redis.conf").stat().st_mode & 0o777) == "0o600"
+        # no CARDREF_DIRECTOR_KEYS: serve made a director key, said it with the director's page,
+        # and the workers take it (an event is created with it)
+        key_file = data / "director-key"
+        key = key_file.read_text().strip()
+        assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+        assert (f"Director's page: {base}/director#key={key} — director key: {key} "
+                f"(kept in {key_file})") in log_path.read_text()
+        assert _create_event(base, key) == 201 and _create_event(base, "a guess") == 403
+        assert key not in text
         # one serve per data folder: a second one says so and exits non-zero
         second = subprocess.run(_serve_command(free_port()), cwd=ROOT, capture_output=True,
                                 text=True, env=_serve_env(tmp_path, **env), timeout=60)
@@ -156,18 +182,21 @@ def test_serve_without_a_redis_url_embeds_a_redis_that_keeps_its_data_and_stops_
         client = _embedded_client(redis_dir)
         assert client.get("cardref:embedded-test") == b"kept"  # read back from the AOF
         client.close()
+        assert f"director key: {key} " in log_path.read_text()  # the same key after a restart
 
 
 @pytest.mark.drill
 def test_serve_with_a_redis_url_uses_it_and_starts_no_redis_of_its_own(redis_url, tmp_path):
     data = tmp_path / "data"
     with serving(tmp_path, CARDREF_REDIS_URL=redis_url, CARDREF_DATA_DIR=str(data)) as (
-            base, proc, _log):
+            base, proc, log_path):
         ready, text = _readyz(base)
         assert ready["redis"] == {"kind": "configured"} and ready["cache"]["redis"] == "ok"
         assert redis_url not in text
         assert _redis_children(proc.pid) == []
-    assert not data.exists()
+        assert (f"Director's page: {base}/director — no director key is set "
+                "(CARDREF_DIRECTOR_KEYS)") in log_path.read_text()
+    assert not data.exists()  # nor a director key kept there
 
 
 def test_serve_that_cannot_start_its_redis_says_why_and_exits_non_zero(tmp_path):

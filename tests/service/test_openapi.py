@@ -107,7 +107,7 @@ def test_every_operation_has_examples_and_they_are_the_live_service_answers():
                     "`python -m tools.make_spec_examples` and regenerate openapi.yaml")
                 checked += 1
     # validateActionRefused is shown twice (under /v1/validate and /validate)
-    assert checked == len(examples.load()) + 1 == 19 + len(PRODUCT_GAMES)
+    assert checked == len(examples.load()) + 1 == 24 + len(PRODUCT_GAMES)
     refused = [ex["value"] for ex in spec["paths"]["/v1/validate"]["post"]["responses"]["200"][
         "content"]["application/json"]["examples"].values() if not ex["value"]["valid"]]
     assert refused and refused[0]["error"]["code"] and refused[0]["error"]["rule"]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from engine import adjudicate
 from tests.table.conftest import REFEREE_KEY
 from tests.table.pagedriver import (
@@ -25,27 +27,41 @@ from tests.table.pagedriver import (
     wait_present,
 )
 
-GUANDAN_SEATS = ["p1", "p2", "p3", "p4"]
-# One failure as declarer at A sends a team back to 2 (S-5): a match long enough to reach 30 deals.
-GUANDAN_OPTIONS = {"a_fail_limit": 1}
+SEATS = ["p1", "p2", "p3", "p4"]
+# Each game's match at its longest (issue: "a Guandan match of 30 deals, a Manillen match of 40"),
+# with options that make a random match last that long.
+LONGEST_MATCHES = [
+    # one failure as declarer at A sends a team back to 2 (S-5)
+    pytest.param("guandan", 30, {"a_fail_limit": 1}, id="guandan-30"),
+    # four booms to win (a boom is 101 points), every deal's multiplier capped at 4 (the "serious
+    # players'" rule): unlimited doubling would end a boom in a few deals
+    pytest.param("manillen", 40, {"booms_to_win": 4, "multiplier_cap": 4}, id="manillen-40"),
+]
 
 
-def long_guandan_match(deals: int, last_steps: int) -> tuple[dict, list[list[dict]]]:
-    """A Guandan match record of `deals` deals, the last one still in play after `last_steps`
+def match_over(step: dict) -> bool:
+    """The match ends with this step: no next deal (as the record's check reads it)."""
+    return step["status"] == "finished" and (
+        step["next_match"] is None or any(e["type"] == "match_finished" for e in step["events"]))
+
+
+def long_match(game: str, options: dict, deals: int,
+               last_steps: int) -> tuple[dict, list[list[dict]]]:
+    """A match record of `game` with `deals` deals, the last one still in play after `last_steps`
     actions, with every step as the engine answered it: each seat passes when it may (most of
-    the time) — the longest deals — else plays a random legal action. Random matches end at
-    different lengths: the first seed whose match lasts is used."""
+    the time) — the longest deals, the smallest doublings — else plays a random legal action, and
+    each deal is dealt with the previous deal's `next_match`. Random matches end at different
+    lengths: the first seed whose match lasts is used."""
     for attempt in range(2, 12):
         rnd = random.Random(attempt)
-        record = {"format": "card-referee/match-record", "format_version": 1, "game": "guandan",
-                  "players": GUANDAN_SEATS, "options": GUANDAN_OPTIONS,
+        record = {"format": "card-referee/match-record", "format_version": 1, "game": game,
+                  "players": SEATS, "options": options,
                   "tags": {"event": "Storage Open", "round": 3, "table": "12"}, "deals": []}
         steps_of: list[list[dict]] = []
         match = None
         for index in range(deals):
             seed, salt = f"long-{attempt}-{index}", f"{index:032x}"
-            dealt = adjudicate.deal("guandan", GUANDAN_SEATS, GUANDAN_OPTIONS, seed, match=match,
-                                    seed_salt=salt)
+            dealt = adjudicate.deal(game, SEATS, options, seed, match=match, seed_salt=salt)
             state, to_act, status = dealt["state"], dealt["to_act"], dealt["status"]
             steps: list[dict] = []
             while status != "finished" and (index < deals - 1 or len(steps) < last_steps):
@@ -64,16 +80,17 @@ def long_guandan_match(deals: int, last_steps: int) -> tuple[dict, list[list[dic
                                     "actions": [{"action": s["action"]} for s in steps]})
             steps_of.append(steps)
             if index < deals - 1:
-                if steps[-1]["next_match"] is None:
+                if match_over(steps[-1]):
                     break  # the match ended early: another seed
                 match = json.loads(json.dumps(steps[-1]["next_match"]))
         if len(steps_of) == deals:
             return record, steps_of
-    raise AssertionError(f"no random Guandan match lasted {deals} deals")
+    raise AssertionError(f"no random {game} match lasted {deals} deals")
 
 
 def stored_sizes(driver) -> dict:
-    """What the page's database holds, as JSON characters, and the browser's own estimate."""
+    """What the page's database holds, as JSON characters (the states kept among its deals as
+    `states`), and the browser's own estimate."""
     return driver.execute_async_script("""const done = arguments[0];
       const req = indexedDB.open("cardref-table");
       req.onsuccess = async () => {
@@ -82,6 +99,11 @@ def stored_sizes(driver) -> dict:
           const all = await new Promise((ok) => { const r = db.transaction(name).objectStore(name).getAll();
                                                  r.onsuccess = () => ok(r.result); });
           sizes[name] = all.reduce((n, v) => n + JSON.stringify(v).length, 0);
+          if (name === "deals") {  // of which the states: each deal's answer's and its steps' kept
+            const size = (state) => (state ? JSON.stringify(state).length : 0);
+            sizes.states = all.reduce((n, d) => n + size(d.answer.state)
+                                      + d.steps.reduce((m, s) => m + size(s.state), 0), 0);
+          }
         }
         db.close();
         const estimate = navigator.storage && navigator.storage.estimate ? await navigator.storage.estimate() : {};
@@ -95,10 +117,11 @@ def without_game(action: dict) -> dict:
     return {k: v for k, v in action.items() if k != "game"}
 
 
-def test_a_30_deal_guandan_match_is_kept_whole_compactly_and_resumes_after_a_reload(
-        browser, table_service, tmp_path):
-    record, steps_of = long_guandan_match(30, last_steps=20)
-    path = tmp_path / "guandan-30.json"
+@pytest.mark.parametrize(("game", "deals", "options"), LONGEST_MATCHES)
+def test_a_games_longest_match_is_kept_whole_compactly_and_resumes_after_a_reload(
+        browser, table_service, tmp_path, game, deals, options):
+    record, steps_of = long_match(game, options, deals, last_steps=20)
+    path = tmp_path / f"{game}-{deals}.json"
     path.write_text(json.dumps(record))
     open_page(browser, table_service)
     browser.execute_script("arguments[0].closest('details').open = true", find(browser, "import-file"))
@@ -108,9 +131,9 @@ def test_a_30_deal_guandan_match_is_kept_whole_compactly_and_resumes_after_a_rel
 
     browser.refresh()
     wait_for(browser, lambda d: idle(d) and finds(d, tid("legal-actions")), what="the resumed match")
-    assert entries(browser) == 20 and "30" in find(browser, "title").text
+    assert entries(browser) == 20 and str(deals) in find(browser, "title").text
     kept = saved_match(browser)
-    assert len(kept["deals"]) == 30
+    assert len(kept["deals"]) == deals
     for deal, steps in zip(kept["deals"], steps_of):
         assert len(deal["steps"]) == len(steps)
         for got, want in zip(deal["steps"], steps):
@@ -123,19 +146,25 @@ def test_a_30_deal_guandan_match_is_kept_whole_compactly_and_resumes_after_a_rel
         # to give again (a record imported gives each deal's last state only)
         assert deal["steps"][-1]["state"] == steps[-1]["state"]
         assert all(s["state"] is None for s in deal["steps"][:-1])
-    for seat in GUANDAN_SEATS:
-        summed = sum(x["delta"] for steps in steps_of for s in steps for x in s["score_deltas"]
-                     if x["target"] == seat)
-        assert find(browser, f"total-{seat}").text == str(summed)
+    # the sheet's totals: every score change of the match (Guandan's seats, Manillen's teams)
+    summed: dict[str, int] = {}
+    for x in (x for steps in steps_of for s in steps for x in s["score_deltas"]):
+        summed[x["target"]] = summed.get(x["target"], 0) + x["delta"]
+    assert summed
+    for target, total in summed.items():
+        assert find(browser, f"total-{target}").text == str(total)
 
     sizes = stored_sizes(browser)
     stored = sizes["matches"] + sizes["deals"] + sizes["meta"]
     every_state = sum(len(json.dumps(s["state"])) for steps in steps_of for s in steps)
-    print(f"\n30-deal Guandan match, {sum(map(len, steps_of))} steps: {stored:,} characters kept "
-          f"(IndexedDB usage {sizes['usage']}); every step's state alone: {every_state:,}")
-    # a tenth of keeping every state; a third at most of the 5.2 million characters of
-    # localStorage's quota, the one that used to run out (IndexedDB's is far larger)
-    assert stored < every_state / 5 and stored < 1_750_000, sizes
+    print(f"\n{deals}-deal {game} match, {sum(map(len, steps_of))} steps: {stored:,} characters "
+          f"kept, of which states {sizes['states']:,} (IndexedDB usage {sizes['usage']}); every "
+          f"step's state alone: {every_state:,}")
+    # the states kept (each deal's first and last) a tenth at most of every state: the bulk of
+    # what stays is the entries themselves — their actions and bilingual events, a Manillen
+    # step's as long as a tenth of its state; and the whole a third at most of the 5.2 million
+    # characters of localStorage's quota, the one that used to run out (IndexedDB's is far larger)
+    assert sizes["states"] < every_state / 10 and stored < 1_750_000, sizes
     if sizes["quota"]:
         assert sizes["usage"] < sizes["quota"] / 10, sizes
 
