@@ -5,7 +5,7 @@ own phone would be) opened from the table's link, playing its deal through the p
 or reporting its places; one table out of reach for a while, one reloaded mid-deal; the public
 page follows the standings as the deals come in; rounds 2 and 3 are seated by Swiss from the
 standings (re-derived with the engine); the document the director downloads at the end checks
-clean.
+clean with `card-referee event check`.
 
 To fit the suite's budget the 32 entrants are registered through the API the director's page
 uses (with the token the page keeps), not typed one by one, and in each round two tables (one
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -22,9 +24,9 @@ import pytest
 from selenium.webdriver.support.ui import Select
 
 from engine.events import parse_event, verify_seating
-from engine.events.check import check_event
 from engine.events.standings import as_json, standings
 from tests.events_pages.conftest import DIRECTOR_KEY
+from tests.service.serving import ROOT
 from tests.table.browser import start_browser
 from tests.table.pagedriver import (
     click,
@@ -275,8 +277,10 @@ def test_a_whole_three_round_event_with_eight_table_pages(venue, events_service)
     path = downloads / f"{event_id}.event.json"
     wait_for(driver, lambda d: path.exists() and path.stat().st_size > 0, what="the download")
     document = json.loads(path.read_text())
-    checked = check_event(document)
-    assert checked["consistent"], checked["discrepancy"]
+    checked = subprocess.run([sys.executable, "-m", "service.cli", "event", "check", "--json",
+                              str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert json.loads(checked.stdout)["consistent"]
     assert len(document["rounds"]) == 3
     assert [r["method"] for r in document["rounds"]] == ["swiss"] * 3
     elapsed = time.monotonic() - started
