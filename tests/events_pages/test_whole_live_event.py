@@ -44,6 +44,8 @@ from tests.table.pagedriver import (
 )
 from tests.table.relay import Relay
 
+pytestmark = pytest.mark.drill  # a minute of a whole event: not in make test-fast
+
 ENTRANTS = [(f"e{i:02d}", f"Player {i:02d}") for i in range(1, 33)]
 TABLES = range(1, 9)
 OFFLINE, RELOADED = 1, 2  # the table out of reach for a while, the one reloaded mid-deal

@@ -28,6 +28,8 @@ from tests.redis_server import RedisProcess
 from tests.service.serving import gunicorn_service
 from tests.table.relay import Relay
 
+pytestmark = pytest.mark.drill  # real servers started, stopped and killed: not in make test-fast
+
 DIRECTOR_KEY = "drills-director-key"
 
 
