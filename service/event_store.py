@@ -6,7 +6,10 @@ script may read and write them all:
 
 - `cardref:ev:{<id>}`         hash: `doc` (the event document, the engine's
                               `card-referee/event`: the single source of truth), `version`
-                              (1 at creation, +1 per change) and `published` ("1" once final);
+                              (1 at creation, +1 per change), `stamp` (random, new with each
+                              change: a version's number may come back after a Redis failover
+                              lost the change that first took it, a stamp does not) and
+                              `published` ("1" once final);
 - `cardref:ev:{<id>}:secrets` hash: `round:<n>` → the seed and salt of round n while it is not
                               revealed (they are never in the document before reveal_round);
 - `cardref:ev:{<id>}:tokens`  hash: token id → the token's role and the SHA-256 of its secret
@@ -125,6 +128,7 @@ class Snapshot:
     version: int
     document: dict[str, Any]
     published: bool
+    stamp: str = ""  # the change's own random mark ("" for an event stored before stamps)
 
 
 @dataclass(frozen=True)
@@ -227,16 +231,23 @@ class EventStore:
 
     # -- reads ---------------------------------------------------------------------------
     def get(self, eid: str) -> Snapshot | None:
-        doc, version, published = self._call(self._client.hmget, self._keys(eid)[0],
-                                             ["doc", "version", "published"])
+        doc, version, published, stamp = self._call(self._client.hmget, self._keys(eid)[0],
+                                                    ["doc", "version", "published", "stamp"])
         if doc is None or version is None:
             return None
-        return Snapshot(eid, int(version), orjson.loads(doc), published == b"1")
+        return Snapshot(eid, int(version), orjson.loads(doc), published == b"1",
+                        (stamp or b"").decode())
 
     def version(self, eid: str) -> int | None:
         """The event's version (None: no such event), without reading its document."""
         version = self._call(self._client.hget, self._keys(eid)[0], "version")
         return None if version is None else int(version)
+
+    def revision(self, eid: str) -> tuple[int, str] | None:
+        """The event's version and its change's stamp (None: no such event), without its
+        document: what names this very document for a cache, even after a failover."""
+        version, stamp = self._call(self._client.hmget, self._keys(eid)[0], ["version", "stamp"])
+        return None if version is None else (int(version), (stamp or b"").decode())
 
     def token(self, eid: str, token: str) -> Token | None:
         """The record of a token presented for event `eid`, or None: unknown, revoked, or
@@ -280,7 +291,8 @@ class EventStore:
         (version 0). Raises VersionConflict, IdempotencyKeyReused, TokenRevoked or
         EventsUnavailable (`outcome_unknown` when the script may have run)."""
         body = answer(expected + 1)
-        changes = orjson.dumps({"event": change.event or {}, "secrets": change.secrets or {},
+        changes = orjson.dumps({"event": {**(change.event or {}), "stamp": secrets.token_hex(8)},
+                                "secrets": change.secrets or {},
                                 "tokens": change.tokens or {}})
         # cjson reads an empty JSON object as an empty table either way
         args: list[bytes | str | int] = [expected, orjson.dumps(change.document), retry.digest if retry else "",

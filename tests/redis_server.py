@@ -76,6 +76,14 @@ class RedisProcess:
             self._proc.wait(timeout=10)
             self._proc = None
 
+    def kill(self) -> None:
+        """Die at once (SIGKILL), as a crashed host does: no shutdown, so no waiting for a
+        replica to catch up (a master's SIGTERM waits for its replicas)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait(timeout=10)
+            self._proc = None
+
     def close(self) -> None:
         """Stop for good: the server and its directory (stop() keeps it for a restart)."""
         self.stop()

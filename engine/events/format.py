@@ -305,6 +305,15 @@ def unit_size(system: System, game: Game[Any]) -> int:
     return len(side_seats(system, game)[0]) if system.partners == "fixed" else 1
 
 
+def _under(err: InputError, prefix: str) -> InputError:
+    """The same error, its path (and each of its paths) under `prefix`: a game's own check of
+    its options names `options.x`, which in an event is `system.options.x`."""
+    moved = {f"{prefix}.{k}": v for k, v in err.errors.items()} if err.errors else None
+    out = type(err)(err.message, f"{prefix}.{err.path}" if err.path else prefix, err.code, moved)
+    out.ja = err.ja
+    return out
+
+
 def check_system(system: System) -> Game[Any]:
     game = game_of(system)
     n = system.table_size
@@ -318,11 +327,12 @@ def check_system(system: System) -> Game[Any]:
         raise InvalidEvent(f"{game.id} at tables of {n} has "
                            f"{'' if has_partners else 'no '}fixed partners: partners is {wanted}",
                            "system.partners")
-    game.resolve_options(system.options)  # InvalidOptions (options_invalid) names the option
-    try:  # a table size within the bounds a game still may not deal (Manillen's five)
+    try:  # InvalidOptions (options_invalid) names the option, here under the system
+        game.resolve_options(system.options)
+        # a table size within the bounds a game still may not deal (Manillen's five)
         adjudicate.deal(game.id, [f"seat{i + 1}" for i in range(n)], system.options, seed="")
-    except InvalidOptions:
-        raise
+    except InvalidOptions as err:
+        raise _under(err, "system") from None
     except InputError as err:
         raise InvalidEvent(f"{game.id} does not deal to tables of {n}: {err.message}",
                            "system.table_size") from None

@@ -78,7 +78,7 @@ CASES = [
      "system.event_points[1]"),
     ("an unknown game", _edit((["system", "game"], "chess")), "game_unknown", "system.game"),
     ("a wrong option", _edit((["system", "options"], {"preset": "nope"})), "options_invalid",
-     "options.preset"),
+     "system.options.preset"),
     ("a table too large", _edit((["system", "table_size"], 9)), "event_invalid",
      "system.table_size"),
     ("a round end of no deals", _edit((["system", "round_end"], {"kind": "deals", "deals": 0})),

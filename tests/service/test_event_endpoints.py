@@ -337,3 +337,15 @@ def test_a_record_that_does_not_replay_cannot_be_counted_in_the_standings(client
     checked = client.post("/v1/events/check", json=ev).get_json()
     assert checked["discrepancy"]["code"] == "record_inconsistent"
     assert checked["discrepancy"]["round"] == 1 and checked["discrepancy"]["table"] == 1
+
+
+def test_a_wrong_option_of_the_system_is_named_under_the_system(client):
+    """A game's own check of its options names `options.x`; in an event that is
+    `event.system.options.x`."""
+    event = json.loads((EXAMPLES / "events" / "daifugo-20-players.json").read_text())
+    event["system"]["options"] = {"preset": "no-such-preset"}
+    event.pop("digest", None)
+    answer = client.post("/v1/events/standings", json=event)
+    assert answer.status_code == 422
+    assert answer.json["code"] == "options_invalid"
+    assert list(answer.json["errors"]) == ["system.options.preset"]
