@@ -140,6 +140,7 @@ def _report_places(driver, seats: list[str]) -> None:
     _dealt(driver)
     click(driver, "report-on")
     driver.switch_to.alert.accept()
+    click(driver, "report-places-only")  # not each Daifugo deal: the places as they stand
     wait_present(driver, "report-form")
     for place, entrant in enumerate(seats, start=1):
         Select(find(driver, f"report-place-{entrant}")).select_by_value(str(place))
