@@ -1477,7 +1477,7 @@ function pushResult() {
 async function resultBody(m) {
   const e = m.event;
   if (e.reporting) {
-    if (reportedDeal(m.game) && !e.placesOnly) {
+    if (reportingDeals(m)) {
       const deals = dealReports(e).map((r) => r.report);
       return deals.length ? { reported: { deals } } : null;
     }
@@ -1503,7 +1503,7 @@ async function pushNow() {
     try {
       const answer = await putResult(m.event, body, `${m.id}.${p.seq}`);
       Object.assign(p, { status: "sent", version: answer.version, problem: null });
-      if (m === M && m.event.reporting) { saveMatch(m); render(); continue; }  // a refusal shown goes
+      if (m === M && reportingDeals(m)) { saveMatch(m); render(); continue; }  // a refusal shown goes
     } catch (e) {
       if (e instanceof Unreachable || (e instanceof Problem && e.status === 503)) {
         saveMatch(m); pushBar();
@@ -1519,7 +1519,7 @@ async function pushNow() {
       p.status = "refused";
       p.problem = e instanceof Problem ? { code: e.code || "", detail: e.message, status: e.status, errors: e.body.errors || null }
         : { detail: String(e) };
-      if (m === M && m.event.reporting) { saveMatch(m); render(); continue; }  // shown at the field it names
+      if (m === M && reportingDeals(m)) { saveMatch(m); render(); continue; }  // shown at the field it names
     }
     saveMatch(m); pushBar();
   } while (pushAgain);
@@ -1584,6 +1584,9 @@ function reportModeSwitch(byDeal) {
     M.event.placesOnly = byDeal; ui.reportForm = null; ui.reportEdit = null; save(); render();
   } }, t(byDeal ? "report_places_only" : "report_by_deal"));
 }
+
+// The match's table reports each deal in the game's terms (not its places).
+function reportingDeals(m) { return Boolean(m.event && m.event.reporting && !m.event.placesOnly && reportedDeal(m.game)); }
 
 function reportedDeal(game) {
   const g = gameInfo(game);
