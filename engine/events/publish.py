@@ -75,7 +75,7 @@ from .standings import (
 
 __all__ = ["EventCheck", "EventCheckCounts", "EventDiscrepancy", "EventPenaltyLine",
            "EventRoundResult", "EventSeatTaken", "EventStandingLine", "EventStandings",
-           "EventText", "MEDIA_TYPES", "SHEET_STYLE", "sheet", "standings_report"]
+           "EventText", "MEDIA_TYPES", "SHEET_STYLE", "sheet", "standings_report", "tie_break_name"]
 
 
 # ---------------------------------------------------------------- the report (spec schemas)
@@ -365,6 +365,11 @@ def _ui(key: str, lang: str, **fill: Any) -> str:
     return (ja if lang == "ja" else en).format(**fill)
 
 
+def tie_break_name(tie_break: str, lang: str) -> str:
+    """A tie-break's name for people (`match_score`: "game score difference", 得点差)."""
+    return _ui(tie_break, lang)
+
+
 def _say(text: Mapping[str, str] | EventText, lang: str) -> str:
     if isinstance(text, EventText):
         return text.ja if lang == "ja" else text.en
@@ -408,7 +413,7 @@ def system_words(event: Event, lang: str) -> str:
         parts.append(_ui("end_match", lang))
     parts.append(_ui("event_points", lang, points=_comma(lang).join(map(str, s.event_points))))
     parts.append(_ui("bye_points", lang, n=bye_points(event)))
-    parts.append(_ui("tie_breaks", lang, names=_comma(lang).join(_ui(t, lang)
+    parts.append(_ui("tie_breaks", lang, names=_comma(lang).join(tie_break_name(t, lang)
                                                                  for t in s.tie_breaks))
                  if s.tie_breaks else _ui("lot_only", lang))
     if s.same_deals:
@@ -506,8 +511,8 @@ def _label(entrant: str, name: str) -> str:
 def _standings_part(rep: EventStandings, lang: str) -> Part:
     firsts_shown = "first_places" in rep.tie_breaks  # a tie-break's column already
     header = _cells(_ui("rank", lang), _ui("entrant", lang), _ui("points", lang),
-                    *(_ui(t, lang).capitalize() if lang == "en" else _ui(t, lang)
-                      for t in rep.tie_breaks),
+                    *(tie_break_name(t, lang).capitalize() if lang == "en" else
+                      tie_break_name(t, lang) for t in rep.tie_breaks),
                     _ui("played", lang), _ui("byes", lang),
                     *([] if firsts_shown else [_ui("firsts", lang)]),
                     _ui("penalty_points", lang), _ui("lot", lang))
