@@ -297,13 +297,13 @@ _UI: dict[str, tuple[str, str]] = {
     # the system in words
     "tables_of": ("tables of {n}", "{n}人卓"),
     "fixed": ("fixed teams", "固定チーム"), "rotating": ("partners rotate", "パートナー交代制"),
-    "rounds_seated_by": ("{n} rounds, seated {method}", "全{n}ラウンド・{method}"),
+    "rounds_seated_by": ("{n} round{s}, seated {method}", "全{n}ラウンド・{method}"),
     "method_random": ("at random", "ランダム"), "method_swiss": ("Swiss", "スイス式"),
     "method_fixed": ("by the director's plan", "ディレクターの計画"),
-    "end_deals": ("a round is {n} deals", "1ラウンド {n} 局"),
+    "end_deals": ("a round is {n} deal{s}", "1ラウンド {n} 局"),
     "end_match": ("a round is one match to the game's own end",
                   "1ラウンドはゲーム本来の終了までの 1 試合"),
-    "end_time": ("a round is {n} minutes", "1ラウンド {n} 分"),
+    "end_time": ("a round is {n} minute{s}", "1ラウンド {n} 分"),
     "bell_finish_deal": ("at the bell the deal in progress is played out",
                          "終了の合図で進行中の局は最後まで行う"),
     "bell_void_deal": ("at the bell the deal in progress does not count",
@@ -312,7 +312,7 @@ _UI: dict[str, tuple[str, str]] = {
     "bye_points": ("a bye {n}", "バイ {n}"),
     "tie_breaks": ("tie-breaks: {names}, then the lot", "タイブレーク: {names}、最後に抽選"),
     "lot_only": ("ties broken by the lot", "同点は抽選"),
-    "same_deals": ("the same {n} deals at every table", "全卓同一配札 {n} 局"),
+    "same_deals": ("the same {n} deal{s} at every table", "全卓同一配札 {n} 局"),
     "opponents_points": ("opponents' event points", "対戦相手の大会ポイント"),
     "match_score": ("game score difference", "得点差"),
     "first_places": ("first places", "1位の回数"),
@@ -376,6 +376,11 @@ def _say(text: Mapping[str, str] | EventText, lang: str) -> str:
     return text.get(lang) or text.get("en", "")
 
 
+def _plural(n: int) -> str:
+    """The English plural's ending after `n` ("1 deal", "2 deals"); Japanese has none."""
+    return "" if n == 1 else "s"
+
+
 def _sep(lang: str) -> str:
     return "・" if lang == "ja" else "; "
 
@@ -399,14 +404,15 @@ def system_words(event: Event, lang: str) -> str:
     parts = [_say(game.names, lang), _ui("tables_of", lang, n=s.table_size)]
     if s.partners != "none":
         parts.append(_ui(s.partners, lang))
-    parts.append(_ui("rounds_seated_by", lang, n=s.rounds,
+    parts.append(_ui("rounds_seated_by", lang, n=s.rounds, s=_plural(s.rounds),
                      method=_ui(f"method_{s.seating}", lang)))
     end = s.round_end
     if isinstance(end, DealsEnd):
-        parts.append(_ui("end_deals", lang, n=end.deals))
+        parts.append(_ui("end_deals", lang, n=end.deals, s=_plural(end.deals)))
     elif isinstance(end, TimeEnd):
-        parts.append(_ui("end_time", lang, n=end.minutes) + (" (" if lang == "en" else "(") +
-                     _ui(f"bell_{end.at_bell}", lang) + (")" if lang == "en" else ")"))
+        parts.append(_ui("end_time", lang, n=end.minutes, s=_plural(end.minutes)) +
+                     (" (" if lang == "en" else "(") + _ui(f"bell_{end.at_bell}", lang) +
+                     (")" if lang == "en" else ")"))
         if end.note:
             parts.append(end.note)
     else:
@@ -417,7 +423,7 @@ def system_words(event: Event, lang: str) -> str:
                                                                  for t in s.tie_breaks))
                  if s.tie_breaks else _ui("lot_only", lang))
     if s.same_deals:
-        parts.append(_ui("same_deals", lang, n=s.same_deals))
+        parts.append(_ui("same_deals", lang, n=s.same_deals, s=_plural(s.same_deals)))
     return _sep(lang).join(parts)
 
 
