@@ -284,8 +284,8 @@ _UI: dict[str, tuple[str, str]] = {
     "title": ("Event results", "大会成績"),
     "check": ("Check", "検証"),
     "consistent": ("consistent — every commitment, seating, record and reported result "
-                   "re-derived ({records} records, {reported} reported results, {seatings} "
-                   "seatings, {commitments} commitments)",
+                   "re-derived ({records} record{rs}, {reported} reported result{ps}, {seatings} "
+                   "seating{ss}, {commitments} commitment{cs})",
                    "整合 — すべてのコミットメント・席順・対局記録・申告結果を再導出して確認済み"
                    "(対局記録 {records}・申告結果 {reported}・席順 {seatings}・"
                    "コミットメント {commitments})"),
@@ -432,7 +432,8 @@ def verdict(check: EventCheck, lang: str) -> str:
     if check.discrepancy is None:
         c = check.checked
         return _ui("consistent", lang, records=c.records, reported=c.reported,
-                   seatings=c.seatings, commitments=c.commitments)
+                   seatings=c.seatings, commitments=c.commitments, rs=_plural(c.records),
+                   ps=_plural(c.reported), ss=_plural(c.seatings), cs=_plural(c.commitments))
     d = check.discrepancy
     return _ui("not_consistent", lang, code=d.code, message=_say(d.message, lang))
 
