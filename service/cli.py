@@ -481,13 +481,21 @@ def main(argv: list[str] | None = None) -> int:
     health.set_defaults(func=_healthcheck)
     args = parser.parse_args(argv)  # usage errors: argparse's one line, exit 2
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a reader gone is met here, where it is handled, not at exit
+        return code
     except BadInput as err:
         from engine.sheets import visible  # a record's text in the message: never raw
         print(visible(f"card-referee {args.command}: error: {err}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`card-referee event standings FILE | head`): what it read is
+        # what it wanted. Python would still flush stdout at exit and print a traceback, so
+        # stdout goes to /dev/null first (the way the Python docs give for SIGPIPE).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a command a pipe's end closed
 
 
 if __name__ == "__main__":

@@ -152,9 +152,12 @@ def _standings(args: argparse.Namespace) -> int:
 
 
 def _print_standings(report: dict[str, Any], lang: str) -> None:
+    from engine.events.publish import tie_break_name
+
     w = _WORDS[lang]
     say(" — ".join(x for x in (report["name"], report["system"]) if x))
-    head = [w["rank"], w["entrant"], w["points"], *report["tie_breaks"], w["played"], w["byes"]]
+    head = [w["rank"], w["entrant"], w["points"],
+            *(tie_break_name(t, lang) for t in report["tie_breaks"]), w["played"], w["byes"]]
     rows = [head]
     for line in report["standings"]:
         who = f"{line['name']} ({line['entrant']})" if line["name"] != line["entrant"] \

@@ -75,7 +75,7 @@ from .standings import (
 
 __all__ = ["EventCheck", "EventCheckCounts", "EventDiscrepancy", "EventPenaltyLine",
            "EventRoundResult", "EventSeatTaken", "EventStandingLine", "EventStandings",
-           "EventText", "MEDIA_TYPES", "SHEET_STYLE", "sheet", "standings_report"]
+           "EventText", "MEDIA_TYPES", "SHEET_STYLE", "sheet", "standings_report", "tie_break_name"]
 
 
 # ---------------------------------------------------------------- the report (spec schemas)
@@ -284,8 +284,8 @@ _UI: dict[str, tuple[str, str]] = {
     "title": ("Event results", "大会成績"),
     "check": ("Check", "検証"),
     "consistent": ("consistent — every commitment, seating, record and reported result "
-                   "re-derived ({records} records, {reported} reported results, {seatings} "
-                   "seatings, {commitments} commitments)",
+                   "re-derived ({records} record{rs}, {reported} reported result{ps}, {seatings} "
+                   "seating{ss}, {commitments} commitment{cs})",
                    "整合 — すべてのコミットメント・席順・対局記録・申告結果を再導出して確認済み"
                    "(対局記録 {records}・申告結果 {reported}・席順 {seatings}・"
                    "コミットメント {commitments})"),
@@ -297,13 +297,13 @@ _UI: dict[str, tuple[str, str]] = {
     # the system in words
     "tables_of": ("tables of {n}", "{n}人卓"),
     "fixed": ("fixed teams", "固定チーム"), "rotating": ("partners rotate", "パートナー交代制"),
-    "rounds_seated_by": ("{n} rounds, seated {method}", "全{n}ラウンド・{method}"),
+    "rounds_seated_by": ("{n} round{s}, seated {method}", "全{n}ラウンド・{method}"),
     "method_random": ("at random", "ランダム"), "method_swiss": ("Swiss", "スイス式"),
     "method_fixed": ("by the director's plan", "ディレクターの計画"),
-    "end_deals": ("a round is {n} deals", "1ラウンド {n} 局"),
+    "end_deals": ("a round is {n} deal{s}", "1ラウンド {n} 局"),
     "end_match": ("a round is one match to the game's own end",
                   "1ラウンドはゲーム本来の終了までの 1 試合"),
-    "end_time": ("a round is {n} minutes", "1ラウンド {n} 分"),
+    "end_time": ("a round is {n} minute{s}", "1ラウンド {n} 分"),
     "bell_finish_deal": ("at the bell the deal in progress is played out",
                          "終了の合図で進行中の局は最後まで行う"),
     "bell_void_deal": ("at the bell the deal in progress does not count",
@@ -312,7 +312,7 @@ _UI: dict[str, tuple[str, str]] = {
     "bye_points": ("a bye {n}", "バイ {n}"),
     "tie_breaks": ("tie-breaks: {names}, then the lot", "タイブレーク: {names}、最後に抽選"),
     "lot_only": ("ties broken by the lot", "同点は抽選"),
-    "same_deals": ("the same {n} deals at every table", "全卓同一配札 {n} 局"),
+    "same_deals": ("the same {n} deal{s} at every table", "全卓同一配札 {n} 局"),
     "opponents_points": ("opponents' event points", "対戦相手の大会ポイント"),
     "match_score": ("game score difference", "得点差"),
     "first_places": ("first places", "1位の回数"),
@@ -365,10 +365,20 @@ def _ui(key: str, lang: str, **fill: Any) -> str:
     return (ja if lang == "ja" else en).format(**fill)
 
 
+def tie_break_name(tie_break: str, lang: str) -> str:
+    """A tie-break's name for people (`match_score`: "game score difference", 得点差)."""
+    return _ui(tie_break, lang)
+
+
 def _say(text: Mapping[str, str] | EventText, lang: str) -> str:
     if isinstance(text, EventText):
         return text.ja if lang == "ja" else text.en
     return text.get(lang) or text.get("en", "")
+
+
+def _plural(n: int) -> str:
+    """The English plural's ending after `n` ("1 deal", "2 deals"); Japanese has none."""
+    return "" if n == 1 else "s"
 
 
 def _sep(lang: str) -> str:
@@ -394,25 +404,26 @@ def system_words(event: Event, lang: str) -> str:
     parts = [_say(game.names, lang), _ui("tables_of", lang, n=s.table_size)]
     if s.partners != "none":
         parts.append(_ui(s.partners, lang))
-    parts.append(_ui("rounds_seated_by", lang, n=s.rounds,
+    parts.append(_ui("rounds_seated_by", lang, n=s.rounds, s=_plural(s.rounds),
                      method=_ui(f"method_{s.seating}", lang)))
     end = s.round_end
     if isinstance(end, DealsEnd):
-        parts.append(_ui("end_deals", lang, n=end.deals))
+        parts.append(_ui("end_deals", lang, n=end.deals, s=_plural(end.deals)))
     elif isinstance(end, TimeEnd):
-        parts.append(_ui("end_time", lang, n=end.minutes) + (" (" if lang == "en" else "(") +
-                     _ui(f"bell_{end.at_bell}", lang) + (")" if lang == "en" else ")"))
+        parts.append(_ui("end_time", lang, n=end.minutes, s=_plural(end.minutes)) +
+                     (" (" if lang == "en" else "(") + _ui(f"bell_{end.at_bell}", lang) +
+                     (")" if lang == "en" else ")"))
         if end.note:
             parts.append(end.note)
     else:
         parts.append(_ui("end_match", lang))
     parts.append(_ui("event_points", lang, points=_comma(lang).join(map(str, s.event_points))))
     parts.append(_ui("bye_points", lang, n=bye_points(event)))
-    parts.append(_ui("tie_breaks", lang, names=_comma(lang).join(_ui(t, lang)
+    parts.append(_ui("tie_breaks", lang, names=_comma(lang).join(tie_break_name(t, lang)
                                                                  for t in s.tie_breaks))
                  if s.tie_breaks else _ui("lot_only", lang))
     if s.same_deals:
-        parts.append(_ui("same_deals", lang, n=s.same_deals))
+        parts.append(_ui("same_deals", lang, n=s.same_deals, s=_plural(s.same_deals)))
     return _sep(lang).join(parts)
 
 
@@ -421,7 +432,8 @@ def verdict(check: EventCheck, lang: str) -> str:
     if check.discrepancy is None:
         c = check.checked
         return _ui("consistent", lang, records=c.records, reported=c.reported,
-                   seatings=c.seatings, commitments=c.commitments)
+                   seatings=c.seatings, commitments=c.commitments, rs=_plural(c.records),
+                   ps=_plural(c.reported), ss=_plural(c.seatings), cs=_plural(c.commitments))
     d = check.discrepancy
     return _ui("not_consistent", lang, code=d.code, message=_say(d.message, lang))
 
@@ -506,8 +518,8 @@ def _label(entrant: str, name: str) -> str:
 def _standings_part(rep: EventStandings, lang: str) -> Part:
     firsts_shown = "first_places" in rep.tie_breaks  # a tie-break's column already
     header = _cells(_ui("rank", lang), _ui("entrant", lang), _ui("points", lang),
-                    *(_ui(t, lang).capitalize() if lang == "en" else _ui(t, lang)
-                      for t in rep.tie_breaks),
+                    *(tie_break_name(t, lang).capitalize() if lang == "en" else
+                      tie_break_name(t, lang) for t in rep.tie_breaks),
                     _ui("played", lang), _ui("byes", lang),
                     *([] if firsts_shown else [_ui("firsts", lang)]),
                     _ui("penalty_points", lang), _ui("lot", lang))

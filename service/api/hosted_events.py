@@ -420,9 +420,14 @@ def build(ctx) -> RefereeBlueprint:
         body = ext.cache.get(_public_key(eid, version, stamp))
         if body is None:
             snap = snapshot(eid)
-            version, body = snap.version, orjson.dumps(public(snap))
+            version, stamp, body = snap.version, snap.stamp, orjson.dumps(public(snap))
             ext.cache.set(_public_key(eid, snap.version, snap.stamp), body)
-        return answered(body, version=version)
+        response = answered(body, version=version)
+        # The ETag names the change too: a page polling with If-None-Match after a failover
+        # that lost a change must not be told "not modified" by the reused version number.
+        if stamp:
+            response.headers["ETag"] = f'"{version}.{stamp}"'
+        return response
 
     @blp.route("/<eid>/document", methods=["GET"])
     @blp.doc(operationId="getEventDocument",

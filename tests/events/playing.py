@@ -2,13 +2,15 @@
 result — the record of a random play-out (tests/records.py), or a reported result whose places
 agree with its scores — the director's points penalties given before the next round is seated
 (as a director gives them), and each round's seed revealed. Such an event is what the check
-calls consistent."""
+calls consistent. `deal_reports`: a record's deals as its table would report them."""
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from engine import registry
+import msgspec
+
+from engine import records, registry
 from engine.events import deal_seeds, next_round, parse_event, reveal_round
 from engine.events.format import seat_ids, side_seats
 from tests.events.helpers import event
@@ -34,6 +36,21 @@ def reported(ev: dict[str, Any], table: Any, rnd: random.Random) -> dict[str, An
     sign = -1 if game.standings_fewest_first else 1
     places = {u: 1 + sum(sign * s > sign * v for s in scores.values()) for u, v in scores.items()}
     return {"places": places, "scores": scores}
+
+
+def deal_reports(game_id: str, record: dict[str, Any]) -> list[Any]:
+    """What the record's table would report of each of its deals (`of_deal` of each deal's
+    final state: the record cut after it, replayed)."""
+    game = registry.get(game_id)
+    assert game.reported is not None
+    out = []
+    for k in range(len(record["deals"])):
+        cut = {key: v for key, v in record.items() if key not in ("totals", "digest")}
+        cut["deals"] = record["deals"][:k + 1]
+        report, state = records.replay_record(cut)
+        assert report["consistent"], report["discrepancy"]
+        out.append(msgspec.json.decode(msgspec.json.encode(game.reported.of_deal(state))))  # as JSON carries it
+    return out
 
 
 def play_round(ev: dict[str, Any], number: int, rnd: random.Random, records_share: float,

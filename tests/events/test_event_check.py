@@ -1,7 +1,7 @@
 """The event's check (docs/events.md "Checking an event"): an event played as the engine seats
-and scores it is consistent; a changed card in a table's record, a changed place or score in a
-reported result, a changed seat, a changed revealed seed are each found at their round, table
-(deal, step) and path, the first in the document's order."""
+and scores it is consistent; a changed card or score in a table's record, a changed place or
+score in a reported result, a changed seat, a changed revealed seed are each found at their
+round, table (deal, step) and path, the first in the document's order."""
 from __future__ import annotations
 
 import copy
@@ -143,6 +143,39 @@ def test_a_changed_card_in_a_record_is_found_at_its_round_table_deal_and_step(ev
     assert (d["deal"], d["step"]) == (own["deal"], own["step"])
     assert d["path"].startswith(f"rounds[{k}].tables[{t}].result.record")
     assert own["message"].rstrip(".") in d["message"]["en"]
+
+
+def _change_a_score(record: dict[str, Any], rnd: random.Random) -> None:
+    """A score the record writes made one more: a step's score delta, or (a record whose
+    steps score nothing, or now and then) a deal's result total."""
+    steps = [entry for deal in record["deals"] for entry in deal["actions"]
+             if entry.get("score_deltas")]
+    totals = [deal["result"]["totals"] for deal in record["deals"] if deal["result"]["totals"]]
+    if steps and (not totals or rnd.random() < 0.7):
+        rnd.choice(rnd.choice(steps)["score_deltas"])["delta"] += 1
+    elif totals:
+        deal_totals = rnd.choice(totals)
+        deal_totals[rnd.choice(sorted(deal_totals))] += 1
+    else:  # no score anywhere: a total where the engine has none
+        record["deals"][-1]["result"]["totals"] = {record["players"][0]: 1}
+
+
+@given(events(records_share=0.7), st.randoms(use_true_random=False))
+@SETTINGS
+def test_a_changed_score_in_a_record_is_found_at_its_round_table_deal_and_step(ev, rnd):
+    places = tables(ev, "record")
+    assume(places)
+    k, t = rnd.choice(places)
+    changed = copy.deepcopy(ev)
+    record = resolve(changed, f"rounds[{k}].tables[{t}].result.record")
+    _change_a_score(record, rnd)
+    own = records.check_record(record)["discrepancy"]  # what the record's own check finds
+    assert own is not None and own["code"] in ("score_differs", "result_differs")
+    d = found(changed)
+    assert d["code"] == "record_inconsistent" and d["record_code"] == own["code"]
+    assert (d["round"], d["table"]) == (k + 1, ev["rounds"][k]["tables"][t]["number"])
+    assert (d["deal"], d["step"]) == (own["deal"], own["step"])
+    assert d["path"].startswith(f"rounds[{k}].tables[{t}].result.record.deals[{own['deal']}]")
 
 
 @given(events(records_share=0.3), st.randoms(use_true_random=False), st.booleans())

@@ -216,6 +216,19 @@ def test_the_japanese_sheets_own_words_are_japanese():
                 assert en not in out, (fmt, key, en)
 
 
+@pytest.mark.parametrize("n, words", [
+    (1, ["1 round,", "a round is 1 deal;", "the same 1 deal at every table"]),
+    (2, ["2 rounds,", "a round is 2 deals;", "the same 2 deals at every table"]),
+])
+def test_the_system_in_english_words_counts_one_and_more(n, words):
+    ev = event(5, rounds=n, round_end={"kind": "deals", "deals": n}, same_deals=n)
+    system = standings_report(ev, "en")["system"]
+    assert all(w in system for w in words), system
+    minutes = standings_report({**ev, "system": {**ev["system"], "round_end": {
+        "kind": "time", "minutes": n, "at_bell": "finish_deal"}}}, "en")["system"]
+    assert f"a round is {n} minute{'s' if n > 1 else ''} (" in minutes
+
+
 def test_reported_results_are_marked_and_records_are_not():
     ev = showcase("daifugo")
     for lang in LANGS:

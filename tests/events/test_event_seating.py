@@ -1,10 +1,10 @@
 """Seating an event's rounds (docs/events.md "Seating"): random events of every game and table
 size, with late entries, withdrawals, entrants not checked in, substitutes, reported results
 and disqualifications, seated round after round: everyone who may play is seated exactly once
-or given a bye; byes go to those with the fewest so far; swiss seats no two entrants together
-twice while a brute-force search finds a way; partners repeat only when no split of the table
-avoids it; the same event and seed seat the same, and the revealed seed re-derives it; a
-director's plan is checked."""
+or given a bye; byes go to those with the fewest so far (swiss: the lowest-placed of them);
+swiss seats no two entrants together twice while a brute-force search finds a way; partners
+repeat only when no split of the table avoids it; the same event and seed seat the same, and
+the revealed seed re-derives it; a director's plan is checked."""
 from __future__ import annotations
 
 import copy
@@ -24,6 +24,7 @@ from engine.events import (
     verify_seating,
 )
 from engine.events.format import active_units
+from engine.events.roster import event_points
 from tests.events.helpers import event, random_events
 from tests.sizing import examples
 
@@ -164,6 +165,34 @@ def test_every_round_seats_each_entrant_once_or_gives_a_bye(ev, data):
         parse_event(ev)  # what the helpers wrote stays a well-formed event
     for number in range(1, len(ev.get("rounds", [])) + 1):
         assert verify_seating(ev, number)
+
+
+@settings(max_examples=examples(15), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_events(max_entrants=11), st.data())
+def test_byes_rotate_and_a_swiss_bye_goes_to_the_lowest_placed_of_those_with_fewest(ev, data):
+    """Six rounds, so that byes come round again: nobody is given a second bye while someone
+    seated in the round has had none (nor a third while someone has one …); among those with
+    as few byes, swiss gives it to the fewest event points."""
+    ev["system"]["rounds"] = 6
+    for number in range(1, 7):
+        if len(may_play(ev, number)) < per_table(ev):
+            break
+        before = copy.deepcopy(ev)
+        ev = next_round(ev, f"seed-{number}", "ab" * 16)
+        rnd = ev["rounds"][-1]
+        given_bye = rnd.get("byes", [])
+        seated = {s["entrant"] for t in rnd["tables"] for s in t["seats"]}
+        had = byes_before(before)
+        for resting in given_bye:
+            assert all(had.get(resting, 0) <= had.get(u, 0) for u in seated), (resting, had)
+        if given_bye and rnd["method"] == "swiss":
+            parsed = parse_event(before)
+            points = event_points(parsed, parsed.rounds)
+            for resting in given_bye:
+                assert all(points[resting] <= points[u] for u in seated
+                           if had.get(u, 0) == had.get(resting, 0)), (resting, points)
+        ev = play_on(ev, number, data)
 
 
 @settings(max_examples=examples(60), deadline=None)

@@ -17,6 +17,7 @@ from engine.events.format import seat_ids
 from engine.events.roster import event_points
 from engine.events.standings import as_json, record_totals, standings, table_outcome
 from tests.events.helpers import event, layouts
+from tests.events.playing import deal_reports
 from tests.records import random_record
 from tests.sizing import examples
 
@@ -25,8 +26,9 @@ TIE_BREAKS = ["opponents_points", "match_score", "first_places", "head_to_head"]
 
 def play_round(ev: dict[str, Any], number: int, rnd: random.Random, records_share: float
                ) -> dict[str, Any]:
-    """Round `number` seated, every table given a result (a random match's record, or reported
-    random places with scores), and its seed revealed."""
+    """Round `number` seated, every table given a result (a random match's record; or reported:
+    random places with scores, or a random match's deals as the table reports them), and its
+    seed revealed."""
     ev = next_round(ev, f"seed-{number}")
     game = ev["system"]["game"]
     parsed = parse_event(ev)
@@ -36,6 +38,11 @@ def play_round(ev: dict[str, Any], number: int, rnd: random.Random, records_shar
             raw["result"] = {"record": random_record(
                 game, rnd, deals=rnd.randint(1, 2), physical=0.0, comments=0.0,
                 players=seat_ids(table), options=ev["system"].get("options") or None)}
+        elif registry.get(game).reported is not None and rnd.random() < 0.5:
+            record = random_record(game, rnd, deals=rnd.randint(1, 2), physical=0.0,
+                                   ledger=0.0, comments=0.0, players=seat_ids(table),
+                                   options=ev["system"].get("options") or None)
+            raw["result"] = {"reported": {"deals": deal_reports(game, record)}}
         else:
             places = {u: rnd.randint(1, len(units)) for u in units}
             ranked = {u: 1 + sum(p < places[u] for p in places.values()) for u in units}

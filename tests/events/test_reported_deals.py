@@ -8,35 +8,20 @@ import copy
 import random
 from typing import Any
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine import records, registry
+from engine import registry
 from engine.errors import InputError
 from engine.events import next_round, parse_event
 from engine.events.format import seat_ids
 from engine.events.standings import as_json, record_totals, standings, table_outcome
 from tests.events.helpers import event, layouts
+from tests.events.playing import deal_reports
 from tests.records import random_record
 from tests.sizing import examples
 
 REPORTING = [layout for layout in layouts() if registry.get(layout[0]).reported is not None]
-
-
-def deal_reports(game_id: str, record: dict[str, Any]) -> list[Any]:
-    """What the record's table would report of each of its deals (`of_deal` of each deal's
-    final state: the record cut after it, replayed)."""
-    game = registry.get(game_id)
-    assert game.reported is not None
-    out = []
-    for k in range(len(record["deals"])):
-        cut = {key: v for key, v in record.items() if key not in ("totals", "digest")}
-        cut["deals"] = record["deals"][:k + 1]
-        report, state = records.replay_record(cut)
-        assert report["consistent"], report["discrepancy"]
-        out.append(msgspec.json.decode(msgspec.json.encode(game.reported.of_deal(state))))  # as JSON carries it
-    return out
 
 
 def recorded_and_reported(layout: tuple[str, int, str], entrants: int, rnd: random.Random

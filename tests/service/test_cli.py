@@ -1,5 +1,9 @@
 """The referee's console commands."""
 import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 from engine import rng
 from service import cli
@@ -346,3 +350,16 @@ def test_event_sheet_writes_the_engines_sheet_and_exits_by_the_check(tmp_path, c
     assert out.read_bytes().decode("utf-8") == sheet(ev, fmt, "ja")  # as written: CSV ends rows CRLF
     _, broken = _played_event(tmp_path, broken=True)
     assert cli.main(["event", "sheet", str(broken), "--format", fmt]) == 1
+
+
+def test_output_into_a_pipe_closed_early_ends_without_a_traceback():
+    """`card-referee … | head`: the reader may close the pipe before the command has written
+    everything (here before it writes at all); the command stops quietly, no Python traceback
+    on stderr, and says so with 141 (128 + SIGPIPE), as a shell reports it."""
+    root = Path(__file__).resolve().parents[2]
+    shell = (f"{shlex.quote(sys.executable)} -m service.cli check --json "
+             f"{shlex.quote(str(root / 'examples' / 'guandan.json'))} | true")
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True,
+                          text=True, timeout=60, cwd=root)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    assert done.returncode == 141

@@ -262,6 +262,7 @@ def test_a_replica_promoted_keeps_what_it_had_and_the_event_goes_on(tmp_path: Pa
             # the public page polls it (each of the service's workers, each its own cache)
             seen = [ev.public() for _ in range(12)]
             assert {p["version"] for p in seen} == {replicated["version"] + 1}
+            lost_tag = call(ev.base, "GET", f"/v1/events/{ev.id}")[2]["ETag"]
             # the master dies; the replica is promoted and the address moved to it
             redis_relay.stop()
             master.kill()
@@ -281,6 +282,8 @@ def test_a_replica_promoted_keeps_what_it_had_and_the_event_goes_on(tmp_path: Pa
             again = ok(ev.push(1, 2, steps[2][1], key="during-failover"))
             assert ok(ev.push(1, 2, steps[2][1], key="during-failover")) == again
             assert ev.public()["version"] == replicated["version"] + 1
+            # a page that saw the lost change is not told "not modified" by the reused number
+            assert call(ev.base, "GET", f"/v1/events/{ev.id}", If_None_Match=lost_tag)[0] == 200
             # the public view is this version's, not the lost one's of the same number
             for _ in range(12):
                 assert deals_played(ev.public(), 1) == {1: 1, 2: 2, 3: 1, 4: 1}
