@@ -196,3 +196,262 @@ class Event:
             self.tokens[table], **headers)
         assert status == 200, (status, body)
         self.version = max(self.version, body["version"])
+
+
+# ------------------------------------------------------------------ the rows
+
+_PUSH_LUA = """
+wrk.method = "PUT"
+wrk.headers["Content-Type"] = "application/json"
+local tables = {}
+for line in io.lines("{bodies}") do
+  if string.sub(line, 1, 2) == "P " then
+    local path, token = string.match(line, "^P (%S+) (%S+)$")
+    tables[#tables + 1] = {path = path, auth = "Bearer " .. token, bodies = {}}
+  else
+    local t = tables[#tables]
+    t.bodies[#t.bodies + 1] = line
+  end
+end
+local count = 0
+function setup(thread)
+  thread:set("tid", count)
+  count = count + 1
+end
+local mine, n = nil, 0
+function request()
+  if mine == nil then
+    -- thread t pushes tables t+1, t+1+T, ...: a table's next push follows its last
+    mine = {}
+    for i = (tid or 0) + 1, #tables, {threads} do mine[#mine + 1] = tables[i] end
+  end
+  local t = mine[n % #mine + 1]
+  local k = math.floor(n / #mine) % #t.bodies + 1
+  n = n + 1
+  return wrk.format(nil, t.path, {["Authorization"] = t.auth}, t.bodies[k])
+end
+"""
+
+_GET_LUA = """
+wrk.method = "GET"
+{headers}
+"""
+
+
+def wrk_run(url: str, script: str, connections: int, duration: float, work: str) -> Any:
+    """One wrk run of a Lua script (bench/endpoints.py's parsing of its output)."""
+    import re
+    import subprocess
+
+    from bench.endpoints import Run, _ms
+
+    path = os.path.join(work, "hosted.lua")
+    with open(path, "w") as f:
+        f.write(script)
+    out = subprocess.run(["wrk", "-t", str(WRK_THREADS), "-c", str(connections),
+                          "-d", f"{duration}s", "--timeout", "10s", "--latency", "-s", path, url],
+                         capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = sum(int(m) for m in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    return Run(rps, _ms(*p50.groups()), _ms(*p99.groups()), requests, errors)
+
+
+def floor_run(floor_url: str, duration: float, work: str) -> Any:
+    from bench.endpoints import wrk
+
+    return wrk(floor_url + "/floor", [b"{}"], {}, 32, duration, work)
+
+
+def push_bodies(ev: Event, start: int, count: int, path: str) -> int:
+    """Each table's token and its record at start+1 … start+count actions (a push each),
+    written for _PUSH_LUA; the bodies written."""
+    written = 0
+    with open(path, "wb") as f:
+        for table, token in sorted(ev.tokens.items()):
+            whole = ev.records[table]
+            last = actions_of(whole)
+            f.write(f"P {ev.path(table)} {token}\n".encode())
+            for n in range(start + 1, min(start + count, last) + 1):
+                f.write(orjson.dumps({"record": prefix(whole, n)}) + b"\n")
+                written += 1
+    return written
+
+
+def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int) -> list[float]:
+    """One thread per table, each pushing its record one action longer once a second (one
+    push in flight, an Idempotency-Key each, a kept-alive connection as a browser keeps it);
+    every push's latency in ms."""
+    import http.client
+    from urllib.parse import urlparse
+
+    where = urlparse(url)
+    latencies: list[float] = []
+    failures: list[str] = []
+    lock = threading.Lock()
+    begin = time.monotonic() + 1.0
+
+    def table_loop(table: int) -> None:
+        whole = ev.records[table]
+        bodies = [orjson.dumps({"record": prefix(whole, n)})
+                  for n in range(start + 1, min(start + int(seconds) + 2, actions_of(whole)) + 1)]
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+        # tables start spread over the first second, as phones do
+        due = begin + (table % tables) / tables
+        for k, body in enumerate(bodies):
+            if due - begin >= seconds:
+                break
+            time.sleep(max(0.0, due - time.monotonic()))
+            sent = time.monotonic()
+            conn.request("PUT", ev.path(table), body=body, headers={
+                "Content-Type": "application/json", "Authorization": f"Bearer {ev.tokens[table]}",
+                "Idempotency-Key": f"bench-{ev.id}-{table}-{start + k + 1}"})
+            answer = conn.getresponse()
+            answer.read()
+            took = (time.monotonic() - sent) * 1000
+            with lock:
+                latencies.append(took)
+                if answer.status != 200:
+                    failures.append(str(answer.status))
+            due += 1.0
+        conn.close()
+
+    threads = [threading.Thread(target=table_loop, args=(t,))
+               for t in sorted(ev.tokens)[:tables]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        print(f"  {len(failures)} pushes not answered 200: {sorted(set(failures))}",
+              file=sys.stderr)
+    return latencies
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=int, default=2, help="seconds of each wrk run")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="seconds the tables push a move a second each")
+    parser.add_argument("--tables", type=int, default=50, help="tables pushing at once")
+    parser.add_argument("--entrants", type=int, default=200)
+    parser.add_argument("--worker-class",
+                        default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        print("the hosted-events bench needs wrk: apt-get install wrk", file=sys.stderr)
+        return 2
+    redis_url = os.environ.get("CARDREF_REDIS_URL") or BENCH_REDIS
+    if not answers(redis_url):
+        print(f"the hosted-events bench needs a Redis ({redis_url} does not answer)",
+              file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    home = tempfile.mkdtemp(prefix="cardref-bench-")
+    work = tempfile.mkdtemp(prefix="cardref-bench-wrk-")
+    base_env = {**os.environ, "HOME": home, "CARDREF_ACCESS_LOG": "",
+                "CARDREF_WORKER_CLASS": args.worker_class, "CARDREF_LOG_LEVEL": "WARNING",
+                "CARDREF_REDIS_URL": redis_url, "CARDREF_CACHE_TTL_SECONDS": "900",
+                "CARDREF_DIRECTOR_KEYS": DIRECTOR_KEY}
+    servers = []
+    ev = None
+    try:
+        port = free_port()
+        servers.append(start_gunicorn("floor_app:app", port,
+                                      {**base_env, "PYTHONPATH": str(ROOT / "bench")}))
+        floor_url = f"http://127.0.0.1:{port}"
+        port = free_port()
+        servers.append(start_gunicorn("service.wsgi:app", port, {
+            **base_env,
+            "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="cardref-bench-metrics-")}))
+        url = f"http://127.0.0.1:{port}"
+        print(f"building a {args.entrants}-entrant event (two rounds played through the "
+              "API)…", file=sys.stderr)
+        ev = Event(Client(url), entrants=args.entrants)
+        start = 100  # every table part-way through its round
+        for table in ev.tokens:
+            ev.push(table, start)
+        print(f"{datetime.date.today().isoformat()} · {machine()} · gunicorn 2 × "
+              f"{args.worker_class} workers · Redis {redis_url}")
+        print(f"event: {args.entrants} entrants of {GAME}, {len(ev.tokens)} tables, round "
+              f"{ev.round} open (two rounds of records closed), each table's record at "
+              f"{start} actions of about {actions_of(ev.records[1])}")
+        rows = []
+
+        # (a) a table's push, the record one action longer
+        bodies = os.path.join(work, "push.txt")
+        written = push_bodies(ev, start, 60, bodies)
+        before = floor_run(floor_url, args.duration, work)
+        push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
+            "{threads}", str(WRK_THREADS)), 32, args.duration, work)
+        after = floor_run(floor_url, args.duration, work)
+        floor = statistics.mean([before.rps, after.rps])
+        note = "" if push.requests <= written else "; some tables' records pushed again " \
+                                                  "shorter (a correction: replayed whole)"
+        rows.append(("push: a table's record one action longer", push, floor,
+                     f"{len(ev.tokens)} tables in turn{note}"))
+        pushed = start + push.requests // len(ev.tokens) + 1
+
+        # (b) the public view at one version
+        ev.client.call("GET", f"/v1/events/{ev.id}")  # made once: then cached by version
+        for name, headers in (("plain", ""),
+                              ("br", 'wrk.headers["Accept-Encoding"] = "gzip, deflate, br, zstd"')):
+            before = floor_run(floor_url, args.duration, work)
+            view = wrk_run(url + f"/v1/events/{ev.id}", _GET_LUA.format(headers=headers), 32,
+                           args.duration, work)
+            after = floor_run(floor_url, args.duration, work)
+            size = len(urllib.request.urlopen(urllib.request.Request(
+                url + f"/v1/events/{ev.id}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"}
+                if name == "br" else {}), timeout=60).read())
+            rows.append((f"public view, cached ({name})", view,
+                         statistics.mean([before.rps, after.rps]), f"{size:,} bytes"))
+
+        print()
+        print("| row | req/s @32 | floor req/s | ratio | p50 ms | p99 ms | note |")
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for name, run, floor, note in rows:
+            errors = f"; {run.errors} non-2xx" if run.errors else ""
+            print(f"| {name} | {run.rps:,.0f} | {floor:,.0f} | {run.rps / floor:.2f} | "
+                  f"{run.p50:.1f} | {run.p99:.1f} | {note}{errors} |")
+
+        # (c) 50 tables pushing a move a second each
+        print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} s…",
+              file=sys.stderr)
+        latencies = fifty_tables(ev, url, pushed + 1, args.seconds, args.tables)
+        p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+        print(f"\n{args.tables} tables, a push a second each for {args.seconds:g} s: "
+              f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+              f"max {max(latencies):.1f} ms")
+        print("\nTargets:")
+        for name, run, floor, _ in rows:
+            ratio = run.rps / floor
+            print(f"- {'met' if ratio >= RATIO_TARGET else 'NOT MET'}: {name} at {ratio:.2f} "
+                  f"of the floor (>= {RATIO_TARGET})")
+        print(f"- {'met' if p99 < P99_TARGET_MS else 'NOT MET'}: {args.tables} tables' pushes "
+              f"p99 {p99:.1f} ms (< {P99_TARGET_MS:g})")
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=30)
+        if ev is not None:
+            import redis
+
+            store = redis.Redis.from_url(redis_url)
+            for key in store.scan_iter(f"cardref:ev:{{{ev.id}}}*"):
+                store.delete(key)
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"\n({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
