@@ -280,10 +280,11 @@ def push_bodies(ev: Event, start: int, count: int, path: str) -> int:
     return written
 
 
-def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int) -> list[float]:
+def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
+                 ) -> tuple[list[float], list[str]]:
     """One thread per table, each pushing its record one action longer once a second (one
     push in flight, an Idempotency-Key each, a kept-alive connection as a browser keeps it);
-    every push's latency in ms."""
+    every push's latency in ms, and what each push not answered 200 got."""
     import http.client
     from urllib.parse import urlparse
 
@@ -305,16 +306,23 @@ def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int) -
                 break
             time.sleep(max(0.0, due - time.monotonic()))
             sent = time.monotonic()
-            conn.request("PUT", ev.path(table), body=body, headers={
-                "Content-Type": "application/json", "Authorization": f"Bearer {ev.tokens[table]}",
-                "Idempotency-Key": f"bench-{ev.id}-{table}-{start + k + 1}"})
-            answer = conn.getresponse()
-            answer.read()
+            try:
+                conn.request("PUT", ev.path(table), body=body, headers={
+                    "Content-Type": "application/json",
+                    "Authorization": f"Bearer {ev.tokens[table]}",
+                    "Idempotency-Key": f"bench-{ev.id}-{table}-{start + k + 1}"})
+                answer = conn.getresponse()
+                answer.read()
+                outcome = str(answer.status)
+            except OSError as err:  # counted, and the push's latency counts as the wait
+                outcome = type(err).__name__
+                conn.close()
+                conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
             took = (time.monotonic() - sent) * 1000
             with lock:
                 latencies.append(took)
-                if answer.status != 200:
-                    failures.append(str(answer.status))
+                if outcome != "200":
+                    failures.append(outcome)
             due += 1.0
         conn.close()
 
@@ -324,10 +332,12 @@ def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int) -
         t.start()
     for t in threads:
         t.join()
-    if failures:
-        print(f"  {len(failures)} pushes not answered 200: {sorted(set(failures))}",
-              file=sys.stderr)
-    return latencies
+    return latencies, failures
+
+
+def drain(run: Any) -> None:
+    """Wait for the requests wrk left in flight (bench/endpoints.py drain)."""
+    time.sleep(min(30.0, 2 * run.p99 / 1000))
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -383,6 +393,17 @@ def main() -> int:
         print(f"event: {args.entrants} entrants of {GAME}, {len(ev.tokens)} tables, round "
               f"{ev.round} open (two rounds of records closed), each table's record at "
               f"{start} actions of about {actions_of(ev.records[1])}")
+        # (c) 50 tables pushing a move a second each
+        print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} s…",
+              file=sys.stderr)
+        latencies, failures = fifty_tables(ev, url, start, args.seconds, args.tables)
+        p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+        fifty = (f"{args.tables} tables, a push a second each for {args.seconds:g} s: "
+                 f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+                 f"max {max(latencies):.1f} ms"
+                 + (f"; {len(failures)} not answered 200 ({', '.join(sorted(set(failures)))})"
+                    if failures else ""))
+        start += int(args.seconds) + 2
         rows = []
 
         # (a) a table's push, the record one action longer
@@ -397,7 +418,7 @@ def main() -> int:
                                                   "shorter (a correction: replayed whole)"
         rows.append(("push: a table's record one action longer", push, floor,
                      f"{len(ev.tokens)} tables in turn{note}"))
-        pushed = start + push.requests // len(ev.tokens) + 1
+        drain(push)
 
         # (b) the public view at one version
         ev.client.call("GET", f"/v1/events/{ev.id}")  # made once: then cached by version
@@ -406,6 +427,7 @@ def main() -> int:
             before = floor_run(floor_url, args.duration, work)
             view = wrk_run(url + f"/v1/events/{ev.id}", _GET_LUA.format(headers=headers), 32,
                            args.duration, work)
+            drain(view)
             after = floor_run(floor_url, args.duration, work)
             size = len(urllib.request.urlopen(urllib.request.Request(
                 url + f"/v1/events/{ev.id}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"}
@@ -421,21 +443,15 @@ def main() -> int:
             print(f"| {name} | {run.rps:,.0f} | {floor:,.0f} | {run.rps / floor:.2f} | "
                   f"{run.p50:.1f} | {run.p99:.1f} | {note}{errors} |")
 
-        # (c) 50 tables pushing a move a second each
-        print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} s…",
-              file=sys.stderr)
-        latencies = fifty_tables(ev, url, pushed + 1, args.seconds, args.tables)
-        p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
-        print(f"\n{args.tables} tables, a push a second each for {args.seconds:g} s: "
-              f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-              f"max {max(latencies):.1f} ms")
+        print(f"\n{fifty}")
         print("\nTargets:")
         for name, run, floor, _ in rows:
             ratio = run.rps / floor
             print(f"- {'met' if ratio >= RATIO_TARGET else 'NOT MET'}: {name} at {ratio:.2f} "
                   f"of the floor (>= {RATIO_TARGET})")
-        print(f"- {'met' if p99 < P99_TARGET_MS else 'NOT MET'}: {args.tables} tables' pushes "
-              f"p99 {p99:.1f} ms (< {P99_TARGET_MS:g})")
+        print(f"- {'met' if p99 < P99_TARGET_MS and not failures else 'NOT MET'}: "
+              f"{args.tables} tables' pushes p99 {p99:.1f} ms (< {P99_TARGET_MS:g})"
+              + (f", {len(failures)} failed" if failures else ""))
     finally:
         for server in servers:
             server.terminate()

@@ -64,8 +64,10 @@ _ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
 # request's digest ("": no Idempotency-Key), 4 the answer to keep, 5 its TTL in seconds, 6 the
 # changes to the secrets, tokens, results and the event's own fields (JSON), 7 the token id the
 # caller acts with ("": the director key), which must still exist.
-# Returns {outcome, value}: ok/new version, replay/kept answer, reused, conflict/current
-# version, revoked.
+# Returns {outcome, value}: ok/new version, replay/kept answer, reused, conflict/"<current
+# version>:<frame>", revoked. `frame` counts the writes of `doc` (the document without its
+# results): a change computed from the document alone still stands at a newer version of the
+# same frame (only tables' results changed since).
 _CHANGE = """
 if ARGV[3] ~= '' then
   local kept = redis.call('GET', KEYS[4])
@@ -78,10 +80,15 @@ if ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[7]) == 0 then
   return {'revoked', ''}
 end
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+if version ~= tonumber(ARGV[1]) then
+  return {'conflict', tostring(version) .. ':' .. (redis.call('HGET', KEYS[1], 'frame') or '0')}
+end
 local changes = cjson.decode(ARGV[6])
 redis.call('HSET', KEYS[1], 'version', version + 1)
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'doc', ARGV[2]) end
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[1], 'doc', ARGV[2])
+  redis.call('HINCRBY', KEYS[1], 'frame', 1)
+end
 for field, value in pairs(changes['results']) do
   if value == '' then redis.call('HDEL', KEYS[5], field)
   else redis.call('HSET', KEYS[5], field, value) end
@@ -102,12 +109,12 @@ return {'ok', tostring(version + 1)}
 """
 
 # KEYS: 1 the event, 2 its results. ARGV: 1 "1": with the results. Returns {doc, version,
-# published, {field, value, …}} at one version.
+# published, frame, {field, value, …}} at one version.
 _READ = """
-local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published')
+local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published', 'frame')
 local results = {}
 if ARGV[1] == '1' then results = redis.call('HGETALL', KEYS[2]) end
-return {doc[1], doc[2], doc[3], results}
+return {doc[1], doc[2], doc[3], doc[4] or '0', results}
 """
 
 
@@ -125,9 +132,10 @@ class VersionConflict(Exception):
     """The event is no longer at the version the change was computed from (409
     version_conflict); `current` is its version now."""
 
-    def __init__(self, message: str, current: int):
+    def __init__(self, message: str, current: int, frame: int | None = None):
         super().__init__(message)
         self.current = current
+        self.frame = frame
 
 
 class IdempotencyKeyReused(Exception):
@@ -143,13 +151,14 @@ class Snapshot:
     """An event as stored at one version: its whole document, or (`EventStore.get(…,
     results=False)`) the document without its tables' results; `results`, each stored
     result's field and JSON as read (what a change compares with to write only those that
-    changed)."""
+    changed); `frame`, how many times the document without results was written."""
 
     id: str
     version: int
     document: dict[str, Any]
     published: bool
     results: dict[str, bytes] | None = None
+    frame: int = 0
 
 
 def result_field(round_number: int, table: int) -> str:
@@ -295,15 +304,16 @@ class EventStore:
         """The event at its latest version: the whole document, or without its tables'
         results (`results=False`: what a table's push reads)."""
         keys = self._keys(eid)
-        doc, version, published, flat = self._call(self._read, keys=[keys[0], keys[4]],
-                                                   args=["1" if results else "0"])
+        doc, version, published, frames, flat = self._call(
+            self._read, keys=[keys[0], keys[4]], args=["1" if results else "0"])
         if doc is None or version is None:
             return None
         frame = orjson.loads(doc)
         if not results:
-            return Snapshot(eid, int(version), frame, published == b"1")
+            return Snapshot(eid, int(version), frame, published == b"1", None, int(frames))
         kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
-        return Snapshot(eid, int(version), _assembled(frame, kept), published == b"1", kept)
+        return Snapshot(eid, int(version), _assembled(frame, kept), published == b"1", kept,
+                        int(frames))
 
     def version(self, eid: str) -> int | None:
         """The event's version (None: no such event), without reading its document."""
@@ -394,8 +404,9 @@ class EventStore:
                                        "a new request takes a new key")
         if outcome == "revoked":
             raise TokenRevoked("this token was revoked")
-        raise VersionConflict(f"the event is at version {int(value)}, not {expected}",
-                              int(value))
+        current, _, frame = value.decode().partition(":")
+        raise VersionConflict(f"the event is at version {current}, not {expected}",
+                              int(current), int(frame))
 
     def kept_answer(self, eid: str, retry: Retry) -> bytes | None:
         """The answer kept for `retry`'s key, when it was this very request (IdempotencyKeyReused
