@@ -525,15 +525,15 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
     resume: Checkpoint | None = None
     if known:
         for where in sorted(keys, reverse=True):
-            found = known.get(keys[where])
-            if found is not None and (found.deal, found.actions) == where:
-                resume = found
+            hit = known.get(keys[where])
+            if hit is not None and (hit.deal, hit.actions) == where:
+                resume = hit
                 break
     deals: list[dict[str, Any]] = [dict(d, totals=dict(d["totals"]))
                                    for d in resume.deals] if resume else []
     totals: dict[str, int] = {}
-    for summary in deals:
-        for target, value in summary["totals"].items():
+    for done in deals:
+        for target, value in done["totals"].items():
             totals[target] = totals.get(target, 0) + value
     match: Any = record.match
     discrepancy: dict[str, Any] | None = None
@@ -543,7 +543,7 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
 
     for k in range(resume.deal if resume else 0, len(record.deals)):
         entry = record.deals[k]
-        started = None
+        started: tuple[Any, dict[str, Any], int, list[str]] | None = None
         if resume is not None and k == resume.deal:
             started = (resume.state, dict(resume.summary, totals=dict(resume.summary["totals"])),
                        resume.actions, list(resume.players))
@@ -583,10 +583,9 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
         last = len(deals) - 1
         at = (last, deals[-1]["actions"])
         if at in keys:
-            summary = {k: v for k, v in deals[-1].items() if k not in ("next_match",)}
-            summary["next_match"] = None
+            so_far = {**deals[-1], "next_match": None}  # made again when the deal ends
             checkpoint = Checkpoint(keys[at], last, deals[-1]["actions"], tuple(deals[:-1]),
-                                    summary, last_state, tuple(last_state.players))
+                                    so_far, last_state, tuple(last_state.players))
     carried = record.digest
     digest_matches = None if carried is None else carried.strip().lower() == record_digest
     if discrepancy is None and digest_matches is False:
