@@ -228,7 +228,9 @@ function request()
   local t = mine[n % #mine + 1]
   local k = math.floor(n / #mine) % #t.bodies + 1
   n = n + 1
-  return wrk.format(nil, t.path, {["Authorization"] = t.auth}, t.bodies[k])
+  -- headers given replace wrk.headers: the content type too
+  return wrk.format(nil, t.path, {["Authorization"] = t.auth,
+                                  ["Content-Type"] = "application/json"}, t.bodies[k])
 end
 """
 

@@ -664,24 +664,31 @@ def build(ctx) -> RefereeBlueprint:
                 raise EventStateConflict(f"round {number} is closed: only the director "
                                          "corrects its results", "rounds",
                                          code="round_closed")
-            doc = _copy(snap)
-            target = _table(doc["rounds"][number - 1], table)
-            inline = "result" in target  # a document stored whole, before results were apart
-            target["result"] = result
-            # A table's result depends on nothing but its table: the engine checks the
-            # document with only this result in it (a few ms, where the whole of a large
-            # event's records takes a second).
-            parsed = parse_event(_with_one_result(doc, number, table))
-            where = next(k for k, t in enumerate(parsed.rounds[number - 1].tables)
-                         if t.number == table)
-            checked = parsed.rounds[number - 1].tables[where]
-            # placed as the standings will place it: a reported result whose places or scores
-            # are not what its deals score to is refused now, not in every later view
-            table_outcome(parsed, checked, f"rounds[{number - 1}].tables[{where}]")
+            where = next((k for k, t in enumerate(rnd.get("tables", []))
+                          if t["number"] == table), None)
+            if where is None:
+                raise EventNotFound(f"the round has no table {table}", "table")
+            # A table's result depends on nothing but its table, and the document without
+            # results was checked whole when it was written: the engine checks the event with
+            # this table alone in it (`_table_alone`), a few ms however large the event.
+            alone = _table_alone(snap.document, number, where, result)
+            path = f"rounds[{number - 1}].tables[{where}]"
+            try:
+                parsed = parse_event(alone)
+                checked = parsed.rounds[number - 1].tables[0]
+                # placed as the standings will place it: a reported result whose places or
+                # scores are not what its deals score to is refused now, not in every view
+                table_outcome(parsed, checked, f"rounds[{number - 1}].tables[0]")
+            except InputError as err:  # named where the table is in the event
+                err.path = err.path.replace(f"rounds[{number - 1}].tables[0]", path, 1)
+                raise
             stored = None if checked.result is None else msgspec.to_builtins(checked.result)
             change = Change.of_result(number, table, stored)
-            if inline:  # stored apart from now on, with the document's other results
-                target.pop("result")
+            if "result" in rnd["tables"][where]:
+                # a document stored whole, before each result was kept apart: its results
+                # are kept apart from now on
+                doc = _copy(snap)
+                doc["rounds"][number - 1]["tables"][where].pop("result")
                 change.document = doc
             return change, {"round": number, "table": table}
         return changed(eid, token, compute, version_required=False, results=False)
@@ -848,15 +855,19 @@ def _copy(snap: Snapshot) -> dict[str, Any]:
     return orjson.loads(orjson.dumps(snap.document))
 
 
-def _with_one_result(doc: dict[str, Any], number: int, table: int) -> dict[str, Any]:
-    """The document with every table's result left out but table `table`'s of round
-    `number` (a shallow copy: `doc` is unchanged)."""
-    rounds = []
-    for k, rnd in enumerate(doc.get("rounds", [])):
-        tables = [t if (k + 1, t["number"]) == (number, table)
-                  else {key: v for key, v in t.items() if key != "result"}
-                  for t in rnd.get("tables", [])]
-        rounds.append({**rnd, "tables": tables})
+def _table_alone(doc: dict[str, Any], number: int, where: int, result: Any
+                 ) -> dict[str, Any]:
+    """The event with table `where` of round `number` alone in it, holding `result`: its
+    entrants, system and penalties, its other rounds without tables or byes (a round's check
+    reads its own tables only). What a table's result is checked in: parse_event's verdict on
+    it is the whole document's, at the cost of one table."""
+    rounds = [{**{k: v for k, v in rnd.items() if k != "byes"}, "tables": []}
+              for rnd in doc.get("rounds", [])]
+    target = {k: v for k, v in doc["rounds"][number - 1]["tables"][where].items()
+              if k != "result"}
+    if result is not None:
+        target["result"] = result
+    rounds[number - 1]["tables"] = [target]
     return {**doc, "rounds": rounds}
 
 
