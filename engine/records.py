@@ -178,13 +178,26 @@ def _canonical(value: Any, where: Any = None, depth: int = 0,
     `error`: the fault's class (a match record's, or an event's: engine/events)."""
     if depth > MAX_DEPTH:
         raise error(f"a document nests at most {MAX_DEPTH} levels deep", _path(where))
+    # Text first, the commonest value: ASCII text is Unicode (`isascii` costs far less than
+    # encoding it), and a record is mostly ASCII. A table pushes its record after every
+    # action, and each push puts it in canonical form more than once.
+    if type(value) is str:
+        if not value.isascii():
+            _check_text(value, where, error)
+        return value
     if isinstance(value, dict):
+        keys = list(value)
+        if all(type(k) is str and k.isascii() for k in keys):
+            keys.sort()  # ASCII: code point order is UTF-16 code unit order
+        else:
+            keys.sort(key=lambda k: k.encode("utf-16-be", "surrogatepass")
+                      if isinstance(k, str) else b"")
         out = {}
-        for key in sorted(value, key=lambda k: k.encode("utf-16-be", "surrogatepass")
-                          if isinstance(k, str) else b""):
+        for key in keys:
             if not isinstance(key, str):
                 raise error("object keys are strings", _path(where))
-            _check_text(key, where, error)
+            if not key.isascii():
+                _check_text(key, where, error)
             out[key] = _canonical(value[key], (where, key), depth + 1, error)
         return out
     if isinstance(value, list):
