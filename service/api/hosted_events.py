@@ -40,6 +40,7 @@ from engine.events.seating import deal_seeds
 from engine.events.standings import (
     as_json,
     keep_replay,
+    reading,
     standings,
     table_outcome,
     table_places,
@@ -653,8 +654,8 @@ def build(ctx) -> RefereeBlueprint:
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
         result = _body_json()
-        if isinstance(result, dict) and isinstance(result.get("record"), dict):
-            _check_record(ext.settings, result["record"])
+        replay = _check_record(ext.settings, result["record"]) \
+            if isinstance(result, dict) and isinstance(result.get("record"), dict) else None
 
         def compute(snap: Snapshot):
             # `snap`: the document without its tables' results (event_store: each is kept
@@ -674,11 +675,16 @@ def build(ctx) -> RefereeBlueprint:
             alone = _table_alone(snap.document, number, where, result)
             path = f"rounds[{number - 1}].tables[{where}]"
             try:
-                parsed = parse_event(alone)
-                checked = parsed.rounds[number - 1].tables[0]
-                # placed as the standings will place it: a reported result whose places or
-                # scores are not what its deals score to is refused now, not in every view
-                table_outcome(parsed, checked, f"rounds[{number - 1}].tables[0]")
+                with reading():
+                    parsed = parse_event(alone)
+                    checked = parsed.rounds[number - 1].tables[0]
+                    if replay is not None and checked.result is not None and \
+                            checked.result.record is not None:
+                        keep_replay(*replay, checked.result.record)  # replayed above
+                    # placed as the standings will place it: a reported result whose places
+                    # or scores are not what its deals score to is refused now, not in every
+                    # later view
+                    table_outcome(parsed, checked, f"rounds[{number - 1}].tables[0]")
             except InputError as err:  # named where the table is in the event
                 err.path = err.path.replace(f"rounds[{number - 1}].tables[0]", path, 1)
                 raise
@@ -920,9 +926,10 @@ def replayed_here(record: Any) -> tuple[dict[str, Any], Any]:
     return report, state
 
 
-def _check_record(settings, record: dict[str, Any]) -> None:
+def _check_record(settings, record: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """A table's record, within the service's bounds and replayed before it is stored: one
-    that does not replay as written is refused with the discrepancy's code."""
+    that does not replay as written is refused with the discrepancy's code. Its report and
+    final state."""
     from ..errors import LimitExceeded
 
     deals, actions = records.record_size(record)
@@ -930,7 +937,7 @@ def _check_record(settings, record: dict[str, Any]) -> None:
         raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
                             f"{settings.max_record_actions} actions here", "record.deals")
     try:
-        report, _ = replayed_here(record)
+        report, state = replayed_here(record)
     except InputError as err:
         raise InputError(err.message, f"record.{err.path}" if err.path else "record",
                          code="event_invalid") from None
@@ -940,6 +947,7 @@ def _check_record(settings, record: dict[str, Any]) -> None:
         raise InputError(f"the record does not replay as written: {found['code']}"
                          + (f" ({where})" if where else ""), "record",
                          code="event_record_inconsistent")
+    return report, state
 
 
 def public(snap: Snapshot) -> dict[str, Any]:
