@@ -58,7 +58,9 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	CARDREF_PROPERTY_SCALE=$${CARDREF_PROPERTY_SCALE:-0.1} $(PYTEST) -m "not drill" -x
 
-# Every endpoint against the bare Flask floor, one table (a few minutes; needs wrk).
+# Every endpoint against the bare Flask floor, one table (a few minutes; needs wrk); then the
+# hosted events' rows (a table's push, a 200-entrant event's public view, 50 tables pushing at
+# once: bench/hosted_events.py, about 3 minutes more).
 # wrk (the load generator) from the distribution when missing and run as root; otherwise the
 # bench says what to install.
 bench: $(STAMP)
@@ -66,6 +68,7 @@ bench: $(STAMP)
 	  { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
 	    apt-get install -y -q wrk >/dev/null 2>&1; }; }; } || true
 	$(VENV)/bin/python bench/endpoints.py
+	$(VENV)/bin/python bench/hosted_events.py
 
 openapi: $(RUNTIME_STAMP)
 	$(VENV)/bin/card-referee openapi openapi.yaml
