@@ -6,7 +6,8 @@ script may read and write them all:
 
 - `cardref:ev:{<id>}`         hash: `doc` (the event document, the engine's
                               `card-referee/event`, without its tables' results), `version`
-                              (1 at creation, +1 per change) and `published` ("1" once final);
+                              (1 at creation, +1 per change), `published` ("1" once final)
+                              and `frame` (+1 each time `doc` is written);
 - `cardref:ev:{<id>}:results` hash: `<round>.<table>` → that table's result (JSON): the
                               document is `doc` with each table's result put in (`_assembled`).
                               A table's push writes its own field, not a document of every
