@@ -596,9 +596,12 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
         last = len(deals) - 1
         at = (last, deals[-1]["actions"])
         if at in keys:
-            so_far = {**deals[-1], "next_match": None}  # made again when the deal ends
-            checkpoint = Checkpoint(keys[at], last, deals[-1]["actions"], tuple(deals[:-1]),
-                                    so_far, last_state, tuple(last_state.players))
+            # copies: the report handed out is the caller's to change
+            so_far = {**deals[-1], "totals": dict(deals[-1]["totals"]),
+                      "next_match": None}  # made again when the deal ends
+            earlier = tuple(dict(d, totals=dict(d["totals"])) for d in deals[:-1])
+            checkpoint = Checkpoint(keys[at], last, deals[-1]["actions"], earlier, so_far,
+                                    last_state, tuple(last_state.players))
     carried = record.digest
     digest_matches = None if carried is None else carried.strip().lower() == record_digest
     if discrepancy is None and digest_matches is False:

@@ -908,7 +908,7 @@ def _with_entrant(snap: Snapshot, entrant: str) -> tuple[dict[str, Any], dict[st
 # dropped): a worker that did not see a table's last push resumes from the last it saw, or
 # replays whole.
 _CHECKPOINTS: dict[bytes, records.Checkpoint] = {}
-_CHECKPOINTS_KEEP = 2048
+_CHECKPOINTS_KEEP = 1024
 _CHECKPOINTS_LOCK = threading.Lock()
 
 
