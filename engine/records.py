@@ -19,6 +19,7 @@ import datetime
 import hashlib
 import re
 from collections import Counter
+from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import Annotated, Any, Literal, Mapping, Sequence
@@ -179,13 +180,26 @@ def _canonical(value: Any, where: Any = None, depth: int = 0,
     `error`: the fault's class (a match record's, or an event's: engine/events)."""
     if depth > MAX_DEPTH:
         raise error(f"a document nests at most {MAX_DEPTH} levels deep", _path(where))
+    # Text first, the commonest value: ASCII text is Unicode (`isascii` costs far less than
+    # encoding it), and a record is mostly ASCII. A table pushes its record after every
+    # action, and each push puts it in canonical form more than once.
+    if type(value) is str:
+        if not value.isascii():
+            _check_text(value, where, error)
+        return value
     if isinstance(value, dict):
+        keys = list(value)
+        if all(type(k) is str and k.isascii() for k in keys):
+            keys.sort()  # ASCII: code point order is UTF-16 code unit order
+        else:
+            keys.sort(key=lambda k: k.encode("utf-16-be", "surrogatepass")
+                      if isinstance(k, str) else b"")
         out = {}
-        for key in sorted(value, key=lambda k: k.encode("utf-16-be", "surrogatepass")
-                          if isinstance(k, str) else b""):
+        for key in keys:
             if not isinstance(key, str):
                 raise error("object keys are strings", _path(where))
-            _check_text(key, where, error)
+            if not key.isascii():
+                _check_text(key, where, error)
             out[key] = _canonical(value[key], (where, key), depth + 1, error)
         return out
     if isinstance(value, list):
@@ -500,20 +514,102 @@ def replay_record(data: Any, *, keep_steps: bool = False, lang: str = "en"
     """check_record's report, and the state the replay ended in (None when no deal could be
     dealt): what the match's `Game.standings` reads (an event's standings,
     engine/events/standings.py)."""
+    report, state, _ = _replay(data, keep_steps, lang, None)
+    return report, state
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Where a replay stood after the first `actions` actions of deal `deal`: the deals before
+    it summarised, this deal's summary so far, the state its last action left. `key` names the
+    exact prefix it replayed (`prefix_keys`): the header, every earlier deal whole (how it was
+    dealt, its actions, its written result) and this deal's dealing and first actions.
+    Immutable, and a game's states are too: one checkpoint resumes any number of replays."""
+
+    key: bytes
+    deal: int
+    actions: int
+    deals: tuple[dict[str, Any], ...]
+    summary: dict[str, Any]
+    state: Any
+    players: tuple[str, ...]
+
+
+def replay_from(data: Any, known: Mapping[bytes, Checkpoint], lang: str = "en"
+                ) -> tuple[dict[str, Any], Any, Checkpoint | None]:
+    """replay_record's report and state, replaying only what follows the longest prefix of
+    this record that a checkpoint of `known` replayed (a match pushed again after each action
+    replays one action); and the checkpoint at this record's end (None when its replay stopped
+    at a discrepancy in play or a deal that could not be dealt). A prefix is recognised by
+    its content only (`prefix_keys`): any change to an earlier deal, action, result or the
+    header is another prefix, and the record is replayed from the last one that agrees. The
+    report is what replay_record answers for the same record."""
+    return _replay(data, False, lang, known)
+
+
+def _chain(key: bytes, tag: bytes, part: Any) -> bytes:
+    return hashlib.sha256(key + tag + orjson.dumps(part)).digest()
+
+
+def prefix_keys(canonical: Mapping[str, Any]) -> dict[tuple[int, int], bytes]:
+    """The key of every prefix of a record (in canonical form, `_canonical`) a replay can stop
+    at: (deal, actions) → a SHA-256 chained over the header, each deal's dealing, each action
+    entry and — once past it — each deal's written result, so two records share a key exactly
+    when they agree up to that point."""
+    header = {k: v for k, v in canonical.items() if k not in ("deals", "totals", "digest")}
+    key = _chain(b"", b"card-referee record prefix v1\x00", header)
+    out: dict[tuple[int, int], bytes] = {}
+    deals = canonical.get("deals")
+    for k, entry in enumerate(deals if isinstance(deals, list) else []):
+        if not isinstance(entry, Mapping):
+            break
+        key = _chain(key, b"D", entry.get("deal"))
+        out[k, 0] = key
+        actions = entry.get("actions")
+        for i, action in enumerate(actions if isinstance(actions, list) else []):
+            key = _chain(key, b"A", action)
+            out[k, i + 1] = key
+        key = _chain(key, b"R", entry.get("result"))
+    return out
+
+
+def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkpoint] | None
+            ) -> tuple[dict[str, Any], Any, Checkpoint | None]:
     check_bounds(data)  # counts and lengths first: nothing below walks more than they allow
-    record_digest = digest(data)  # also refuses what has no canonical form
+    if not isinstance(data, Mapping):
+        raise InvalidRecord("a record is a JSON object", "")
+    canonical = _canonical({k: v for k, v in data.items() if k != "digest"})
+    record_digest = DIGEST_PREFIX + hashlib.sha256(orjson.dumps(canonical)).hexdigest()
     record = parse_record(data)
     game = _check_header(record)
     gid = game.id
-    deals: list[dict[str, Any]] = []
+    keys = prefix_keys(canonical) if known is not None else {}
+    resume: Checkpoint | None = None
+    if known:
+        for where in sorted(keys, reverse=True):
+            hit = known.get(keys[where])
+            if hit is not None and (hit.deal, hit.actions) == where:
+                resume = hit
+                break
+    deals: list[dict[str, Any]] = [dict(d, totals=dict(d["totals"]))
+                                   for d in resume.deals] if resume else []
     totals: dict[str, int] = {}
+    for done in deals:
+        for target, value in done["totals"].items():
+            totals[target] = totals.get(target, 0) + value
     match: Any = record.match
     discrepancy: dict[str, Any] | None = None
     match_finished = False
-    last_state: Any = None
+    last_state: Any = resume.state if resume else None
+    in_play = True  # the replay went through every action of every deal dealt
 
-    for k, entry in enumerate(record.deals):
-        if k > 0:
+    for k in range(resume.deal if resume else 0, len(record.deals)):
+        entry = record.deals[k]
+        started: tuple[Any, dict[str, Any], int, list[str]] | None = None
+        if resume is not None and k == resume.deal:
+            started = (resume.state, dict(resume.summary, totals=dict(resume.summary["totals"])),
+                       resume.actions, list(resume.players))
+        elif k > 0:
             previous = deals[-1]
             if previous["status"] != FINISHED:
                 discrepancy = _discrepancy("deal_unfinished", lang, k - 1, None,
@@ -526,7 +622,9 @@ def replay_record(data: Any, *, keep_steps: bool = False, lang: str = "en"
                                            engine={"deals": k})
                 break
             match = previous["next_match"]
-        found, summary, state = _check_deal(game, record, entry, k, match, keep_steps, lang)
+        found, summary, state, played = _check_deal(game, record, entry, k, match, keep_steps,
+                                                    lang, started)
+        in_play = played
         if state is not None:
             last_state = state
         if summary is not None:
@@ -542,6 +640,17 @@ def replay_record(data: Any, *, keep_steps: bool = False, lang: str = "en"
             discrepancy = _discrepancy("totals_differ", lang, None, None,
                                        recorded=record.totals, engine=totals)
 
+    checkpoint = None
+    if known is not None and in_play and deals and len(deals) == len(record.deals):
+        last = len(deals) - 1
+        at = (last, deals[-1]["actions"])
+        if at in keys:
+            # copies: the report handed out is the caller's to change
+            so_far = {**deals[-1], "totals": dict(deals[-1]["totals"]),
+                      "next_match": None}  # made again when the deal ends
+            earlier = tuple(dict(d, totals=dict(d["totals"])) for d in deals[:-1])
+            checkpoint = Checkpoint(keys[at], last, deals[-1]["actions"], earlier, so_far,
+                                    last_state, tuple(last_state.players))
     carried = record.digest
     digest_matches = None if carried is None else carried.strip().lower() == record_digest
     if discrepancy is None and digest_matches is False:
@@ -550,52 +659,58 @@ def replay_record(data: Any, *, keep_steps: bool = False, lang: str = "en"
     return {"consistent": discrepancy is None, "digest": record_digest,
             "digest_matches": digest_matches, "game": gid, "format_version": record.format_version,
             "deals": deals, "totals": totals, "match_finished": match_finished,
-            "discrepancy": discrepancy}, last_state
+            "discrepancy": discrepancy}, last_state, checkpoint
 
 
 def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, match: Any,
-                keep_steps: bool, lang: str
-                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Any]:
+                keep_steps: bool, lang: str,
+                started: tuple[Any, dict[str, Any], int, list[str]] | None = None
+                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Any, bool]:
     """(the deal's discrepancy or None, its summary or None when it could not be dealt, the
-    state its replay ended in or None)."""
+    state its replay ended in or None, whether every action was applied). `started`: the
+    state, summary, action count and seats a checkpoint resumes the deal from (replay_from)."""
     d = entry.deal
-    commitment = None if d.seed is None else rng.commitment(d.seed, d.seed_salt or None)
-    if d.seed_commitment is not None and d.seed_commitment.strip().lower() != commitment:
-        return _discrepancy("commitment_mismatch", lang, k, None, recorded=d.seed_commitment,
-                            engine=commitment), None, None
-    try:
-        dealt = adjudicate.deal(**_deal_request(record, entry, match))
-    except InvalidOptions:
-        raise  # the record's options: checked in its header, refused there
-    except InputError as err:  # InvalidDeal, or a game's own code for what it cannot deal
-        where = f" ({err.path})" if err.path else ""
-        return _discrepancy("deal_invalid", lang, k, None, recorded=msgspec.to_builtins(d),
-                            detail=err.message + where), None, None
-    state_json = dealt["state"]
-    _, state = adjudicate.load_state(state_json)
-    players = state_json["players"]
-    deal_totals: dict[str, int] = {}
+    if started is not None:
+        state, summary, first, players = started
+    else:
+        commitment = None if d.seed is None else rng.commitment(d.seed, d.seed_salt or None)
+        if d.seed_commitment is not None and d.seed_commitment.strip().lower() != commitment:
+            return _discrepancy("commitment_mismatch", lang, k, None,
+                                recorded=d.seed_commitment, engine=commitment), None, None, False
+        try:
+            dealt = adjudicate.deal(**_deal_request(record, entry, match))
+        except InvalidOptions:
+            raise  # the record's options: checked in its header, refused there
+        except InputError as err:  # InvalidDeal, or a game's own code for what it cannot deal
+            where = f" ({err.path})" if err.path else ""
+            return _discrepancy("deal_invalid", lang, k, None, recorded=msgspec.to_builtins(d),
+                                detail=err.message + where), None, None, False
+        state_json = dealt["state"]
+        _, state = adjudicate.load_state(state_json)
+        players = state_json["players"]
+        summary = {
+            "index": k, "seed_commitment": commitment,
+            "commitment_checked": d.seed_commitment is not None,
+            "status": dealt["status"], "actions": 0, "totals": {}, "next_match": None,
+            "match_over": False}
+        first = 0
+    deal_totals: dict[str, int] = summary["totals"]
     steps: list[dict[str, Any]] = []
-    summary: dict[str, Any] = {
-        "index": k, "seed_commitment": commitment,
-        "commitment_checked": d.seed_commitment is not None,
-        "status": dealt["status"], "actions": 0, "totals": deal_totals, "next_match": None,
-        "match_over": False}
     if keep_steps:
         summary["steps"] = steps
     gid = game.id
-    for i, recorded in enumerate(entry.actions):
+    for i, recorded in enumerate(entry.actions[first:], first):
         try:
             action = game.parse_action(recorded.action, players)
         except InputError as err:  # InvalidAction, or a game's own code (Manteur's declarations)
             path = f"action{err.path[len('action'):]}" if err.path.startswith("action") else err.path
             return _discrepancy("action_invalid", lang, k, i, recorded=recorded.action,
-                                detail=f"{err.message} ({path})"), summary, state
+                                detail=f"{err.message} ({path})"), summary, state, False
         try:
             tr, _ = adjudicate.apply_parsed(game, state, action)
         except Refusal as refusal:
             return _discrepancy("action_refused", lang, k, i, recorded=recorded.action,
-                                refusal=refusal), summary, state
+                                refusal=refusal), summary, state, False
         state = tr.state
         deltas = [dl.to_json(gid) for dl in tr.score_deltas]
         if any(e.type == MATCH_FINISHED for e in tr.events):
@@ -604,7 +719,7 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
             written = [msgspec.to_builtins(dl) for dl in recorded.score_deltas]
             if Counter(map(_delta_key, written)) != Counter(map(_delta_key, deltas)):
                 return _discrepancy("score_differs", lang, k, i, recorded=_compared(written),
-                                    engine=_compared(deltas)), summary, state
+                                    engine=_compared(deltas)), summary, state, False
         for dl in deltas:
             deal_totals[dl["target"]] = deal_totals.get(dl["target"], 0) + dl["delta"]
         summary["actions"] = i + 1
@@ -629,8 +744,8 @@ def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, 
             return _discrepancy("result_differs", lang, k, None,
                                 recorded=msgspec.to_builtins(result),
                                 engine={"status": summary["status"], "totals": deal_totals}
-                                ), summary, state
-    return None, summary, state
+                                ), summary, state, True
+    return None, summary, state, True
 
 
 # ---------------------------------------------------------------- verifying a deal

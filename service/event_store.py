@@ -5,11 +5,16 @@ An event's keys share one hash tag, `{<id>}`, so a Cluster keeps them on one nod
 script may read and write them all:
 
 - `cardref:ev:{<id>}`         hash: `doc` (the event document, the engine's
-                              `card-referee/event`: the single source of truth), `version`
+                              `card-referee/event`, without its tables' results), `version`
                               (1 at creation, +1 per change), `stamp` (random, new with each
                               change: a version's number may come back after a Redis failover
-                              lost the change that first took it, a stamp does not) and
-                              `published` ("1" once final);
+                              lost the change that first took it, a stamp does not),
+                              `published` ("1" once final) and `frame` (+1 each time `doc` is
+                              written);
+- `cardref:ev:{<id>}:results` hash: `<round>.<table>` → that table's result (JSON): the
+                              document is `doc` with each table's result put in (`_assembled`).
+                              A table's push writes its own field, not a document of every
+                              table's records (megabytes at a 200-entrant event);
 - `cardref:ev:{<id>}:secrets` hash: `round:<n>` → the seed and salt of round n while it is not
                               revealed (they are never in the document before reveal_round);
 - `cardref:ev:{<id>}:tokens`  hash: token id → the token's role and the SHA-256 of its secret
@@ -19,8 +24,10 @@ script may read and write them all:
                               from the Idempotency-Key and the request (it may carry tokens).
 
 Every change is one compare-and-set on the version (`_CHANGE`, a Lua script: atomic on one
-server and on the node a Cluster keeps the event on): the expected version, the new document,
-what changes among the secrets and tokens, and the answer kept for a retry, all or nothing.
+server and on the node a Cluster keeps the event on): the expected version, the new document
+(or none: only results change), the results that change, what changes among the secrets and
+tokens, and the answer kept for a retry, all or nothing. A read is one script too (`_READ`):
+the document and its results at one version.
 The store knows no rules: the engine computes every document (engine/events/), the HTTP layer
 (service/api/hosted_events.py) decides who may ask.
 """
@@ -33,7 +40,7 @@ import os
 import re
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -55,13 +62,16 @@ APPLY_ATTEMPTS = 8
 _ID_PURPOSE = b"card-referee event id v1\x00"
 _ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
 
-# KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record.
-# ARGV: 1 the expected version (0: the event must not exist yet), 2 the new document, 3 the
+# KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record, 5 its results.
+# ARGV: 1 the expected version (0: the event must not exist yet), 2 the new document ("": the
+# document is unchanged), 3 the
 # request's digest ("": no Idempotency-Key), 4 the answer to keep, 5 its TTL in seconds, 6 the
-# changes to the secrets, tokens and the event's own fields (JSON), 7 the token id the caller
-# acts with ("": the director key), which must still exist.
-# Returns {outcome, value}: ok/new version, replay/kept answer, reused, conflict/current
-# version, revoked.
+# changes to the secrets, tokens, results and the event's own fields (JSON), 7 the token id the
+# caller acts with ("": the director key), which must still exist.
+# Returns {outcome, value}: ok/new version, replay/kept answer, reused, conflict/"<current
+# version>:<frame>", revoked. `frame` counts the writes of `doc` (the document without its
+# results): a change computed from the document alone still stands at a newer version of the
+# same frame (only tables' results changed since).
 _CHANGE = """
 if ARGV[3] ~= '' then
   local kept = redis.call('GET', KEYS[4])
@@ -74,9 +84,19 @@ if ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[7]) == 0 then
   return {'revoked', ''}
 end
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+if version ~= tonumber(ARGV[1]) then
+  return {'conflict', tostring(version) .. ':' .. (redis.call('HGET', KEYS[1], 'frame') or '0')}
+end
 local changes = cjson.decode(ARGV[6])
-redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', version + 1)
+redis.call('HSET', KEYS[1], 'version', version + 1)
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[1], 'doc', ARGV[2])
+  redis.call('HINCRBY', KEYS[1], 'frame', 1)
+end
+for field, value in pairs(changes['results']) do
+  if value == '' then redis.call('HDEL', KEYS[5], field)
+  else redis.call('HSET', KEYS[5], field, value) end
+end
 for field, value in pairs(changes['event']) do redis.call('HSET', KEYS[1], field, value) end
 for field, value in pairs(changes['secrets']) do
   if value == '' then redis.call('HDEL', KEYS[2], field)
@@ -90,6 +110,15 @@ if ARGV[3] ~= '' then
   redis.call('SET', KEYS[4], ARGV[3] .. '\\n' .. ARGV[4], 'EX', ARGV[5])
 end
 return {'ok', tostring(version + 1)}
+"""
+
+# KEYS: 1 the event, 2 its results. ARGV: 1 "1": with the results. Returns {doc, version,
+# published, frame, {field, value, …}, stamp} at one version.
+_READ = """
+local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published', 'frame', 'stamp')
+local results = {}
+if ARGV[1] == '1' then results = redis.call('HGETALL', KEYS[2]) end
+return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or ''}
 """
 
 
@@ -107,9 +136,10 @@ class VersionConflict(Exception):
     """The event is no longer at the version the change was computed from (409
     version_conflict); `current` is its version now."""
 
-    def __init__(self, message: str, current: int):
+    def __init__(self, message: str, current: int, frame: int | None = None):
         super().__init__(message)
         self.current = current
+        self.frame = frame
 
 
 class IdempotencyKeyReused(Exception):
@@ -122,13 +152,50 @@ class TokenRevoked(Exception):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """An event as stored at one version."""
+    """An event as stored at one version: its whole document, or (`EventStore.get(…,
+    results=False)`) the document without its tables' results; `results`, each stored
+    result's field and JSON as read (what a change compares with to write only those that
+    changed); `frame`, how many times the document without results was written."""
 
     id: str
     version: int
     document: dict[str, Any]
     published: bool
+    results: dict[str, bytes] | None = None
+    frame: int = 0
     stamp: str = ""  # the change's own random mark ("" for an event stored before stamps)
+
+
+def result_field(round_number: int, table: int) -> str:
+    return f"{round_number}.{table}"
+
+
+def split(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """(the document without its tables' results, each result's field and JSON): how a
+    document is stored."""
+    results: dict[str, bytes] = {}
+    rounds = []
+    for k, rnd in enumerate(document.get("rounds") or []):
+        tables = []
+        for table in rnd.get("tables") or []:
+            if isinstance(table, dict) and "result" in table:
+                results[result_field(k + 1, table["number"])] = orjson.dumps(table["result"])
+                table = {key: v for key, v in table.items() if key != "result"}
+            tables.append(table)
+        rounds.append({**rnd, "tables": tables} if "tables" in rnd else rnd)
+    frame = {**document, "rounds": rounds} if "rounds" in document else document
+    return frame, results
+
+
+def _assembled(frame: dict[str, Any], results: dict[str, bytes]) -> dict[str, Any]:
+    """The document: `frame` (as stored, read for this one use) with each stored result in
+    its table."""
+    for k, rnd in enumerate(frame.get("rounds") or []):
+        for table in rnd.get("tables") or []:
+            kept = results.get(result_field(k + 1, table["number"]))
+            if kept is not None:
+                table["result"] = orjson.loads(kept)
+    return frame
 
 
 @dataclass(frozen=True)
@@ -147,14 +214,21 @@ class Change:
     """What one change writes beside the new document: secrets and tokens set (a value) or
     removed (""), the event's own fields (`published`)."""
 
-    document: dict[str, Any]
+    document: dict[str, Any] | None
     secrets: dict[str, str]
     tokens: dict[str, str]
     event: dict[str, str]
+    results: dict[str, bytes] = field(default_factory=dict)
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> "Change":
         return cls(document, {}, {}, {})
+
+    @classmethod
+    def of_result(cls, round_number: int, table: int, result: Any) -> "Change":
+        """One table's result (None: it has none again), the document otherwise unchanged."""
+        return cls(None, {}, {}, {}, {result_field(round_number, table):
+                                     b"" if result is None else orjson.dumps(result)})
 
 
 @dataclass(frozen=True)
@@ -214,6 +288,7 @@ class EventStore:
     def __init__(self, redis_url: str, timeout_seconds: float, retry_seconds: float = 2.0):
         self._client = redis_store.connect(redis_url, timeout_seconds, retry=False)
         self._change = Script(self._client, _CHANGE.encode())  # bytes: no connection yet
+        self._read = Script(self._client, _READ.encode())
         self._retry_seconds = retry_seconds
 
     @staticmethod
@@ -221,7 +296,7 @@ class EventStore:
         base = f"cardref:ev:{{{eid}}}"
         idem = f"{base}:idem:{hashlib.sha256(retry.key.encode()).hexdigest()}" if retry \
             else f"{base}:idem:-"
-        return [base, f"{base}:secrets", f"{base}:tokens", idem]
+        return [base, f"{base}:secrets", f"{base}:tokens", idem, f"{base}:results"]
 
     def _call(self, what, *args, **kwargs):
         try:
@@ -230,13 +305,21 @@ class EventStore:
             raise EventsUnavailable(f"the events' store does not answer: {err}") from None
 
     # -- reads ---------------------------------------------------------------------------
-    def get(self, eid: str) -> Snapshot | None:
-        doc, version, published, stamp = self._call(self._client.hmget, self._keys(eid)[0],
-                                                    ["doc", "version", "published", "stamp"])
+    def get(self, eid: str, results: bool = True) -> Snapshot | None:
+        """The event at its latest version: the whole document, or without its tables'
+        results (`results=False`: what a table's push reads)."""
+        keys = self._keys(eid)
+        doc, version, published, frames, flat, stamp = self._call(
+            self._read, keys=[keys[0], keys[4]], args=["1" if results else "0"])
         if doc is None or version is None:
             return None
-        return Snapshot(eid, int(version), orjson.loads(doc), published == b"1",
-                        (stamp or b"").decode())
+        frame = orjson.loads(doc)
+        if not results:
+            return Snapshot(eid, int(version), frame, published == b"1", None, int(frames),
+                            (stamp or b"").decode())
+        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+        return Snapshot(eid, int(version), _assembled(frame, kept), published == b"1", kept,
+                        int(frames), (stamp or b"").decode())
 
     def version(self, eid: str) -> int | None:
         """The event's version (None: no such event), without reading its document."""
@@ -284,18 +367,30 @@ class EventStore:
 
     # -- changes -------------------------------------------------------------------------
     def change(self, eid: str, expected: int, change: Change, answer, retry: Retry | None,
-               acting: str = "") -> tuple[int, bytes]:
+               acting: str = "", base: Snapshot | None = None) -> tuple[int, bytes]:
         """Write `change` if the event is at version `expected` (0: it does not exist yet);
         (the new version, the answer's bytes). `answer(version)` builds the answer to give and
         to keep for a retry with the same Idempotency-Key; a retry gets the kept one
         (version 0). Raises VersionConflict, IdempotencyKeyReused, TokenRevoked or
         EventsUnavailable (`outcome_unknown` when the script may have run)."""
         body = answer(expected + 1)
+        document, results = b"", {}
+        if change.document is not None:
+            # stored as its frame and each table's result, only the results that changed
+            # written (`base`: the snapshot the change was computed from)
+            frame, given = split(change.document)
+            document = orjson.dumps(frame)
+            before = (base.results if base is not None else None) or {}
+            results.update({f: v for f, v in given.items() if before.get(f) != v})
+            results.update({f: b"" for f in before if f not in given})
+        results.update(change.results)  # a result named explicitly is written as named
+        # every change gets a new stamp beside its version (the public view is cached by both)
         changes = orjson.dumps({"event": {**(change.event or {}), "stamp": secrets.token_hex(8)},
                                 "secrets": change.secrets or {},
-                                "tokens": change.tokens or {}})
+                                "tokens": change.tokens or {},
+                                "results": {f: v.decode() for f, v in results.items()}})
         # cjson reads an empty JSON object as an empty table either way
-        args: list[bytes | str | int] = [expected, orjson.dumps(change.document), retry.digest if retry else "",
+        args: list[bytes | str | int] = [expected, document, retry.digest if retry else "",
                 retry.seal(body) if retry else "", IDEMPOTENCY_SECONDS, changes, acting]
         deadline = time.monotonic() + self._retry_seconds
         while True:
@@ -323,8 +418,9 @@ class EventStore:
                                        "a new request takes a new key")
         if outcome == "revoked":
             raise TokenRevoked("this token was revoked")
-        raise VersionConflict(f"the event is at version {int(value)}, not {expected}",
-                              int(value))
+        current, _, frame = value.decode().partition(":")
+        raise VersionConflict(f"the event is at version {current}, not {expected}",
+                              int(current), int(frame))
 
     def kept_answer(self, eid: str, retry: Retry) -> bytes | None:
         """The answer kept for `retry`'s key, when it was this very request (IdempotencyKeyReused

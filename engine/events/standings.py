@@ -151,8 +151,27 @@ def replayed(record: Any) -> Replayed:
     return kept
 
 
+def keep_replay(report: dict[str, Any], state: Any, record: Any = None) -> None:
+    """A record's replay made elsewhere (records.replay_record's or replay_from's report and
+    final state) kept as `replayed` keeps its own, so the same record read next is not
+    replayed again (a table's push: service/api/hosted_events.py); `record`, that record as
+    the current `reading` holds it, found by identity (not put in canonical form again)."""
+    key = bytes.fromhex(report["digest"].removeprefix(records.DIGEST_PREFIX))
+    kept = _REPLAYED.get(key)
+    if kept is None:
+        if len(_REPLAYED) >= _KEEP:
+            _REPLAYED.pop(next(iter(_REPLAYED)), None)
+        kept = _REPLAYED[key] = _replayed_of(report, state)
+    seen = _READING.get()
+    if record is not None and seen is not None:
+        seen[id(record)] = (record, kept)
+
+
 def _replay(record: Any) -> Replayed:
-    report, state = records.replay_record(record)
+    return _replayed_of(*records.replay_record(record))
+
+
+def _replayed_of(report: dict[str, Any], state: Any) -> Replayed:
     deals = tuple(dict(d["totals"]) for d in report["deals"])
     if not report["consistent"] or state is None:
         found = report["discrepancy"]

@@ -22,8 +22,10 @@ standings); nothing here knows a game's rules.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
+import threading
 from typing import Any, Callable
 
 import msgspec
@@ -35,7 +37,14 @@ from engine import records
 from engine.errors import InputError, shown
 from engine.events import digest, next_round, parse_event, reveal_round
 from engine.events.seating import deal_seeds
-from engine.events.standings import as_json, standings, table_outcome, table_places
+from engine.events.standings import (
+    as_json,
+    keep_replay,
+    reading,
+    standings,
+    table_outcome,
+    table_places,
+)
 
 from .. import event_store
 from ..cache import cache_key
@@ -55,6 +64,10 @@ from ..jsonio import body_bytes, invalid_json, raw_json_body
 from .common import RefereeBlueprint
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+# A table's result computed from the document without results is written again on a newer
+# version of the same document (other tables wrote meanwhile) up to this many times: a write
+# costs a round trip, not a new check, and 50 tables pushing at once collide often.
+_FRAME_RETRIES = 64
 _ID_PATTERN = "^[A-Za-z0-9_-]{22}$"
 
 
@@ -239,9 +252,10 @@ def build(ctx) -> RefereeBlueprint:
             "creating an event needs Authorization: Bearer <a key of CARDREF_DIRECTOR_KEYS>"
             + ("" if director_keys else " (none is configured here, so nobody may)"))
 
-    def snapshot(eid: str) -> Snapshot:
-        found = db().get(eid) if kept_in is not None and event_store.EVENT_ID.fullmatch(eid) \
-            else None
+    def snapshot(eid: str, results: bool = True) -> Snapshot:
+        """The event as stored; `results=False`: without its tables' results."""
+        found = db().get(eid, results) if kept_in is not None and \
+            event_store.EVENT_ID.fullmatch(eid) else None
         if found is None:
             raise EventNotFound("no event of this id is kept here", "eid")
         return found
@@ -311,34 +325,49 @@ def build(ctx) -> RefereeBlueprint:
         return response
 
     def changed(eid: str, token: Token, compute: Callable[[Snapshot], tuple[Change, dict]],
-                *, version_required: bool = True, status: int = 200) -> Response:
+                *, version_required: bool = True, status: int = 200,
+                results: bool = True) -> Response:
         """Apply `compute` (the event as stored → what changes and what the answer adds) as
         a compare-and-set on the version; a table's change without If-Match is computed again
-        on the newer version when another change came first."""
+        on the newer version when another change came first. `results=False`: `compute`
+        reads the document without its tables' results (a table's own result)."""
         retry = retry_of(token.id)
         if retry is not None:
             kept = db().kept_answer(eid, retry)
             if kept is not None:
                 return answered(kept, status)
-        snap = snapshot(eid)
+        snap = snapshot(eid, results)
         expected = expected_version(snap, version_required)
-        for attempt in range(event_store.APPLY_ATTEMPTS):
-            if snap.published:
-                raise EventStateConflict("the event is published: it changes no more", "",
-                                         code="event_published")
-            change, extra = compute(snap)
+        computed = rewritten = 0
+        pending: tuple[Change, dict] | None = None
+        while True:
+            if pending is None:
+                if snap.published:
+                    raise EventStateConflict("the event is published: it changes no more", "",
+                                             code="event_published")
+                pending = compute(snap)
+                computed += 1
+            change, extra = pending
 
             def answer(version: int, extra: dict = extra) -> bytes:
                 return orjson.dumps({"id": eid, "version": version, **extra})
             try:
                 _version, body = db().change(eid, snap.version, change, answer, retry,
-                                              acting=token.id)
+                                              acting=token.id, base=snap)
                 return answered(body, status)
-            except VersionConflict:
-                if expected is not None or attempt == event_store.APPLY_ATTEMPTS - 1:
+            except VersionConflict as err:
+                if expected is not None:
                     raise
-                snap = snapshot(eid)
-        raise AssertionError("unreachable")
+                if not results and err.frame == snap.frame and rewritten < _FRAME_RETRIES:
+                    # only other tables' results changed: a change computed from the
+                    # document without them stands, and is written on the newer version
+                    snap = dataclasses.replace(snap, version=err.current)
+                    rewritten += 1
+                    continue
+                if computed >= event_store.APPLY_ATTEMPTS:
+                    raise
+                snap = snapshot(eid, results)
+                pending = None
 
     # -- creating ------------------------------------------------------------------------
     @blp.route("", methods=["POST"])
@@ -623,7 +652,7 @@ def build(ctx) -> RefereeBlueprint:
         if token is None or (token.role != "director" and token.round != number):
             raise EventTokenInvalid("a round's deals are for its tables' tokens and the "
                                     "director's")
-        snap = snapshot(eid)
+        snap = snapshot(eid, results=False)
         rnd = _round(snap, number)
         if rnd.get("seed") is not None:
             return answered(orjson.dumps({"round": number, "deals": rnd.get("deals", [])}))
@@ -649,34 +678,50 @@ def build(ctx) -> RefereeBlueprint:
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
         result = _body_json()
-        if isinstance(result, dict) and isinstance(result.get("record"), dict):
-            _check_record(ext.settings, result["record"])
+        replay = _check_record(ext.settings, result["record"]) \
+            if isinstance(result, dict) and isinstance(result.get("record"), dict) else None
 
         def compute(snap: Snapshot):
+            # `snap`: the document without its tables' results (event_store: each is kept
+            # apart), which is all a table's result is checked against
             rnd = _round(snap, number)
             if token.role == "table" and rnd.get("seed") is not None:
                 raise EventStateConflict(f"round {number} is closed: only the director "
                                          "corrects its results", "rounds",
                                          code="round_closed")
-            doc = _copy(snap)
-            target = _table(doc["rounds"][number - 1], table)
-            target["result"] = result
-            # The stored document was checked whole when stored, and a table's result depends
-            # on nothing but its table: the engine checks the document with only this result
-            # in it (a few ms, where the whole of a large event's records takes a second).
-            parsed = parse_event(_with_one_result(doc, number, table))
-            where = next(k for k, t in enumerate(parsed.rounds[number - 1].tables)
-                         if t.number == table)
-            checked = parsed.rounds[number - 1].tables[where]
-            # placed as the standings will place it: a reported result whose places or scores
-            # are not what its deals score to is refused now, not in every later view
-            table_outcome(parsed, checked, f"rounds[{number - 1}].tables[{where}]")
-            if checked.result is None:  # `null`: the table has no result (yet) again
-                target.pop("result")
-            else:
-                target["result"] = msgspec.to_builtins(checked.result)
-            return Change.of(doc), {"round": number, "table": table}
-        return changed(eid, token, compute, version_required=False)
+            where = next((k for k, t in enumerate(rnd.get("tables", []))
+                          if t["number"] == table), None)
+            if where is None:
+                raise EventNotFound(f"the round has no table {table}", "table")
+            # A table's result depends on nothing but its table, and the document without
+            # results was checked whole when it was written: the engine checks the event with
+            # this table alone in it (`_table_alone`), a few ms however large the event.
+            alone = _table_alone(snap.document, number, where, result)
+            path = f"rounds[{number - 1}].tables[{where}]"
+            try:
+                with reading():
+                    parsed = parse_event(alone)
+                    checked = parsed.rounds[number - 1].tables[0]
+                    if replay is not None and checked.result is not None and \
+                            checked.result.record is not None:
+                        keep_replay(*replay, checked.result.record)  # replayed above
+                    # placed as the standings will place it: a reported result whose places
+                    # or scores are not what its deals score to is refused now, not in every
+                    # later view
+                    table_outcome(parsed, checked, f"rounds[{number - 1}].tables[0]")
+            except InputError as err:  # named where the table is in the event
+                err.path = err.path.replace(f"rounds[{number - 1}].tables[0]", path, 1)
+                raise
+            stored = None if checked.result is None else msgspec.to_builtins(checked.result)
+            change = Change.of_result(number, table, stored)
+            if "result" in rnd["tables"][where]:
+                # a document stored whole, before each result was kept apart: its results
+                # are kept apart from now on
+                doc = _copy(snap)
+                doc["rounds"][number - 1]["tables"][where].pop("result")
+                change.document = doc
+            return change, {"round": number, "table": table}
+        return changed(eid, token, compute, version_required=False, results=False)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/seats/<int:seat>/substitute",
                methods=["PUT"])
@@ -840,15 +885,19 @@ def _copy(snap: Snapshot) -> dict[str, Any]:
     return orjson.loads(orjson.dumps(snap.document))
 
 
-def _with_one_result(doc: dict[str, Any], number: int, table: int) -> dict[str, Any]:
-    """The document with every table's result left out but table `table`'s of round
-    `number` (a shallow copy: `doc` is unchanged)."""
-    rounds = []
-    for k, rnd in enumerate(doc.get("rounds", [])):
-        tables = [t if (k + 1, t["number"]) == (number, table)
-                  else {key: v for key, v in t.items() if key != "result"}
-                  for t in rnd.get("tables", [])]
-        rounds.append({**rnd, "tables": tables})
+def _table_alone(doc: dict[str, Any], number: int, where: int, result: Any
+                 ) -> dict[str, Any]:
+    """The event with table `where` of round `number` alone in it, holding `result`: its
+    entrants, system and penalties, its other rounds without tables or byes (a round's check
+    reads its own tables only). What a table's result is checked in: parse_event's verdict on
+    it is the whole document's, at the cost of one table."""
+    rounds = [{**{k: v for k, v in rnd.items() if k != "byes"}, "tables": []}
+              for rnd in doc.get("rounds", [])]
+    target = {k: v for k, v in doc["rounds"][number - 1]["tables"][where].items()
+              if k != "result"}
+    if result is not None:
+        target["result"] = result
+    rounds[number - 1]["tables"] = [target]
     return {**doc, "rounds": rounds}
 
 
@@ -876,9 +925,35 @@ def _with_entrant(snap: Snapshot, entrant: str) -> tuple[dict[str, Any], dict[st
     raise EventNotFound(f"no entrant {shown(entrant)}", "entrant")
 
 
-def _check_record(settings, record: dict[str, Any]) -> None:
+# Checkpoints of the records replayed here, by the key of the prefix each replayed
+# (engine/records.py replay_from): a table pushes its whole record after every action, and its
+# next push, one action longer, replays that action only. Never trusted beyond what it names:
+# a record is resumed only from a prefix it has exactly. Per process and bounded (the oldest
+# dropped): a worker that did not see a table's last push resumes from the last it saw, or
+# replays whole.
+_CHECKPOINTS: dict[bytes, records.Checkpoint] = {}
+_CHECKPOINTS_KEEP = 1024
+_CHECKPOINTS_LOCK = threading.Lock()
+
+
+def replayed_here(record: Any) -> tuple[dict[str, Any], Any]:
+    """A record's check report and final state, resumed from the longest prefix replayed
+    here; the replay kept for the standings (engine/events/standings.py `keep`), which read
+    the same record next."""
+    report, state, checkpoint = records.replay_from(record, _CHECKPOINTS)
+    if checkpoint is not None:
+        with _CHECKPOINTS_LOCK:
+            if checkpoint.key not in _CHECKPOINTS and len(_CHECKPOINTS) >= _CHECKPOINTS_KEEP:
+                _CHECKPOINTS.pop(next(iter(_CHECKPOINTS)))
+            _CHECKPOINTS[checkpoint.key] = checkpoint
+    keep_replay(report, state)
+    return report, state
+
+
+def _check_record(settings, record: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """A table's record, within the service's bounds and replayed before it is stored: one
-    that does not replay as written is refused with the discrepancy's code."""
+    that does not replay as written is refused with the discrepancy's code. Its report and
+    final state."""
     from ..errors import LimitExceeded
 
     deals, actions = records.record_size(record)
@@ -886,7 +961,7 @@ def _check_record(settings, record: dict[str, Any]) -> None:
         raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
                             f"{settings.max_record_actions} actions here", "record.deals")
     try:
-        report = records.check_record(record)
+        report, state = replayed_here(record)
     except InputError as err:
         raise InputError(err.message, f"record.{err.path}" if err.path else "record",
                          code="event_invalid") from None
@@ -896,6 +971,7 @@ def _check_record(settings, record: dict[str, Any]) -> None:
         raise InputError(f"the record does not replay as written: {found['code']}"
                          + (f" ({where})" if where else ""), "record",
                          code="event_record_inconsistent")
+    return report, state
 
 
 def public(snap: Snapshot) -> dict[str, Any]:
@@ -907,14 +983,18 @@ def public(snap: Snapshot) -> dict[str, Any]:
     event = parse_event(snap.document)
     for rnd, parsed in zip(doc.get("rounds", []), event.rounds):
         for table, parsed_table in zip(rnd.get("tables", []), parsed.tables):
+            record = (table.get("result") or {}).get("record")
+            # an open round's record first: resumed from its last push's replay where this
+            # process made it, and so found again by the places and standings below
+            progress = _progress(record) if record is not None and rnd.get("seed") is None \
+                else None
             # each table's places as its result stands (the game's own standings: a page
             # showing them knows no rules)
             places = table_places(event, parsed_table)
             if places is not None:
                 table["places"] = places
-            record = (table.get("result") or {}).get("record")
-            if record is not None and rnd.get("seed") is None:
-                table["result"] = {"progress": _progress(record)}
+            if progress is not None:
+                table["result"] = {"progress": progress}
     return {"id": snap.id, "version": snap.version, "published": snap.published,
             "event": doc, "standings": as_json(standings(event))}
 
@@ -936,7 +1016,7 @@ def _progress(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _progress_of(record: dict[str, Any]) -> dict[str, Any]:
-    report = records.check_record(record)
+    report, _ = replayed_here(record)
     finished = [d for d in report["deals"] if d.get("status") == "finished"]
     totals: dict[str, int] = {}
     for deal in finished:

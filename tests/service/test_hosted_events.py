@@ -4,9 +4,11 @@ first time, strangers' tokens refused, nothing secret in the public view, and th
 there for a new app over the same Redis."""
 from __future__ import annotations
 
+import copy
 import random
 import threading
 
+import orjson
 import pytest
 import redis
 from hypothesis import given, settings, strategies as st
@@ -390,6 +392,94 @@ def test_tokens_are_kept_only_as_digests(client, redis_url):
     kept = b"".join(store.dump(k) or b"" for k in store.scan_iter(f"cardref:ev:{{{ev.id}}}*"))
     for secret in secrets_given:
         assert secret.encode() not in kept
+
+
+# ------------------------------------------------------------------ a table's push
+
+def grown(record: dict, actions: int) -> dict:
+    """The record as the table page pushes it after its first `actions` actions."""
+    deals, left = [], actions
+    for entry in record["deals"]:
+        if left <= 0:
+            break
+        taken = entry["actions"][:left]
+        left -= len(taken)
+        deals.append({"deal": entry["deal"], "actions": taken,
+                      **({"result": entry["result"]} if len(taken) == len(entry["actions"])
+                         else {})})
+    out = {k: v for k, v in record.items() if k not in ("deals", "totals", "digest")}
+    return copy.deepcopy({**out, "deals": deals})
+
+
+def put_none(ev: Hosted, number: int, table: int):
+    """A table's result `null`: it has none again."""
+    return ev.client.put(f"/v1/events/{ev.id}/rounds/{number}/tables/{table}/result",
+                         data=b"null", content_type="application/json",
+                         headers=bearer(ev.tables[table]))
+
+
+def test_a_push_writes_its_tables_result_alone_and_the_document_reads_whole(client, redis_url):
+    ev = Hosted(client, event(8, rounds=1, same_deals=2))
+    ev.start_round()
+    doc = ev.document()
+    record = record_for(doc, 1, 1, seed=2, deals=2)
+    store = redis.Redis.from_url(redis_url)
+    key = f"cardref:ev:{{{ev.id}}}"
+    frame = store.hget(key, "doc")
+    for n in (3, 4, 9):
+        ev.ok(ev.put_result(1, 1, {"record": grown(record, n)}))
+        assert store.hget(key, "doc") == frame  # the document without results: not rewritten
+        assert orjson.loads(store.hget(f"{key}:results", "1.1")) == {"record": grown(record, n)}
+    ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
+    whole = ev.document()
+    assert whole["rounds"][0]["tables"][0]["result"] == {"record": grown(record, 9)}
+    assert whole["rounds"][0]["tables"][1]["result"] == reported_for(doc, 1, 2)
+    ev.ok(put_none(ev, 1, 1))  # none again
+    assert "result" not in ev.document()["rounds"][0]["tables"][0]
+    assert not store.hexists(f"{key}:results", "1.1")
+
+
+@settings(max_examples=examples(4), deadline=None)
+@given(data=st.data())
+def test_a_longer_record_with_a_changed_earlier_action_is_refused_not_resumed(redis_url, data):
+    client = app_client(redis_url)
+    ev = Hosted(client, event(8, rounds=1, same_deals=2))
+    ev.start_round()
+    record = record_for(ev.document(), 1, 1, seed=data.draw(st.integers(0, 99)), deals=2)
+    flat = [(k, i) for k, d in enumerate(record["deals"]) for i in range(len(d["actions"]))]
+    stored = data.draw(st.integers(2, len(flat) - 1))
+    ev.ok(ev.put_result(1, 1, {"record": grown(record, stored)}))
+    longer = grown(record, data.draw(st.integers(stored, len(flat))))
+    k, i = flat[data.draw(st.integers(0, stored - 1))]  # what the stored record had
+    entry = longer["deals"][k]["actions"][i]
+    entry["score_deltas"] = [*entry.get("score_deltas", []),
+                             {"target": longer["players"][0], "kind": "bonus", "delta": 7}]
+    resp = ev.put_result(1, 1, {"record": longer})
+    assert resp.status_code == 422, resp.get_json()
+    problem = resp.get_json()
+    assert problem["code"] == "event_record_inconsistent"
+    assert f"score_differs (deal {k}, step {i})" in problem["detail"]
+    assert ev.document()["rounds"][0]["tables"][0]["result"] == \
+        {"record": grown(record, stored)}  # nothing stored
+
+
+def test_a_document_stored_whole_still_reads_and_takes_pushes(client, redis_url):
+    # an event stored before each table's result was kept apart: its results in its document
+    ev = Hosted(client, event(8, rounds=1))
+    ev.start_round()
+    doc = ev.document()
+    ev.ok(ev.put_result(1, 1, reported_for(doc, 1, 1)))
+    ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
+    whole = ev.document()
+    store = redis.Redis.from_url(redis_url)
+    key = f"cardref:ev:{{{ev.id}}}"
+    store.hset(key, "doc", orjson.dumps({k: v for k, v in whole.items() if k != "digest"}))
+    store.delete(f"{key}:results")
+    assert ev.document() == whole
+    ev.ok(put_none(ev, 1, 1))
+    after = ev.document()
+    assert "result" not in after["rounds"][0]["tables"][0]
+    assert after["rounds"][0]["tables"][1]["result"] == reported_for(doc, 1, 2)
 
 
 # ------------------------------------------------------------------ the public view

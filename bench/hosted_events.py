@@ -1,0 +1,475 @@
+"""`make bench`'s hosted-events rows (docs/hosted-events.md, docs/performance.md): a table's
+push, the public view of a 200-entrant event, and 50 tables pushing a move a second each.
+
+The event: 200 entrants of Daifugo at tables of 4 (50 tables), 4 deals a round with the same
+deals at every table (`same_deals`: the table page pushes its record after every action, its
+deals' seeds known), two rounds played and closed with a record at every table (the document
+about 4 MB), the third round open, every table's record part-way through its deals. The
+records are random legal matches (tests/records.py), one per round made once and given to
+every table under its seat ids.
+
+The rows, each against the floor (bench/floor_app.py under the same gunicorn: 2 gevent
+workers, service/gunicorn_conf.py), measured just before and after the row as bench/endpoints.py
+measures its rows (wrk, 32 connections for req/s, 8 for p50/p99):
+- push: PUT …/tables/{t}/result, each request one table's record grown by one action, the
+  tables taken in turn (each wrk thread its own tables, so a table's next push follows its
+  last); the req/s ratio against the floor, target >= 0.5;
+- public view: GET /v1/events/{id} of the event at one version (cached by version), target >=
+  0.5 of the floor;
+- 50 tables: one thread per table, each pushing its record grown by one action once a second
+  (as a table page does, with an Idempotency-Key, one push in flight), for --seconds; the
+  latency of every push, p50 and p99 printed against 50 ms. The public view is not read
+  meanwhile (a row of its own).
+
+The event lives in the Redis CARDREF_REDIS_URL names, else database 13 of 127.0.0.1:6379 (the
+bench's, as bench/endpoints.py), and is deleted at the end.
+
+Usage: python bench/hosted_events.py [--duration 2] [--seconds 20] [--tables 50]
+Needs `wrk` (Debian: apt-get install wrk) and a Redis.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.endpoints import BENCH_REDIS, WRK_THREADS, machine  # noqa: E402
+from bench.validate_vs_floor import start_gunicorn  # noqa: E402
+from tests.records import random_record  # noqa: E402
+from tests.redis_server import answers, free_port  # noqa: E402
+
+GAME = "daifugo"
+TABLE_SIZE = 4
+DEALS = 4
+DIRECTOR_KEY = "bench-director-key"
+PLACEHOLDER = "zzseat"  # a template record's seat ids: zzseat0 … (no card or key reads so)
+P99_TARGET_MS = 50.0
+RATIO_TARGET = 0.5
+
+
+# ------------------------------------------------------------------ the event
+
+def document(entrants: int, rounds: int) -> dict[str, Any]:
+    return {"format": "card-referee/event", "format_version": 1, "name": "Bench Open",
+            "system": {"game": GAME, "table_size": TABLE_SIZE, "rounds": rounds,
+                       "round_end": {"kind": "deals", "deals": DEALS}, "same_deals": DEALS,
+                       "event_points": [3, 2, 1, 0], "partners": "none", "seating": "swiss"},
+            "entrants": [{"id": f"p{i}", "name": f"Player {i}"} for i in range(entrants)]}
+
+
+def template(seeds: list[dict[str, Any]], seed: int) -> dict[str, Any]:
+    """A whole random match of the round's same deals, seated zzseat0 …: every table's."""
+    return random_record(GAME, random.Random(seed), deals=DEALS, physical=0.0, comments=0.0,
+                         ledger=0.0, players=[f"{PLACEHOLDER}{i}" for i in range(TABLE_SIZE)],
+                         seeds=[(s["seed"], s["seed_salt"]) for s in seeds])
+
+
+def seated(record: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    """The template under a table's seat ids (its digest made again)."""
+    from engine import records
+
+    text = orjson.dumps(record).decode()
+    for i, seat in enumerate(seats):
+        text = text.replace(f"{PLACEHOLDER}{i}", seat)
+    out: dict[str, Any] = orjson.loads(text)
+    if "digest" in out:
+        out["digest"] = records.digest(out)
+    return out
+
+
+def prefix(record: dict[str, Any], actions: int) -> dict[str, Any]:
+    """The record as a table page pushes it after its first `actions` actions: the deals
+    begun, the last one's actions so far (its result once finished), the match's totals and
+    digest only once every deal is finished."""
+    from engine import records
+
+    deals, left = [], actions
+    for entry in record["deals"]:
+        if left <= 0:
+            break
+        taken = entry["actions"][:left]
+        left -= len(taken)
+        deal = {"deal": entry["deal"], "actions": taken}
+        if len(taken) == len(entry["actions"]):
+            deal["result"] = entry["result"]
+        deals.append(deal)
+    out = {k: v for k, v in record.items() if k not in ("deals", "totals", "digest")}
+    out["deals"] = deals
+    if len(deals) == len(record["deals"]) and all("result" in d for d in deals):
+        out["totals"] = record["totals"]
+        out["digest"] = records.digest(out)
+    return out
+
+
+def actions_of(record: dict[str, Any]) -> int:
+    return sum(len(d["actions"]) for d in record["deals"])
+
+
+def seat_ids(table: dict[str, Any]) -> list[str]:
+    return [s.get("substitute", {}).get("id") or s["entrant"] for s in table["seats"]]
+
+
+class Client:
+    """The service over HTTP (urllib, one connection per request: what a phone does)."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+             **headers: str) -> tuple[int, Any, dict[str, str]]:
+        data = None if body is None else orjson.dumps(body)
+        sent = {"Content-Type": "application/json", **headers}
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=sent)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as answer:
+                return answer.status, orjson.loads(answer.read() or b"null"), dict(answer.headers)
+        except urllib.error.HTTPError as err:
+            return err.code, orjson.loads(err.read() or b"null"), dict(err.headers)
+
+
+class Event:
+    """The bench's event, run through the API as a venue runs it: created, `closed` rounds
+    started, every table's whole record pushed, closed; then the next round started, each
+    table's token and seat ids and the round's whole record per table kept for the rows."""
+
+    def __init__(self, client: Client, entrants: int = 200, closed: int = 2):
+        self.client = client
+        status, body, _ = client.call("POST", "/v1/events", document(entrants, closed + 2),
+                                      DIRECTOR_KEY)
+        assert status == 201, (status, body)
+        self.id, self.director, self.version = body["id"], body["director_token"], body["version"]
+        for _ in range(closed):
+            self.start_round()
+            for table in self.tokens:
+                self.push(table, actions_of(self.records[table]))
+            self.ok(self.change("POST", f"/rounds/{self.round}/close"))
+        self.start_round()
+
+    def change(self, method: str, path: str, body: Any = None) -> tuple[int, Any, dict]:
+        return self.client.call(method, f"/v1/events/{self.id}{path}", body, self.director,
+                                **{"If-Match": f'"{self.version}"'})
+
+    def ok(self, answer: tuple[int, Any, dict]) -> Any:
+        status, body, _ = answer
+        assert status == 200, (status, body)
+        self.version = body["version"]
+        return body
+
+    def start_round(self) -> None:
+        body = self.ok(self.change("POST", "/rounds", {}))
+        self.round = body["round"]
+        self.tokens = {t["number"]: t["token"] for t in body["tables"]}
+        status, deals, _ = self.client.call(
+            "GET", f"/v1/events/{self.id}/rounds/{self.round}/deals", token=self.director)
+        assert status == 200, (status, deals)
+        status, shown, _ = self.client.call("GET", f"/v1/events/{self.id}")
+        assert status == 200, (status, shown)
+        tables = shown["event"]["rounds"][self.round - 1]["tables"]
+        whole = template(deals["deals"], seed=self.round)
+        self.records = {t["number"]: seated(whole, seat_ids(t)) for t in tables}
+
+    def path(self, table: int) -> str:
+        return f"/v1/events/{self.id}/rounds/{self.round}/tables/{table}/result"
+
+    def push(self, table: int, actions: int, key: str | None = None) -> None:
+        headers = {"Idempotency-Key": key} if key else {}
+        status, body, _ = self.client.call(
+            "PUT", self.path(table), {"record": prefix(self.records[table], actions)},
+            self.tokens[table], **headers)
+        assert status == 200, (status, body)
+        self.version = max(self.version, body["version"])
+
+
+# ------------------------------------------------------------------ the rows
+
+_PUSH_LUA = """
+wrk.method = "PUT"
+wrk.headers["Content-Type"] = "application/json"
+local tables = {}
+for line in io.lines("{bodies}") do
+  if string.sub(line, 1, 2) == "P " then
+    local path, token = string.match(line, "^P (%S+) (%S+)$")
+    tables[#tables + 1] = {path = path, auth = "Bearer " .. token, bodies = {}}
+  else
+    local t = tables[#tables]
+    t.bodies[#t.bodies + 1] = line
+  end
+end
+local count = 0
+function setup(thread)
+  thread:set("tid", count)
+  count = count + 1
+end
+local mine, n = nil, 0
+function request()
+  if mine == nil then
+    -- thread t pushes tables t+1, t+1+T, ...: a table's next push follows its last
+    mine = {}
+    for i = (tid or 0) + 1, #tables, {threads} do mine[#mine + 1] = tables[i] end
+  end
+  local t = mine[n % #mine + 1]
+  local k = math.floor(n / #mine) % #t.bodies + 1
+  n = n + 1
+  -- headers given replace wrk.headers: the content type too
+  return wrk.format(nil, t.path, {["Authorization"] = t.auth,
+                                  ["Content-Type"] = "application/json"}, t.bodies[k])
+end
+"""
+
+_GET_LUA = """
+wrk.method = "GET"
+{headers}
+"""
+
+
+def wrk_run(url: str, script: str, connections: int, duration: float, work: str) -> Any:
+    """One wrk run of a Lua script (bench/endpoints.py's parsing of its output)."""
+    import re
+    import subprocess
+
+    from bench.endpoints import Run, _ms
+
+    path = os.path.join(work, "hosted.lua")
+    with open(path, "w") as f:
+        f.write(script)
+    out = subprocess.run(["wrk", "-t", str(WRK_THREADS), "-c", str(connections),
+                          "-d", f"{duration}s", "--timeout", "10s", "--latency", "-s", path, url],
+                         capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = sum(int(m) for m in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    return Run(rps, _ms(*p50.groups()), _ms(*p99.groups()), requests, errors)
+
+
+def floor_run(floor_url: str, duration: float, work: str) -> Any:
+    from bench.endpoints import wrk
+
+    return wrk(floor_url + "/floor", [b"{}"], {}, 32, duration, work)
+
+
+def push_bodies(ev: Event, start: int, count: int, path: str) -> int:
+    """Each table's token and its record at start+1 … start+count actions (a push each),
+    written for _PUSH_LUA; the bodies written."""
+    written = 0
+    with open(path, "wb") as f:
+        for table, token in sorted(ev.tokens.items()):
+            whole = ev.records[table]
+            last = actions_of(whole)
+            f.write(f"P {ev.path(table)} {token}\n".encode())
+            for n in range(start + 1, min(start + count, last) + 1):
+                f.write(orjson.dumps({"record": prefix(whole, n)}) + b"\n")
+                written += 1
+    return written
+
+
+def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
+                 ) -> tuple[list[float], list[str]]:
+    """One thread per table, each pushing its record one action longer once a second (one
+    push in flight, an Idempotency-Key each, a kept-alive connection as a browser keeps it);
+    every push's latency in ms, and what each push not answered 200 got."""
+    import http.client
+    from urllib.parse import urlparse
+
+    where = urlparse(url)
+    latencies: list[float] = []
+    failures: list[str] = []
+    lock = threading.Lock()
+    begin = time.monotonic() + 1.0
+
+    def table_loop(table: int) -> None:
+        whole = ev.records[table]
+        bodies = [orjson.dumps({"record": prefix(whole, n)})
+                  for n in range(start + 1, min(start + int(seconds) + 2, actions_of(whole)) + 1)]
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+        # tables start spread over the first second, as phones do
+        due = begin + (table % tables) / tables
+        for k, body in enumerate(bodies):
+            if due - begin >= seconds:
+                break
+            time.sleep(max(0.0, due - time.monotonic()))
+            sent = time.monotonic()
+            try:
+                conn.request("PUT", ev.path(table), body=body, headers={
+                    "Content-Type": "application/json",
+                    "Authorization": f"Bearer {ev.tokens[table]}",
+                    "Idempotency-Key": f"bench-{ev.id}-{table}-{start + k + 1}"})
+                answer = conn.getresponse()
+                answer.read()
+                outcome = str(answer.status)
+            except OSError as err:  # counted, and the push's latency counts as the wait
+                outcome = type(err).__name__
+                conn.close()
+                conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+            took = (time.monotonic() - sent) * 1000
+            with lock:
+                latencies.append(took)
+                if outcome != "200":
+                    failures.append(outcome)
+            due += 1.0
+        conn.close()
+
+    threads = [threading.Thread(target=table_loop, args=(t,))
+               for t in sorted(ev.tokens)[:tables]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies, failures
+
+
+def drain(run: Any) -> None:
+    """Wait for the requests wrk left in flight (bench/endpoints.py drain)."""
+    time.sleep(min(30.0, 2 * run.p99 / 1000))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=int, default=2, help="seconds of each wrk run")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="seconds the tables push a move a second each")
+    parser.add_argument("--tables", type=int, default=50, help="tables pushing at once")
+    parser.add_argument("--entrants", type=int, default=200)
+    parser.add_argument("--worker-class",
+                        default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        print("the hosted-events bench needs wrk: apt-get install wrk", file=sys.stderr)
+        return 2
+    redis_url = os.environ.get("CARDREF_REDIS_URL") or BENCH_REDIS
+    if not answers(redis_url):
+        print(f"the hosted-events bench needs a Redis ({redis_url} does not answer)",
+              file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    home = tempfile.mkdtemp(prefix="cardref-bench-")
+    work = tempfile.mkdtemp(prefix="cardref-bench-wrk-")
+    base_env = {**os.environ, "HOME": home, "CARDREF_ACCESS_LOG": "",
+                "CARDREF_WORKER_CLASS": args.worker_class, "CARDREF_LOG_LEVEL": "WARNING",
+                "CARDREF_REDIS_URL": redis_url, "CARDREF_CACHE_TTL_SECONDS": "900",
+                "CARDREF_DIRECTOR_KEYS": DIRECTOR_KEY}
+    servers = []
+    ev = None
+    try:
+        port = free_port()
+        servers.append(start_gunicorn("floor_app:app", port,
+                                      {**base_env, "PYTHONPATH": str(ROOT / "bench")}))
+        floor_url = f"http://127.0.0.1:{port}"
+        port = free_port()
+        servers.append(start_gunicorn("service.wsgi:app", port, {
+            **base_env,
+            "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="cardref-bench-metrics-")}))
+        url = f"http://127.0.0.1:{port}"
+        print(f"building a {args.entrants}-entrant event (two rounds played through the "
+              "API)…", file=sys.stderr)
+        ev = Event(Client(url), entrants=args.entrants)
+        start = 100  # every table part-way through its round
+        for table in ev.tokens:
+            ev.push(table, start)
+        print(f"{datetime.date.today().isoformat()} · {machine()} · gunicorn 2 × "
+              f"{args.worker_class} workers · Redis {redis_url}")
+        print(f"event: {args.entrants} entrants of {GAME}, {len(ev.tokens)} tables, round "
+              f"{ev.round} open (two rounds of records closed), each table's record at "
+              f"{start} actions of about {actions_of(ev.records[1])}")
+        # (c) 50 tables pushing a move a second each
+        print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} s…",
+              file=sys.stderr)
+        latencies, failures = fifty_tables(ev, url, start, args.seconds, args.tables)
+        p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+        fifty = (f"{args.tables} tables, a push a second each for {args.seconds:g} s: "
+                 f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+                 f"max {max(latencies):.1f} ms"
+                 + (f"; {len(failures)} not answered 200 ({', '.join(sorted(set(failures)))})"
+                    if failures else ""))
+        start += int(args.seconds) + 2
+        rows = []
+
+        # (a) a table's push, the record one action longer
+        bodies = os.path.join(work, "push.txt")
+        written = push_bodies(ev, start, 60, bodies)
+        before = floor_run(floor_url, args.duration, work)
+        push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
+            "{threads}", str(WRK_THREADS)), 32, args.duration, work)
+        after = floor_run(floor_url, args.duration, work)
+        floor = statistics.mean([before.rps, after.rps])
+        note = "" if push.requests <= written else "; some tables' records pushed again " \
+                                                  "shorter (a correction: replayed whole)"
+        rows.append(("push: a table's record one action longer", push, floor,
+                     f"{len(ev.tokens)} tables in turn{note}"))
+        drain(push)
+
+        # (b) the public view at one version
+        ev.client.call("GET", f"/v1/events/{ev.id}")  # made once: then cached by version
+        for name, headers in (("plain", ""),
+                              ("br", 'wrk.headers["Accept-Encoding"] = "gzip, deflate, br, zstd"')):
+            before = floor_run(floor_url, args.duration, work)
+            view = wrk_run(url + f"/v1/events/{ev.id}", _GET_LUA.format(headers=headers), 32,
+                           args.duration, work)
+            drain(view)
+            after = floor_run(floor_url, args.duration, work)
+            size = len(urllib.request.urlopen(urllib.request.Request(
+                url + f"/v1/events/{ev.id}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"}
+                if name == "br" else {}), timeout=60).read())
+            rows.append((f"public view, cached ({name})", view,
+                         statistics.mean([before.rps, after.rps]), f"{size:,} bytes"))
+
+        print()
+        print("| row | req/s @32 | floor req/s | ratio | p50 ms | p99 ms | note |")
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for name, run, floor, note in rows:
+            errors = f"; {run.errors} non-2xx" if run.errors else ""
+            print(f"| {name} | {run.rps:,.0f} | {floor:,.0f} | {run.rps / floor:.2f} | "
+                  f"{run.p50:.1f} | {run.p99:.1f} | {note}{errors} |")
+
+        print(f"\n{fifty}")
+        print("\nTargets:")
+        for name, run, floor, _ in rows:
+            ratio = run.rps / floor
+            print(f"- {'met' if ratio >= RATIO_TARGET else 'NOT MET'}: {name} at {ratio:.2f} "
+                  f"of the floor (>= {RATIO_TARGET})")
+        print(f"- {'met' if p99 < P99_TARGET_MS and not failures else 'NOT MET'}: "
+              f"{args.tables} tables' pushes p99 {p99:.1f} ms (< {P99_TARGET_MS:g})"
+              + (f", {len(failures)} failed" if failures else ""))
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=30)
+        if ev is not None:
+            import redis
+
+            store = redis.Redis.from_url(redis_url)
+            for key in store.scan_iter(f"cardref:ev:{{{ev.id}}}*"):
+                store.delete(key)
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"\n({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
