@@ -26,6 +26,7 @@ import dataclasses
 import hashlib
 import secrets
 import threading
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import msgspec
@@ -195,6 +196,14 @@ def _public_key(eid: str, version: int, stamp: str) -> str:
 
 # ------------------------------------------------------------------ the routes
 
+# What every director's change declares in the spec: the event, the version it was computed
+# from, its Idempotency-Key, and its answers.
+_DIRECTOR_CHANGE: dict[str, Any] = dict(
+    parameters=[EVENT_ID_PARAMETER, IF_MATCH_PARAMETER, IDEMPOTENCY_PARAMETER],
+    responses={**_json_answer(200, _CHANGED, "Changed: the new version"),
+               **_problems(**_CHANGE_PROBLEMS)})
+
+
 def build(ctx) -> RefereeBlueprint:
     """The hosted events' routes, on a blueprint of their own (/v1/events)."""
     from engine.events.format import Entrant, Penalty, Person, TableResult
@@ -209,6 +218,24 @@ def build(ctx) -> RefereeBlueprint:
                                        "tables write their results, anyone reads the "
                                        "standings (docs/hosted-events.md)")
 
+    # The routes come in groups, a function each; they share the helpers below through `h`
+    # (each group binds the names it uses at its start, so its routes read as closures do).
+    _error_handlers(blp)
+    h = SimpleNamespace(ext=ext, settings=settings, kept_in=kept_in, director_keys=director_keys,
+                        Entrant=Entrant, Penalty=Penalty, Person=Person, TableResult=TableResult)
+    _who_asks(h)
+    _answers(h)
+    _creating_and_reading_routes(blp, h)
+    _entrant_routes(blp, h)
+    _round_routes(blp, h)
+    _table_routes(blp, h)
+    _director_routes(blp, h)
+    _token_routes(blp, h)
+    return blp
+
+
+def _error_handlers(blp: RefereeBlueprint) -> None:
+    """The answers to the store's refusals, on the blueprint."""
     @blp.errorhandler(VersionConflict)
     def _conflict(err: VersionConflict):
         return problem(409, "version_conflict", str(err),
@@ -229,6 +256,12 @@ def build(ctx) -> RefereeBlueprint:
                   if err.outcome_unknown else
                   "the events' store does not answer; nothing was changed")
         return problem(503, "events_unavailable", detail, headers={"Retry-After": "1"})
+
+
+def _who_asks(h: SimpleNamespace) -> None:
+    """Who asks and what they ask about: the store, the caller's key or token, the event as
+    stored, an Idempotency-Key's retry and the version a change names (set on `h`)."""
+    kept_in, director_keys = h.kept_in, h.director_keys
 
     def db() -> EventStore:
         """The store; a service without one keeps no event (404 for any id)."""
@@ -314,6 +347,20 @@ def build(ctx) -> RefereeBlueprint:
                                   snap.version)
         return int(value)
 
+    h.db = db
+    h.bearer = bearer
+    h.require_director_key = require_director_key
+    h.snapshot = snapshot
+    h.version_of = version_of
+    h.token_of = token_of
+    h.retry_of = retry_of
+    h.expected_version = expected_version
+
+
+def _answers(h: SimpleNamespace) -> None:
+    """An answer with its version, and a change made as a compare-and-set (set on `h`)."""
+    db, snapshot, retry_of, expected_version = h.db, h.snapshot, h.retry_of, h.expected_version
+
     def answered(body: bytes, status: int = 200, version: int | None = None) -> Response:
         """The answer, its ETag the event's version (read from a change's small answer
         unless given)."""
@@ -369,6 +416,20 @@ def build(ctx) -> RefereeBlueprint:
                 snap = snapshot(eid, results)
                 pending = None
 
+    h.answered = answered
+    h.changed = changed
+
+
+def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """Creating an event and reading it."""
+    (ext,
+     kept_in,
+     db,
+     require_director_key,
+     snapshot,
+     token_of,
+     retry_of,
+     answered) = (h.ext, h.kept_in, h.db, h.require_director_key, h.snapshot, h.token_of, h.retry_of, h.answered)
     # -- creating ------------------------------------------------------------------------
     @blp.route("", methods=["POST"])
     @blp.doc(operationId="createEvent",
@@ -478,18 +539,19 @@ def build(ctx) -> RefereeBlueprint:
         response.headers["ETag"] = f'"{snap.version}"'
         return response
 
-    # -- entrants ------------------------------------------------------------------------
-    director_change = dict(parameters=[EVENT_ID_PARAMETER, IF_MATCH_PARAMETER,
-                                       IDEMPOTENCY_PARAMETER],
-                           responses={**_json_answer(200, _CHANGED, "Changed: the new version"),
-                                      **_problems(**_CHANGE_PROBLEMS)})
 
+
+def _entrant_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """Entrants: registered, checked in, withdrawn."""
+    token_of, changed, Entrant = h.token_of, h.changed, h.Entrant
+
+    # -- entrants ------------------------------------------------------------------------
     @blp.route("/<eid>/entrants", methods=["POST"])
     @blp.doc(operationId="addEventEntrant", summary="Register an entrant (late entry once "
                                                      "rounds are seated)",
              description="The entrant (docs/events.md \"Entrants\"). Once a round is seated "
                          "the entrant enters the next round (`entered_round` defaults to it).",
-             requestBody=_body(_schema_of(Entrant)), **director_change)
+             requestBody=_body(_schema_of(Entrant)), **_DIRECTOR_CHANGE)
     def add_entrant(eid: str):
         token = token_of(eid)
         entrant = _body_json()
@@ -519,7 +581,7 @@ def build(ctx) -> RefereeBlueprint:
              requestBody=_body({"type": "object", "required": ["checked_in"],
                                 "additionalProperties": False,
                                 "properties": {"checked_in": {"type": "boolean"}}}),
-             **director_change)
+             **_DIRECTOR_CHANGE)
     def check_in(eid: str, entrant: str):
         token = token_of(eid)
         body = _body_json()
@@ -548,7 +610,7 @@ def build(ctx) -> RefereeBlueprint:
 
     @blp.route("/<eid>/entrants/<entrant>/withdraw", methods=["POST"])
     @blp.doc(operationId="withdrawEventEntrant",
-             summary="Withdraw an entrant from the next round on", **director_change)
+             summary="Withdraw an entrant from the next round on", **_DIRECTOR_CHANGE)
     def withdraw(eid: str, entrant: str):
         token = token_of(eid)
 
@@ -565,6 +627,17 @@ def build(ctx) -> RefereeBlueprint:
             return Change.of(_normal(parse_event(doc))), {"entrant": entrant}
         return changed(eid, token, compute)
 
+
+
+def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """Rounds: started, closed, their same deals."""
+    (db,
+     bearer,
+     snapshot,
+     version_of,
+     token_of,
+     answered,
+     changed) = (h.db, h.bearer, h.snapshot, h.version_of, h.token_of, h.answered, h.changed)
     # -- rounds --------------------------------------------------------------------------
     @blp.route("/<eid>/rounds", methods=["POST"])
     @blp.doc(operationId="startEventRound",
@@ -578,7 +651,7 @@ def build(ctx) -> RefereeBlueprint:
                                     "method": {"type": "string",
                                                "enum": ["random", "swiss", "fixed"]},
                                     "plan": _OBJECT}}, required=False),
-             **director_change)
+             **_DIRECTOR_CHANGE)
     def start_round(eid: str):
         token = token_of(eid)
         body = _body_json(required=False)
@@ -614,7 +687,7 @@ def build(ctx) -> RefereeBlueprint:
     @blp.route("/<eid>/rounds/<int:number>/close", methods=["POST"])
     @blp.doc(operationId="closeEventRound",
              summary="Close a round: its seeds revealed into the document, its table tokens "
-                     "revoked", **director_change)
+                     "revoked", **_DIRECTOR_CHANGE)
     def close_round(eid: str, number: int):
         token = token_of(eid)
 
@@ -662,6 +735,15 @@ def build(ctx) -> RefereeBlueprint:
         return answered(orjson.dumps({"round": number, "deals": deal_seeds(
             kept["seed"], kept["salt"], len(rnd.get("deals", [])))}))
 
+
+
+def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """A table's result and a substitute in a seat."""
+    (ext,
+     token_of,
+     changed,
+     Person,
+     TableResult) = (h.ext, h.token_of, h.changed, h.Person, h.TableResult)
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/result", methods=["PUT"])
     @blp.doc(operationId="putEventTableResult",
              summary="A table's result: its match record (checked by replay) or a reported "
@@ -674,7 +756,7 @@ def build(ctx) -> RefereeBlueprint:
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
                          IDEMPOTENCY_PARAMETER],
              requestBody=_body({**_table_result_schema(TableResult), "nullable": True}),
-             responses=director_change["responses"])
+             responses=_DIRECTOR_CHANGE["responses"])
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
         result = _body_json()
@@ -728,7 +810,7 @@ def build(ctx) -> RefereeBlueprint:
     @blp.doc(operationId="putEventSubstitute",
              summary="A substitute takes a seat for one round (null: none)",
              description="`{\"id\", \"name\"}` or `null`; seats count from 1 in seat order.",
-             requestBody=_body({**_schema_of(Person), "nullable": True}), **director_change)
+             requestBody=_body({**_schema_of(Person), "nullable": True}), **_DIRECTOR_CHANGE)
     def substitute(eid: str, number: int, table: int, seat: int):
         token = token_of(eid)
         person = _body_json()
@@ -746,10 +828,16 @@ def build(ctx) -> RefereeBlueprint:
             return Change.of(_normal(parse_event(doc))), {"round": number, "table": table}
         return changed(eid, token, compute)
 
+
+
+def _director_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """The director's penalties and publication."""
+    token_of, changed, Penalty = h.token_of, h.changed, h.Penalty
+
     @blp.route("/<eid>/penalties", methods=["POST"])
     @blp.doc(operationId="addEventPenalty", summary="The director's penalty",
              description="docs/events.md \"Penalties\"; `round` defaults to the last seated.",
-             requestBody=_body(_schema_of(Penalty)), **director_change)
+             requestBody=_body(_schema_of(Penalty)), **_DIRECTOR_CHANGE)
     def add_penalty(eid: str):
         token = token_of(eid)
         penalty = _body_json()
@@ -766,7 +854,7 @@ def build(ctx) -> RefereeBlueprint:
     @blp.route("/<eid>/publish", methods=["POST"])
     @blp.doc(operationId="publishEvent",
              summary="Publish the event: final, it changes no more; its digest answered",
-             **director_change)
+             **_DIRECTOR_CHANGE)
     def publish(eid: str):
         token = token_of(eid)
 
@@ -780,6 +868,16 @@ def build(ctx) -> RefereeBlueprint:
             return change, {"published": True, "digest": digest(snap.document)}
         return changed(eid, token, compute)
 
+
+
+def _token_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """Tokens: listed, revoked, given anew."""
+    (db,
+     require_director_key,
+     version_of,
+     token_of,
+     answered,
+     changed) = (h.db, h.require_director_key, h.version_of, h.token_of, h.answered, h.changed)
     # -- tokens --------------------------------------------------------------------------
     @blp.route("/<eid>/tokens", methods=["GET"])
     @blp.doc(operationId="listEventTokens",
@@ -856,10 +954,7 @@ def build(ctx) -> RefereeBlueprint:
             return change, {"director_token": given, "director_token_id": record.id}
         return changed(eid, Token("", "director"), compute, version_required=False)
 
-    return blp
 
-
-# ------------------------------------------------------------------ helpers
 
 def _body_json(required: bool = True) -> Any:
     """The body as JSON (400, 415 and 422 json_duplicate_key as everywhere); None for an
