@@ -145,17 +145,25 @@ def test_a_changed_card_in_a_record_is_found_at_its_round_table_deal_and_step(ev
     assert own["message"].rstrip(".") in d["message"]["en"]
 
 
+def _one_off(score: int) -> int:
+    """Another score next to `score`, still one a record may hold (Manillen's doublings reach
+    2^53 − 1, the largest)."""
+    return score - 1 if score > 0 else score + 1
+
+
 def _change_a_score(record: dict[str, Any], rnd: random.Random) -> None:
-    """A score the record writes made one more: a step's score delta, or (a record whose
+    """A score the record writes made one off: a step's score delta, or (a record whose
     steps score nothing, or now and then) a deal's result total."""
     steps = [entry for deal in record["deals"] for entry in deal["actions"]
              if entry.get("score_deltas")]
     totals = [deal["result"]["totals"] for deal in record["deals"] if deal["result"]["totals"]]
     if steps and (not totals or rnd.random() < 0.7):
-        rnd.choice(rnd.choice(steps)["score_deltas"])["delta"] += 1
+        delta = rnd.choice(rnd.choice(steps)["score_deltas"])
+        delta["delta"] = _one_off(delta["delta"])
     elif totals:
         deal_totals = rnd.choice(totals)
-        deal_totals[rnd.choice(sorted(deal_totals))] += 1
+        who = rnd.choice(sorted(deal_totals))
+        deal_totals[who] = _one_off(deal_totals[who])
     else:  # no score anywhere: a total where the engine has none
         record["deals"][-1]["result"]["totals"] = {record["players"][0]: 1}
 
