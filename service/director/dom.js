@@ -1,18 +1,6 @@
-// Small DOM helpers the live events' pages share.
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
-
-export const tid = (id) => ({ "data-testid": id });
+// Small DOM helpers the live events' pages share; the element builder is every page's
+// (../table/dom.js).
+export { h, tid } from "../table/dom.js";
 
 // Every element's fixed words in the page's language: `data-i18n="key"` holds the key.
 export function translate(root, t) {

@@ -1,6 +1,8 @@
 // The live events' pages' own words in English and Japanese (the director's page and the
 // public event page). The games' words (names, options) and the problems' come from the
 // service in the chosen language (Accept-Language).
+import { languageOf } from "../table/language.js";
+
 const WORDS = {
   en: {
     other: "日本語", home: "Card Referee", director_title: "Card Referee — director", event_title: "Card Referee — event",
@@ -109,31 +111,9 @@ const WORDS = {
   },
 };
 
-const STORE_KEY = "cardref.events.lang";
-
-export function initialLanguage() {
-  const saved = localStorage.getItem(STORE_KEY);
-  if (saved === "en" || saved === "ja") return saved;
-  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
-  for (const l of langs) {
-    const base = String(l).toLowerCase().split("-")[0];
-    if (base === "ja" || base === "en") return base;
-  }
-  return "en";
-}
-
-let current = "en";
-export function setLanguage(lang) {
-  current = lang;
-  localStorage.setItem(STORE_KEY, lang);
-  document.documentElement.lang = lang;
-}
-export function language() { return current; }
-export function t(key, n) {
-  const word = (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key;
-  return n === undefined ? word : word.replace("{n}", String(n));
-}
-// Every key has its Japanese (tests/events_pages check it through this).
-export function missingJapanese() { return Object.keys(WORDS.en).filter((k) => !(k in WORDS.ja)); }
-// The fixed words of a language (a test checks that the Japanese page shows none of English's).
-export function words(lang) { return { ...WORDS[lang] }; }
+// The language machinery is the pages' shared one (../table/language.js); the key is the live
+// events' pages' own. missingJapanese: every key has its Japanese (tests/events_pages check it
+// through this); words: a language's fixed words (a test checks that the Japanese page shows
+// none of English's).
+export const { initialLanguage, setLanguage, language, t, missingJapanese, words } =
+  languageOf("cardref.events.lang", WORDS);

@@ -9,6 +9,7 @@ import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, 
          onStorageChange, storageFailure, matchCopy, fromCopy, newMatchId } from "./store.js";
 import { tableLink, eventMatch, committedDeal, bodyHash, putResult, personName } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
+import { h, tid } from "./dom.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
@@ -34,21 +35,6 @@ function resetScreen() {
     sheet: null, dealSheet: null, refForm: null, otherForm: null, refOpen: false, otherOpen: false, scrollToAct: false,
     report: null, reportForm: null, reportEdit: null });
 }
-
-// ---- small DOM helper -------------------------------------------------------------------------
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
-const tid = (id) => ({ "data-testid": id });
 
 function gameInfo(id = M && M.game) { return games.find((g) => g.id === id); }
 function gameName(id) { const g = gameInfo(id); return g ? (g.names[language()] || g.names.en) : id; }

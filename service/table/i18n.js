@@ -1,5 +1,7 @@
 // The page's own words in English and Japanese. The rules' words (option descriptions, refusals,
 // events) come from the service in the chosen language (Accept-Language).
+import { languageOf } from "./language.js";
+
 const WORDS = {
   en: {
     home: "Card Referee", other: "日本語", setup: "Set up a match", game: "Game",
@@ -115,24 +117,5 @@ const WORDS = {
   },
 };
 
-const STORE_KEY = "cardref.table.lang";
-
-export function initialLanguage() {
-  const saved = localStorage.getItem(STORE_KEY);
-  if (saved === "en" || saved === "ja") return saved;
-  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
-  for (const l of langs) {
-    const base = String(l).toLowerCase().split("-")[0];
-    if (base === "ja" || base === "en") return base;
-  }
-  return "en";
-}
-
-let current = "en";
-export function setLanguage(lang) {
-  current = lang;
-  localStorage.setItem(STORE_KEY, lang);
-  document.documentElement.lang = lang;
-}
-export function language() { return current; }
-export function t(key) { return (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key; }
+// The language machinery is the pages' shared one (language.js); the key is the table page's own.
+export const { initialLanguage, setLanguage, language, t } = languageOf("cardref.table.lang", WORDS);
