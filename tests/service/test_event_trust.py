@@ -13,12 +13,12 @@ import random
 import pytest
 
 from engine import adjudicate, records
+from engine.events import parse_event
 from engine.events.check import check_event
 from engine.events.format import seat_ids
-from engine.events import parse_event
 from service.sealing import new_key, parse_key
 from tests.events.helpers import event
-from tests.service.test_hosted_events import Hosted, app_client, bearer, grown, record_for
+from tests.service.test_hosted_events import Hosted, app_client, grown, record_for
 
 REFEREE_KEY = "event-referee-key"
 WITH_KEY = {"X-Referee-Key": REFEREE_KEY}
