@@ -26,6 +26,10 @@
   action that names cards drawn from a stock of unknown order (PhysicalDeals.names_unseen_draw:
   a physical deal's draws, whose refusals would tell the seat which unseen cards are out of the
   stock), checked before anything is adjudicated (engine/adjudicate.py is_referee_act).
+- Inside hosted events: a table's push whose match record adds a referee act (engine/records.py
+  referee_acts: the referee-only actions, a deal from the cards, match values) needs the referee
+  key too, in X-Referee-Key beside the table's token (service/api/hosted_events.py
+  require_referee_for_acts); the director's token needs none.
 Without any of these (the default), states are plain JSON and nothing is checked beyond the
 rules: fine for a trusted front end, not for strangers.
 """

@@ -7,7 +7,9 @@ Who may do what, all in `Authorization: Bearer …`:
 - a **director token** (answered at the creation) manages its one event: entrants, rounds,
   results, penalties, tokens, the document;
 - a **table token** (one per table, answered when a round starts) writes its table's result in
-  its round, while the round is open;
+  its round, while the round is open; with signing or sealing on, a record that adds a referee
+  act (a penalty, a chombo, a deal from the cards) also needs the referee key, in
+  `X-Referee-Key` (require_referee_for_acts);
 - nobody needs anything to read an event's public view (`GET /v1/events/{id}`).
 
 Every change is one compare-and-set on the event's version: the director's changes name the
