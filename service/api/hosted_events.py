@@ -1005,15 +1005,21 @@ def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str
     referee act: a plain state is anyone's to edit."""
     if not acts or not guard.enabled or guard.is_referee_key(referee_key):
         return
-    raise RefereeActsNeedKey(
-        f"this record adds a referee act ({acts[0]}"
-        + (f" and {len(acts) - 1} more" if len(acts) > 1 else "")
+    more = len(acts) - 1
+    refused = RefereeActsNeedKey(
+        f"this record adds a referee act ({acts[0]}" + (f" and {more} more" if more else "")
         + "): a deal from the cards, match values, a dealer past the first deal or an action "
           "only a referee posts (the ledger's warning, penalty and withdraw, a game's own such as "
           f"Man's chombo); send {REFEREE_KEY_HEADER}: <a key of CARDREF_REFEREE_KEYS> beside the "
           "table's token" + ("" if guard.has_referee_keys else
                              " (none is configured here, so nobody may)"),
         f"record.{acts[0]}")
+    refused.ja = (f"この記録は審判の行為({acts[0]}" + (f" ほか {more} 件" if more else "")
+                  + ")を加えます。卓のトークンと並べて "
+                  f"{REFEREE_KEY_HEADER} に審判用キー(CARDREF_REFEREE_KEYS の一つ)を送ってください"
+                  + ("" if guard.has_referee_keys else
+                     "(ここには設定されていないので、誰も加えられません)"))
+    raise refused
 
 
 def _body_json(required: bool = True) -> Any:

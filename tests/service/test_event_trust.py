@@ -139,6 +139,9 @@ def test_with_no_referee_key_configured_nobody_adds_a_referee_act(redis_url):
     resp = ev.put_result(1, 1, {"record": with_penalty}, **WITH_KEY)
     refused(resp, "record.deals[0].actions[5]")
     assert "nobody may" in resp.get_json()["detail"]
+    ja = ev.put_result(1, 1, {"record": with_penalty}, **{"Accept-Language": "ja"})
+    refused(ja, "record.deals[0].actions[5]")
+    assert "審判用キー" in ja.get_json()["detail"]
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
