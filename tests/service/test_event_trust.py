@@ -195,3 +195,33 @@ def test_a_table_played_through_the_trusted_endpoints_is_pushed_and_the_event_ch
     checked = check_event(ev.document())
     assert checked["consistent"], checked["discrepancy"]
     assert ev.document()["rounds"][0]["tables"][0]["result"] == {"record": record}
+
+
+def test_a_held_act_is_compared_with_the_record_the_push_replaces(redis_url, monkeypatch):
+    """A push whose penalty the stored record held when it was read, while the record stored
+    is replaced by one without it before the push is written (the director's correction): the
+    push is computed again on what is stored now, and its penalty, no longer held, is refused."""
+    import orjson
+    import redis
+
+    from service.event_store import EventStore
+
+    ev, base, with_penalty = daifugo_table(client_in(redis_url, "signed"))
+    ev.ok(ev.put_result(1, 1, {"record": with_penalty}, **WITH_KEY))
+    longer = copy.deepcopy(with_penalty)
+    longer["deals"][0]["actions"].append(base["deals"][0]["actions"][5])
+    corrected = grown(base, 5)
+    read, replaced = EventStore.result, []
+
+    def read_then_replaced(store, eid, number, table):
+        held = read(store, eid, number, table)
+        if not replaced:  # right after the first read: another change of this table's result
+            replaced.append(True)
+            kept = redis.Redis.from_url(redis_url)
+            kept.hset(f"cardref:ev:{{{eid}}}:results", "1.1", orjson.dumps({"record": corrected}))
+            kept.hincrby(f"cardref:ev:{{{eid}}}", "version", 1)
+        return held
+    monkeypatch.setattr(EventStore, "result", read_then_replaced)
+    refused(ev.put_result(1, 1, {"record": longer}), "record.deals[0].actions[5]")
+    ev.version += 1  # the change made behind the API
+    assert replaced and stored(ev) == {"record": corrected}
