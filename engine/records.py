@@ -413,6 +413,95 @@ def record_size(data: Any) -> tuple[int, int]:
     return len(deals), actions
 
 
+# ---------------------------------------------------------------- the referee's acts in a record
+
+def referee_acts(data: Any) -> list[str]:
+    """The paths of the referee's acts a record holds, in record order: what the service asks
+    the referee key for when states are signed or sealed (docs/security.md), as a record
+    writes it down. They are
+    - `match`: match values the first deal starts from (a match entered part-way): a deal
+      with match values the service did not sign is the referee's;
+    - `deals[k].deal`: a deal from the cards (`deck`, `hands` or `table`), or, past the first
+      deal, one naming a `dealer` (the match carried from the previous deal names its dealer);
+    - `deals[k].actions[i]`: an action of a type its game declares referee-only
+      (`Game.referee_actions`: the ledger's warning, penalty and withdraw in every game, and
+      the game's own, e.g. Man's chombo).
+    A seed is not among them: a record reveals every deal's seed, whoever drew it. Read from
+    the record as given (no replay); what is not well formed is skipped (the record's check
+    words it), and a game this engine does not know has no referee-only actions."""
+    if not isinstance(data, dict):  # JSON's objects (typing's Mapping checks cost µs each)
+        return []
+    gid = data.get("game")
+    game = registry.get(gid) if isinstance(gid, str) else None
+    referee_only = game.referee_actions if game is not None else frozenset()
+    out = ["match"] if data.get("match") is not None else []
+    deals = data.get("deals")
+    for k, entry in enumerate(deals if isinstance(deals, list) else ()):
+        if not isinstance(entry, dict):
+            continue
+        dealt = entry.get("deal")
+        if isinstance(dealt, dict) and (
+                any(dealt.get(f) is not None for f in ("deck", "hands", "table")) or
+                (k > 0 and dealt.get("dealer") is not None)):
+            out.append(f"deals[{k}].deal")
+        actions = entry.get("actions")
+        for i, recorded in enumerate(actions if isinstance(actions, list) else ()):
+            action = recorded.get("action") if isinstance(recorded, dict) else None
+            kind = action.get("type") if isinstance(action, dict) else None
+            if isinstance(kind, str) and kind in referee_only:
+                out.append(f"deals[{k}].actions[{i}]")
+    return out
+
+
+_ACT_PATH = re.compile(r"^deals\[(\d+)\]\.(deal|actions\[(\d+)\])$")
+
+
+def referee_act_at(data: Mapping[str, Any], path: str) -> Any:
+    """What the referee's act at `path` (one of `referee_acts`) says: the match values, the
+    deal's `deal` object or the action's `action` object (its comment and written score
+    deltas are not the act)."""
+    if path == "match":
+        return data.get("match")
+    found = _ACT_PATH.match(path)
+    if found is None:
+        raise ValueError(f"not a referee act's path: {path}")
+    entry = data["deals"][int(found.group(1))]
+    if found.group(3) is None:
+        return entry["deal"]
+    return entry["actions"][int(found.group(3))]["action"]
+
+
+def new_referee_acts(data: Any, held: Any = None) -> list[str]:
+    """The paths of the referee's acts of record `data` that record `held` (the one stored
+    before it, None: none) does not hold: an act is held when `held` has the same act at the
+    same path (the same match values, the same deal, the same action, compared as canonical
+    JSON). So a record sent again one action longer holds no new act but what that action
+    is, while an act moved, changed or added anywhere is new."""
+    acts = referee_acts(data)
+    if not acts or not isinstance(held, dict):
+        return acts
+    known = set(referee_acts(held))
+
+    def same(path: str) -> bool:
+        return path in known and _same_json(referee_act_at(data, path), referee_act_at(held, path))
+    return [p for p in acts if not same(p)]
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two acts are the same act: the same JSON, a key given as null the same as one
+    left out (`"seed": null` beside a deal's hands says what its absence says)."""
+    try:
+        return bool(orjson.dumps(_given(a), option=orjson.OPT_SORT_KEYS) ==
+                    orjson.dumps(_given(b), option=orjson.OPT_SORT_KEYS))
+    except (orjson.JSONEncodeError, TypeError):
+        return False  # not JSON orjson writes (a record's check refuses it): never held
+
+
+def _given(value: Any) -> Any:
+    return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) \
+        else value
+
+
 # ---------------------------------------------------------------- checking
 
 _MESSAGES = {

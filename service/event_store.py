@@ -321,6 +321,12 @@ class EventStore:
         return Snapshot(eid, int(version), _assembled(frame, kept), published == b"1", kept,
                         int(frames), (stamp or b"").decode())
 
+    def result(self, eid: str, round_number: int, table: int) -> Any:
+        """One table's stored result (None: none), read alone: what a push's referee acts are
+        compared with (a record sent again holds its acts already)."""
+        raw = self._call(self._client.hget, self._keys(eid)[4], result_field(round_number, table))
+        return None if raw is None else orjson.loads(raw)
+
     def version(self, eid: str) -> int | None:
         """The event's version (None: no such event), without reading its document."""
         version = self._call(self._client.hget, self._keys(eid)[0], "version")

@@ -26,6 +26,10 @@
   action that names cards drawn from a stock of unknown order (PhysicalDeals.names_unseen_draw:
   a physical deal's draws, whose refusals would tell the seat which unseen cards are out of the
   stock), checked before anything is adjudicated (engine/adjudicate.py is_referee_act).
+- Inside hosted events: a table's push whose match record adds a referee act (engine/records.py
+  referee_acts: the referee-only actions, a deal from the cards, match values) needs the referee
+  key too, in X-Referee-Key beside the table's token (service/api/hosted_events.py
+  require_referee_for_acts); the director's token needs none.
 Without any of these (the default), states are plain JSON and nothing is checked beyond the
 rules: fine for a trusted front end, not for strangers.
 """
@@ -53,6 +57,9 @@ PROVENANCES = ("server", "referee")
 # The headers a seat's and a match host's tokens come in (sealing on).
 SEAT_TOKEN_HEADER = "X-Seat-Token"
 HOST_TOKEN_HEADER = "X-Host-Token"
+# The header the referee key comes in beside another credential in Authorization: a hosted
+# event's table token, whose push may hold referee acts (service/api/hosted_events.py).
+REFEREE_KEY_HEADER = "X-Referee-Key"
 # The longest seat or host token a request may carry (the spec's maxLength of both headers).
 TOKEN_MAX_LENGTH = 512
 DEAL_ACT = ("a deal with a deck, hands (and a table), a chosen seed or salt, match values, or a "
@@ -61,6 +68,14 @@ DEAL_ACT = ("a deal with a deck, hands (and a table), a chosen seed or salt, mat
 
 class RefereeKeyRequired(Exception):
     """A deal the caller shapes, without the referee key (403 referee_key_required)."""
+
+
+class RefereeActsNeedKey(InputError):
+    """A hosted event's table pushing a record that holds a referee act its stored record did
+    not, without the referee key (403 referee_key_required, the path of the first such act)."""
+
+    code = "referee_key_required"
+    http_status = 403
 
 
 class SeatTokenInvalid(Exception):
@@ -281,6 +296,14 @@ class Guard:
         given = key.strip().encode("utf-8", "surrogatepass")
         return scheme.lower() == "bearer" and any(
             hmac.compare_digest(given, k) for k in self._referee_keys)
+
+    @property
+    def has_referee_keys(self) -> bool:
+        return bool(self._referee_keys)
+
+    def is_referee_key(self, key: str | None) -> bool:
+        """Whether `key` (as given, no scheme: the X-Referee-Key header) is a referee key."""
+        return key is not None and self.is_referee(f"Bearer {key}")
 
     def require_referee(self, authorization: str | None, act: str = DEAL_ACT) -> None:
         """With signing or sealing on, a referee act needs a key of CARDREF_REFEREE_KEYS; with

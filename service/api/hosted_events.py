@@ -7,7 +7,9 @@ Who may do what, all in `Authorization: Bearer …`:
 - a **director token** (answered at the creation) manages its one event: entrants, rounds,
   results, penalties, tokens, the document;
 - a **table token** (one per table, answered when a round starts) writes its table's result in
-  its round, while the round is open;
+  its round, while the round is open; with signing or sealing on, a record that adds a referee
+  act (a penalty, a chombo, a deal from the cards) also needs the referee key, in
+  `X-Referee-Key` (require_referee_for_acts);
 - nobody needs anything to read an event's public view (`GET /v1/events/{id}`).
 
 Every change is one compare-and-set on the event's version: the director's changes name the
@@ -27,7 +29,7 @@ import hashlib
 import secrets
 import threading
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgspec
 import orjson
@@ -62,6 +64,7 @@ from ..event_store import (
     VersionConflict,
 )
 from ..jsonio import body_bytes, invalid_json, raw_json_body
+from ..trust import REFEREE_KEY_HEADER, Guard, RefereeActsNeedKey
 from .common import RefereeBlueprint
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -151,6 +154,17 @@ IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "required":
                                         "again with it is answered as the first time, for "
                                         "24 hours",
                          "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"}}
+REFEREE_KEY_PARAMETER = {
+    "in": "header", "name": REFEREE_KEY_HEADER, "required": False,
+    "description": "with signing or sealing on: a key of CARDREF_REFEREE_KEYS, beside the "
+                   "table's token in Authorization, for a record that adds a referee act (a deal "
+                   "from the cards, match values, a dealer past the first deal, a warning, "
+                   "penalty or withdrawal, a game's referee-only action such as Man's chombo); "
+                   "not needed with the director token, nor with neither signing nor sealing on",
+    "schema": {"type": "string"}}
+_REFEREE_ACTS_PROBLEM = (
+    "; with signing or sealing on, a table's record adding a referee act without the referee "
+    "key in X-Referee-Key (`referee_key_required`, the act's path in `errors`)")
 _CHANGED = {"type": "object", "required": ["id", "version"], "properties": {
     "id": {"type": "string"}, "version": {"type": "integer", "minimum": 1}},
     "additionalProperties": True}
@@ -373,11 +387,15 @@ def _answers(h: SimpleNamespace) -> None:
 
     def changed(eid: str, token: Token, compute: Callable[[Snapshot], tuple[Change, dict]],
                 *, version_required: bool = True, status: int = 200,
-                results: bool = True) -> Response:
+                results: bool = True, rewritable: Callable[[], bool] = lambda: True
+                ) -> Response:
         """Apply `compute` (the event as stored → what changes and what the answer adds) as
         a compare-and-set on the version; a table's change without If-Match is computed again
         on the newer version when another change came first. `results=False`: `compute`
-        reads the document without its tables' results (a table's own result)."""
+        reads the document without its tables' results (a table's own result), and its
+        change is written again unchanged on a newer version where only tables' results
+        changed — unless `rewritable()` says the change read a result too (then it is
+        computed again: that result may be what changed)."""
         retry = retry_of(token.id)
         if retry is not None:
             kept = db().kept_answer(eid, retry)
@@ -405,7 +423,8 @@ def _answers(h: SimpleNamespace) -> None:
             except VersionConflict as err:
                 if expected is not None:
                     raise
-                if not results and err.frame == snap.frame and rewritten < _FRAME_RETRIES:
+                if not results and err.frame == snap.frame and rewritten < _FRAME_RETRIES \
+                        and rewritable():
                     # only other tables' results changed: a change computed from the
                     # document without them stands, and is written on the newer version
                     snap = dataclasses.replace(snap, version=err.current)
@@ -740,10 +759,11 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
     """A table's result and a substitute in a seat."""
     (ext,
+     db,
      token_of,
      changed,
      Person,
-     TableResult) = (h.ext, h.token_of, h.changed, h.Person, h.TableResult)
+     TableResult) = (h.ext, h.db, h.token_of, h.changed, h.Person, h.TableResult)
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/result", methods=["PUT"])
     @blp.doc(operationId="putEventTableResult",
              summary="A table's result: its match record (checked by replay) or a reported "
@@ -754,14 +774,22 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                          "director corrects any table. `If-Match` is optional here: without "
                          "it the result is written on the event's latest version.",
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
-                         IDEMPOTENCY_PARAMETER],
+                         IDEMPOTENCY_PARAMETER, REFEREE_KEY_PARAMETER],
              requestBody=_body({**_table_result_schema(TableResult), "nullable": True}),
-             responses=_DIRECTOR_CHANGE["responses"])
+             responses={**_DIRECTOR_CHANGE["responses"],
+                        **_problems(_403=_CHANGE_PROBLEMS["_403"] + _REFEREE_ACTS_PROBLEM)})
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
         result = _body_json()
-        replay = _check_record(ext.settings, result["record"]) \
-            if isinstance(result, dict) and isinstance(result.get("record"), dict) else None
+        record = result.get("record") if isinstance(result, dict) and \
+            isinstance(result.get("record"), dict) else None
+        replay = _check_record(ext.settings, record) if record is not None else None
+        guard, referee_key = ext.guard, request.headers.get(REFEREE_KEY_HEADER)
+        # The referee's acts the record holds, where they need the referee key: a table's push
+        # under signing or sealing without the key (the director's needs none)
+        acts = records.referee_acts(record) if record is not None and token.role == "table" \
+            and guard.enabled and not guard.is_referee_key(referee_key) else []
+        stored_read: list[bool] = []  # whether compute read the table's stored result
 
         def compute(snap: Snapshot):
             # `snap`: the document without its tables' results (event_store: each is kept
@@ -775,6 +803,14 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                           if t["number"] == table), None)
             if where is None:
                 raise EventNotFound(f"the round has no table {table}", "table")
+            if acts:
+                # the acts this push adds to what is stored: those need the referee key
+                held = rnd["tables"][where]["result"] if "result" in rnd["tables"][where] \
+                    else db().result(eid, number, table)
+                stored_read.append(True)
+                require_referee_for_acts(
+                    guard, records.new_referee_acts(record, (held or {}).get("record")),
+                    referee_key)
             # A table's result depends on nothing but its table, and the document without
             # results was checked whole when it was written: the engine checks the event with
             # this table alone in it (`_table_alone`), a few ms however large the event.
@@ -803,7 +839,8 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                 doc["rounds"][number - 1]["tables"][where].pop("result")
                 change.document = doc
             return change, {"round": number, "table": table}
-        return changed(eid, token, compute, version_required=False, results=False)
+        return changed(eid, token, compute, version_required=False, results=False,
+                       rewritable=lambda: not stored_read)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/seats/<int:seat>/substitute",
                methods=["PUT"])
@@ -954,6 +991,35 @@ def _token_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             return change, {"director_token": given, "director_token_id": record.id}
         return changed(eid, Token("", "director"), compute, version_required=False)
 
+
+
+def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str | None
+                             ) -> None:
+    """A table's push that adds referee acts to its table's record (`acts`, their paths in
+    the record: engine/records.py `new_referee_acts` of the record pushed and the one stored,
+    so acts pushed before are not asked again) needs, with signing or sealing on, the referee
+    key in X-Referee-Key beside the table token: otherwise 403 referee_key_required naming the
+    first, and nothing is stored (docs/security.md, "Hosted events"). Called for a whole record
+    pushed and for actions appended to the stored one alike; the caller leaves out the
+    director's changes (its token needs no key). With neither on nothing is asked, as for any
+    referee act: a plain state is anyone's to edit."""
+    if not acts or not guard.enabled or guard.is_referee_key(referee_key):
+        return
+    more = len(acts) - 1
+    refused = RefereeActsNeedKey(
+        f"this record adds a referee act ({acts[0]}" + (f" and {more} more" if more else "")
+        + "): a deal from the cards, match values, a dealer past the first deal or an action "
+          "only a referee posts (the ledger's warning, penalty and withdraw, a game's own such as "
+          f"Man's chombo); send {REFEREE_KEY_HEADER}: <a key of CARDREF_REFEREE_KEYS> beside the "
+          "table's token" + ("" if guard.has_referee_keys else
+                             " (none is configured here, so nobody may)"),
+        f"record.{acts[0]}")
+    refused.ja = (f"この記録は審判の行為({acts[0]}" + (f" ほか {more} 件" if more else "")
+                  + ")を加えます。卓のトークンと並べて "
+                  f"{REFEREE_KEY_HEADER} に審判用キー(CARDREF_REFEREE_KEYS の一つ)を送ってください"
+                  + ("" if guard.has_referee_keys else
+                     "(ここには設定されていないので、誰も加えられません)"))
+    raise refused
 
 
 def _body_json(required: bool = True) -> Any:

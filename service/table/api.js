@@ -25,14 +25,17 @@ export async function call(method, path, body, auth = {}) {
 // {data, kept}: `kept` when the answer is the service worker's copy (the service is out of reach).
 // hostToken: under sealing, a match's next deal from its next_match is its host's (the
 // `host_token` a deal of the match answered) or the referee's (the key). `key` is any bearer
-// credential (the referee key, an event's table token); idempotencyKey: a change sent again with
-// the same key counts once (hosted events).
-export async function callWithSource(method, path, body, { key, seatToken, hostToken, idempotencyKey } = {}) {
+// credential (the referee key, an event's table token); refereeKey: the referee key beside an
+// event table's token (X-Referee-Key: a pushed record's referee acts need it when states are
+// signed or sealed); idempotencyKey: a change sent again with the same key counts once (hosted
+// events).
+export async function callWithSource(method, path, body, { key, seatToken, hostToken, refereeKey, idempotencyKey } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers["Authorization"] = `Bearer ${key}`;
   if (seatToken) headers["X-Seat-Token"] = seatToken;
   if (hostToken) headers["X-Host-Token"] = hostToken;
+  if (refereeKey) headers["X-Referee-Key"] = refereeKey;
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   let resp;
   try {

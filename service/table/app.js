@@ -1487,7 +1487,7 @@ async function pushNow() {
     if (p.hash !== hash) { p.seq = (p.seq || 0) + 1; p.hash = hash; }  // a new push; the same one keeps its key
     p.status = "waiting"; saveMatch(m); pushBar();
     try {
-      const answer = await putResult(m.event, body, `${m.id}.${p.seq}`);
+      const answer = await putResult(m.event, body, `${m.id}.${p.seq}`, m.key);
       Object.assign(p, { status: "sent", version: answer.version, problem: null });
       if (m === M && reportingDeals(m)) { saveMatch(m); render(); continue; }  // a refusal shown goes
     } catch (e) {

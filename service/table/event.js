@@ -3,7 +3,9 @@
 //   <root>/table#event=<event id>&round=<n>&table=<t>&token=<table token>
 // The token is in the fragment, which a browser never sends (no server log, no Referer holds it);
 // the page takes it out of the address at once and keeps it with the match (IndexedDB), and it
-// travels only in the Authorization header of the table's own requests.
+// travels only in the Authorization header of the table's own requests. A referee running the
+// table has given the page the referee key (the match keeps it): it goes with each push too, in
+// X-Referee-Key.
 //
 // The event's match is set up from the event's public view (GET /v1/events/{id}): the table's
 // seats in order (a substitute's id in their seat), the event's game and options, and — with the
@@ -79,9 +81,12 @@ export function bodyHash(text) {
 
 // PUT the table's result ({record} or {reported}). The Idempotency-Key names this push: the
 // same key is sent again only with the same body, so a push whose answer was lost counts once.
-export function putResult(event, body, idempotencyKey) {
+// `refereeKey`: the key of the referee running the table, when the page holds one: with states
+// signed or sealed, a record that adds a referee act (a penalty, a chombo, a deal entered from the
+// cards) is taken only with it (docs/hosted-events.md).
+export function putResult(event, body, idempotencyKey, refereeKey) {
   return call("PUT", `${path(event)}/rounds/${event.round}/tables/${event.table}/result`, body,
-              { key: event.token, idempotencyKey });
+              { key: event.token, refereeKey: refereeKey || undefined, idempotencyKey });
 }
 
 // The seat id or entrant id as the event names it.

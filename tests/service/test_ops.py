@@ -68,7 +68,7 @@ def test_the_cors_section_of_the_docs_says_what_the_service_sends(make_client):
     section = page.split("## CORS\n", 1)[1].split("\n## ", 1)[0]
     client = make_client(cors_origins=(APP,))
     asked = "content-type, authorization, x-seat-token, x-host-token, x-request-id, " \
-            "accept-language, if-none-match, if-match, idempotency-key"
+            "accept-language, if-none-match, if-match, idempotency-key, x-referee-key"
     pre = client.options("/v1/validate", headers={
         "Origin": APP, "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": asked})

@@ -146,3 +146,25 @@ return {{ made, asked, second: M.committedDeal(made.event, 2), third: M.committe
     for asked in out["asked"][1:]:
         assert asked["headers"]["Authorization"] == "Bearer tid.secret"
     assert out["asked"][2]["headers"]["Idempotency-Key"] == "m1.1"
+
+
+def test_a_push_carries_the_referee_key_the_page_holds_beside_the_table_token():
+    """A refereed table's page holds the referee key: its pushes carry it in X-Referee-Key
+    (a record adding a referee act needs it when states are signed or sealed), the table's
+    token staying in Authorization; a page without a key sends no such header."""
+    out = run_page_module("event.js", """
+const asked = [];
+globalThis.fetch = async (url, init) => {
+  asked.push(init.headers);
+  return new Response(JSON.stringify({ id: "ev", version: 3 }),
+                      { status: 200, headers: { "Content-Type": "application/json" } });
+};
+const event = { id: "ev", round: 1, table: 2, token: "tid.secret" };
+await M.putResult(event, { record: {} }, "m1.1", "the-referee-key");
+await M.putResult(event, { record: {} }, "m1.2", "");
+return asked;
+""")
+    keyed, unkeyed = out
+    assert keyed["Authorization"] == "Bearer tid.secret"
+    assert keyed["X-Referee-Key"] == "the-referee-key"
+    assert unkeyed["Authorization"] == "Bearer tid.secret" and "X-Referee-Key" not in unkeyed

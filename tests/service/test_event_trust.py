@@ -1,0 +1,227 @@
+"""The trust modes keep their promises inside hosted events (docs/security.md, "Hosted
+events"): with signing or sealing on, a table's token pushing a record that adds a referee act
+(a penalty, a chombo, a deal from the cards) is refused 403 referee_key_required and nothing is
+stored, unless the referee key comes with it (X-Referee-Key); acts already stored are not asked
+again; the director's token needs no key; a plain service asks none. A table played through the
+service's own signed or sealed endpoints, a referee's penalty among its acts, is pushed and
+the event checks clean."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from engine import adjudicate, records
+from engine.events import parse_event
+from engine.events.check import check_event
+from engine.events.format import seat_ids
+from service.sealing import new_key, parse_key
+from tests.events.helpers import event
+from tests.service.test_hosted_events import Hosted, app_client, grown, record_for
+
+REFEREE_KEY = "event-referee-key"
+WITH_KEY = {"X-Referee-Key": REFEREE_KEY}
+MODES = {"signed": {"state_secrets": ("event-trust-secret",)},
+         "sealed": {"seal_keys": (parse_key(new_key()),)}}
+
+
+def client_in(redis_url: str, mode: str, **settings):
+    settings.setdefault("referee_keys", (REFEREE_KEY,))
+    return app_client(redis_url, **MODES.get(mode, {}), **settings)
+
+
+def penalty(player: str, points: int = 1) -> dict:
+    return {"action": {"type": "penalty", "player": player, "points": points,
+                       "reason": "card exposed"}}
+
+
+def stored(ev: Hosted, table: int = 1):
+    return ev.document()["rounds"][0]["tables"][table - 1].get("result")
+
+
+def refused(resp, path: str) -> None:
+    assert resp.status_code == 403, resp.get_json()
+    problem = resp.get_json()
+    assert problem["code"] == "referee_key_required"
+    assert path in problem["errors"], problem
+
+
+def daifugo_table(client) -> tuple[Hosted, dict, dict]:
+    """An event with round 1 started, table 1's random record, and the same five actions
+    with a penalty against the table's second seat after them (not stored yet)."""
+    ev = Hosted(client, event(8, rounds=1))
+    ev.start_round()
+    base = record_for(ev.document(), 1, 1, seed=3)
+    with_penalty = grown(base, 5)
+    with_penalty["deals"][0]["actions"].append(penalty(base["players"][1]))
+    return ev, base, with_penalty
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_tables_record_adding_a_referee_act_needs_the_referee_key(redis_url, mode):
+    ev, base, with_penalty = daifugo_table(client_in(redis_url, mode))
+    ev.ok(ev.put_result(1, 1, {"record": grown(base, 5)}))
+    before, version = stored(ev), ev.version
+    for headers in ({}, {"X-Referee-Key": "guess"}, {"X-Referee-Key": ""}):
+        refused(ev.put_result(1, 1, {"record": with_penalty}, **headers),
+                "record.deals[0].actions[5]")
+    assert stored(ev) == before and ev.document() and ev.version == version  # nothing changed
+    ev.ok(ev.put_result(1, 1, {"record": with_penalty}, **WITH_KEY))
+    # the same record again, one action longer: its penalty is stored, not asked for again
+    longer = copy.deepcopy(with_penalty)
+    longer["deals"][0]["actions"].append(base["deals"][0]["actions"][5])
+    ev.ok(ev.put_result(1, 1, {"record": longer}))
+    assert stored(ev) == {"record": longer}
+    # the stored penalty changed (more points), or a second one: new acts, refused
+    heavier = copy.deepcopy(longer)
+    heavier["deals"][0]["actions"][5] = penalty(base["players"][1], 3)
+    refused(ev.put_result(1, 1, {"record": heavier}), "record.deals[0].actions[5]")
+    again = copy.deepcopy(longer)
+    again["deals"][0]["actions"].append(penalty(base["players"][2]))
+    refused(ev.put_result(1, 1, {"record": again}), "record.deals[0].actions[7]")
+    assert stored(ev) == {"record": longer}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_record_dealt_from_the_cards_or_with_a_chombo_needs_the_referee_key(redis_url, mode):
+    client = client_in(redis_url, mode)
+    options = {"preset": "referee"}  # Man's violations=chombo: the referee records a chombo
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=1, options=options))
+    ev.start_round()
+    tables = parse_event(ev.document()).rounds[0].tables
+    players = seat_ids(tables[0])
+    dealt = adjudicate.deal("man", players, options, "chosen", seed_salt="0" * 32)
+    chombo = {"type": "chombo", "player": players[0], "offender": players[1], "reason": "x"}
+    assert adjudicate.validate(dealt["state"], chombo).valid
+    record = {"format": records.FORMAT, "format_version": 1, "game": "man", "players": players,
+              "options": options,
+              "deals": [{"deal": {"seed": "chosen", "seed_salt": "0" * 32,
+                                  "seed_commitment": dealt["seed_commitment"]},
+                         "actions": [{"action": chombo}]}]}
+    refused(ev.put_result(1, 1, {"record": record}), "record.deals[0].actions[0]")
+    physical = random_physical_record(seat_ids(tables[1]), options)
+    refused(ev.put_result(1, 2, {"record": physical}), "record.deals[0].deal")
+    assert stored(ev, 1) is None and stored(ev, 2) is None
+    ev.ok(ev.put_result(1, 1, {"record": record}, **WITH_KEY))
+    ev.ok(ev.put_result(1, 2, {"record": physical}, **WITH_KEY))
+
+
+def random_physical_record(players: list[str], options: dict) -> dict:
+    """A record of Man whose first deal was entered from the cards (its hands)."""
+    from tests.records import random_record
+
+    for seed in range(40):
+        record = random_record("man", random.Random(seed), deals=1, physical=1.0, ledger=0.0,
+                               comments=0.0, options=options, players=players)
+        if "hands" in record["deals"][0]["deal"]:
+            return record
+    raise AssertionError("no physical deal")
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_director_writes_referee_acts_without_the_key(redis_url, mode):
+    ev, _, with_penalty = daifugo_table(client_in(redis_url, mode))
+    resp = ev.client.put(f"/v1/events/{ev.id}/rounds/1/tables/1/result",
+                         json={"record": with_penalty}, headers=ev.director)
+    ev.ok(resp)
+    assert stored(ev) == {"record": with_penalty}
+
+
+def test_without_signing_or_sealing_no_key_is_asked(redis_url):
+    ev, _, with_penalty = daifugo_table(client_in(redis_url, "plain"))
+    ev.ok(ev.put_result(1, 1, {"record": with_penalty}))
+    assert stored(ev) == {"record": with_penalty}
+
+
+def test_with_no_referee_key_configured_nobody_adds_a_referee_act(redis_url):
+    ev, _, with_penalty = daifugo_table(client_in(redis_url, "signed", referee_keys=()))
+    resp = ev.put_result(1, 1, {"record": with_penalty}, **WITH_KEY)
+    refused(resp, "record.deals[0].actions[5]")
+    assert "nobody may" in resp.get_json()["detail"]
+    ja = ev.put_result(1, 1, {"record": with_penalty}, **{"Accept-Language": "ja"})
+    refused(ja, "record.deals[0].actions[5]")
+    assert "審判用キー" in ja.get_json()["detail"]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_table_played_through_the_trusted_endpoints_is_pushed_and_the_event_checks_clean(
+        redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=1))
+    ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    resp = client.post("/v1/games/man/deal", json={"players": players})
+    assert resp.status_code == 201, resp.get_json()
+    dealt = resp.get_json()
+    tokens = dealt.get("seat_tokens") or {}
+    assert bool(tokens) == (mode == "sealed")
+    rnd, out, entries = random.Random(5), dealt, []
+    for step in range(400):
+        if out["status"] == "finished":
+            break
+        if step == 1:  # the referee's penalty, posted with the key as at any table
+            action, headers = penalty(players[2])["action"], {
+                "Authorization": f"Bearer {REFEREE_KEY}"}
+        else:
+            legal = []
+            for player in out["to_act"]:
+                seat = {"X-Seat-Token": tokens[player]} if tokens else {}
+                answer = client.post("/v1/legal-actions", headers=seat,
+                                     json={"state": out["state"], "player": player})
+                assert answer.status_code == 200, answer.get_json()
+                legal += answer.get_json()["actions"]
+            mans = [a for a in legal if a["type"] == "man"]
+            action = {k: v for k, v in (mans[0] if mans else rnd.choice(legal)).items()
+                      if k != "text"}
+            headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
+        answer = client.post("/v1/validate", json={"state": out["state"], "action": action},
+                             headers=headers)
+        assert answer.status_code == 200 and answer.get_json()["valid"], answer.get_json()
+        out = answer.get_json()
+        # the states stay signed or sealed, as at any table: the event changes nothing of them
+        assert isinstance(out["state"], str) if mode == "sealed" else "signature" in out["state"]
+        entries.append({"action": action, **({"score_deltas": out["score_deltas"]}
+                                             if out["score_deltas"] else {})})
+    assert out["status"] == "finished"
+    record = {"format": records.FORMAT, "format_version": 1, "game": "man", "players": players,
+              "deals": [{"deal": {"seed": out["seed"], "seed_salt": out["seed_salt"],
+                                  "seed_commitment": dealt["seed_commitment"]},
+                         "actions": entries}]}
+    refused(ev.put_result(1, 1, {"record": record}), "record.deals[0].actions[1]")
+    ev.ok(ev.put_result(1, 1, {"record": record}, **WITH_KEY))
+    ev.ok(ev.put_result(1, 1, {"record": record}))  # pushed again: nothing new to ask for
+    ev.ok(ev.post("/rounds/1/close"))
+    checked = check_event(ev.document())
+    assert checked["consistent"], checked["discrepancy"]
+    assert ev.document()["rounds"][0]["tables"][0]["result"] == {"record": record}
+
+
+def test_a_held_act_is_compared_with_the_record_the_push_replaces(redis_url, monkeypatch):
+    """A push whose penalty the stored record held when it was read, while the record stored
+    is replaced by one without it before the push is written (the director's correction): the
+    push is computed again on what is stored now, and its penalty, no longer held, is refused."""
+    import orjson
+    import redis
+
+    from service.event_store import EventStore
+
+    ev, base, with_penalty = daifugo_table(client_in(redis_url, "signed"))
+    ev.ok(ev.put_result(1, 1, {"record": with_penalty}, **WITH_KEY))
+    longer = copy.deepcopy(with_penalty)
+    longer["deals"][0]["actions"].append(base["deals"][0]["actions"][5])
+    corrected = grown(base, 5)
+    read, replaced = EventStore.result, []
+
+    def read_then_replaced(store, eid, number, table):
+        held = read(store, eid, number, table)
+        if not replaced:  # right after the first read: another change of this table's result
+            replaced.append(True)
+            kept = redis.Redis.from_url(redis_url)
+            kept.hset(f"cardref:ev:{{{eid}}}:results", "1.1", orjson.dumps({"record": corrected}))
+            kept.hincrby(f"cardref:ev:{{{eid}}}", "version", 1)
+        return held
+    monkeypatch.setattr(EventStore, "result", read_then_replaced)
+    refused(ev.put_result(1, 1, {"record": longer}), "record.deals[0].actions[5]")
+    ev.version += 1  # the change made behind the API
+    assert replaced and stored(ev) == {"record": corrected}
