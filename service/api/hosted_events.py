@@ -167,6 +167,64 @@ _CHANGED = {"type": "object", "required": ["id", "version"], "properties": {
 _OBJECT = {"type": "object", "additionalProperties": True}
 
 
+_NULLABLE_TEXT = {"type": "string", "nullable": True}
+_TOTALS = {"type": "object", "additionalProperties": {"type": "integer"},
+           "description": "points by the record's targets (a player's id, or a team's)"}
+_PLAYERS = {"type": "array", "items": {"type": "string"}, "description": "the record's `players`"}
+# A table's record as the public view shows it: while its round is open, its progress; once
+# closed, its summary (the whole record: …/tables/{t}/record).
+_PROGRESS_SCHEMA = {"type": "object", "required": ["players", "deals_finished", "deals", "totals"],
+             "description": "an open round's record: its finished deals' totals, never a "
+                            "seed, a hand or a move",
+             "properties": {"players": _PLAYERS, "deals_finished": {"type": "integer"},
+                            "deals": {"type": "array", "items": {
+                                "type": "object", "required": ["totals"],
+                                "properties": {"totals": _TOTALS}}},
+                            "totals": _TOTALS}}
+_SUMMARY_SCHEMA = {"type": "object", "required": ["players", "deals", "totals", "actions", "digest"],
+            "description": "a closed round's record summed up: how each deal was dealt (no "
+                           "cards: the whole record is `getEventTableRecord`'s), its totals, "
+                           "the match's, the record's actions and digest",
+            "properties": {"players": _PLAYERS,
+                           "deals": {"type": "array", "items": {
+                               "type": "object", "required": ["deal", "totals"],
+                               "properties": {
+                                   "deal": {"type": "object", "additionalProperties": False,
+                                            "properties": {k: _NULLABLE_TEXT
+                                                           for k in ("seed", "seed_salt",
+                                                                     "seed_commitment",
+                                                                     "dealer")}},
+                                   "totals": _TOTALS}}},
+                           "totals": _TOTALS, "actions": {"type": "integer"},
+                           "digest": {"type": "string"}}}
+_SHOWN_TABLE = {"type": "object", "required": ["number", "seats"], "additionalProperties": True,
+                "properties": {
+                    "number": {"type": "integer"},
+                    "seats": {"type": "array", "items": _OBJECT},
+                    "places": {"type": "object", "additionalProperties": {"type": "integer"},
+                               "description": "each entrant's place at the table, once it has "
+                                              "a result"},
+                    "result": {"type": "object", "additionalProperties": False,
+                               "description": "a record as `progress` (round open) or "
+                                              "`summary` (closed); a reported result as "
+                                              "reported",
+                               "properties": {"progress": _PROGRESS_SCHEMA, "summary": _SUMMARY_SCHEMA,
+                                              "reported": _OBJECT}}}}
+_PUBLIC_VIEW = {
+    "type": "object", "required": ["id", "version", "published", "event", "standings"],
+    "properties": {
+        "id": {"type": "string"}, "version": {"type": "integer"},
+        "published": {"type": "boolean"},
+        "event": {"type": "object", "additionalProperties": True,
+                  "description": "the event document (`EventDocument`) as anyone may see it: "
+                                 "each table's record reduced (`progress`, `summary`), its "
+                                 "`places` added",
+                  "properties": {"rounds": {"type": "array", "items": {
+                      "type": "object", "additionalProperties": True,
+                      "properties": {"tables": {"type": "array", "items": _SHOWN_TABLE}}}}}},
+        "standings": {"type": "array", "items": _OBJECT}}}
+
+
 def _json_answer(status: int, schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {str(status): {"description": description,
                           "headers": {"ETag": {"description": "the event's version",
@@ -518,14 +576,14 @@ def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> N
              summary="An event's public view and standings (no key)",
              description="The event document as anyone may see it — no seed before its round "
                          "is closed (they are never in it), and while a round is open each "
-                         "table's record shows only its finished deals' totals, never a hand "
-                         "or a move — with the standings (docs/events.md \"Standings\").",
+                         "table's record shows only its finished deals' totals (`progress`), "
+                         "never a hand or a move; once closed, its summary (each deal's seed "
+                         "and totals, the record's digest: `summary`), the whole record being "
+                         "`getEventTableRecord`'s — with each table's places and the standings "
+                         "(docs/events.md \"Standings\"). Its `ETag` names the version and "
+                         "the change (`\"7.3f9c…\"`).",
              parameters=[EVENT_ID_PARAMETER],
-             responses={**_json_answer(200, {"type": "object", "required": [
-                 "id", "version", "published", "event", "standings"], "properties": {
-                 "id": {"type": "string"}, "version": {"type": "integer"},
-                 "published": {"type": "boolean"}, "event": _OBJECT,
-                 "standings": {"type": "array", "items": _OBJECT}}}, "The public view"),
+             responses={**_json_answer(200, _PUBLIC_VIEW, "The public view"),
                  **_problems(_404=_COMMON_PROBLEMS["_404"],
                              _422="A stored record no longer replays "
                                   "(`event_record_inconsistent`)",
