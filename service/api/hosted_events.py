@@ -1248,8 +1248,9 @@ def _shown_table(event: Any, table: dict[str, Any], parsed_table: Any, closed: b
         shown["places"] = places
     if progress is not None:
         shown["result"] = {"progress": progress}
-    elif record is not None:
-        shown["result"] = {"summary": _summary(record, replayed(parsed_table.result.record))}
+    elif record is not None:  # what else the result holds (a reported result) as it is
+        shown["result"] = {**{k: v for k, v in table["result"].items() if k != "record"},
+                           "summary": _summary(record, replayed(parsed_table.result.record))}
     return shown
 
 
