@@ -12,6 +12,7 @@ import orjson
 import pytest
 import redis
 from hypothesis import given, settings, strategies as st
+from openapi_schema_validator import OAS30Validator
 
 from engine import records
 from engine.events import parse_event, verify_seating
@@ -544,6 +545,14 @@ def test_a_closed_rounds_records_are_public_table_by_table_and_summed_up_in_the_
     assert summary["totals"] == checked["totals"]
     assert set(shown["places"]) == {s["entrant"] for s in shown["seats"]}
     assert view["event"]["rounds"][0]["tables"][1]["result"] == reported_for(doc, 1, 2)
+    # both answers as the spec declares them (the summary's deal holds no cards)
+    spec = client.get("/openapi.json").get_json()
+    for path, answer in (("/v1/events/{eid}", view),
+                         ("/v1/events/{eid}/rounds/{number}/tables/{table}/record", whole)):
+        schema = spec["paths"][path]["get"]["responses"]["200"]["content"][
+            "application/json"]["schema"]
+        validator = OAS30Validator({**schema, "components": spec["components"]})
+        assert not [e.message for e in validator.iter_errors(answer)], path
 
 
 @pytest.mark.parametrize("route", ["view", "record"])
