@@ -420,7 +420,7 @@ def main() -> int:
         if "push" in wanted:
             push_row(ev, url, floor_url, start, args.duration, work, rows)
         if "view" in wanted:
-            view_rows(ev, url, floor_url, args.duration, work, rows)
+            view_rows(ev, url, floor_url, args.duration, work, rows, servers)
 
         print()
         print("| row | req/s @32 | floor req/s | ratio | p50 ms | p99 ms | note |")
@@ -477,24 +477,40 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
 
 
 def view_rows(ev: Event, url: str, floor_url: str, duration: float, work: str,
-              rows: list) -> None:
+              rows: list, servers: list) -> None:
     """(b) the public view at one version, plain and br, and a closed round's table's whole
-    record: their rows added to `rows`, each with its answer's size."""
+    record: their rows added to `rows`, each with its answer's size and its CPU time a request
+    against the floor's (the gunicorn processes' utime + stime over the requests wrk counted,
+    as bench/cpu_per_request.py measures it: the ratio that holds still when neighbours load
+    the machine, which req/s does not). `servers`: the floor's gunicorn, the service's."""
+    from bench.cpu_per_request import _cpu_seconds, _tree
+
+    floor_pids, service_pids = _tree(servers[0].pid), _tree(servers[1].pid)
+
+    def timed(pids: list[int], run) -> tuple[Any, float]:
+        """wrk's run and the CPU µs a request it cost `pids`."""
+        spent = _cpu_seconds(pids)
+        done = run()
+        return done, (_cpu_seconds(pids) - spent) * 1e6 / max(1, done.requests)
+
     paths = [("public view, cached", f"/v1/events/{ev.id}"),
              ("a closed table's record, cached", f"/v1/events/{ev.id}/rounds/1/tables/1/record")]
     for label, path in paths:
         ev.client.call("GET", path)  # made once: then cached by version
         for name, headers in (("plain", ""),
                               ("br", 'wrk.headers["Accept-Encoding"] = "gzip, deflate, br, zstd"')):
-            before = floor_run(floor_url, duration, work)
-            view = wrk_run(url + path, _GET_LUA.format(headers=headers), 32, duration, work)
+            before, floor_cpu = timed(floor_pids,
+                                      lambda: floor_run(floor_url, duration, work))
+            view, cpu = timed(service_pids, lambda: wrk_run(
+                url + path, _GET_LUA.format(headers=headers), 32, duration, work))
             drain(view)
             after = floor_run(floor_url, duration, work)
             size = len(urllib.request.urlopen(urllib.request.Request(
                 url + path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"}
                 if name == "br" else {}), timeout=60).read())
             rows.append((f"{label} ({name})", view, statistics.mean([before.rps, after.rps]),
-                         f"{size:,} bytes"))
+                         f"{size:,} bytes; CPU {cpu:,.0f} µs a request, the floor's "
+                         f"{floor_cpu:,.0f}: {floor_cpu / cpu:.2f} by CPU time"))
 
 
 if __name__ == "__main__":
