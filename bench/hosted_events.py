@@ -14,8 +14,9 @@ measures its rows (wrk, 32 connections for req/s, 8 for p50/p99):
 - push: PUT …/tables/{t}/result, each request one table's record grown by one action, the
   tables taken in turn (each wrk thread its own tables, so a table's next push follows its
   last); the req/s ratio against the floor, target >= 0.5;
-- public view: GET /v1/events/{id} of the event at one version (cached by version), target >=
-  0.5 of the floor;
+- public view: GET /v1/events/{id} of the event at one version (cached by version, its
+  compressed bodies beside it), plain and br, target >= 0.5 of the floor; and a closed round's
+  table's whole record (GET …/rounds/1/tables/1/record), cached the same way;
 - 50 tables: one thread per table, each pushing its record grown by one action once a second
   (as a table page does, with an Idempotency-Key, one push in flight), for --seconds; the
   latency of every push, p50 and p99 printed against 50 ms. The public view is not read
@@ -25,6 +26,7 @@ The event lives in the Redis CARDREF_REDIS_URL names, else database 13 of 127.0.
 bench's, as bench/endpoints.py), and is deleted at the end.
 
 Usage: python bench/hosted_events.py [--duration 2] [--seconds 20] [--tables 50]
+                                    [--rows push,view,tables]
 Needs `wrk` (Debian: apt-get install wrk) and a Redis.
 """
 from __future__ import annotations
@@ -354,9 +356,15 @@ def main() -> int:
                         help="seconds the tables push a move a second each")
     parser.add_argument("--tables", type=int, default=50, help="tables pushing at once")
     parser.add_argument("--entrants", type=int, default=200)
+    parser.add_argument("--rows", default="push,view,tables",
+                        help="the rows to run, comma-separated: push, view, tables (50 "
+                             "tables pushing)")
     parser.add_argument("--worker-class",
                         default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
     args = parser.parse_args()
+    wanted = {r.strip() for r in args.rows.split(",") if r.strip()}
+    if not wanted or wanted - {"push", "view", "tables"}:
+        parser.error("--rows takes push, view and tables, comma-separated")
     if not shutil.which("wrk"):
         print("the hosted-events bench needs wrk: apt-get install wrk", file=sys.stderr)
         return 2
@@ -395,47 +403,24 @@ def main() -> int:
         print(f"event: {args.entrants} entrants of {GAME}, {len(ev.tokens)} tables, round "
               f"{ev.round} open (two rounds of records closed), each table's record at "
               f"{start} actions of about {actions_of(ev.records[1])}")
-        # (c) 50 tables pushing a move a second each
-        print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} s…",
-              file=sys.stderr)
-        latencies, failures = fifty_tables(ev, url, start, args.seconds, args.tables)
-        p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
-        fifty = (f"{args.tables} tables, a push a second each for {args.seconds:g} s: "
-                 f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-                 f"max {max(latencies):.1f} ms"
-                 + (f"; {len(failures)} not answered 200 ({', '.join(sorted(set(failures)))})"
-                    if failures else ""))
-        start += int(args.seconds) + 2
+        fifty, p99, failures = None, 0.0, []
+        if "tables" in wanted:
+            # (c) 50 tables pushing a move a second each
+            print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} "
+                  "s…", file=sys.stderr)
+            latencies, failures = fifty_tables(ev, url, start, args.seconds, args.tables)
+            p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+            fifty = (f"{args.tables} tables, a push a second each for {args.seconds:g} s: "
+                     f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+                     f"max {max(latencies):.1f} ms"
+                     + (f"; {len(failures)} not answered 200 "
+                        f"({', '.join(sorted(set(failures)))})" if failures else ""))
+            start += int(args.seconds) + 2
         rows = []
-
-        # (a) a table's push, the record one action longer
-        bodies = os.path.join(work, "push.txt")
-        written = push_bodies(ev, start, 60, bodies)
-        before = floor_run(floor_url, args.duration, work)
-        push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
-            "{threads}", str(WRK_THREADS)), 32, args.duration, work)
-        after = floor_run(floor_url, args.duration, work)
-        floor = statistics.mean([before.rps, after.rps])
-        note = "" if push.requests <= written else "; some tables' records pushed again " \
-                                                  "shorter (a correction: replayed whole)"
-        rows.append(("push: a table's record one action longer", push, floor,
-                     f"{len(ev.tokens)} tables in turn{note}"))
-        drain(push)
-
-        # (b) the public view at one version
-        ev.client.call("GET", f"/v1/events/{ev.id}")  # made once: then cached by version
-        for name, headers in (("plain", ""),
-                              ("br", 'wrk.headers["Accept-Encoding"] = "gzip, deflate, br, zstd"')):
-            before = floor_run(floor_url, args.duration, work)
-            view = wrk_run(url + f"/v1/events/{ev.id}", _GET_LUA.format(headers=headers), 32,
-                           args.duration, work)
-            drain(view)
-            after = floor_run(floor_url, args.duration, work)
-            size = len(urllib.request.urlopen(urllib.request.Request(
-                url + f"/v1/events/{ev.id}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"}
-                if name == "br" else {}), timeout=60).read())
-            rows.append((f"public view, cached ({name})", view,
-                         statistics.mean([before.rps, after.rps]), f"{size:,} bytes"))
+        if "push" in wanted:
+            push_row(ev, url, floor_url, start, args.duration, work, rows)
+        if "view" in wanted:
+            view_rows(ev, url, floor_url, args.duration, work, rows, servers)
 
         print()
         print("| row | req/s @32 | floor req/s | ratio | p50 ms | p99 ms | note |")
@@ -445,15 +430,17 @@ def main() -> int:
             print(f"| {name} | {run.rps:,.0f} | {floor:,.0f} | {run.rps / floor:.2f} | "
                   f"{run.p50:.1f} | {run.p99:.1f} | {note}{errors} |")
 
-        print(f"\n{fifty}")
+        if fifty is not None:
+            print(f"\n{fifty}")
         print("\nTargets:")
         for name, run, floor, _ in rows:
             ratio = run.rps / floor
             print(f"- {'met' if ratio >= RATIO_TARGET else 'NOT MET'}: {name} at {ratio:.2f} "
                   f"of the floor (>= {RATIO_TARGET})")
-        print(f"- {'met' if p99 < P99_TARGET_MS and not failures else 'NOT MET'}: "
-              f"{args.tables} tables' pushes p99 {p99:.1f} ms (< {P99_TARGET_MS:g})"
-              + (f", {len(failures)} failed" if failures else ""))
+        if fifty is not None:
+            print(f"- {'met' if p99 < P99_TARGET_MS and not failures else 'NOT MET'}: "
+                  f"{args.tables} tables' pushes p99 {p99:.1f} ms (< {P99_TARGET_MS:g})"
+                  + (f", {len(failures)} failed" if failures else ""))
     finally:
         for server in servers:
             server.terminate()
@@ -469,6 +456,61 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\n({time.monotonic() - started:.0f} s)")
     return 0
+
+
+def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, work: str,
+             rows: list) -> None:
+    """(a) a table's push, the record one action longer (from `start` actions): its row
+    added to `rows`."""
+    bodies = os.path.join(work, "push.txt")
+    written = push_bodies(ev, start, 60, bodies)
+    before = floor_run(floor_url, duration, work)
+    push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
+        "{threads}", str(WRK_THREADS)), 32, duration, work)
+    after = floor_run(floor_url, duration, work)
+    floor = statistics.mean([before.rps, after.rps])
+    note = "" if push.requests <= written else "; some tables' records pushed again " \
+                                              "shorter (a correction: replayed whole)"
+    rows.append(("push: a table's record one action longer", push, floor,
+                 f"{len(ev.tokens)} tables in turn{note}"))
+    drain(push)
+
+
+def view_rows(ev: Event, url: str, floor_url: str, duration: float, work: str,
+              rows: list, servers: list) -> None:
+    """(b) the public view at one version, plain and br, and a closed round's table's whole
+    record: their rows added to `rows`, each with its answer's size and its CPU time a request
+    against the floor's (the gunicorn processes' utime + stime over the requests wrk counted,
+    as bench/cpu_per_request.py measures it: the ratio that holds still when neighbours load
+    the machine, which req/s does not). `servers`: the floor's gunicorn, the service's."""
+    from bench.cpu_per_request import _cpu_seconds, _tree
+
+    floor_pids, service_pids = _tree(servers[0].pid), _tree(servers[1].pid)
+
+    def timed(pids: list[int], run) -> tuple[Any, float]:
+        """wrk's run and the CPU µs a request it cost `pids`."""
+        spent = _cpu_seconds(pids)
+        done = run()
+        return done, (_cpu_seconds(pids) - spent) * 1e6 / max(1, done.requests)
+
+    paths = [("public view, cached", f"/v1/events/{ev.id}"),
+             ("a closed table's record, cached", f"/v1/events/{ev.id}/rounds/1/tables/1/record")]
+    for label, path in paths:
+        ev.client.call("GET", path)  # made once: then cached by version
+        for name, headers in (("plain", ""),
+                              ("br", 'wrk.headers["Accept-Encoding"] = "gzip, deflate, br, zstd"')):
+            before, floor_cpu = timed(floor_pids,
+                                      lambda: floor_run(floor_url, duration, work))
+            view, cpu = timed(service_pids, lambda: wrk_run(
+                url + path, _GET_LUA.format(headers=headers), 32, duration, work))
+            drain(view)
+            after = floor_run(floor_url, duration, work)
+            size = len(urllib.request.urlopen(urllib.request.Request(
+                url + path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"}
+                if name == "br" else {}), timeout=60).read())
+            rows.append((f"{label} ({name})", view, statistics.mean([before.rps, after.rps]),
+                         f"{size:,} bytes; CPU {cpu:,.0f} µs a request, the floor's "
+                         f"{floor_cpu:,.0f}: {floor_cpu / cpu:.2f} by CPU time"))
 
 
 if __name__ == "__main__":

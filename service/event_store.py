@@ -112,12 +112,17 @@ end
 return {'ok', tostring(version + 1)}
 """
 
-# KEYS: 1 the event, 2 its results. ARGV: 1 "1": with the results. Returns {doc, version,
-# published, frame, {field, value, …}, stamp} at one version.
+# KEYS: 1 the event, 2 its results. ARGV: 1 "1": with the results; 2 (optional) one result's
+# field, read alone (a table's record: not every table's). Returns {doc, version, published,
+# frame, {field, value, …}, stamp} at one version.
 _READ = """
 local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published', 'frame', 'stamp')
 local results = {}
-if ARGV[1] == '1' then results = redis.call('HGETALL', KEYS[2]) end
+if ARGV[1] == '1' then results = redis.call('HGETALL', KEYS[2])
+elseif ARGV[2] then
+  local one = redis.call('HGET', KEYS[2], ARGV[2])
+  if one then results = {ARGV[2], one} end
+end
 return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or ''}
 """
 
@@ -326,6 +331,20 @@ class EventStore:
         compared with (a record sent again holds its acts already)."""
         raw = self._call(self._client.hget, self._keys(eid)[4], result_field(round_number, table))
         return None if raw is None else orjson.loads(raw)
+
+    def with_table_result(self, eid: str, round_number: int, table: int) -> Snapshot | None:
+        """The event at its latest version without its tables' results, and (in `results`,
+        where it has one) the one result of table `table` of round `round_number`: a closed
+        round's record is read without reading every other table's."""
+        keys = self._keys(eid)
+        name = result_field(round_number, table)
+        doc, version, published, frames, flat, stamp = self._call(
+            self._read, keys=[keys[0], keys[4]], args=["0", name])
+        if doc is None or version is None:
+            return None
+        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+        return Snapshot(eid, int(version), orjson.loads(doc), published == b"1", kept,
+                        int(frames), (stamp or b"").decode())
 
     def version(self, eid: str) -> int | None:
         """The event's version (None: no such event), without reading its document."""

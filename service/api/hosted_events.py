@@ -44,6 +44,7 @@ from engine.events.standings import (
     as_json,
     keep_replay,
     reading,
+    replayed,
     standings,
     table_outcome,
     table_places,
@@ -51,6 +52,7 @@ from engine.events.standings import (
 
 from .. import event_store
 from ..cache import cache_key
+from ..compression import answer_is_cached
 from ..errors import problem
 from ..event_store import (
     Change,
@@ -95,6 +97,14 @@ class EventNotFound(InputError):
 
     code = "event_not_found"
     http_status = 404
+
+
+class RecordNotPublic(InputError):
+    """A table's record asked for while its round is open (403): an open round's hands and
+    moves are nobody's to see but its table's, until the round is closed."""
+
+    code = "record_not_public"
+    http_status = 403
 
 
 class VersionRequired(InputError):
@@ -171,6 +181,64 @@ _CHANGED = {"type": "object", "required": ["id", "version"], "properties": {
 _OBJECT = {"type": "object", "additionalProperties": True}
 
 
+_NULLABLE_TEXT = {"type": "string", "nullable": True}
+_TOTALS = {"type": "object", "additionalProperties": {"type": "integer"},
+           "description": "points by the record's targets (a player's id, or a team's)"}
+_PLAYERS = {"type": "array", "items": {"type": "string"}, "description": "the record's `players`"}
+# A table's record as the public view shows it: while its round is open, its progress; once
+# closed, its summary (the whole record: …/tables/{t}/record).
+_PROGRESS_SCHEMA = {"type": "object", "required": ["players", "deals_finished", "deals", "totals"],
+             "description": "an open round's record: its finished deals' totals, never a "
+                            "seed, a hand or a move",
+             "properties": {"players": _PLAYERS, "deals_finished": {"type": "integer"},
+                            "deals": {"type": "array", "items": {
+                                "type": "object", "required": ["totals"],
+                                "properties": {"totals": _TOTALS}}},
+                            "totals": _TOTALS}}
+_SUMMARY_SCHEMA = {"type": "object", "required": ["players", "deals", "totals", "actions", "digest"],
+            "description": "a closed round's record summed up: how each deal was dealt (no "
+                           "cards: the whole record is `getEventTableRecord`'s), its totals, "
+                           "the match's, the record's actions and digest",
+            "properties": {"players": _PLAYERS,
+                           "deals": {"type": "array", "items": {
+                               "type": "object", "required": ["deal", "totals"],
+                               "properties": {
+                                   "deal": {"type": "object", "additionalProperties": False,
+                                            "properties": {k: _NULLABLE_TEXT
+                                                           for k in ("seed", "seed_salt",
+                                                                     "seed_commitment",
+                                                                     "dealer")}},
+                                   "totals": _TOTALS}}},
+                           "totals": _TOTALS, "actions": {"type": "integer"},
+                           "digest": {"type": "string"}}}
+_SHOWN_TABLE = {"type": "object", "required": ["number", "seats"], "additionalProperties": True,
+                "properties": {
+                    "number": {"type": "integer"},
+                    "seats": {"type": "array", "items": _OBJECT},
+                    "places": {"type": "object", "additionalProperties": {"type": "integer"},
+                               "description": "each entrant's place at the table, once it has "
+                                              "a result"},
+                    "result": {"type": "object", "additionalProperties": False,
+                               "description": "a record as `progress` (round open) or "
+                                              "`summary` (closed); a reported result as "
+                                              "reported",
+                               "properties": {"progress": _PROGRESS_SCHEMA, "summary": _SUMMARY_SCHEMA,
+                                              "reported": _OBJECT}}}}
+_PUBLIC_VIEW = {
+    "type": "object", "required": ["id", "version", "published", "event", "standings"],
+    "properties": {
+        "id": {"type": "string"}, "version": {"type": "integer"},
+        "published": {"type": "boolean"},
+        "event": {"type": "object", "additionalProperties": True,
+                  "description": "the event document (`EventDocument`) as anyone may see it: "
+                                 "each table's record reduced (`progress`, `summary`), its "
+                                 "`places` added",
+                  "properties": {"rounds": {"type": "array", "items": {
+                      "type": "object", "additionalProperties": True,
+                      "properties": {"tables": {"type": "array", "items": _SHOWN_TABLE}}}}}},
+        "standings": {"type": "array", "items": _OBJECT}}}
+
+
 def _json_answer(status: int, schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {str(status): {"description": description,
                           "headers": {"ETag": {"description": "the event's version",
@@ -206,6 +274,28 @@ def _public_key(eid: str, version: int, stamp: str) -> str:
     """The cache's name for an event's public view at one change."""
     return cache_key("event-public", hashlib.sha256(
         f"{eid}\x00{version}\x00{stamp}".encode()).hexdigest())
+
+
+def _record_key(eid: str, version: int, stamp: str, number: int, table: int) -> str:
+    """The cache's name for a table's record answered at one change."""
+    return cache_key("event-record", hashlib.sha256(
+        f"{eid}\x00{version}\x00{stamp}\x00{number}\x00{table}".encode()).hexdigest())
+
+
+def _closed_record(snap: Snapshot, number: int, table: int) -> bytes:
+    """Table `table`'s record in round `number` (`snap`: the document without results and
+    that table's result), as the document holds it; refused while the round is open."""
+    rnd = _round(snap, number)
+    _table(rnd, table)
+    if rnd.get("seed") is None:
+        raise RecordNotPublic(f"round {number} is open: its tables' records are public once "
+                              "it is closed", "number")
+    kept = (snap.results or {}).get(event_store.result_field(number, table))
+    record = orjson.loads(kept).get("record") if kept else None
+    if record is None:
+        raise EventNotFound(f"table {table} of round {number} has no match record (a reported "
+                            "result, or none)", "table")
+    return orjson.dumps(record)
 
 
 # ------------------------------------------------------------------ the routes
@@ -505,14 +595,14 @@ def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> N
              summary="An event's public view and standings (no key)",
              description="The event document as anyone may see it — no seed before its round "
                          "is closed (they are never in it), and while a round is open each "
-                         "table's record shows only its finished deals' totals, never a hand "
-                         "or a move — with the standings (docs/events.md \"Standings\").",
+                         "table's record shows only its finished deals' totals (`progress`), "
+                         "never a hand or a move; once closed, its summary (each deal's seed "
+                         "and totals, the record's digest: `summary`), the whole record being "
+                         "`getEventTableRecord`'s — with each table's places and the standings "
+                         "(docs/events.md \"Standings\"). Its `ETag` names the version and "
+                         "the change (`\"7.3f9c…\"`).",
              parameters=[EVENT_ID_PARAMETER],
-             responses={**_json_answer(200, {"type": "object", "required": [
-                 "id", "version", "published", "event", "standings"], "properties": {
-                 "id": {"type": "string"}, "version": {"type": "integer"},
-                 "published": {"type": "boolean"}, "event": _OBJECT,
-                 "standings": {"type": "array", "items": _OBJECT}}}, "The public view"),
+             responses={**_json_answer(200, _PUBLIC_VIEW, "The public view"),
                  **_problems(_404=_COMMON_PROBLEMS["_404"],
                              _422="A stored record no longer replays "
                                   "(`event_record_inconsistent`)",
@@ -526,17 +616,61 @@ def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> N
         if found is None:
             raise EventNotFound("no event of this id is kept here", "eid")
         version, stamp = found
-        body = ext.cache.get(_public_key(eid, version, stamp))
+        key = _public_key(eid, version, stamp)
+        body = ext.cache.get(key)
         if body is None:
             snap = snapshot(eid)
             version, stamp, body = snap.version, snap.stamp, orjson.dumps(public(snap))
-            ext.cache.set(_public_key(eid, snap.version, snap.stamp), body)
-        response = answered(body, version=version)
-        # The ETag names the change too: a page polling with If-None-Match after a failover
-        # that lost a change must not be told "not modified" by the reused version number.
-        if stamp:
-            response.headers["ETag"] = f'"{version}.{stamp}"'
-        return response
+            key = _public_key(eid, version, stamp)
+            ext.cache.set(key, body)
+        return cached_answer(key, body, version, stamp)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/record", methods=["GET"])
+    @blp.doc(operationId="getEventTableRecord",
+             summary="A closed round's table's whole match record (no key)",
+             description="The record the table wrote (`card-referee/match-record`), every deal "
+                         "and action, as the event document holds it: re-check it anywhere "
+                         "(`POST /v1/records/check`). The public view shows it reduced "
+                         "(`summary`: each deal's seed and totals, its digest). While the "
+                         "round is open nobody may read it here (403 `record_not_public`: "
+                         "its hands and moves would show cards still in play). Its `ETag` "
+                         "names the event's version and change, as the public view's.",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={**_json_answer(200, {"$ref": "#/components/schemas/MatchRecord"},
+                                       "The table's match record"),
+                        **_problems(_403="The round is open (`record_not_public`)",
+                                    _404="No such event here, or no such round or table, or "
+                                         "the table has no match record (a reported result "
+                                         "or none) (`event_not_found`)",
+                                    _503=_COMMON_PROBLEMS["_503"])})
+    def table_record(eid: str, number: int, table: int):
+        found = db().revision(eid) if kept_in is not None and \
+            event_store.EVENT_ID.fullmatch(eid) else None
+        if found is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        version, stamp = found
+        key = _record_key(eid, version, stamp, number, table)
+        body = ext.cache.get(key)
+        if body is None:
+            # the document without its results and this table's result alone, at one version
+            snap = db().with_table_result(eid, number, table)
+            if snap is None:
+                raise EventNotFound("no event of this id is kept here", "eid")
+            version, stamp, body = snap.version, snap.stamp, _closed_record(snap, number, table)
+            key = _record_key(eid, version, stamp, number, table)
+            ext.cache.set(key, body)
+        return cached_answer(key, body, version, stamp)
+
+    def cached_answer(key: str, body: bytes, version: int, stamp: str) -> Response:
+        """A cached answer of the event at one change: its compressed bodies cached beside it
+        (service/compression.py: compressed once per encoding, not for every request), its
+        ETag the version and the change's stamp (`"7.3f9c…"`): a page polling with
+        If-None-Match after a failover that lost a change must not be told "not modified" by
+        the reused version number."""
+        answer_is_cached(key, body)
+        # one ETag header, set once (werkzeug checks and scans the headers on every set)
+        return Response(body, content_type="application/json", headers=[
+            ("ETag", f'"{version}.{stamp}"' if stamp else f'"{version}"')])
 
     @blp.route("/<eid>/document", methods=["GET"])
     @blp.doc(operationId="getEventDocument",
@@ -1136,28 +1270,71 @@ def _check_record(settings, record: dict[str, Any]) -> tuple[dict[str, Any], Any
 
 
 def public(snap: Snapshot) -> dict[str, Any]:
-    """The public view: the document without what a spectator may not see yet — while a round
-    is open, each table's record only as its finished deals' totals (a deal's seed or hands
-    and its moves would show cards still in play, at that table or, with the same deals, at
-    every other) — and the standings."""
-    doc = _copy(snap)
-    event = parse_event(snap.document)
-    for rnd, parsed in zip(doc.get("rounds", []), event.rounds):
-        for table, parsed_table in zip(rnd.get("tables", []), parsed.tables):
-            record = (table.get("result") or {}).get("record")
-            # an open round's record first: resumed from its last push's replay where this
-            # process made it, and so found again by the places and standings below
-            progress = _progress(record) if record is not None and rnd.get("seed") is None \
-                else None
-            # each table's places as its result stands (the game's own standings: a page
-            # showing them knows no rules)
-            places = table_places(event, parsed_table)
-            if places is not None:
-                table["places"] = places
-            if progress is not None:
-                table["result"] = {"progress": progress}
-    return {"id": snap.id, "version": snap.version, "published": snap.published,
-            "event": doc, "standings": as_json(standings(event))}
+    """The public view: the document without what a spectator may not see yet, nor what a
+    page does not show — each table's record reduced (`_shown_result`: an open round's to its
+    finished deals' totals, a closed round's to its deals' seeds and totals) — with each
+    table's places and the standings. A closed round's whole records are answered table by
+    table (`GET …/rounds/{n}/tables/{t}/record`): the view stays the size of what a page
+    shows, not of every action of every match (4 MB at a 200-entrant event after two rounds)."""
+    document = snap.document
+    with reading():  # each record replayed once: by the places, the standings and the summary
+        event = parse_event(document)
+        rounds = []
+        for rnd, parsed in zip(document.get("rounds", []), event.rounds):
+            closed = rnd.get("seed") is not None
+            tables = []
+            for table, parsed_table in zip(rnd.get("tables", []), parsed.tables):
+                # copies, not the document's own (a snapshot is read, never changed here)
+                tables.append(_shown_table(event, table, parsed_table, closed))
+            rounds.append({**rnd, "tables": tables})
+        view = {**document, "rounds": rounds} if "rounds" in document else dict(document)
+        return {"id": snap.id, "version": snap.version, "published": snap.published,
+                "event": view, "standings": as_json(standings(event))}
+
+
+# What a closed round's deal shows of how it was dealt: what re-makes it anywhere (its seed,
+# salt and commitment: POST /v1/verify-deal) and its dealer. The cards of a deal dealt from the
+# cards, and every action, are in the table's record (…/tables/{t}/record).
+_DEAL_SHOWN = ("seed", "seed_salt", "seed_commitment", "dealer")
+
+
+def _shown_table(event: Any, table: dict[str, Any], parsed_table: Any, closed: bool
+                 ) -> dict[str, Any]:
+    """A table as the public view shows it: its places (the game's own standings: a page
+    showing them knows no rules) and its result, a record reduced (`progress` while its round
+    is open, `summary` once closed), a reported result as reported."""
+    shown = dict(table)
+    record = (table.get("result") or {}).get("record")
+    # an open round's record first: resumed from its last push's replay where this process
+    # made it, and so found again by the places and standings
+    progress = _progress(record) if record is not None and not closed else None
+    places = table_places(event, parsed_table)
+    if places is not None:
+        shown["places"] = places
+    if progress is not None:
+        shown["result"] = {"progress": progress}
+    elif record is not None:  # what else the result holds (a reported result) as it is
+        shown["result"] = {**{k: v for k, v in table["result"].items() if k != "record"},
+                           "summary": _summary(record, replayed(parsed_table.result.record))}
+    return shown
+
+
+def _summary(record: dict[str, Any], replay: Any) -> dict[str, Any]:
+    """A closed round's record as the public view shows it: its players, each deal's seed,
+    salt, commitment (and dealer) with its totals, the match's totals, how many actions it
+    holds and its digest (what `POST /v1/records/check` answers for the whole record, which
+    `…/record` answers)."""
+    deals: list[dict[str, Any]] = []
+    totals: dict[str, int] = {}
+    for entry, deal_totals in zip(record.get("deals", []), replay.deal_totals):
+        dealt = entry.get("deal") or {}
+        deals.append({"deal": {k: dealt[k] for k in _DEAL_SHOWN if k in dealt},
+                      "totals": deal_totals})
+        for target, value in deal_totals.items():
+            totals[target] = totals.get(target, 0) + value
+    return {"players": record.get("players", []), "deals": deals, "totals": totals,
+            "actions": sum(len(d.get("actions") or []) for d in record.get("deals", [])),
+            "digest": replay.digest}
 
 
 # A record's progress by the SHA-256 of its JSON: every version of the public view shows the

@@ -500,6 +500,12 @@ function tableStatus(table, names) {
   return t("result_in");
 }
 
+// Whether the table's result is a match record: the public view shows it reduced, as its
+// progress while the round is open and as its summary once closed.
+function hasRecord(table) {
+  return Boolean(table.result && (table.result.progress || table.result.summary));
+}
+
 function tableCard(round, table, names, open) {
   const token = current.tables[`${round}/${table.number}`];
   const card = h("div", { class: "table-card", ...tid(`table-${table.number}`) },
@@ -558,7 +564,7 @@ function openResult(round, table, names, placesOnly = false) {
     } catch { /* said */ }
   };
   box.replaceChildren(h("h2", { text: `${t("result_of")} ${t("table")} ${table.number} (${t("round")} ${round})` }),
-    table.result && table.result.record ? h("p", { class: "warn", text: t("replaces_record") }) : null,
+    hasRecord(table) ? h("p", { class: "warn", text: t("replaces_record") }) : null,
     h("table", {}, h("thead", {}, h("tr", {}, h("th", { text: t("entrant") }), h("th", { text: t("place") }), h("th", { text: t("score") }))),
       h("tbody", {}, entrants.map((u, k) => h("tr", {}, h("td", { text: names[u] || u }), h("td", {}, places[k]), h("td", {}, scores[k]))))),
     h("label", { class: "field" }, h("span", { text: t("note") }), note),
@@ -597,7 +603,7 @@ function openDealsResult(round, table, names, described) {
     }
   };
   box.replaceChildren(h("h2", { text: `${t("result_of")} ${t("table")} ${table.number} (${t("round")} ${round})` }),
-    table.result && table.result.record ? h("p", { class: "warn", text: t("replaces_record") }) : null,
+    hasRecord(table) ? h("p", { class: "warn", text: t("replaces_record") }) : null,
     list,
     h("p", {}, h("button", { type: "button", class: "small", ...tid("result-add-deal"), onclick: () => addDeal({}) }, t("add_deal")), " ",
       h("button", { type: "button", class: "small", ...tid("result-remove-deal"),

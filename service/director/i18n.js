@@ -52,7 +52,7 @@ const WORDS = {
     // the public page
     find_table: "Find my table", find_hint: "Your name", no_match: "No entrant of that name.",
     your_table: "Table", current_seating: "Seating", results: "Results", crosstable: "Crosstable",
-    deals_seeds: "Deals and seeds", deal: "Deal", seed: "Seed", salt: "Salt", my_page: "My page",
+    deals_seeds: "Deals and seeds", match_record: "match record", deal: "Deal", seed: "Seed", salt: "Salt", my_page: "My page",
     back_to_event: "← The event", event_not_found: "No such event here.", bye: "bye", of: "of",
     updated: "Updated", rank: "Rank", round_short: "R", no_rounds: "No round seated yet.",
     opponents: "Opponents", disqualified: "disqualified", penalty_points: "Penalty points",
@@ -104,7 +104,7 @@ const WORDS = {
     unreachable: "サービスが応答しません: 少し待って再試行してください。",
     find_table: "自分の卓を探す", find_hint: "あなたの名前", no_match: "その名前の参加者はいません。",
     your_table: "卓", current_seating: "組み合わせ", results: "結果", crosstable: "対戦表",
-    deals_seeds: "配札とシード", deal: "局", seed: "シード", salt: "ソルト", my_page: "自分のページ",
+    deals_seeds: "配札とシード", match_record: "対局記録", deal: "局", seed: "シード", salt: "ソルト", my_page: "自分のページ",
     back_to_event: "← 大会", event_not_found: "その大会はここにありません。", bye: "不戦", of: "/",
     updated: "更新", rank: "順位", round_short: "回", no_rounds: "まだ組み合わせがありません。",
     opponents: "対戦相手", disqualified: "失格", penalty_points: "罰則ポイント",

@@ -1,9 +1,10 @@
 // The public event page (/events/<id>): standings with their tie-breaks, the current round's
 // seating with "find my table", each table's result as it comes, the crosstable, the closed
-// rounds' deals with their seeds, and a player's own page (#entrant=<id>). Phone first. It reads
-// only the event's public view (GET /v1/events/<id>, no key), polled: it never holds a token,
-// and the view never holds a seed before its round is closed nor a hand in play.
-import { Problem, games as fetchGames, publicView } from "../../director/api.js";
+// rounds' deals with their seeds (each table's whole record a link away), and a player's own page
+// (#entrant=<id>). Phone first. It reads only the event's public view (GET /v1/events/<id>, no
+// key), polled: it never holds a token, and the view never holds a seed before its round is
+// closed nor a hand in play.
+import { BASE, Problem, games as fetchGames, publicView } from "../../director/api.js";
 import { initialLanguage, language, setLanguage, t } from "../../director/i18n.js";
 import { currentRound, h, namesOf, seatPerson, tid, translate } from "../../director/dom.js";
 
@@ -152,8 +153,15 @@ function seedsSection(closed) {
       h("p", { class: "desc" }, `${t("seed")}: `, h("code", { text: r.seed }), ` · ${t("salt")}: `, h("code", { text: r.seed_salt || "" }),
         ` · ${t("seed_commitment")}: `, h("code", { text: r.seed_commitment })),
       (r.deals || []).length ? h("ol", {}, r.deals.map((d) => h("li", {}, `${t("deal")}: `, h("code", { text: d.seed || "" }), " ", h("code", { class: "desc", text: d.seed_commitment })))) : null,
-      r.tables.filter((tb) => tb.result && tb.result.record).map((tb) => h("p", { class: "desc" }, `${t("table")} ${tb.number}: `,
-        (tb.result.record.deals || []).map((d, k) => h("span", {}, `${t("deal")} ${k + 1} `, h("code", { text: (d.deal && d.deal.seed) || "—" }), " "))))))));
+      // each table's deals as the view sums its record up; the whole record (every action) a link away
+      r.tables.filter((tb) => tb.result && tb.result.summary).map((tb) => h("p", { class: "desc" }, `${t("table")} ${tb.number}: `,
+        (tb.result.summary.deals || []).map((d, k) => h("span", {}, `${t("deal")} ${k + 1} `, h("code", { text: (d.deal && d.deal.seed) || "—" }), " ")),
+        h("a", { href: recordLink(n, tb.number), ...tid(`record-${n}-${tb.number}`) }, t("match_record"))))))));
+}
+
+// A closed round's table's whole match record (JSON: check it with POST /v1/records/check).
+function recordLink(round, table) {
+  return `${BASE}/v1/events/${encodeURIComponent(eventId)}/rounds/${round}/tables/${table}/record`;
 }
 
 function myPage(me, names) {

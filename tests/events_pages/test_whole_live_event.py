@@ -272,6 +272,19 @@ def test_a_whole_three_round_event_with_eight_table_pages(venue, events_service)
     driver.switch_to.window(public)
     seen = driver.execute_script("return window.__standingsSeen")
     assert len(seen) >= 6, seen
+    # round 1's recorded tables on the public page: their deals' seeds, and each table's whole
+    # record a link away, the very record the document holds
+    first = api(base, "GET", f"/v1/events/{event_id}/document", token=token)["rounds"][0]
+    recorded = {t["number"]: t["result"]["record"] for t in first["tables"]
+                if "record" in t.get("result", {})}
+    assert sorted(recorded) == sorted((OFFLINE, RELOADED))
+    for t, record in recorded.items():
+        link = wait_for(driver, lambda d, t=t: finds(d, tid(f"record-1-{t}")), timeout=15,
+                        what=f"table {t}'s record linked")[0].get_attribute("href")
+        with urllib.request.urlopen(link, timeout=10) as answer:
+            assert json.load(answer) == record
+        shown = find(driver, "seeds").text
+        assert all(d["deal"]["seed"] in shown for d in record["deals"] if "seed" in d["deal"])
 
     # the document the director downloads at the end checks clean
     driver.switch_to.window(director)

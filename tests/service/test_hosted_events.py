@@ -12,7 +12,9 @@ import orjson
 import pytest
 import redis
 from hypothesis import given, settings, strategies as st
+from openapi_schema_validator import OAS30Validator
 
+from engine import records
 from engine.events import parse_event, verify_seating
 from engine.events.format import seat_ids
 from engine.events.standings import as_json, standings
@@ -155,7 +157,10 @@ def test_a_whole_event_runs_through_the_api(client):
     view = client.get(f"/v1/events/{ev.id}").get_json()
     assert view["published"] is True
     assert view["standings"] == as_json(standings(parse_event(doc)))
-    assert view["event"]["rounds"][1]["tables"][0]["result"]["record"]  # whole, once closed
+    summary = view["event"]["rounds"][1]["tables"][0]["result"]["summary"]  # once closed
+    whole = doc["rounds"][1]["tables"][0]["result"]["record"]
+    assert summary["digest"] == records.digest(whole)
+    assert client.get(f"/v1/events/{ev.id}/rounds/2/tables/1/record").get_json() == whole
     refused = ev.post("/entrants", json={"id": "after", "name": "Too Late"})
     assert refused.status_code == 409 and refused.get_json()["code"] == "event_published"
 
@@ -501,6 +506,92 @@ def test_the_public_view_shows_no_deal_of_an_open_round(client):
         for hand in (entry["deal"].get("hands") or {}).values():
             assert str(hand)[1:-1] not in text
     assert client.get(f"/v1/events/{ev.id}/rounds/1/deals").status_code == 403
+
+
+def test_a_closed_rounds_records_are_public_table_by_table_and_summed_up_in_the_view(client):
+    ev = Hosted(client, event(8, rounds=2, same_deals=2))
+    ev.start_round()
+    doc = ev.document()
+    ev.ok(ev.put_result(1, 1, {"record": record_for(doc, 1, 1, seed=3, deals=2)}))
+    ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
+    path = f"/v1/events/{ev.id}/rounds/1/tables/%d/record"
+    refused = client.get(path % 1)  # the round is open: its hands and moves are not public
+    assert refused.status_code == 403 and refused.get_json()["code"] == "record_not_public"
+    assert "seed" not in refused.get_data(as_text=True)
+    ev.ok(ev.post("/rounds/1/close"))
+
+    whole = ev.document()["rounds"][0]["tables"][0]["result"]["record"]
+    answer = client.get(path % 1)
+    assert answer.status_code == 200 and answer.get_json() == whole
+    assert answer.headers["ETag"].startswith(f'"{ev.version}.')
+    checked = client.post("/v1/records/check", json=answer.get_json()).get_json()
+    assert checked["consistent"] is True
+    for table, code in ((2, "event_not_found"), (9, "event_not_found")):  # reported; none
+        missing = client.get(path % table)
+        assert missing.status_code == 404 and missing.get_json()["code"] == code
+    assert client.get(f"/v1/events/{ev.id}/rounds/3/tables/1/record").status_code == 404
+
+    view = client.get(f"/v1/events/{ev.id}").get_json()
+    shown = view["event"]["rounds"][0]["tables"][0]
+    summary = shown["result"]["summary"]
+    assert set(shown["result"]) == {"summary"} and "actions" not in str(summary["deals"])
+    assert summary["digest"] == checked["digest"] == records.digest(whole)
+    assert summary["players"] == whole["players"]
+    assert summary["actions"] == sum(len(d["actions"]) for d in whole["deals"])
+    assert [d["deal"] for d in summary["deals"]] == [
+        {k: d["deal"][k] for k in ("seed", "seed_salt", "seed_commitment") if k in d["deal"]}
+        for d in whole["deals"]]
+    assert [d["totals"] for d in summary["deals"]] == [d["totals"] for d in checked["deals"]]
+    assert summary["totals"] == checked["totals"]
+    assert set(shown["places"]) == {s["entrant"] for s in shown["seats"]}
+    assert view["event"]["rounds"][0]["tables"][1]["result"] == reported_for(doc, 1, 2)
+    # both answers as the spec declares them (the summary's deal holds no cards)
+    spec = client.get("/openapi.json").get_json()
+    for path, answer in (("/v1/events/{eid}", view),
+                         ("/v1/events/{eid}/rounds/{number}/tables/{table}/record", whole)):
+        schema = spec["paths"][path]["get"]["responses"]["200"]["content"][
+            "application/json"]["schema"]
+        validator = OAS30Validator({**schema, "components": spec["components"]})
+        assert not [e.message for e in validator.iter_errors(answer)], path
+
+
+@pytest.mark.parametrize("route", ["view", "record"])
+def test_a_cached_answer_of_an_event_is_compressed_once_per_encoding_and_304_by_its_tag(
+        monkeypatch, redis_url, route):
+    from tests.service.test_compression import DECODE, ENCODINGS, recording_app
+
+    # the service's cache noting every key written: a compressed body made is a key written
+    client, cache = recording_app(monkeypatch, redis_url=redis_url,
+                                  director_keys=(DIRECTOR_KEY,))
+    ev = Hosted(client, event(8, rounds=2, same_deals=2))
+    ev.start_round()
+    doc = ev.document()
+    for table in ev.tables:
+        ev.ok(ev.put_result(1, table, {"record": record_for(doc, 1, table, seed=table,
+                                                            deals=2)}))
+    ev.ok(ev.post("/rounds/1/close"))
+    path = f"/v1/events/{ev.id}" + ("" if route == "view" else "/rounds/1/tables/1/record")
+    plain = client.get(path, headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200 and len(plain.data) > 1024
+    tag = plain.headers["ETag"]
+    assert tag == f'"{ev.version}.{tag.strip(chr(34)).split(".")[1]}"'
+    before = len(cache.compressed_keys())
+    for encoding in ENCODINGS:
+        answers = [client.get(path, headers={"Accept-Encoding": encoding}) for _ in range(3)]
+        for answer in answers:
+            assert answer.headers["Content-Encoding"] == encoding
+            assert DECODE[encoding](answer.data) == plain.data
+            assert answer.headers["ETag"] == f'{tag[:-1]}:{encoding}"'
+        # this encoding's tag: not modified; another encoding's tag names other bytes
+        same = client.get(path, headers={"Accept-Encoding": encoding,
+                                         "If-None-Match": answers[0].headers["ETag"]})
+        assert same.status_code == 304 and not same.data
+        other = client.get(path, headers={"Accept-Encoding": encoding, "If-None-Match": tag})
+        assert other.status_code == 200 and DECODE[encoding](other.data) == plain.data
+    # each encoding's body made once and kept beside the answer, not made for each request
+    made = cache.compressed_keys()[before:]
+    assert sorted(k.rsplit(":", 1)[1] for k in made) == sorted(ENCODINGS)
+    assert client.get(path, headers={"If-None-Match": tag}).status_code == 304
 
 
 # ------------------------------------------------------------------ durability
