@@ -987,9 +987,11 @@ _TABLE_CALL_PROBLEMS = {
 
 
 def _call_answer(status: int, schema: dict[str, Any], description: str) -> dict[str, Any]:
-    """A call's answer: no ETag (a call is no version of the event)."""
+    """A call's answer: no ETag (a call is no version of the event). The schema copied: the
+    spec's YAML would otherwise share it by an anchor."""
     return {str(status): {"description": description,
-                          "content": {"application/json": {"schema": schema}}}}
+                          "content": {"application/json": {"schema": orjson.loads(
+                              orjson.dumps(schema))}}}}
 
 
 def _call_json(call: RefereeCall, now: float) -> dict[str, Any]:
@@ -1102,7 +1104,8 @@ def _call_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             raise EventTokenInvalid("the calls are the director's to read")
         rounds = snapshot(eid, results=False).document.get("rounds", [])
         open_round = len(rounds) if rounds and rounds[-1].get("seed") is None else 0
-        waiting, stale = [], []
+        waiting: list[RefereeCall] = []
+        stale: list[RefereeCall] = []
         for call in db().referee_calls(eid):
             (waiting if call.round == open_round else stale).append(call)
         db().clear_calls(eid, *((c.round, c.table) for c in stale))  # a closed round's
