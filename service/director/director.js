@@ -242,6 +242,7 @@ function createForm() {
   const ties = TIE_BREAKS.map((k) => h("input", { type: "checkbox", value: k, ...tid(`ev-tie-${k}`) }));
   const seating = h("select", { ...tid("ev-seating") }, ["swiss", "random"].map((k) => h("option", { value: k }, t(`seating_${k}`))));
   const sameDeals = h("input", { type: "number", min: 0, value: 0, ...tid("ev-same-deals") });
+  const confirmations = h("input", { type: "checkbox", ...tid("ev-confirmations") });
 
   const drawGame = () => {
     const g = gameOf(game.value);
@@ -278,6 +279,7 @@ function createForm() {
       same_deals: Number(sameDeals.value) || 0,
     };
     if (byePoints.value !== "") system.bye_points = Number(byePoints.value);
+    if (confirmations.checked) system.confirmations = "seats";
     const doc = { format: "card-referee/event", format_version: 1, name: name.value.trim(), system, entrants: [] };
     try {
       const { data } = await request("POST", "/v1/events", { body: doc, token: key.value.trim(), idempotent: true });
@@ -302,6 +304,7 @@ function createForm() {
     h("fieldset", {}, h("legend", { text: t("tie_breaks") }),
       ties.map((c) => h("label", { class: "check" }, c, t(`tie_${c.value}`)))),
     field(t("seating"), seating), field(t("same_deals"), sameDeals),
+    h("label", { class: "check" }, confirmations, t("confirmations")),
     h("button", { type: "submit", ...tid("ev-create") }, t("create_button")));
   drawGame(); drawEnd();
   return form;
