@@ -413,6 +413,12 @@ class EventStore:
                                args=[result_field(round_number, table), value])
         return _call_of(result_field(round_number, table), kept), bool(new)
 
+    def referee_call(self, eid: str, round_number: int, table: int) -> RefereeCall | None:
+        """The table's call waiting, or None."""
+        field_name = result_field(round_number, table)
+        raw = self._call(self._client.hget, self._calls_key(eid), field_name)
+        return None if raw is None else _call_of(field_name, raw)
+
     def referee_calls(self, eid: str) -> list[RefereeCall]:
         """Every call waiting, the longest waiting first."""
         raw = self._call(self._client.hgetall, self._calls_key(eid))

@@ -1066,11 +1066,9 @@ def _call_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
     def table_call(eid: str, number: int, table: int):
         token_of(eid, table=(number, table))
         open_table(eid, number, table)
-        now = time.time()
-        waiting = next((c for c in db().referee_calls(eid)
-                        if (c.round, c.table) == (number, table)), None)
+        waiting = db().referee_call(eid, number, table)
         return answered(orjson.dumps({"call": None if waiting is None
-                                      else _call_json(waiting, now)}), version=0)
+                                      else _call_json(waiting, time.time())}), version=0)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/call", methods=["DELETE"])
     @blp.doc(operationId="clearEventRefereeCall",
