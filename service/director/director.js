@@ -535,8 +535,18 @@ function tableStatus(table, names) {
   const result = table.result;
   if (!result) return t("waiting");
   if (result.progress) return `${result.progress.deals_finished} ${t("deals_done")}`;
-  if (table.places) return `${t("result_in")}: ${Object.entries(table.places).sort((a, b) => a[1] - b[1]).map(([u, p]) => `${p}. ${names[u] || u}`).join("  ")}`;
-  return t("result_in");
+  const said = table.places ? `${t("result_in")}: ${Object.entries(table.places).sort((a, b) => a[1] - b[1]).map(([u, p]) => `${p}. ${names[u] || u}`).join("  ")}`
+    : t("result_in");
+  return unconfirmed(table) ? `${said} (${t("unconfirmed")})` : said;
+}
+
+// A reported result some seat has not confirmed, where the event asks each seat to (the check
+// names it: docs/events.md "Confirmations").
+function unconfirmed(table) {
+  const reported = table.result && table.result.reported;
+  if (!reported || view.event.system.confirmations !== "seats") return false;
+  const done = new Set((reported.confirmed || []).map((c) => c.seat));
+  return table.seats.some((s) => !done.has(s.substitute ? s.substitute.id : s.player));
 }
 
 function tableCard(round, table, names, open) {

@@ -275,6 +275,17 @@ def test_each_seat_confirms_a_reported_result_before_the_table_sends_it(chromium
     click(chromium, "lang-switch")
     wait_for(chromium, lambda d: "各席" in find(d, "confirm-box").text, what="the words in Japanese")
     click(chromium, "lang-switch")
+    # a result sent without every seat's confirmation is kept, and the director's watch marks it
+    api(base, "PUT", f"/v1/events/{ev.id}/rounds/1/tables/1/result",
+        {"reported": {"deals": ev.reports}}, ev.token)
+    chromium.get(f"{base}/director")
+    chromium.execute_script(
+        "localStorage.setItem('cardref.director.events', arguments[0])",
+        json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
+    chromium.get(f"{base}/director")
+    click(chromium, f"open-{ev.id}")
+    wait_for(chromium, lambda d: "not confirmed by every seat" in find(d, "table-status-1").text,
+             what="the unconfirmed result marked")
 
 
 def test_a_table_calls_the_referee_and_the_director_clears_the_call(chromium, events_service):
