@@ -712,9 +712,14 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                     change.tokens[old.id] = ""
             return change, {"round": number, "seed": kept["seed"], "seed_salt": kept["salt"]}
         response = changed(eid, token, compute)
-        # its tables' calls for the referee end with it (live status, beside the change)
-        db().clear_calls(eid, *((c.round, c.table) for c in db().referee_calls(eid)
-                                if c.round == number))
+        # its tables' calls for the referee end with it (live status, beside the change). The
+        # round is closed whatever happens here: a store that fails now leaves the calls to
+        # GET …/calls, which drops a closed round's.
+        try:
+            db().clear_calls(eid, *((c.round, c.table) for c in db().referee_calls(eid)
+                                    if c.round == number))
+        except EventsUnavailable:
+            pass
         return response
 
     @blp.route("/<eid>/rounds/<int:number>/deals", methods=["GET"])
