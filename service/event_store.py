@@ -19,6 +19,10 @@ script may read and write them all:
                               revealed (they are never in the document before reveal_round);
 - `cardref:ev:{<id>}:tokens`  hash: token id → the token's role and the SHA-256 of its secret
                               (never the token itself);
+- `cardref:ev:{<id>}:calls`   hash: `<round>.<table>` → that table's call for the referee
+                              waiting (JSON: when, why). Live status, not the event: no
+                              version, no stamp (the public view, cached by them, shows no
+                              call), nothing in the document;
 - `cardref:ev:{<id>}:idem:<sha256 of an Idempotency-Key>`: the answer to a change sent with
                               that key, kept IDEMPOTENCY_SECONDS, encrypted with a key derived
                               from the Idempotency-Key and the request (it may carry tokens).
@@ -125,6 +129,30 @@ elseif ARGV[2] then
 end
 return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or ''}
 """
+
+
+# KEYS: 1 the event's calls. ARGV: 1 the table's field, 2 the call. A table already waiting
+# keeps its first call (how long it has waited is what the director reads). Returns {1 if
+# new, the call waiting}.
+_CALL = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return {1, ARGV[2]} end
+return {0, redis.call('HGET', KEYS[1], ARGV[1])}
+"""
+
+# Why a table calls the referee, when it says: a fixed list, no free text (a call is seen by
+# the director, and a phone's words are nobody's to show).
+CALL_REASONS = ("ruling", "irregularity", "dispute", "result")
+
+
+@dataclass(frozen=True)
+class RefereeCall:
+    """A table's call for the referee, waiting: its round and table, when it was made (Unix
+    seconds, the service's clock) and why (None: not said)."""
+
+    round: int
+    table: int
+    at: float
+    reason: str | None = None
 
 
 class EventsUnavailable(Exception):
@@ -261,6 +289,12 @@ class Retry:
         return self._aead().decrypt(raw[:12], raw[12:], None)
 
 
+def _call_of(field_name: str, raw: bytes) -> RefereeCall:
+    round_number, _, table = field_name.partition(".")
+    kept = orjson.loads(raw)
+    return RefereeCall(int(round_number), int(table), float(kept["at"]), kept.get("reason"))
+
+
 def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
@@ -294,6 +328,7 @@ class EventStore:
         self._client = redis_store.connect(redis_url, timeout_seconds, retry=False)
         self._change = Script(self._client, _CHANGE.encode())  # bytes: no connection yet
         self._read = Script(self._client, _READ.encode())
+        self._call_script = Script(self._client, _CALL.encode())
         self._retry_seconds = retry_seconds
 
     @staticmethod
@@ -389,6 +424,38 @@ class EventStore:
         """Whether the token existed; it does not any more. Not a change of the event (no new
         version): a revocation never waits for, nor loses to, a race."""
         return bool(self._call(self._client.hdel, self._keys(eid)[2], token_id))
+
+    # -- referee calls: live status beside the event, not a change of it -----------------
+    def _calls_key(self, eid: str) -> str:
+        return f"{self._keys(eid)[0]}:calls"
+
+    def call_referee(self, eid: str, round_number: int, table: int,
+                     reason: str | None) -> tuple[RefereeCall, bool]:
+        """The table's call, waiting from now, or the one it made before still waiting
+        (then False: not new)."""
+        value = orjson.dumps({"at": time.time(), "reason": reason})
+        new, kept = self._call(self._call_script, keys=[self._calls_key(eid)],
+                               args=[result_field(round_number, table), value])
+        return _call_of(result_field(round_number, table), kept), bool(new)
+
+    def referee_call(self, eid: str, round_number: int, table: int) -> RefereeCall | None:
+        """The table's call waiting, or None."""
+        field_name = result_field(round_number, table)
+        raw = self._call(self._client.hget, self._calls_key(eid), field_name)
+        return None if raw is None else _call_of(field_name, raw)
+
+    def referee_calls(self, eid: str) -> list[RefereeCall]:
+        """Every call waiting, the longest waiting first."""
+        raw = self._call(self._client.hgetall, self._calls_key(eid))
+        return sorted((_call_of(f.decode(), v) for f, v in raw.items()),
+                      key=lambda c: (c.at, c.round, c.table))
+
+    def clear_calls(self, eid: str, *tables: tuple[int, int]) -> int:
+        """The tables' calls cleared (none waiting: nothing to do); how many were waiting."""
+        if not tables:
+            return 0
+        return int(self._call(self._client.hdel, self._calls_key(eid),
+                              *(result_field(r, t) for r, t in tables)))
 
     # -- changes -------------------------------------------------------------------------
     def change(self, eid: str, expected: int, change: Change, answer, retry: Retry | None,

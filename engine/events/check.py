@@ -38,6 +38,7 @@ from .format import (
     game_of,
     parse_event,
     side_seats,
+    unconfirmed,
 )
 from .seating import deal_seeds, reseat
 from .standings import reading, replayed, reported_totals
@@ -45,7 +46,7 @@ from .standings import reading, replayed, reported_totals
 # Every discrepancy's code, in the order the check meets them within a round (docs/events.md).
 CODES = ("commitment_mismatch", "deal_seed_mismatch", "seating_incomplete", "seating_mismatch",
          "same_deal_differs", "record_inconsistent", "reported_inconsistent",
-         "penalty_inconsistent", "digest_mismatch")
+         "reported_unconfirmed", "penalty_inconsistent", "digest_mismatch")
 
 
 # ---------------------------------------------------------------- the answer (spec schemas)
@@ -154,6 +155,10 @@ _MESSAGES = {
         "the table's record does not replay as written: {code} — {message}",
         "卓の対局記録が記録どおりに再生できません: {code} — {message}"),
     "reported_inconsistent": ("the reported result {detail}", "申告された結果が{detail}"),
+    "reported_unconfirmed": (
+        "the reported result is not confirmed by every seat, as the event asks: {seats} "
+        "did not confirm it",
+        "申告された結果が、大会の求めるとおり全席に確認されていません: {seats} の確認がありません"),
     "penalty_inconsistent": (
         "the penalty goes to {entrant}, who is not in the event in its round",
         "罰則の対象 {entrant} は、そのラウンドで大会に参加していません"),
@@ -449,9 +454,21 @@ def _reported(where: Where, path: str, en: str, ja: str) -> EventDiscrepancy:
     return found("reported_inconsistent", where, path, en={"detail": en}, ja={"detail": ja})
 
 
+def reported_confirmed(ctx: Context, rnd: Round, table: Table,
+                       where: Where) -> EventDiscrepancy | None:
+    """Where the event asks every seat to confirm a reported result (system.confirmations
+    "seats"), each seat at the table confirmed it; the seats that did not, in seat order."""
+    missing = unconfirmed(ctx.event, table)
+    if not missing:
+        return None
+    said = ", ".join(missing)
+    return found("reported_unconfirmed", where, where.under("result.reported.confirmed"),
+                 en={"seats": said}, ja={"seats": "、".join(missing)})
+
+
 # Each table's checks, in order: one more kind of table result is one more function here.
 TABLE_CHECKS: tuple[TableCheck, ...] = (same_deals, record_replays, reported_places,
-                                        reported_deals_agree)
+                                        reported_deals_agree, reported_confirmed)
 
 
 # ---------------------------------------------------------------- penalties

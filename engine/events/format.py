@@ -122,6 +122,9 @@ class System(_Strict):
                              "head_to_head"]] = []
     same_deals: Annotated[int, _about(
         "deal seeds committed per round for the same deals at every table (0: none)")] = 0
+    confirmations: Annotated[Literal["none", "seats"], _about(
+        "seats: every reported result is confirmed by each seat at its table (a team's "
+        "every player), as a score sheet is signed; none: no confirmation is asked")] = "none"
 
 
 # ---------------------------------------------------------------- rounds
@@ -133,6 +136,15 @@ class Seat(_Strict):
     entrant: str
     player: Annotated[str, _about("the seat id: the individual's id, or a team member's")]
     substitute: Person | None = None
+
+
+class Confirmation(_Strict):
+    """One seat's confirmation of a reported result: the seat id that confirmed it (the
+    player seated, or the substitute in the seat) and how (`table`: a tap on the table's own
+    page)."""
+
+    seat: Annotated[str, _about("a seat id of the table (a substitute's in their seat)")]
+    via: Annotated[Literal["table"], _about("how the seat confirmed: table, on the table's page")]
 
 
 class Reported(_Strict):
@@ -150,6 +162,10 @@ class Reported(_Strict):
         "game's reported-deal shape (docs/events.md \"Reported results\"), scored by the game's "
         "own code")] = None
     note: str = ""
+    confirmed: Annotated[list[Confirmation], _about(
+        "the seats that confirmed this result as it stands (a changed result is confirmed "
+        "again), each seat once; the event asks for every seat's where system.confirmations "
+        "is seats")] = []
 
 
 class TableResult(_Strict):
@@ -436,6 +452,7 @@ def _check_seats(event: Event, game: Game[Any], table: Table, tw: str) -> None:
     if result.reported is not None:
         _check_reported(game, result.reported, {s.entrant for s in table.seats},
                         f"{tw}.result.reported")
+        _check_confirmed(result.reported, seat_ids(table), f"{tw}.result.reported.confirmed")
     else:
         _check_record(event, table, f"{tw}.result.record")
 
@@ -463,6 +480,28 @@ def _check_reported(game: Game[Any], reported: Reported, entrants: set[str], pat
             raise InvalidEvent(f"a place is 1–{len(entrants)}", f"{path}.places.{entrant}")
     if reported.scores is not None and set(reported.scores) != entrants:
         raise InvalidEvent("scores are given for every entrant at the table", f"{path}.scores")
+
+
+def _check_confirmed(reported: Reported, seats: list[str], path: str) -> None:
+    """Each confirmation is by a seat of the table (the seat id sitting there), once."""
+    seen: set[str] = set()
+    for j, confirmation in enumerate(reported.confirmed):
+        if confirmation.seat not in seats:
+            raise InvalidEvent(f"{shown(confirmation.seat)} is not seated at this table: only "
+                               "its seats confirm its result", f"{path}[{j}].seat")
+        if confirmation.seat in seen:
+            raise InvalidEvent(f"{shown(confirmation.seat)} confirms once", f"{path}[{j}].seat")
+        seen.add(confirmation.seat)
+
+
+def unconfirmed(event: Event, table: Table) -> list[str]:
+    """The table's seats (seat order) whose confirmation its reported result lacks where the
+    event asks each seat to confirm one; [] where it asks none, or for a record or no result."""
+    reported = table.result.reported if table.result else None
+    if reported is None or event.system.confirmations != "seats":
+        return []
+    done = {c.seat for c in reported.confirmed}
+    return [seat for seat in seat_ids(table) if seat not in done]
 
 
 def reported_deals(game: Game[Any], deals: list[Any], path: str) -> list[Any]:

@@ -57,6 +57,7 @@ from .format import (
     parse_event,
     seat_ids,
     side_seats,
+    unconfirmed,
 )
 from .standings import (
     EventRecordInconsistent,
@@ -107,7 +108,9 @@ class EventRoundResult(msgspec.Struct):
     score there (null while the table has no result), the round's event points (its place's
     or the bye's; the director's penalties apart), whether it was a bye, where the place comes
     from (`record`: a match record, replayed; `reported`: a result the table reported; null:
-    none yet) and the director's penalties given to it in the round."""
+    none yet), the director's penalties given to it in the round, and whether the reported
+    result lacks a seat's confirmation the event asks for (`unconfirmed`: it counts all the
+    same, and the check names it)."""
 
     round: int
     table: int | None
@@ -120,6 +123,7 @@ class EventRoundResult(msgspec.Struct):
     bye: bool
     result: Literal["record", "reported"] | None
     penalties: list[EventPenaltyLine]
+    unconfirmed: bool = False
 
 
 class EventStandingLine(msgspec.Struct):
@@ -233,7 +237,7 @@ def _round_results(event: Event, played: list[list[TableOutcome | None]]
                     partners.get(unit, []), list(against.get(unit, ())), place,
                     None if scores is None else scores.get(unit),
                     0 if place is None else place_points(event, place), False,
-                    _source(table), given.get((n, unit), [])))
+                    _source(table), given.get((n, unit), []), bool(unconfirmed(event, table))))
         for unit in rnd.byes:
             out[unit].append(EventRoundResult(n, None, [], [], [], None, None,
                                               bye_points(event), True, None,
@@ -313,6 +317,7 @@ _UI: dict[str, tuple[str, str]] = {
     "tie_breaks": ("tie-breaks: {names}, then the lot", "タイブレーク: {names}、最後に抽選"),
     "lot_only": ("ties broken by the lot", "同点は抽選"),
     "same_deals": ("the same {n} deal{s} at every table", "全卓同一配札 {n} 局"),
+    "confirmations": ("every seat confirms a reported result", "申告結果は全席が確認"),
     "opponents_points": ("opponents' event points", "対戦相手の大会ポイント"),
     "match_score": ("game score difference", "得点差"),
     "first_places": ("first places", "1位の回数"),
@@ -343,6 +348,7 @@ _UI: dict[str, tuple[str, str]] = {
     "seat": ("Seat", "席"), "player": ("Player", "プレイヤー"),
     "score": ("Score", "得点"), "result": ("Result", "結果"),
     "record": ("record", "対局記録"), "reported": ("reported", "申告"),
+    "unconfirmed": ("{source}, unconfirmed", "{source}(未確認)"),
     "pending": ("no result yet", "結果待ち"),
     "substitute_for": ("{who}, substitute for {player}", "{who}({player} の代理)"),
     "none": ("none", "なし"),
@@ -424,6 +430,8 @@ def system_words(event: Event, lang: str) -> str:
                  if s.tie_breaks else _ui("lot_only", lang))
     if s.same_deals:
         parts.append(_ui("same_deals", lang, n=s.same_deals, s=_plural(s.same_deals)))
+    if s.confirmations == "seats":
+        parts.append(_ui("confirmations", lang))
     return _sep(lang).join(parts)
 
 
@@ -603,6 +611,8 @@ def _round_parts(event: Event, rep: EventStandings, k: int, rnd: Round,
                              who=_label(seat.substitute.id, seat.substitute.name),
                              player=player or _label(seat.player, people.get(seat.player, "")))
             source = _ui(r.result, lang) if r.result else _ui("pending", lang)
+            if r.unconfirmed:
+                source = _ui("unconfirmed", lang, source=source)
             rows.append((_num(table.number), _num(i + 1),
                          Cell(_label(seat.entrant, names[seat.entrant])), Cell(player),
                          _num(r.place), _num(r.event_points if r.place is not None else None),

@@ -25,9 +25,11 @@ standings); nothing here knows a game's rules.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import secrets
 import threading
+import time
 from types import SimpleNamespace
 from typing import Any, Callable, Sequence
 
@@ -55,10 +57,12 @@ from ..cache import cache_key
 from ..compression import answer_is_cached
 from ..errors import problem
 from ..event_store import (
+    CALL_REASONS,
     Change,
     EventStore,
     EventsUnavailable,
     IdempotencyKeyReused,
+    RefereeCall,
     Retry,
     Snapshot,
     Token,
@@ -335,6 +339,7 @@ def build(ctx) -> RefereeBlueprint:
     _table_routes(blp, h)
     _director_routes(blp, h)
     _token_routes(blp, h)
+    _call_routes(blp, h)
     return blp
 
 
@@ -859,7 +864,16 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                 if old.role == "table" and old.round == number:
                     change.tokens[old.id] = ""
             return change, {"round": number, "seed": kept["seed"], "seed_salt": kept["salt"]}
-        return changed(eid, token, compute)
+        response = changed(eid, token, compute)
+        # its tables' calls for the referee end with it (live status, beside the change). The
+        # round is closed whatever happens here: a store that fails now leaves the calls to
+        # GET …/calls, which drops a closed round's.
+        try:
+            db().clear_calls(eid, *((c.round, c.table) for c in db().referee_calls(eid)
+                                    if c.round == number))
+        except EventsUnavailable:
+            pass
+        return response
 
     @blp.route("/<eid>/rounds/<int:number>/deals", methods=["GET"])
     @blp.doc(operationId="getEventRoundDeals",
@@ -1154,6 +1168,153 @@ def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str
                   + ("" if guard.has_referee_keys else
                      "(ここには設定されていないので、誰も加えられません)"))
     raise refused
+
+
+_CALL_SCHEMA = {"type": "object", "required": ["round", "table", "called_at", "reason",
+                                              "waiting_seconds"], "properties": {
+    "round": {"type": "integer", "minimum": 1}, "table": {"type": "integer", "minimum": 1},
+    "called_at": {"type": "string", "format": "date-time",
+                  "description": "when the table called (UTC, the service's clock)"},
+    "reason": {"type": "string", "enum": list(CALL_REASONS), "nullable": True,
+               "description": "why, when the table said: ruling (a question on the rules), "
+                              "irregularity (a misdeal, a card exposed, a revoke), dispute "
+                              "(the players disagree), result (help with the result)"},
+    "waiting_seconds": {"type": "integer", "minimum": 0,
+                        "description": "how long the call has waited (the service's clock: "
+                                       "no page needs to agree with it)"}}}
+_TABLE_CALL_PROBLEMS = {
+    "_403": "Not this table's token of its open round (`event_token_invalid`); the director "
+            "clears and reads calls but makes none",
+    "_404": _COMMON_PROBLEMS["_404"],
+    "_409": "The round is closed (`round_closed`)",
+    "_503": _COMMON_PROBLEMS["_503"],
+}
+
+
+def _call_answer(status: int, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """A call's answer: no ETag (a call is no version of the event). The schema copied: the
+    spec's YAML would otherwise share it by an anchor."""
+    return {str(status): {"description": description,
+                          "content": {"application/json": {"schema": orjson.loads(
+                              orjson.dumps(schema))}}}}
+
+
+def _call_json(call: RefereeCall, now: float) -> dict[str, Any]:
+    at = datetime.datetime.fromtimestamp(call.at, datetime.timezone.utc)
+    return {"round": call.round, "table": call.table,
+            "called_at": at.isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "reason": call.reason, "waiting_seconds": max(0, int(now - call.at))}
+
+
+def _call_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """A table calling the referee: live status beside the event (service/event_store.py
+    `calls`), never in its document nor its public view, and no change of its version."""
+    db, snapshot, token_of, answered = h.db, h.snapshot, h.token_of, h.answered
+    table_parameters = [EVENT_ID_PARAMETER,
+                        {"in": "path", "name": "number", "required": True,
+                         "schema": {"type": "integer", "minimum": 1}},
+                        {"in": "path", "name": "table", "required": True,
+                         "schema": {"type": "integer", "minimum": 1}}]
+
+    def open_table(eid: str, number: int, table: int) -> None:
+        """The round is seated and open, and has this table (404, 409 round_closed)."""
+        rnd = _round(snapshot(eid, results=False), number)
+        _table(rnd, table)
+        if rnd.get("seed") is not None:
+            raise EventStateConflict(f"round {number} is closed: its tables call no referee",
+                                     "rounds", code="round_closed")
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/call", methods=["POST"])
+    @blp.doc(operationId="callEventReferee",
+             summary="The table calls the referee (its table token, while its round is open)",
+             description="The body is empty or `{\"reason\": …}`, one of a fixed list (no free "
+                         "text: the director's page shows it). A table already waiting keeps "
+                         "its first call (200, its time); a new one is 201. The call is live "
+                         "status, not the event: the event's version does not change and the "
+                         "public view never shows it. The director or the table clears it "
+                         "(DELETE); closing the round ends its calls.",
+             parameters=table_parameters,
+             requestBody=_body({"type": "object", "additionalProperties": False, "properties": {
+                 "reason": {"type": "string", "enum": list(CALL_REASONS), "nullable": True}}},
+                 required=False),
+             responses={**_call_answer(201, _CALL_SCHEMA, "The call, waiting from now"),
+                        **_call_answer(200, _CALL_SCHEMA, "The table's call already waiting"),
+                        **_problems(**_TABLE_CALL_PROBLEMS,
+                                    _422="A reason not in the list (`request_invalid`)")})
+    def call_referee(eid: str, number: int, table: int):
+        token = token_of(eid, table=(number, table))
+        if token.role != "table":
+            raise EventTokenInvalid("a table calls the referee with its own token; the "
+                                    "director clears calls")
+        body = _body_json(required=False)
+        reason = None if body is None else body.get("reason") if isinstance(body, dict) else body
+        if body is not None and (not isinstance(body, dict) or not set(body) <= {"reason"}
+                                 or (reason is not None and reason not in CALL_REASONS)):
+            raise InputError("the body is empty or {\"reason\": " +
+                             " | ".join(f'\"{r}\"' for r in CALL_REASONS) + " | null}",
+                             "reason", code="request_invalid")
+        open_table(eid, number, table)
+        call, new = db().call_referee(eid, number, table, reason)
+        return answered(orjson.dumps(_call_json(call, time.time())), 201 if new else 200,
+                        version=0)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/call", methods=["GET"])
+    @blp.doc(operationId="getEventRefereeCall",
+             summary="The table's call for the referee, if one is waiting (its table token, or "
+                     "the director token)",
+             parameters=table_parameters,
+             responses={**_call_answer(200, {"type": "object", "required": ["call"],
+                                             "properties": {"call": {**_CALL_SCHEMA,
+                                                                     "nullable": True}}},
+                                       "The call waiting, or null"),
+                        **_problems(**_TABLE_CALL_PROBLEMS)})
+    def table_call(eid: str, number: int, table: int):
+        token_of(eid, table=(number, table))
+        open_table(eid, number, table)
+        waiting = db().referee_call(eid, number, table)
+        return answered(orjson.dumps({"call": None if waiting is None
+                                      else _call_json(waiting, time.time())}), version=0)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/call", methods=["DELETE"])
+    @blp.doc(operationId="clearEventRefereeCall",
+             summary="Clear the table's call: the referee came, or the table cancels it "
+                     "(the director token, or the table's)",
+             parameters=table_parameters,
+             responses={"204": {"description": "No call waiting any more (none was: the same)"},
+                        **_problems(**{k: v for k, v in _TABLE_CALL_PROBLEMS.items()
+                                       if k != "_409"})})
+    def clear_call(eid: str, number: int, table: int):
+        token_of(eid, table=(number, table))
+        db().clear_calls(eid, (number, table))
+        return Response(status=204)
+
+    @blp.route("/<eid>/calls", methods=["GET"])
+    @blp.doc(operationId="listEventRefereeCalls",
+             summary="Every table waiting for the referee, the longest waiting first "
+                     "(director token)",
+             description="The open round's calls (a closed round's are gone). Poll it beside "
+                         "the public view: a call changes no version.",
+             parameters=[EVENT_ID_PARAMETER],
+             responses={**_call_answer(200, {"type": "object", "required": ["calls"],
+                                             "properties": {"calls": {
+                                                 "type": "array", "items": _CALL_SCHEMA}}},
+                                       "The calls waiting"),
+                        **_problems(_403=_CHANGE_PROBLEMS["_403"], _404=_COMMON_PROBLEMS["_404"],
+                                    _503=_COMMON_PROBLEMS["_503"])})
+    def list_calls(eid: str):
+        token = token_of(eid)
+        if token.role != "director":  # token_of lets only the director through here
+            raise EventTokenInvalid("the calls are the director's to read")
+        rounds = snapshot(eid, results=False).document.get("rounds", [])
+        open_round = len(rounds) if rounds and rounds[-1].get("seed") is None else 0
+        waiting: list[RefereeCall] = []
+        stale: list[RefereeCall] = []
+        for call in db().referee_calls(eid):
+            (waiting if call.round == open_round else stale).append(call)
+        db().clear_calls(eid, *((c.round, c.table) for c in stale))  # a closed round's
+        now = time.time()
+        return answered(orjson.dumps({"calls": [_call_json(c, now) for c in waiting]}),
+                        version=0)
 
 
 def _body_json(required: bool = True) -> Any:

@@ -1,6 +1,7 @@
 // The director's page: create and configure an event, register and check in entrants, seat
 // and print each round with its tables' links and QR codes, watch the tables (the public view,
-// polled), enter or correct a result, substitute, penalise, close the round, publish. A client
+// polled), see which tables wait for a referee's call (and clear them), enter or correct a
+// result, substitute, penalise, close the round, publish. A client
 // of the hosted events' API (docs/hosted-events.md); it knows no game's rules.
 //
 // The director token is kept in this browser's localStorage (with each table's token as its
@@ -24,6 +25,8 @@ let current = null;        // {id, name, token, tables: {"<round>/<table>": toke
 let view = null;           // the event's public view, polled
 let pollTimer = null;
 let shownKey = "";         // what the dynamic parts were last drawn from
+let calls = [];            // the open round's calls for the referee (GET …/calls), polled with the view
+let callsRead = 0;         // when they were read (Date.now()): how long each has waited since
 
 // The director key the link `card-referee serve` prints carries in its fragment (#key=…), which
 // the browser never sends to the service: read once, taken out of the address bar (so it is
@@ -107,12 +110,42 @@ async function refresh() {
   if (!current) return;
   try {
     view = await publicView(current.id);
+    await readCalls();
     drawDynamic();
   } catch (err) {
     if (err instanceof Problem && err.status === 0) say(t("unreachable"));
     else say(problemText(err));
   }
 }
+
+// The tables waiting for the referee: live status beside the event (no version of it changes),
+// the director's to read. A service that does not answer them leaves the last ones shown.
+async function readCalls() {
+  const cr = view && currentRound(view.event);
+  if (!cr || cr.round.seed != null || view.published) { calls = []; return; }
+  try {
+    calls = (await get(`/v1/events/${current.id}/calls`, { token: current.token })).calls;
+    callsRead = Date.now();
+  } catch { /* the view says what is wrong, if anything */ }
+}
+
+async function clearCall(round, number) {
+  try {
+    await request("DELETE", `/v1/events/${current.id}/rounds/${round}/tables/${number}/call`, { token: current.token });
+    calls = calls.filter((c) => !(c.round === round && c.table === number));
+    shownKey = "";
+    drawDynamic();
+  } catch (err) { say(problemText(err)); }
+}
+
+// How long each call has waited, redrawn every second (from the service's count when read).
+function drawCallWaits() {
+  for (const el of document.querySelectorAll("[data-waited]")) {
+    const waited = Number(el.dataset.waited) + Math.max(0, Math.round((Date.now() - callsRead) / 1000));
+    el.textContent = `${Math.floor(waited / 60)}:${String(waited % 60).padStart(2, "0")}`;
+  }
+}
+setInterval(drawCallWaits, 1000);
 
 function startPolling() {
   clearInterval(pollTimer);
@@ -156,7 +189,7 @@ function serviceBox() {
 }
 
 function drawHome() {
-  current = null; view = null; shownKey = "";
+  current = null; view = null; shownKey = ""; calls = [];
   clearInterval(pollTimer);
   app.replaceChildren(serviceBox(), keptList(), createForm());
 }
@@ -209,6 +242,7 @@ function createForm() {
   const ties = TIE_BREAKS.map((k) => h("input", { type: "checkbox", value: k, ...tid(`ev-tie-${k}`) }));
   const seating = h("select", { ...tid("ev-seating") }, ["swiss", "random"].map((k) => h("option", { value: k }, t(`seating_${k}`))));
   const sameDeals = h("input", { type: "number", min: 0, value: 0, ...tid("ev-same-deals") });
+  const confirmations = h("input", { type: "checkbox", ...tid("ev-confirmations") });
 
   const drawGame = () => {
     const g = gameOf(game.value);
@@ -245,6 +279,7 @@ function createForm() {
       same_deals: Number(sameDeals.value) || 0,
     };
     if (byePoints.value !== "") system.bye_points = Number(byePoints.value);
+    if (confirmations.checked) system.confirmations = "seats";
     const doc = { format: "card-referee/event", format_version: 1, name: name.value.trim(), system, entrants: [] };
     try {
       const { data } = await request("POST", "/v1/events", { body: doc, token: key.value.trim(), idempotent: true });
@@ -269,6 +304,7 @@ function createForm() {
     h("fieldset", {}, h("legend", { text: t("tie_breaks") }),
       ties.map((c) => h("label", { class: "check" }, c, t(`tie_${c.value}`)))),
     field(t("seating"), seating), field(t("same_deals"), sameDeals),
+    h("label", { class: "check" }, confirmations, t("confirmations")),
     h("button", { type: "submit", ...tid("ev-create") }, t("create_button")));
   drawGame(); drawEnd();
   return form;
@@ -276,9 +312,10 @@ function createForm() {
 
 // ---- one event ------------------------------------------------------------------------------
 async function openEvent(entry) {
-  current = entry; view = null; shownKey = "";
+  current = entry; view = null; shownKey = ""; calls = [];
   try {
     view = await publicView(entry.id);
+    await readCalls();
   } catch (err) {
     say(problemText(err));
     return;
@@ -417,7 +454,8 @@ function drawEvent() {
 function drawDynamic() {
   if (!current || !view || !document.getElementById("seating")) return;
   const search = document.querySelector('[data-testid="en-search"]');
-  const key = `${view.version}|${search ? search.value : ""}|${language()}`;
+  const waiting = calls.map((c) => `${c.round}.${c.table}.${c.called_at}`).join(",");
+  const key = `${view.version}|${search ? search.value : ""}|${language()}|${waiting}`;
   if (key === shownKey) return;
   shownKey = key;
   const ev = view.event;
@@ -471,6 +509,7 @@ function drawDynamic() {
     h("p", { class: "desc", text: `${t("seed_commitment")}: ${cr.round.seed_commitment}` }),
     cr.round.byes && cr.round.byes.length ? h("p", { ...tid("byes"), text: `${t("byes")}: ${cr.round.byes.map((b) => names[b] || b).join(", ")}` }) : null,
     h("div", { class: "tables" }, cr.round.tables.map((table) => tableCard(cr.number, table, names, open))));
+  drawCallWaits();
   drawStandings(names);
 }
 
@@ -496,8 +535,18 @@ function tableStatus(table, names) {
   const result = table.result;
   if (!result) return t("waiting");
   if (result.progress) return `${result.progress.deals_finished} ${t("deals_done")}`;
-  if (table.places) return `${t("result_in")}: ${Object.entries(table.places).sort((a, b) => a[1] - b[1]).map(([u, p]) => `${p}. ${names[u] || u}`).join("  ")}`;
-  return t("result_in");
+  const said = table.places ? `${t("result_in")}: ${Object.entries(table.places).sort((a, b) => a[1] - b[1]).map(([u, p]) => `${p}. ${names[u] || u}`).join("  ")}`
+    : t("result_in");
+  return unconfirmed(table) ? `${said} (${t("unconfirmed")})` : said;
+}
+
+// A reported result some seat has not confirmed, where the event asks each seat to (the check
+// names it: docs/events.md "Confirmations").
+function unconfirmed(table) {
+  const reported = table.result && table.result.reported;
+  if (!reported || view.event.system.confirmations !== "seats") return false;
+  const done = new Set((reported.confirmed || []).map((c) => c.seat));
+  return table.seats.some((s) => !done.has(s.substitute ? s.substitute.id : s.player));
 }
 
 // Whether the table's result is a match record: the public view shows it reduced, as its
@@ -512,6 +561,15 @@ function tableCard(round, table, names, open) {
     h("h3", { text: `${t("table")} ${table.number}` }),
     h("ol", {}, table.seats.map((s) => h("li", { text: seatPerson(s, names) }))),
     h("p", { class: "status no-print", ...tid(`table-status-${table.number}`), text: tableStatus(table, names) }));
+  const call = open ? calls.find((c) => c.round === round && c.table === table.number) : null;
+  if (call) {
+    card.classList.add("calling");
+    card.append(h("p", { class: "call no-print", role: "status", ...tid(`table-call-${table.number}`) },
+      `${t("call_waiting")}${call.reason ? ` (${t(`call_reason_${call.reason}`)})` : ""}: `,
+      h("span", { ...tid(`table-call-waited-${table.number}`), "data-waited": String(call.waiting_seconds) }), " ",
+      h("button", { type: "button", class: "small", ...tid(`table-call-clear-${table.number}`),
+        onclick: () => clearCall(round, table.number) }, t("call_clear"))));
+  }
   if (open && token) {
     const link = pageLink(`/table#event=${current.id}&round=${round}&table=${table.number}&token=${token}`);
     const qr = h("div", { class: "qr", ...tid(`table-qr-${table.number}`) });

@@ -7,7 +7,8 @@ import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./a
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
          onStorageChange, storageFailure, matchCopy, fromCopy, newMatchId } from "./store.js";
-import { tableLink, eventMatch, committedDeal, bodyHash, putResult, personName } from "./event.js";
+import { tableLink, eventMatch, committedDeal, bodyHash, putResult, personName, CALL_REASONS, callReferee,
+         refereeCall, cancelCall } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { h, tid } from "./dom.js";
 import { buildRecord, recordDeals } from "./record.js";
@@ -1406,7 +1407,7 @@ function eventLine() {
   if (!M.event) return null;
   const e = M.event;
   return h("div", { class: "event-line", ...tid("event-table") },
-    h("strong", { ...tid("event-title") }, eventTitle()), " ", pushStatus(),
+    h("strong", { ...tid("event-title") }, eventTitle()), " ", pushStatus(), " ", callBox(),
     h("button", { class: "small noprint", ...tid(e.reporting ? "report-off" : "report-on"), onclick: () => {
       if (!e.reporting && !window.confirm(t("report_confirm"))) return;
       e.reporting = !e.reporting; save(); render();
@@ -1425,7 +1426,7 @@ function seatWithName(p) {
 function pushStatus() {
   const p = M.event.push || {};
   // entries still in the queue are not in the record the director has: its result waits too
-  const state = M.pending.length ? "waiting"
+  const state = M.pending.length ? "waiting" : awaitingConfirmation(M) ? "confirming"
     : p.status === "sent" || p.status === "refused" ? p.status : p.status === "waiting" ? "waiting" : "idle";
   const words = state === "refused" ? `${t("push_refused")}: ${(p.problem && (p.problem.detail || p.problem.code)) || ""}`
     : t(`push_${state}`);
@@ -1463,12 +1464,10 @@ function pushResult() {
 async function resultBody(m) {
   const e = m.event;
   if (e.reporting) {
-    if (reportingDeals(m)) {
-      const deals = dealReports(e).map((r) => r.report);
-      return deals.length ? { reported: { deals } } : null;
-    }
-    const last = e.reports.filter((r) => r.reported).pop();
-    return last ? { reported: last.reported } : null;
+    const reported = reportedNow(m);
+    if (!reported || !e.confirm) return reported ? { reported } : null;
+    if (awaitingConfirmation(m)) return null;  // sent once every seat confirmed it
+    return { reported: { ...reported, confirmed: m.players.map((seat) => ({ seat, via: "table" })) } };
   }
   if (!gameInfo(m.game)) return null;
   const record = await buildRecord(m, gameInfo(m.game));
@@ -1509,6 +1508,107 @@ async function pushNow() {
     }
     saveMatch(m); pushBar();
   } while (pushAgain);
+}
+
+// The reported result as the table sends it, before its confirmations (null: nothing reported).
+function reportedNow(m) {
+  const e = m.event;
+  if (!e || !e.reporting) return null;
+  if (reportingDeals(m)) {
+    const deals = dealReports(e).map((r) => r.report);
+    return deals.length ? { deals } : null;
+  }
+  const last = e.reports.filter((r) => r.reported).pop();
+  return last ? last.reported : null;
+}
+
+// ---- each seat's confirmation (docs/events.md "Confirmations") ---------------------------------
+// Where the event asks for them, each seat taps to confirm the reported result as it stands; the
+// confirmations are kept with the digest of the result they confirm, so a result changed (a deal
+// added or corrected) has none until the seats confirm it again. It is sent only then.
+function confirmedSeats(m, reported) {
+  const c = m.event.confirmation;
+  return c && reported && c.hash === bodyHash(JSON.stringify(reported)) ? c.seats : [];
+}
+function awaitingConfirmation(m) {
+  const reported = m && m.event && m.event.confirm ? reportedNow(m) : null;
+  return Boolean(reported) && m.players.some((s) => !confirmedSeats(m, reported).includes(s));
+}
+function confirmBox() {
+  const e = M.event;
+  const reported = e.confirm ? reportedNow(M) : null;
+  if (!reported) return null;
+  const hash = bodyHash(JSON.stringify(reported));
+  const done = confirmedSeats(M, reported);
+  const all = M.players.every((s) => done.includes(s));
+  return h("section", { class: "confirm-box", ...tid("confirm-box"), "data-state": all ? "confirmed" : "waiting" },
+    h("h2", { text: t("confirm_title") }),
+    h("p", { class: "hint", text: t(all ? "confirm_done" : "confirm_hint") }),
+    h("div", { class: "row" }, M.players.map((seat) => {
+      const yes = done.includes(seat);
+      return h("button", { class: yes ? "small confirmed" : "small", "aria-pressed": String(yes), disabled: all,
+                           ...tid(`confirm-${seat}`), onclick: () => {
+        e.confirmation = { hash, seats: yes ? done.filter((s) => s !== seat) : [...done, seat] };
+        save(); render();
+      } }, `${yes ? "✓ " : ""}${seatWithName(seat)}`);
+    })));
+}
+
+// ---- calling the referee (an event's table) ------------------------------------------------------
+// The call waits until the director clears it (the referee came) or the table cancels it; while it
+// waits the page asks every few seconds whether it still does.
+const CALL_POLL_MS = 4000;
+let callTimer = null;
+function callBox() {
+  const e = M.event;
+  if (e.call) {
+    watchCall();
+    const at = new Date(e.call.called_at);
+    const when = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
+    return h("span", { class: "referee-call waiting", role: "status", ...tid("referee-call"), "data-state": "waiting" },
+      `${t("call_waiting")} ${when}`.trim(), " ",
+      h("button", { class: "small noprint", ...tid("call-cancel"), onclick: cancelRefereeCall }, t("call_cancel")));
+  }
+  const reason = h("select", { class: "noprint", ...tid("call-reason"), "aria-label": t("call_reason") },
+    h("option", { value: "" }, t("call_reason_none")), CALL_REASONS.map((r) => h("option", { value: r }, t(`call_reason_${r}`))));
+  return h("span", { class: "referee-call noprint", ...tid("referee-call"), "data-state": "none" }, reason, " ",
+    h("button", { class: "small", ...tid("call-referee"), onclick: () => callTheReferee(reason.value || null) }, t("call_referee")));
+}
+function callBar() {
+  const old = app.querySelector('[data-testid="referee-call"]');
+  if (old && M && M.event) old.replaceWith(callBox());
+}
+async function callTheReferee(reason) {
+  const m = M;
+  try {
+    m.event.call = await callReferee(m.event, reason);
+    saveMatch(m);
+    if (m === M) callBar();
+  } catch (err) { showProblem(err); }
+}
+async function cancelRefereeCall() {
+  const m = M;
+  try {
+    await cancelCall(m.event);
+    m.event.call = null;
+    saveMatch(m);
+    if (m === M) callBar();
+  } catch (err) { showProblem(err); }
+}
+function watchCall() {
+  if (callTimer) return;
+  callTimer = setInterval(async () => {
+    const m = M;
+    if (!m || !m.event || !m.event.call) { clearInterval(callTimer); callTimer = null; return; }
+    let waiting = m.event.call;
+    try {
+      waiting = (await refereeCall(m.event)).call;
+    } catch (err) {
+      // the round closed (its token revoked): its call ended with it; unreachable: asked again
+      if (err instanceof Problem && [403, 404, 409].includes(err.status)) waiting = null;
+    }
+    if (!waiting) { m.event.call = null; saveMatch(m); if (m === M) callBar(); }
+  }, CALL_POLL_MS);
 }
 
 // An event's table with no deal yet (the first deal could not be dealt): deal it.
@@ -1559,6 +1659,7 @@ function renderReport() {
       h("p", { class: "hint", text: t("report_hint") }), rows,
       h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send")),
       reportedDeal(M.game) ? reportModeSwitch(false) : null),
+    confirmBox(),
     reports.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, reports.reverse())) : null,
     h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
 }
@@ -1619,6 +1720,7 @@ function renderDealReport() {
     h("section", { ...tid("report-form"), "data-deal": String(index + 1) }, h("h2", { text: i18nDeal(index + 1) }),
       h("p", { class: "hint", text: t("report_deal_hint") }), form.element,
       h("button", { class: "primary", ...tid("report-send"), onclick: send }, t("send")), reportModeSwitch(true)),
+    confirmBox(),
     sent.length ? h("section", {}, h("h2", { text: t("report_sent") }), h("ol", { ...tid("reports") }, sent)) : null,
     h("button", { class: "danger", ...tid("new-match"), onclick: abandonMatch }, t("new_match")));
 }

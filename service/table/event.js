@@ -55,6 +55,8 @@ export async function eventMatch(link) {
     event: { id: link.id, round: link.round, table: link.table, token: link.token, name: doc.name,
              deals, deal_limit: end.kind === "deals" ? end.deals : null, entrants,
              names: Object.fromEntries(players.concat(entrants).filter((x) => names[x]).map((x) => [x, names[x]])),
+             // the event asks each seat to confirm a reported result before it is sent
+             confirm: doc.system.confirmations === "seats",
              push: { status: "idle", seq: 0, hash: null }, reports: [], reporting: false },
   };
 }
@@ -88,6 +90,16 @@ export function putResult(event, body, idempotencyKey, refereeKey) {
   return call("PUT", `${path(event)}/rounds/${event.round}/tables/${event.table}/result`, body,
               { key: event.token, refereeKey: refereeKey || undefined, idempotencyKey });
 }
+
+// Calling the referee: the table's call (POST; the answer says when), whether it still waits (GET:
+// {call} or {call: null} once the director cleared it) and the table cancelling it (DELETE).
+export const CALL_REASONS = ["ruling", "irregularity", "dispute", "result"];
+const callPath = (event) => `${path(event)}/rounds/${event.round}/tables/${event.table}/call`;
+export function callReferee(event, reason) {
+  return call("POST", callPath(event), reason ? { reason } : undefined, { key: event.token });
+}
+export function refereeCall(event) { return call("GET", callPath(event), undefined, { key: event.token }); }
+export function cancelCall(event) { return call("DELETE", callPath(event), undefined, { key: event.token }); }
 
 // The seat id or entrant id as the event names it.
 export function personName(event, id) {

@@ -3,7 +3,10 @@ every game whose GET /v1/games entry publishes a `reported_deal` (no game is nam
 table page's report and the director's result form are built from that description alone; a deal
 filled in through them lands in the event document as the table would report it and the public
 standings score it as the record of the same deal; a deal the service refuses is shown at the
-field its path names, and corrected there."""
+field its path names, and corrected there. Where the event asks each seat to confirm a reported
+result, the table page sends it only once every seat tapped its confirmation, and a changed result
+is confirmed again. A table calls the referee from its page; the director's live watch shows the
+call waiting and clears it, and the table sees it cleared."""
 from __future__ import annotations
 
 import copy
@@ -43,12 +46,12 @@ class OneTable:
     """An event of one table of a game (its first layout an event seats), round 1 started, and
     a random deal played at that table: the record, and the report of it a table would make."""
 
-    def __init__(self, base: str, game_id: str, seed: int):
+    def __init__(self, base: str, game_id: str, seed: int, **system: Any):
         self.base, self.game = base, game_id
         _game, size, partners = next(x for x in layouts() if x[0] == game_id)
         side = len(registry.get(game_id).partnerships[size][0]) if partners == "fixed" else 1
         doc = event_doc(size // side, game=game_id, table_size=size, partners=partners, rounds=1,
-                        seating="random")
+                        seating="random", **system)
         doc["name"] = f"{game_id} reported"
         made = api(base, "POST", "/v1/events", doc, DIRECTOR_KEY)
         self.id, self.director = made["id"], made["director_token"]
@@ -224,3 +227,99 @@ def test_the_director_enters_each_games_deal_from_the_published_form(chromium, e
                  what=f"{game_id}'s result saved")
         assert ev.reported()["deals"] == ev.reports, game_id
         ev.scored_as_the_record()
+
+
+def test_each_seat_confirms_a_reported_result_before_the_table_sends_it(chromium, events_service):
+    base = events_service
+    game_id, described = sorted(reporting_games(base).items())[0]
+    ev = OneTable(base, game_id, seed=7, confirmations="seats")
+    forget_matches(chromium, base)
+    chromium.get(f"{base}/table#event={ev.id}&round=1&table=1&token={ev.token}")
+    wait_for(chromium, lambda d: idle(d) and finds(d, '[data-testid="report-on"]'), timeout=20,
+             what="the table")
+    chromium.execute_script("window.confirm = () => true")
+    click(chromium, "report-on")
+    wait_for(chromium, lambda d: finds(d, '[data-testid="reported-deal"]'), what="the form")
+    fill(chromium, described, ev.reports[0])
+    click(chromium, "report-send")
+
+    def state(d) -> str:
+        return str(find(d, "confirm-box").get_attribute("data-state"))
+    wait_for(chromium, lambda d: idle(d) and state(d) == "waiting", what="the confirmations asked")
+    assert find(chromium, "push").get_attribute("data-state") == "confirming"
+    for seat in ev.seats[:-1]:  # each seat's tap shows its name; one missing: nothing sent
+        assert seat in find(chromium, f"confirm-{seat}").text
+        click(chromium, f"confirm-{seat}")
+        wait_for(chromium, lambda d, s=seat: find(d, f"confirm-{s}").get_attribute(
+            "aria-pressed") == "true", what=f"{seat}'s confirmation")
+    assert ev.reported() is None
+    click(chromium, f"confirm-{ev.seats[-1]}")
+    wait_for(chromium, lambda d: idle(d) and find(d, "push").get_attribute("data-state") == "sent",
+             timeout=20, what="the confirmed result sent")
+    assert state(chromium) == "confirmed"
+    reported = ev.reported()
+    assert reported["deals"] == ev.reports
+    assert reported["confirmed"] == [{"seat": s, "via": "table"} for s in ev.seats]
+    public = api(base, "GET", f"/v1/events/{ev.id}")
+    assert public["version"] >= 1
+    # the result changed (a deal corrected): every confirmation is asked again
+    click(chromium, "report-edit-0")
+    undo_seat_lists(chromium, described, ev.reports[0])
+    bad, _field = ev.refused_deal(described)
+    fill(chromium, described, bad)
+    click(chromium, "report-send")
+    wait_for(chromium, lambda d: idle(d) and state(d) == "waiting", what="confirmations cleared")
+    assert all(find(chromium, f"confirm-{s}").get_attribute("aria-pressed") == "false"
+               for s in ev.seats)
+    assert ev.reported()["deals"] == ev.reports  # the changed result is not sent unconfirmed
+    click(chromium, "lang-switch")
+    wait_for(chromium, lambda d: "各席" in find(d, "confirm-box").text, what="the words in Japanese")
+    click(chromium, "lang-switch")
+    # a result sent without every seat's confirmation is kept, and the director's watch marks it
+    api(base, "PUT", f"/v1/events/{ev.id}/rounds/1/tables/1/result",
+        {"reported": {"deals": ev.reports}}, ev.token)
+    chromium.get(f"{base}/director")
+    chromium.execute_script(
+        "localStorage.setItem('cardref.director.events', arguments[0])",
+        json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
+    chromium.get(f"{base}/director")
+    click(chromium, f"open-{ev.id}")
+    wait_for(chromium, lambda d: "not confirmed by every seat" in find(d, "table-status-1").text,
+             what="the unconfirmed result marked")
+
+
+def test_a_table_calls_the_referee_and_the_director_clears_the_call(chromium, events_service):
+    base = events_service
+    game_id, _described = sorted(reporting_games(base).items())[0]
+    ev = OneTable(base, game_id, seed=8)
+    forget_matches(chromium, base)
+    table_link = f"{base}/table#event={ev.id}&round=1&table=1&token={ev.token}"
+    chromium.get(table_link)
+    wait_for(chromium, lambda d: idle(d) and finds(d, '[data-testid="call-referee"]'), timeout=20,
+             what="the table's call button")
+    Select(find(chromium, "call-reason")).select_by_value("ruling")
+    click(chromium, "call-referee")
+    wait_for(chromium, lambda d: find(d, "referee-call").get_attribute("data-state") == "waiting",
+             what="the call waiting")
+    assert find(chromium, "call-cancel").is_displayed()
+    waiting = api(base, "GET", f"/v1/events/{ev.id}/calls", token=ev.director)["calls"]
+    assert [(c["table"], c["reason"]) for c in waiting] == [(1, "ruling")]
+    # the director's live watch marks the table, with how long it has waited, and clears it
+    chromium.get(f"{base}/director")
+    chromium.execute_script(
+        "localStorage.setItem('cardref.director.events', arguments[0])",
+        json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
+    chromium.get(f"{base}/director")
+    click(chromium, f"open-{ev.id}")
+    shown = wait_for(chromium, lambda d: finds(d, '[data-testid="table-call-1"]'), timeout=20,
+                     what="the call in the live watch")
+    assert "ruling" in shown[0].text or "rules" in shown[0].text
+    assert re.fullmatch(r"\d+:\d\d", find(chromium, "table-call-waited-1").text)
+    assert "calling" in find(chromium, "table-1").get_attribute("class")
+    click(chromium, "table-call-clear-1")
+    wait_for(chromium, lambda d: not finds(d, '[data-testid="table-call-1"]'), what="the call cleared")
+    assert api(base, "GET", f"/v1/events/{ev.id}/calls", token=ev.director)["calls"] == []
+    # the table, opened again, finds its call cleared
+    chromium.get(table_link)
+    wait_for(chromium, lambda d: finds(d, '[data-testid="call-referee"]'), timeout=20,
+             what="the table told its call was cleared")
