@@ -18,11 +18,13 @@ from tests.sizing import examples
 
 def _built_when_run(build):
     """Schemathesis builds each operation's test, its coverage phase's boundary cases among them
-    (47,000 for our spec's operations, about 50 s of one core), when the tests are collected,
-    and every xdist worker collects every test: each worker paid for all of them though it runs
-    half. This builds an operation's test when it runs instead, in the worker that runs it, the
-    same test from the same arguments; schemathesis' own hooks read its marks off the item's
-    function when the test ends, so they are copied there once built."""
+    (47,000 in the plain run alone, the better part of a minute of one core), when the tests
+    are collected, and every xdist worker collects every test: each worker paid for all of them
+    though it runs half. This builds an operation's test when it runs instead, in the worker
+    that runs it: the same test from the same arguments (schemathesis is pinned in
+    requirements-dev.lock; its collector calls this module's build_operation_test by name).
+    Schemathesis' own hooks read its marks off the item's function when the test ends, so
+    they are copied there once built."""
     def build_operation_test(**kwargs):
         built = None
 
