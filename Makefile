@@ -14,7 +14,7 @@ RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 LOCKFILE := .venv.lock
 # -q: a dot per test, each line of dots ending in [ nn%]; before the first dot each xdist worker
-# collects the whole suite (about a minute on 2 cores), which -q leaves silent off a terminal
+# collects the whole suite (about 15 s on 2 cores), which -q leaves silent off a terminal
 PYTEST := $(VENV)/bin/python -m pytest -n $${CARDREF_TEST_WORKERS:-2} -q
 
 # Each install runs under tools/run_locked.py's lock (flock: it dies with the install, so a make
@@ -52,7 +52,7 @@ serve: $(RUNTIME_STAMP)
 
 # The whole suite: about 8-9 minutes on 2 cores. Longer soaks: CARDREF_PROPERTY_SCALE=10 make test.
 test: $(STAMP)
-	@echo "make: $${CARDREF_TEST_WORKERS:-2} workers collect the tests (about a minute), then a dot per test, each line ending in [ nn%]; about 8-9 minutes on 2 cores"
+	@echo "make: $${CARDREF_TEST_WORKERS:-2} workers collect the tests (about 15 s), then a dot per test, each line ending in [ nn%]; about 8-9 minutes on 2 cores"
 	$(PYTEST)
 
 test-fast: $(STAMP)

@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.endpoints import BENCH_REDIS, WRK_THREADS, machine  # noqa: E402
 from bench.validate_vs_floor import start_gunicorn  # noqa: E402
-from tests.records import random_record  # noqa: E402
+from tests.records import pushed, pushed_actions, random_record  # noqa: E402
 from tests.redis_server import answers, free_port  # noqa: E402
 
 GAME = "daifugo"
@@ -95,34 +95,6 @@ def seated(record: dict[str, Any], seats: list[str]) -> dict[str, Any]:
     return out
 
 
-def prefix(record: dict[str, Any], actions: int) -> dict[str, Any]:
-    """The record as a table page pushes it after its first `actions` actions: the deals
-    begun, the last one's actions so far (its result once finished), the match's totals and
-    digest only once every deal is finished."""
-    from engine import records
-
-    deals, left = [], actions
-    for entry in record["deals"]:
-        if left <= 0:
-            break
-        taken = entry["actions"][:left]
-        left -= len(taken)
-        deal = {"deal": entry["deal"], "actions": taken}
-        if len(taken) == len(entry["actions"]):
-            deal["result"] = entry["result"]
-        deals.append(deal)
-    out = {k: v for k, v in record.items() if k not in ("deals", "totals", "digest")}
-    out["deals"] = deals
-    if len(deals) == len(record["deals"]) and all("result" in d for d in deals):
-        out["totals"] = record["totals"]
-        out["digest"] = records.digest(out)
-    return out
-
-
-def actions_of(record: dict[str, Any]) -> int:
-    return sum(len(d["actions"]) for d in record["deals"])
-
-
 def seat_ids(table: dict[str, Any]) -> list[str]:
     return [s.get("substitute", {}).get("id") or s["entrant"] for s in table["seats"]]
 
@@ -161,7 +133,7 @@ class Event:
         for _ in range(closed):
             self.start_round()
             for table in self.tokens:
-                self.push(table, actions_of(self.records[table]))
+                self.push(table, pushed_actions(self.records[table]))
             self.ok(self.change("POST", f"/rounds/{self.round}/close"))
         self.start_round()
 
@@ -194,7 +166,7 @@ class Event:
     def push(self, table: int, actions: int, key: str | None = None) -> None:
         headers = {"Idempotency-Key": key} if key else {}
         status, body, _ = self.client.call(
-            "PUT", self.path(table), {"record": prefix(self.records[table], actions)},
+            "PUT", self.path(table), {"record": pushed(self.records[table], actions)},
             self.tokens[table], **headers)
         assert status == 200, (status, body)
         self.version = max(self.version, body["version"])
@@ -276,10 +248,10 @@ def push_bodies(ev: Event, start: int, count: int, path: str) -> int:
     with open(path, "wb") as f:
         for table, token in sorted(ev.tokens.items()):
             whole = ev.records[table]
-            last = actions_of(whole)
+            last = pushed_actions(whole)
             f.write(f"P {ev.path(table)} {token}\n".encode())
             for n in range(start + 1, min(start + count, last) + 1):
-                f.write(orjson.dumps({"record": prefix(whole, n)}) + b"\n")
+                f.write(orjson.dumps({"record": pushed(whole, n)}) + b"\n")
                 written += 1
     return written
 
@@ -300,8 +272,8 @@ def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
 
     def table_loop(table: int) -> None:
         whole = ev.records[table]
-        bodies = [orjson.dumps({"record": prefix(whole, n)})
-                  for n in range(start + 1, min(start + int(seconds) + 2, actions_of(whole)) + 1)]
+        bodies = [orjson.dumps({"record": pushed(whole, n)})
+                  for n in range(start + 1, min(start + int(seconds) + 2, pushed_actions(whole)) + 1)]
         conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
         # tables start spread over the first second, as phones do
         due = begin + (table % tables) / tables
@@ -402,7 +374,7 @@ def main() -> int:
               f"{args.worker_class} workers · Redis {redis_url}")
         print(f"event: {args.entrants} entrants of {GAME}, {len(ev.tokens)} tables, round "
               f"{ev.round} open (two rounds of records closed), each table's record at "
-              f"{start} actions of about {actions_of(ev.records[1])}")
+              f"{start} actions of about {pushed_actions(ev.records[1])}")
         fifty, p99, failures = None, 0.0, []
         if "tables" in wanted:
             # (c) 50 tables pushing a move a second each

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from engine import adjudicate, registry
 from engine.cards import SUITS, deck_52
-from engine.errors import InvalidDeal
+from engine.errors import InputError, InvalidDeal
 from engine.values import Refusal
 
 
@@ -33,6 +36,14 @@ def refused(state: dict, type_: str, player: str, **fields) -> Refusal:
     assert not res.valid, f"{type_} by {player} {fields} was accepted"
     assert res.state == state
     return res.refusal
+
+
+def refused_at(call: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
+    """The path `call(*args, **kwargs)` is refused at (its InputError's): what a test of input
+    the rules cannot produce compares. Fails the test when the call is accepted."""
+    with pytest.raises(InputError) as refused:
+        call(*args, **kwargs)
+    return refused.value.path
 
 
 def random_action(rnd: random.Random, game, players: list, seat: str | None = None) -> dict:

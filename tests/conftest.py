@@ -4,6 +4,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.redis_server import RedisProcess, answers
+from tests.service.serving import EVENTS_DIRECTOR_KEY, gunicorn_service
 
 # Property tests: deterministic in CI (derandomize) so a run is repeatable; `dev` explores more.
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True,
@@ -25,6 +26,20 @@ def redis_url():
         yield server.url
     finally:
         server.close()
+
+
+@pytest.fixture(scope="session")
+def hosted_events_service(tmp_path_factory, redis_url):
+    """The service under gunicorn with hosted events (the real Redis, EVENTS_DIRECTOR_KEY) and
+    its access log, where every request's path shows: (base URL, log path). One a test worker,
+    shared by the browser tests of events (tests/events_pages/, tests/table/test_event_tables.py):
+    each makes events of its own, and starting a service for each of their modules cost each
+    a start and a graceful stop. A browser reaches it through a module's Relay or quits at its
+    module's end: a kept-alive connection left open would hold the graceful stop."""
+    tmp = tmp_path_factory.mktemp("hosted-events-service")
+    with gunicorn_service(tmp, CARDREF_REDIS_URL=redis_url,
+                          CARDREF_DIRECTOR_KEYS=EVENTS_DIRECTOR_KEY, CARDREF_ACCESS_LOG="on") as base:
+        yield base, tmp / "gunicorn.log"
 
 
 @pytest.fixture

@@ -118,6 +118,34 @@ def random_record(game_id: str, rnd: random.Random, deals: int = 3, physical: fl
     return record
 
 
+def pushed(record: dict, actions: int) -> dict:
+    """The record as a table page pushes it after its first `actions` actions: the deals begun,
+    the last one's actions so far (its result once finished), the match's totals and digest
+    only once every deal is finished. Shares its deals' entries with `record`: copy before
+    changing them."""
+    deals, left = [], actions
+    for entry in record["deals"]:
+        if left <= 0:
+            break
+        taken = entry["actions"][:left]
+        left -= len(taken)
+        deal = {"deal": entry["deal"], "actions": taken}
+        if len(taken) == len(entry["actions"]):
+            deal["result"] = entry["result"]
+        deals.append(deal)
+    out = {k: v for k, v in record.items() if k not in ("deals", "totals", "digest")}
+    out["deals"] = deals
+    if len(deals) == len(record["deals"]) and all("result" in d for d in deals):
+        out["totals"] = record["totals"]
+        out["digest"] = records.digest(out)
+    return out
+
+
+def pushed_actions(record: dict) -> int:
+    """The actions a whole record pushes, one at a time."""
+    return sum(len(d["actions"]) for d in record["deals"])
+
+
 class _UnknownStock(Exception):
     """A physical deal's draw must name the cards drawn, which a random walk does not know."""
 

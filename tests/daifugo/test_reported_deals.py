@@ -7,9 +7,9 @@ import msgspec
 import pytest
 
 from engine import registry
-from engine.errors import InputError
 from engine.games.daifugo import GAME
 from engine.games.daifugo.phases import PASS_LIMIT
+from tests.adjudication import refused_at
 from tests.daifugo.helpers import build, ok
 
 REPORTED = GAME.reported
@@ -24,9 +24,7 @@ def totals(deals: list[dict], options: dict | None = None, seats: list[str] = SE
 
 
 def refused(deals: list[dict], options: dict | None = None, seats: list[str] = SEATS) -> str:
-    with pytest.raises(InputError) as err:
-        totals(deals, options, seats)
-    return err.value.path
+    return refused_at(totals, deals, options, seats)
 
 
 def test_d10_the_players_out_take_the_titles_points_in_order_and_carry_them():

@@ -12,38 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import records, registry
-from tests.records import random_record
+from tests.records import pushed, pushed_actions, random_record
 from tests.sizing import examples
 
 GAMES = [g.id for g in registry.all_games()]
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 PROPERTY = settings(max_examples=examples(4), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
-
-
-def pushed(record: dict, actions: int) -> dict:
-    """The record as a table pushes it after its first `actions` actions: the deals begun,
-    the last one's actions so far (its result once whole), totals and digest only at the
-    end."""
-    deals, left = [], actions
-    for entry in record["deals"]:
-        if left <= 0:
-            break
-        taken = entry["actions"][:left]
-        left -= len(taken)
-        deal = {"deal": entry["deal"], "actions": taken}
-        if len(taken) == len(entry["actions"]):
-            deal["result"] = entry["result"]
-        deals.append(deal)
-    out = {k: v for k, v in record.items() if k not in ("deals", "totals", "digest")}
-    out["deals"] = deals
-    if len(deals) == len(record["deals"]) and all("result" in d for d in deals):
-        out["totals"] = record["totals"]
-    return copy.deepcopy(out)
-
-
-def total_actions(record: dict) -> int:
-    return sum(len(d["actions"]) for d in record["deals"])
 
 
 class Counted:
@@ -74,7 +49,7 @@ def test_a_record_pushed_action_after_action_replays_only_what_is_new(game_id, s
     last = 0
     with pytest.MonkeyPatch.context() as monkeypatch:
         counted = Counted(monkeypatch)
-        for n in [*range(1, total_actions(record), stride), total_actions(record)]:
+        for n in [*range(1, pushed_actions(record), stride), pushed_actions(record)]:
             grown = pushed(record, n)
             counted.calls = 0
             report, state, checkpoint = records.replay_from(grown, known)
@@ -95,12 +70,12 @@ def test_a_record_pushed_action_after_action_replays_only_what_is_new(game_id, s
 def test_a_changed_earlier_action_in_a_longer_record_is_found_not_skipped(game_id, data):
     record = random_record(game_id, random.Random(data.draw(SEEDS)), deals=2, physical=0.0,
                            ledger=0.0)
-    total = total_actions(record)
+    total = pushed_actions(record)
     if total < 3:
         return
     stored = data.draw(st.integers(2, total - 1))
     known = checkpoints_of(pushed(record, stored))
-    longer = pushed(record, data.draw(st.integers(stored, total)))
+    longer = copy.deepcopy(pushed(record, data.draw(st.integers(stored, total))))
     flat = [(k, i) for k, d in enumerate(longer["deals"]) for i in range(len(d["actions"]))]
     k, i = flat[data.draw(st.integers(0, stored - 1))]  # an action the stored record had
     entry = longer["deals"][k]["actions"][i]

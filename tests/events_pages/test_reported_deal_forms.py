@@ -13,7 +13,6 @@ import copy
 import json
 import random
 import re
-import urllib.request
 from typing import Any
 
 import pytest
@@ -27,19 +26,9 @@ from tests.events.helpers import event as event_doc, layouts
 from tests.events.test_reported_deals import deal_reports
 from tests.events_pages.conftest import DIRECTOR_KEY
 from tests.records import random_record
+from tests.service.serving import api
 from tests.table.browser import start_browser
 from tests.table.pagedriver import click, find, finds, forget_matches, idle, saved_match, wait_for
-
-
-def api(base: str, method: str, path: str, body: Any = None, token: str | None = None,
-        **headers: str) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    sent = {"Content-Type": "application/json", **headers} if data is not None else dict(headers)
-    if token:
-        sent["Authorization"] = f"Bearer {token}"
-    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=sent,
-                                                       method=method)) as resp:
-        return json.load(resp)
 
 
 class OneTable:

@@ -26,7 +26,7 @@ from selenium.webdriver.support.ui import Select
 from engine.events import parse_event, verify_seating
 from engine.events.standings import as_json, standings
 from tests.events_pages.conftest import DIRECTOR_KEY
-from tests.service.serving import ROOT
+from tests.service.serving import ROOT, api
 from tests.table.browser import start_browser
 from tests.table.pagedriver import (
     click,
@@ -62,17 +62,6 @@ const note = () => {
 new MutationObserver(note).observe(document.body, {childList: true, subtree: true, characterData: true});
 note();
 """
-
-
-def api(base: str, method: str, path: str, body: dict | None = None, token: str | None = None,
-        **headers: str) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    sent = {"Content-Type": "application/json", **headers} if data is not None else dict(headers)
-    if token:
-        sent["Authorization"] = f"Bearer {token}"
-    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=sent,
-                                                       method=method)) as resp:
-        return json.load(resp)
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InputError
 from engine.games.guandan import GAME
+from tests.adjudication import refused_at
 
 REPORTED = GAME.reported
 assert REPORTED is not None
@@ -26,9 +26,7 @@ def levels(deals: list[dict], options: dict | None = None) -> dict:
 
 
 def refused(deals: list[dict], options: dict | None = None) -> str:
-    with pytest.raises(InputError) as err:
-        scored(deals, options)
-    return err.value.path
+    return refused_at(scored, deals, options)
 
 
 def test_s1_the_winners_go_up_by_their_finish():

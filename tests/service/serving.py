@@ -1,6 +1,7 @@
 """The real service under gunicorn on a loopback port, for the tests that need it whole."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -8,11 +9,14 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from tests.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# The director key of the hosted events' service the browser tests share (tests/conftest.py).
+EVENTS_DIRECTOR_KEY = "test-events-director-key"
 
 
 def _stop(proc: subprocess.Popen) -> bool:
@@ -82,3 +86,22 @@ def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
         if not _stop(proc):
             raise AssertionError("gunicorn did not stop within 30 s of SIGTERM:\n"
                                  + log_path.read_text(errors="replace")[-4000:])
+
+
+def answer(base: str, method: str, path: str, body: Any = None, token: str | None = None,
+           **headers: str) -> tuple[Any, dict[str, str]]:
+    """A JSON request to a running service (`token` as a bearer): the answer's JSON and its
+    headers. A refusal raises urllib's HTTPError."""
+    data = None if body is None else json.dumps(body).encode()
+    sent = {"Content-Type": "application/json", **headers} if data is not None else dict(headers)
+    if token:
+        sent["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + path, data=data, headers=sent, method=method)
+    with urllib.request.urlopen(request) as resp:
+        return json.load(resp), dict(resp.headers)
+
+
+def api(base: str, method: str, path: str, body: Any = None, token: str | None = None,
+        **headers: str) -> Any:
+    """answer()'s JSON alone."""
+    return answer(base, method, path, body, token, **headers)[0]

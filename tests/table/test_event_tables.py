@@ -5,13 +5,9 @@ pushes its record as it goes — through its queue while the service is out of r
 after a reload — so that the event document and the public standings fill themselves."""
 from __future__ import annotations
 
-import json
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-from tests.service.serving import gunicorn_service
+from tests.service.serving import EVENTS_DIRECTOR_KEY as DIRECTOR_KEY, answer
 from tests.table.browser import start_browser
 from tests.table.pagedriver import (
     click,
@@ -29,34 +25,18 @@ from tests.table.pagedriver import (
 )
 from tests.table.relay import Relay
 
-DIRECTOR_KEY = "table-test-director-key"
-
 
 @pytest.fixture(scope="module")
-def event_service(tmp_path_factory, redis_url):
-    """The service under gunicorn with hosted events (the real Redis, a director key) and its
-    access log, where every request's path shows. Reached through a relay, stopped first: the
+def event_service(hosted_events_service):
+    """The service with hosted events (the worker's one, tests/conftest.py) and its access log,
+    where every request's path shows. Reached through a relay, stopped at the module's end: the
     browsers' kept-alive connections would hold gunicorn's graceful stop."""
-    tmp: Path = tmp_path_factory.mktemp("event-service")
-    with gunicorn_service(tmp, CARDREF_REDIS_URL=redis_url, CARDREF_DIRECTOR_KEYS=DIRECTOR_KEY,
-                          CARDREF_ACCESS_LOG="on") as upstream:
-        relay = Relay(upstream).start()
-        try:
-            yield relay.base, tmp / "gunicorn.log"
-        finally:
-            relay.stop()
-
-
-def api(base: str, method: str, path: str, body: dict | None = None, token: str | None = None,
-        **headers: str) -> tuple[dict, dict]:
-    """(the answer's JSON, its headers)."""
-    data = None if body is None else json.dumps(body).encode()
-    sent = {"Content-Type": "application/json", **headers} if data is not None else dict(headers)
-    if token:
-        sent["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(base + path, data=data, headers=sent, method=method)
-    with urllib.request.urlopen(request) as resp:
-        return json.load(resp), dict(resp.headers)
+    upstream, log = hosted_events_service
+    relay = Relay(upstream).start()
+    try:
+        yield relay.base, log
+    finally:
+        relay.stop()
 
 
 class Event:
@@ -70,9 +50,9 @@ class Event:
                           "round_end": {"kind": "deals", "deals": 1}, "event_points": [3, 2, 1, 0],
                           "seating": "random"},
                "entrants": [{"id": f"e{i}", "name": f"Entrant {i}"} for i in range(8)]}
-        made, _ = api(base, "POST", "/v1/events", doc, DIRECTOR_KEY)
+        made, _ = answer(base, "POST", "/v1/events", doc, DIRECTOR_KEY)
         self.id, self.director = made["id"], made["director_token"]
-        started, _ = api(base, "POST", f"/v1/events/{self.id}/rounds", {}, self.director,
+        started, _ = answer(base, "POST", f"/v1/events/{self.id}/rounds", {}, self.director,
                          **{"If-Match": f'"{made["version"]}"'})
         self.tokens = {t["number"]: t["token"] for t in started["tables"]}
 
@@ -81,10 +61,10 @@ class Event:
                 f"&token={self.tokens[table]}")
 
     def document(self) -> dict:
-        return api(self.base, "GET", f"/v1/events/{self.id}/document", token=self.director)[0]
+        return answer(self.base, "GET", f"/v1/events/{self.id}/document", token=self.director)[0]
 
     def public(self) -> dict:
-        return api(self.base, "GET", f"/v1/events/{self.id}")[0]
+        return answer(self.base, "GET", f"/v1/events/{self.id}")[0]
 
     def seats(self, table: int) -> list[str]:
         rnd = self.public()["event"]["rounds"][0]
@@ -150,7 +130,7 @@ def test_two_tables_open_from_their_links_play_and_their_records_fill_the_event(
             record = result["record"]
             assert record["players"] == event.seats(table)
             assert record["deals"][0]["result"]["status"] == "finished"
-            check, _ = api(base, "POST", "/v1/records/check", record)
+            check, _ = answer(base, "POST", "/v1/records/check", record)
             assert check["consistent"], check["discrepancy"]
         # both tables played the same deal
         seeds = {t["result"]["record"]["deals"][0]["deal"]["seed"] for t in doc["rounds"][0]["tables"]}
@@ -205,7 +185,7 @@ def test_a_table_out_of_reach_queues_its_pushes_and_sends_them_once_back(browser
 
         # the round closed (its table tokens revoked): the next push is refused and says why;
         # the match stays, its export at hand
-        api(base, "POST", f"/v1/events/{event.id}/rounds/1/close", {}, event.director,
+        answer(base, "POST", f"/v1/events/{event.id}/rounds/1/close", {}, event.director,
             **{"If-Match": f'"{version}"'})
         click(browser, "comment-0")
         wait_present(browser, "comment-input").send_keys("late")
