@@ -75,6 +75,8 @@ TITLES: dict[str, tuple[str, str]] = {
                                "この Idempotency-Key は別のリクエストに使われています"),
     "round_not_closed": ("The event's last round is not closed", "大会の最後の回戦が終わっていません"),
     "round_closed": ("The round is closed", "その回戦は終わっています"),
+    "confirmation_not_allowed": ("This token may not confirm a seat that way",
+                                 "このトークンではその方法で席の確認を送れません"),
     "record_not_public": ("A table's record is public once its round is closed",
                           "卓の記録は回戦が終わってから公開されます"),
     "event_published": ("The event is published and changes no more",

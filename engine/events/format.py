@@ -138,13 +138,17 @@ class Seat(_Strict):
     substitute: Person | None = None
 
 
+# The engine cannot tell who wrote a document: which writer may say which `via` is the
+# service's to decide (service/api/hosted_events.py `_CONFIRMING`).
 class Confirmation(_Strict):
     """One seat's confirmation of a reported result: the seat id that confirmed it (the
     player seated, or the substitute in the seat) and how (`table`: a tap on the table's own
-    page)."""
+    page; `director`: the director attests it, e.g. the seat signed the paper score sheet)."""
 
     seat: Annotated[str, _about("a seat id of the table (a substitute's in their seat)")]
-    via: Annotated[Literal["table"], _about("how the seat confirmed: table, on the table's page")]
+    via: Annotated[Literal["table", "director"], _about(
+        "how the seat confirmed: table, a tap on the table's page; director, the director "
+        "attests it (the seat signed the score sheet)")]
 
 
 class Reported(_Strict):

@@ -349,6 +349,8 @@ _UI: dict[str, tuple[str, str]] = {
     "score": ("Score", "得点"), "result": ("Result", "結果"),
     "record": ("record", "対局記録"), "reported": ("reported", "申告"),
     "unconfirmed": ("{source}, unconfirmed", "{source}(未確認)"),
+    "director_confirmed": ("{source}, confirmed by the director",
+                           "{source}(ディレクターが確認)"),
     "pending": ("no result yet", "結果待ち"),
     "substitute_for": ("{who}, substitute for {player}", "{who}({player} の代理)"),
     "none": ("none", "なし"),
@@ -601,6 +603,11 @@ def _round_parts(event: Event, rep: EventStandings, k: int, rnd: Round,
     rows = []
     notes = []
     for table in rnd.tables:
+        reported = table.result.reported if table.result else None
+        # the seats whose confirmation the director attests (a signed score sheet): the sheet
+        # says so on their row, a tap on the table's page being the ordinary way
+        attested = {c.seat for c in reported.confirmed if c.via == "director"} \
+            if reported is not None else set()
         for i, seat in enumerate(table.seats):
             r = result_of[(n, seat.entrant)]
             # an individual plays under its own id: the column names team members, substitutes
@@ -613,12 +620,13 @@ def _round_parts(event: Event, rep: EventStandings, k: int, rnd: Round,
             source = _ui(r.result, lang) if r.result else _ui("pending", lang)
             if r.unconfirmed:
                 source = _ui("unconfirmed", lang, source=source)
+            elif (seat.substitute.id if seat.substitute else seat.player) in attested:
+                source = _ui("director_confirmed", lang, source=source)
             rows.append((_num(table.number), _num(i + 1),
                          Cell(_label(seat.entrant, names[seat.entrant])), Cell(player),
                          _num(r.place), _num(r.event_points if r.place is not None else None),
                          Cell("" if r.score is None else str(r.score), number=True),
                          Cell(source, mark="reported" if r.result == "reported" else "")))
-        reported = table.result.reported if table.result else None
         if reported is not None and reported.note:
             notes.append(f"{_ui('table_n', lang, n=table.number)}: {reported.note}")
     method = _ui(f"method_{rnd.method}", lang)

@@ -96,6 +96,41 @@ class EventTokenInvalid(InputError):
     http_status = 403
 
 
+class ConfirmationNotAllowed(InputError):
+    """A table's token sending a seat's confirmation its page cannot vouch for (403): a table
+    confirms by its seats' taps (`via: "table"`); `director` is the director's word alone."""
+
+    code = "confirmation_not_allowed"
+    http_status = 403
+
+
+# Which `via` of a seat's confirmation each token may send (docs/events.md "Confirmations"):
+# the engine cannot tell who wrote a result, the service can. A way the service checks itself
+# (a player's PIN, one day) is one more entry here.
+_CONFIRMING = {"table": ("table",), "director": ("table", "director")}
+
+
+def _confirmations_allowed(token: Token, result: Any) -> None:
+    """Each confirmation in a reported result is one the token may send (403
+    confirmation_not_allowed at the first that is not, nothing written). A body of another
+    shape is the document's to refuse (422)."""
+    reported = result.get("reported") if isinstance(result, dict) else None
+    confirmed = reported.get("confirmed") if isinstance(reported, dict) else None
+    allowed = _CONFIRMING.get(token.role, ())
+    for j, confirmation in enumerate(confirmed if isinstance(confirmed, list) else []):
+        via = confirmation.get("via") if isinstance(confirmation, dict) else None
+        # a way no token sends is no confirmation at all: the document's to refuse (422)
+        if via in _CONFIRMING["director"] and via not in allowed:
+            said = " or ".join(f'"{v}"' for v in allowed)
+            refused = ConfirmationNotAllowed(
+                f"this token confirms a seat only as {said}: \"{via}\" is not its to say (the "
+                "director attests a seat that signed the score sheet, with the director token)",
+                f"reported.confirmed[{j}].via")
+            refused.ja = (f"このトークンが送れる席の確認は {said} だけです: \"{via}\" は送れません"
+                          "(記録用紙に署名した席の確認は、ディレクターが自分のトークンで入力します)")
+            raise refused
+
+
 class EventNotFound(InputError):
     """No event of this id is kept here (404), or no such round, table, seat or entrant."""
 
@@ -176,6 +211,9 @@ REFEREE_KEY_PARAMETER = {
                    "penalty or withdrawal, a game's referee-only action such as Man's chombo); "
                    "not needed with the director token, nor with neither signing nor sealing on",
     "schema": {"type": "string"}}
+_CONFIRMATION_PROBLEM = (
+    "; a table's token sending a confirmation other than `via: \"table\"` "
+    "(`confirmation_not_allowed`, its path in `errors`)")
 _REFEREE_ACTS_PROBLEM = (
     "; with signing or sealing on, a table's record adding a referee act without the referee "
     "key in X-Referee-Key (`referee_key_required`, the act's path in `errors`)")
@@ -925,10 +963,12 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                          IDEMPOTENCY_PARAMETER, REFEREE_KEY_PARAMETER],
              requestBody=_body({**_table_result_schema(TableResult), "nullable": True}),
              responses={**_DIRECTOR_CHANGE["responses"],
-                        **_problems(_403=_CHANGE_PROBLEMS["_403"] + _REFEREE_ACTS_PROBLEM)})
+                        **_problems(_403=_CHANGE_PROBLEMS["_403"] + _REFEREE_ACTS_PROBLEM
+                                    + _CONFIRMATION_PROBLEM)})
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
         result = _body_json()
+        _confirmations_allowed(token, result)
         record = result.get("record") if isinstance(result, dict) and \
             isinstance(result.get("record"), dict) else None
         replay = _check_record(ext.settings, record) if record is not None else None

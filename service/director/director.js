@@ -10,7 +10,7 @@
 // sent to a server), for that table's phone.
 import { Problem, games as fetchGames, get, onLoopback, pageLink, publicView, qrCode, randomKey, request } from "./api.js";
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
-import { currentRound, h, namesOf, seatPerson, tid, translate } from "./dom.js";
+import { currentRound, h, namesOf, seatId, seatPerson, tid, translate, unconfirmed } from "./dom.js";
 // The reported deal's form, the table page's own (served at /table/reportform.js).
 import { reportedDealForm, refusalsAt } from "../table/reportform.js";
 
@@ -537,16 +537,7 @@ function tableStatus(table, names) {
   if (result.progress) return `${result.progress.deals_finished} ${t("deals_done")}`;
   const said = table.places ? `${t("result_in")}: ${Object.entries(table.places).sort((a, b) => a[1] - b[1]).map(([u, p]) => `${p}. ${names[u] || u}`).join("  ")}`
     : t("result_in");
-  return unconfirmed(table) ? `${said} (${t("unconfirmed")})` : said;
-}
-
-// A reported result some seat has not confirmed, where the event asks each seat to (the check
-// names it: docs/events.md "Confirmations").
-function unconfirmed(table) {
-  const reported = table.result && table.result.reported;
-  if (!reported || view.event.system.confirmations !== "seats") return false;
-  const done = new Set((reported.confirmed || []).map((c) => c.seat));
-  return table.seats.some((s) => !done.has(s.substitute ? s.substitute.id : s.player));
+  return unconfirmed(view.event, table) ? `${said} (${t("unconfirmed")})` : said;
 }
 
 // Whether the table's result is a match record: the public view shows it reduced, as its
@@ -611,11 +602,13 @@ function openResult(round, table, names, placesOnly = false) {
     value: reported ? reported.places[u] : (table.places ? table.places[u] : "") }));
   const scores = entrants.map((u) => h("input", { type: "number", ...tid(`score-${u}`), value: reported && reported.scores ? reported.scores[u] : "" }));
   const note = h("input", { ...tid("result-note"), value: reported ? reported.note || "" : "" });
+  const signed = confirmationsField(table, names);
   box.onsubmit = async (e) => {
     e.preventDefault();
     const result = { places: Object.fromEntries(entrants.map((u, k) => [u, Number(places[k].value)])) };
     if (scores.some((s) => s.value !== "")) result.scores = Object.fromEntries(entrants.map((u, k) => [u, Number(scores[k].value || 0)]));
     if (note.value.trim()) result.note = note.value.trim();
+    if (signed) signed.add(result);
     try {
       await change("PUT", `/rounds/${round}/tables/${table.number}/result`, { reported: result });
       box.hidden = true;
@@ -626,6 +619,7 @@ function openResult(round, table, names, placesOnly = false) {
     h("table", {}, h("thead", {}, h("tr", {}, h("th", { text: t("entrant") }), h("th", { text: t("place") }), h("th", { text: t("score") }))),
       h("tbody", {}, entrants.map((u, k) => h("tr", {}, h("td", { text: names[u] || u }), h("td", {}, places[k]), h("td", {}, scores[k]))))),
     h("label", { class: "field" }, h("span", { text: t("note") }), note),
+    signed ? signed.element : null,
     h("p", {}, h("button", { type: "submit", ...tid("result-save") }, t("save")), " ",
       h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel")),
       described ? [" ", h("button", { type: "button", class: "small", ...tid("result-by-deal"),
@@ -648,10 +642,12 @@ function openDealsResult(round, table, names, described) {
   };
   for (const deal of (reported && reported.deals) || [{}]) addDeal(deal);
   const note = h("input", { ...tid("result-note"), value: reported ? reported.note || "" : "" });
+  const signed = confirmationsField(table, names);
   box.onsubmit = async (e) => {
     e.preventDefault();
     const result = { deals: forms.map((f) => f.read()) };
     if (note.value.trim()) result.note = note.value.trim();
+    if (signed) signed.add(result);
     forms.forEach((f) => f.showRefusals({}));
     try {
       await change("PUT", `/rounds/${round}/tables/${table.number}/result`, { reported: result });
@@ -667,11 +663,57 @@ function openDealsResult(round, table, names, described) {
       h("button", { type: "button", class: "small", ...tid("result-remove-deal"),
         onclick: () => { if (forms.length > 1) { forms.pop(); list.lastElementChild.remove(); } } }, t("remove_deal"))),
     h("label", { class: "field" }, h("span", { text: t("note") }), note),
+    signed ? signed.element : null,
     h("p", {}, h("button", { type: "submit", ...tid("result-save") }, t("save")), " ",
       h("button", { type: "button", onclick: () => { box.hidden = true; } }, t("cancel")), " ",
       h("button", { type: "button", class: "small", ...tid("result-places-only"),
         onclick: () => openResult(round, table, names, true) }, t("result_places_only"))));
   box.hidden = false;
+}
+
+// Where the event asks each seat to confirm a reported result: a box per seat the director
+// ticks for each seat that confirmed it off the table's page (signed the score sheet), and one
+// for every seat, sent as `via: "director"` (only the director's token may say so). A result
+// saved as it stands keeps the confirmations it has (the seats' own taps); a changed one has
+// only the seats ticked now, as the table's page asks again for a changed result.
+function confirmationsField(table, names) {
+  if (view.event.system.confirmations !== "seats") return null;
+  const stored = table.result && table.result.reported;
+  const had = new Map(((stored && stored.confirmed) || []).map((c) => [c.seat, c.via]));
+  const seats = table.seats.map((s) => ({ id: seatId(s), name: seatPerson(s, names) }));
+  const boxes = seats.map((s) => h("input", { type: "checkbox", ...tid(`result-signed-${s.id}`) }));
+  const every = h("input", { type: "checkbox", ...tid("result-signed-all"),
+    onchange: () => { for (const b of boxes) b.checked = every.checked; } });
+  for (const b of boxes) b.onchange = () => { every.checked = boxes.every((x) => x.checked); };
+  const element = h("fieldset", { ...tid("result-confirmations") }, h("legend", { text: t("signed_title") }),
+    h("p", { class: "desc", text: t("signed_hint") }),
+    h("label", { class: "check" }, every, t("signed_all")),
+    seats.map((s, k) => h("label", { class: "check" }, boxes[k], s.name,
+      had.has(s.id) ? h("span", { class: "desc", ...tid(`result-signed-had-${s.id}`), text: ` (${t(`confirmed_via_${had.get(s.id)}`)})` }) : null)));
+  const add = (result) => {
+    const same = Boolean(stored) && sameResult(result, stored);
+    const confirmed = [];
+    seats.forEach((s, k) => {
+      if (same && had.has(s.id)) confirmed.push({ seat: s.id, via: had.get(s.id) });
+      else if (boxes[k].checked) confirmed.push({ seat: s.id, via: "director" });
+    });
+    if (confirmed.length) result.confirmed = confirmed;
+  };
+  return { element, add };
+}
+
+// Whether two reported results say the same (their confirmations apart): keys in any order, a
+// field left out the same as empty.
+function sameResult(a, b) {
+  const canonical = (v) => {
+    if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+    if (v && typeof v === "object") {
+      return `{${Object.keys(v).filter((k) => k !== "confirmed" && v[k] != null && v[k] !== "").sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+    }
+    return JSON.stringify(v);
+  };
+  return canonical(a) === canonical(b);
 }
 
 function drawStandings(names) {

@@ -28,3 +28,17 @@ export function currentRound(event) {
   const rounds = event.rounds || [];
   return rounds.length ? { number: rounds.length, round: rounds[rounds.length - 1] } : null;
 }
+
+// A seat's id: the substitute sitting in, else the player (what a confirmation names).
+export function seatId(seat) {
+  return seat.substitute ? seat.substitute.id : seat.player;
+}
+
+// A reported result some seat has not confirmed, where the event asks each seat to
+// (docs/events.md "Confirmations": it counts all the same, and the check names it).
+export function unconfirmed(event, table) {
+  const reported = table.result && table.result.reported;
+  if (!reported || event.system.confirmations !== "seats") return false;
+  const done = new Set((reported.confirmed || []).map((c) => c.seat));
+  return table.seats.some((s) => !done.has(seatId(s)));
+}

@@ -6,7 +6,7 @@
 // closed nor a hand in play.
 import { BASE, Problem, games as fetchGames, publicView } from "../../director/api.js";
 import { initialLanguage, language, setLanguage, t } from "../../director/i18n.js";
-import { currentRound, h, namesOf, seatPerson, tid, translate } from "../../director/dom.js";
+import { currentRound, h, namesOf, seatPerson, tid, translate, unconfirmed } from "../../director/dom.js";
 
 const app = document.getElementById("app");
 const POLL_MS = 5000;
@@ -50,7 +50,10 @@ function tableResult(table, names) {
   const placed = table.places ? Object.entries(table.places).sort((a, b) => a[1] - b[1])
     .map(([u, p]) => `${ordinalPlace(p)} ${names[u] || u}`).join("  ") : "";
   if (result.progress) return h("span", {}, `${result.progress.deals_finished} ${t("deals_done")}`, placed ? ` — ${placed}` : "");
-  return h("span", {}, placed || t("result_in"));
+  // a reported result a seat has not confirmed, where the event asks each seat to: it counts
+  // (the director sees to it with the players), and the players see it is not settled
+  return h("span", {}, placed || t("result_in"), unconfirmed(view.event, table)
+    ? h("span", { class: "unconfirmed", ...tid(`table-unconfirmed-${table.number}`), text: ` (${t("unconfirmed")})` }) : null);
 }
 
 function draw() {

@@ -98,6 +98,30 @@ def test_an_unconfirmed_result_counts_in_the_standings_marked_and_on_the_sheet()
     assert "unconfirmed" not in sheet(ev, "text", "en")
 
 
+def test_the_directors_word_for_a_seat_counts_as_its_confirmation_and_the_sheet_says_so():
+    ev = one_round(confirmations="seats")
+    seats = ev["rounds"][0]["tables"][0]["seats"]
+    # the last seat signed the paper score sheet; the director enters it
+    ev["rounds"][0]["tables"][0]["result"]["reported"]["confirmed"] = [
+        {"seat": s["player"], "via": "table"} for s in seats[:-1]] + [
+        {"seat": seats[-1]["player"], "via": "director"}]
+    assert check_event(ev)["consistent"]
+    report = standings_report(ev)
+    assert not any(line["rounds"][0]["unconfirmed"] for line in report["standings"])
+    # the sheet says it on that seat's row alone
+    text = sheet(ev, "text", "en")
+    assert text.count("reported, confirmed by the director") == 1
+    row = next(r for r in text.splitlines() if "confirmed by the director" in r)
+    assert seats[-1]["player"] in row and "unconfirmed" not in text
+    assert sheet(ev, "text", "ja").count("申告(ディレクターが確認)") == 1
+    # every seat's by the director's word: the same standings
+    ev["rounds"][0]["tables"][0]["result"]["reported"]["confirmed"] = [
+        {"seat": s["player"], "via": "director"} for s in seats]
+    assert check_event(ev)["consistent"]
+    assert [line["event_points"] for line in standings_report(ev)["standings"]] == \
+        [line["event_points"] for line in report["standings"]]
+
+
 def test_a_substitute_confirms_in_the_seat_they_took():
     ev = one_round(confirmations="seats")
     table = ev["rounds"][0]["tables"][0]

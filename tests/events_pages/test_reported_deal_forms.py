@@ -5,8 +5,9 @@ filled in through them lands in the event document as the table would report it 
 standings score it as the record of the same deal; a deal the service refuses is shown at the
 field its path names, and corrected there. Where the event asks each seat to confirm a reported
 result, the table page sends it only once every seat tapped its confirmation, and a changed result
-is confirmed again. A table calls the referee from its page; the director's live watch shows the
-call waiting and clears it, and the table sees it cleared."""
+is confirmed again; the public page marks a result a seat has not confirmed, and the director adds
+the confirmation of a seat that signed the score sheet. A table calls the referee from its page;
+the director's live watch shows the call waiting and clears it, and the table sees it cleared."""
 from __future__ import annotations
 
 import copy
@@ -264,9 +265,18 @@ def test_each_seat_confirms_a_reported_result_before_the_table_sends_it(chromium
     click(chromium, "lang-switch")
     wait_for(chromium, lambda d: "各席" in find(d, "confirm-box").text, what="the words in Japanese")
     click(chromium, "lang-switch")
-    # a result sent without every seat's confirmation is kept, and the director's watch marks it
+    # a result sent without every seat's confirmation is kept (here the last seat's missing);
+    # the public page and the director's watch mark it
+    tapped = [{"seat": s, "via": "table"} for s in ev.seats[:-1]]
     api(base, "PUT", f"/v1/events/{ev.id}/rounds/1/tables/1/result",
-        {"reported": {"deals": ev.reports}}, ev.token)
+        {"reported": {"deals": ev.reports, "confirmed": tapped}}, ev.token)
+    chromium.get(f"{base}/events/{ev.id}")
+    wait_for(chromium, lambda d: finds(d, '[data-testid="table-unconfirmed-1"]'), timeout=20,
+             what="the public page marking the unconfirmed result")
+    click(chromium, "lang-switch")
+    wait_for(chromium, lambda d: "全席の確認なし" in find(d, "table-result-1").text,
+             what="the public mark in Japanese")
+    click(chromium, "lang-switch")
     chromium.get(f"{base}/director")
     chromium.execute_script(
         "localStorage.setItem('cardref.director.events', arguments[0])",
@@ -275,6 +285,25 @@ def test_each_seat_confirms_a_reported_result_before_the_table_sends_it(chromium
     click(chromium, f"open-{ev.id}")
     wait_for(chromium, lambda d: "not confirmed by every seat" in find(d, "table-status-1").text,
              what="the unconfirmed result marked")
+    # the last seat signed the score sheet: the director's form says which seats tapped, and
+    # "every seat signed" adds the director's word for the missing one, the taps kept
+    click(chromium, "result-1")
+    wait_for(chromium, lambda d: finds(d, '[data-testid="result-confirmations"]'),
+             what="the confirmations in the director's form")
+    assert all(finds(chromium, f'[data-testid="result-signed-had-{s}"]') for s in ev.seats[:-1])
+    assert not finds(chromium, f'[data-testid="result-signed-had-{ev.seats[-1]}"]')
+    click(chromium, "result-signed-all")
+    assert find(chromium, f"result-signed-{ev.seats[-1]}").is_selected()
+    click(chromium, "result-save")
+    wait_for(chromium, lambda d: "not confirmed" not in find(d, "table-status-1").text,
+             timeout=20, what="the result confirmed by the director's word")
+    reported = ev.reported()
+    assert reported["deals"] == ev.reports
+    assert reported["confirmed"] == tapped + [{"seat": ev.seats[-1], "via": "director"}]
+    chromium.get(f"{base}/events/{ev.id}")
+    wait_for(chromium, lambda d: finds(d, '[data-testid="table-result-1"]'), timeout=20,
+             what="the public page")
+    assert not finds(chromium, '[data-testid="table-unconfirmed-1"]')
 
 
 def test_a_table_calls_the_referee_and_the_director_clears_the_call(chromium, events_service):

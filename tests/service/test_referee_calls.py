@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.events.check import check_event
 from tests.events.helpers import event
 from tests.service.test_hosted_events import Hosted, app_client, bearer, reported_for
 
@@ -123,3 +124,38 @@ def test_a_reported_result_confirmed_by_each_seat_is_kept_and_a_stranger_refused
     refused = ev.put_result(1, 1, result)
     assert refused.status_code == 422 and refused.get_json()["code"] == "event_invalid"
     assert "rounds[0].tables[0].result.reported.confirmed[0].seat" in refused.get_json()["errors"]
+
+
+def test_only_the_director_attests_a_seats_confirmation(client):
+    ev = Hosted(client, event(8, rounds=2, confirmations="seats"))
+    ev.start_round()
+    doc = ev.document()
+    seats = [s["player"] for s in doc["rounds"][0]["tables"][0]["seats"]]
+    result = reported_for(doc, 1, 1)
+    # three seats tapped on the table's page; the fourth signed the paper score sheet
+    result["reported"]["confirmed"] = [{"seat": s, "via": "table"} for s in seats[:-1]] + \
+        [{"seat": seats[-1], "via": "director"}]
+    version = ev.version
+    refused = ev.put_result(1, 1, result)
+    assert refused.status_code == 403, refused.get_json()
+    body = refused.get_json()
+    assert body["code"] == "confirmation_not_allowed"
+    assert list(body["errors"]) == ["reported.confirmed[3].via"]
+    assert "director" in body["detail"]
+    ja = ev.put_result(1, 1, result, **{"Accept-Language": "ja"}).get_json()
+    assert ja["code"] == "confirmation_not_allowed" and "ディレクター" in ja["detail"]
+    # nothing changed: no version, no result at the table
+    assert client.get(f"/v1/events/{ev.id}").get_json()["version"] == version
+    assert "result" not in ev.document()["rounds"][0]["tables"][0]
+    # a way no token sends is no confirmation: the document refuses it, whoever sends it
+    result["reported"]["confirmed"][3]["via"] = "pin"
+    for token in (ev.tables[1], ev.director["Authorization"].split()[1]):
+        unknown = ev.put_result(1, 1, result, token=token)
+        assert unknown.status_code == 422 and unknown.get_json()["code"] == "event_invalid"
+    # the director's token says it: kept as sent, and the event checks clean of it
+    result["reported"]["confirmed"][3]["via"] = "director"
+    director = ev.director["Authorization"].split()[1]
+    ev.version = ev.put_result(1, 1, result, token=director).get_json()["version"]
+    kept = ev.document()["rounds"][0]["tables"][0]["result"]["reported"]
+    assert kept["confirmed"] == result["reported"]["confirmed"]
+    assert check_event(ev.document())["consistent"]
