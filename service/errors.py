@@ -75,6 +75,8 @@ TITLES: dict[str, tuple[str, str]] = {
                                "この Idempotency-Key は別のリクエストに使われています"),
     "round_not_closed": ("The event's last round is not closed", "大会の最後の回戦が終わっていません"),
     "round_closed": ("The round is closed", "その回戦は終わっています"),
+    "record_base_mismatch": ("The table's stored record does not end where this append begins",
+                             "この追記の起点が、保存されている卓の記録の終わりと一致しません"),
     "event_published": ("The event is published and changes no more",
                         "大会は公開済みで、もう変更できません"),
     "events_unavailable": ("The events' store is unavailable", "大会の保存先が使えません"),

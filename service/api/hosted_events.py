@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 import secrets
 import threading
 from types import SimpleNamespace
@@ -51,6 +52,7 @@ from .. import event_store
 from ..cache import cache_key
 from ..errors import problem
 from ..event_store import (
+    BaseMismatch,
     Change,
     EventStore,
     EventsUnavailable,
@@ -241,6 +243,15 @@ def _error_handlers(blp: RefereeBlueprint) -> None:
         return problem(409, "version_conflict", str(err),
                        headers={"ETag": f'"{err.current}"'})
 
+    @blp.errorhandler(BaseMismatch)
+    def _base_mismatch(err: BaseMismatch):
+        # the stored end named beside the problem: a page that lost its own learns it here
+        answer = problem(409, "record_base_mismatch", str(err))
+        body = orjson.loads(answer.get_data())
+        body["end"] = err.stored or None
+        answer.set_data(orjson.dumps(body))
+        return answer
+
     @blp.errorhandler(IdempotencyKeyReused)
     def _reused(err: IdempotencyKeyReused):
         return problem(409, "idempotency_key_reused", str(err))
@@ -306,7 +317,12 @@ def _who_asks(h: SimpleNamespace) -> None:
         and table) that table's token. An unknown event is 404 before any token is read."""
         version_of(eid)
         given = bearer()
-        token = db().token(eid, given) if kept_in is not None and given else None
+        return allowed(db().token(eid, given) if kept_in is not None and given else None,
+                       table)
+
+    def allowed(token: Token | None, table: tuple[int, int] | None) -> Token:
+        """The caller's token if it may make the change (`table`: a table's, of that round
+        and table), else EventTokenInvalid saying why."""
         if token is not None and token.role == "director":
             return token
         if token is not None and table is not None and (token.round, token.table) == table:
@@ -318,6 +334,19 @@ def _who_asks(h: SimpleNamespace) -> None:
             "this needs Authorization: Bearer <the event's director token>"
             + (" or the table's token" if table is not None else "")
             + ": none was sent, or it is not one of this event's, or it was revoked")
+
+    def table_writer(eid: str, table: tuple[int, int]) -> tuple[Token, int, bool, str]:
+        """token_of(eid, table=table) in one read of the store, with what an append needs
+        besides: (the token, the event's version, whether it is published, its document's
+        frame stamp)."""
+        given = bearer() or ""
+        found = db().push_context(eid, event_store.token_id_of(given)) if \
+            event_store.EVENT_ID.fullmatch(eid) else None
+        if found is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        version, published, frame_stamp, raw = found
+        token = allowed(event_store.verified(given, raw) if given else None, table)
+        return token, version, published, frame_stamp
 
     def retry_of(token_id: str) -> Retry | None:
         key = request.headers.get(IDEMPOTENCY_HEADER)
@@ -353,6 +382,7 @@ def _who_asks(h: SimpleNamespace) -> None:
     h.snapshot = snapshot
     h.version_of = version_of
     h.token_of = token_of
+    h.table_writer = table_writer
     h.retry_of = retry_of
     h.expected_version = expected_version
 
@@ -744,15 +774,20 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
      changed,
      Person,
      TableResult) = (h.ext, h.token_of, h.changed, h.Person, h.TableResult)
+    _append_route(blp, h)
+
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/result", methods=["PUT"])
     @blp.doc(operationId="putEventTableResult",
              summary="A table's result: its match record (checked by replay) or a reported "
                      "result (table token of that table and round, or the director token)",
-             description="Sent as often as the match goes on: each replaces the table's "
+             description="Each replaces the table's "
                          "result (`null`: none again). A table's token writes while its "
                          "round is open; the "
                          "director corrects any table. `If-Match` is optional here: without "
-                         "it the result is written on the event's latest version.",
+                         "it the result is written on the event's latest version. A record's "
+                         "answer names its `end`, the base of the next append "
+                         "(appendEventTableRecord): a table pushes its whole record first, "
+                         "then only what it adds.",
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
                          IDEMPOTENCY_PARAMETER],
              requestBody=_body({**_table_result_schema(TableResult), "nullable": True}),
@@ -760,8 +795,12 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
     def table_result(eid: str, number: int, table: int):
         token = token_of(eid, table=(number, table))
         result = _body_json()
-        replay = _check_record(ext.settings, result["record"]) \
+        checked_record = _checked_record(ext.settings, result["record"]) \
             if isinstance(result, dict) and isinstance(result.get("record"), dict) else None
+        replay = checked_record[:2] if checked_record is not None else None
+        # where the record ends: what the table's next push may append to
+        end = records.record_end(result["record"], checked_record[2]) \
+            if checked_record is not None else None
 
         def compute(snap: Snapshot):
             # `snap`: the document without its tables' results (event_store: each is kept
@@ -796,13 +835,18 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                 raise
             stored = None if checked.result is None else msgspec.to_builtins(checked.result)
             change = Change.of_result(number, table, stored)
+            if end is not None and checked.result is not None and \
+                    checked.result.record is not None:
+                _remember(end)
+                change.ends[event_store.result_field(number, table)] = end.key.hex()
             if "result" in rnd["tables"][where]:
                 # a document stored whole, before each result was kept apart: its results
                 # are kept apart from now on
                 doc = _copy(snap)
                 doc["rounds"][number - 1]["tables"][where].pop("result")
                 change.document = doc
-            return change, {"round": number, "table": table}
+            return change, {"round": number, "table": table,
+                            **({"end": end.position()} if end is not None else {})}
         return changed(eid, token, compute, version_required=False, results=False)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/seats/<int:seat>/substitute",
@@ -828,6 +872,162 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             return Change.of(_normal(parse_event(doc))), {"round": number, "table": table}
         return changed(eid, token, compute)
 
+
+
+_RECORD_END = {
+    "type": "object", "nullable": True, "required": ["key", "deals", "actions", "result"],
+    "description": "where the table's stored record ends: the base of its next append",
+    "properties": {
+        "key": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                "description": "the prefix key of the whole record (docs/hosted-events.md)"},
+        "deals": {"type": "integer", "minimum": 1},
+        "actions": {"type": "integer", "minimum": 0,
+                    "description": "the last deal's actions"},
+        "result": {"type": "boolean", "description": "whether the last deal's result is "
+                                                    "written"}}}
+_APPEND_BODY = {
+    "type": "object", "required": ["base"], "additionalProperties": False,
+    "properties": {
+        "base": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                 "description": "the key of the stored record's end, as the last push's "
+                                "answer named it (`end.key`)"},
+        "actions": {"type": "array", "items": _OBJECT,
+                    "description": "more actions of the record's last deal, as a record "
+                                   "writes them"},
+        "result": {**_OBJECT, "description": "the last deal's written result (replacing any)"},
+        "deals": {"type": "array", "items": _OBJECT,
+                  "description": "new deals, each as a record writes it, with its `actions` "
+                                 "(`[]`: none yet)"},
+        "totals": {**_OBJECT, "nullable": True,
+                   "description": "the new record's totals (left out: it has none)"},
+        "digest": {"type": "string", "nullable": True,
+                   "description": "the new record's digest (left out: it has none)"}}}
+_HEX_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """A table's push of only what its record adds."""
+    ext, db, table_writer, retry_of, answered, snapshot = (
+        h.ext, h.db, h.table_writer, h.retry_of, h.answered, h.snapshot)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/record", methods=["POST"])
+    @blp.doc(operationId="appendEventTableRecord",
+             summary="Append to a table's match record: only what it adds (table token of "
+                     "that table and round, or the director token)",
+             description="The body names the stored record's end it extends (`base`: the "
+                         "`end.key` of the last push's answer) and carries only what is new: "
+                         "the last deal's new actions and its result, new deals, the new "
+                         "record's totals and digest. Checked as the whole record would be "
+                         "(same codes, same limits); the table's result is then that record, "
+                         "as if pushed whole (putEventTableResult). A base that is not the "
+                         "stored end (a lost push, a director's correction, another device) "
+                         "is refused, 409 `record_base_mismatch`, its `end` the stored end's "
+                         "key (null: none an append may extend): push the whole record.",
+             parameters=[EVENT_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
+             requestBody=_body(_APPEND_BODY),
+             responses={**_json_answer(200, {**_CHANGED, "properties": {
+                 **_CHANGED["properties"], "round": {"type": "integer"},
+                 "table": {"type": "integer"}, "end": _RECORD_END}},
+                 "Appended: the new version and the record's new end"),
+                 **_problems(**{**{k: v for k, v in _CHANGE_PROBLEMS.items() if k != "_428"},
+                                "_409": _CHANGE_PROBLEMS["_409"] + "; an append whose base is "
+                                        "not the stored record's end (`record_base_mismatch`)"})})
+    def append_record(eid: str, number: int, table: int):
+        token, version, published, frame_stamp = table_writer(eid, (number, table))
+        parts = _body_json()
+        if not isinstance(parts, dict) or not isinstance(parts.get("base"), str) or \
+                not _HEX_KEY.fullmatch(parts["base"]):
+            raise InputError("an append names its base: the key of the stored record's end "
+                             "(64 hex digits), as the last push's answer gave it (`end.key`)",
+                             "base", code="request_invalid")
+        retry = retry_of(token.id)
+
+        def appended(parts: dict[str, Any]) -> records.Appended:
+            """The append checked against the stored record's end (kept here, or made once
+            from the stored record)."""
+            base = parts["base"]
+            end = _ENDS.get(bytes.fromhex(base))
+            if end is None:
+                result, stored = db().table_record(eid, number, table)
+                if stored == base and result is not None:
+                    end = _end_of(result.get("record"))
+                if end is None or end.key.hex() != base:
+                    raise BaseMismatch("the table's stored record does not end where this "
+                                       "append begins: push the whole record", stored)
+            _within_limits(ext.settings, *records.append_size(end, parts), "deals")
+            try:
+                done = records.append(end, parts)
+            except InputError as err:
+                raise InputError(err.message, err.path, code="event_invalid") from None
+            _consistent(done.report)
+            return done
+
+        def open_table(published: bool, frame_stamp: str) -> None:
+            """What the table's push needs of the event: not published, the round and
+            table seated, the round open to a table's token."""
+            if published:
+                raise EventStateConflict("the event is published: it changes no more", "",
+                                         code="event_published")
+            rounds = _ROUNDS.get((eid, frame_stamp)) if frame_stamp else None
+            if rounds is None:
+                rounds = _rounds_of(snapshot(eid, results=False))
+            if not 1 <= number <= len(rounds):
+                raise EventNotFound(f"round {number} is not seated", "number")
+            closed, tables = rounds[number - 1]
+            if table not in tables:
+                raise EventNotFound(f"the round has no table {table}", "table")
+            if token.role == "table" and closed:
+                raise EventStateConflict(f"round {number} is closed: only the director "
+                                         "corrects its results", "rounds",
+                                         code="round_closed")
+
+        try:
+            open_table(published, frame_stamp)
+            done = appended(parts)
+        except (InputError, BaseMismatch) as err:
+            # a retry of an append that was written: answered as then, whatever came since
+            kept = db().kept_answer(eid, retry) if retry is not None else None
+            if kept is not None:
+                return answered(kept)
+            if isinstance(err, InputError) and not isinstance(err, EventStateConflict):
+                # refused against its base: a base that is no longer the stored end is the
+                # refusal to give (the page pushes whole), whatever the append said
+                stored = db().record_end(eid, number, table)
+                if stored != parts["base"]:
+                    raise BaseMismatch("the table's stored record does not end where this "
+                                       "append begins: push the whole record", stored) from None
+            raise
+        assert done.end is not None, "a consistent record has an end"
+        keep_replay(done.report, done.state)
+        _remember(done.end)
+        part = orjson.dumps(done.part)
+        extra = {"round": number, "table": table, "end": done.end.position()}
+
+        def answer(version: int) -> bytes:
+            return orjson.dumps({"id": eid, "version": version, **extra})
+        for _ in range(_FRAME_RETRIES):
+            try:
+                _version, body = db().append(eid, version, number, table, parts["base"],
+                                             done.end.key.hex(), part, answer, retry,
+                                             acting=token.id)
+                return answered(body)
+            except VersionConflict:
+                # another change came first: the append stands unless the document changed
+                # what it checked (the round closed, the event published)
+                token, version, published, frame_stamp = table_writer(eid, (number, table))
+                open_table(published, frame_stamp)
+        raise VersionConflict("the event changed too often meanwhile: send it again", version)
+
+
+def _end_of(record: Any) -> records.RecordEnd | None:
+    """The end of a stored record, replayed here once (an append after another process's)."""
+    if not isinstance(record, dict):
+        return None
+    report, _, checkpoint = _replayed_from(record)
+    end = records.record_end(record, checkpoint) if report["consistent"] else None
+    if end is not None:
+        _remember(end)
+    return end
 
 
 def _director_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
@@ -1035,38 +1235,100 @@ def replayed_here(record: Any) -> tuple[dict[str, Any], Any]:
     """A record's check report and final state, resumed from the longest prefix replayed
     here; the replay kept for the standings (engine/events/standings.py `keep`), which read
     the same record next."""
+    report, state, _ = _replayed_from(record)
+    return report, state
+
+
+def _replayed_from(record: Any) -> tuple[dict[str, Any], Any, records.Checkpoint | None]:
+    """replayed_here's report and state, and the checkpoint at the record's end."""
     report, state, checkpoint = records.replay_from(record, _CHECKPOINTS)
     if checkpoint is not None:
-        with _CHECKPOINTS_LOCK:
-            if checkpoint.key not in _CHECKPOINTS and len(_CHECKPOINTS) >= _CHECKPOINTS_KEEP:
-                _CHECKPOINTS.pop(next(iter(_CHECKPOINTS)))
-            _CHECKPOINTS[checkpoint.key] = checkpoint
+        _keep_checkpoint(checkpoint)
     keep_replay(report, state)
-    return report, state
+    return report, state, checkpoint
+
+
+def _keep_checkpoint(checkpoint: records.Checkpoint) -> None:
+    with _CHECKPOINTS_LOCK:
+        if checkpoint.key not in _CHECKPOINTS and len(_CHECKPOINTS) >= _CHECKPOINTS_KEEP:
+            _CHECKPOINTS.pop(next(iter(_CHECKPOINTS)))
+        _CHECKPOINTS[checkpoint.key] = checkpoint
 
 
 def _check_record(settings, record: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """A table's record, within the service's bounds and replayed before it is stored: one
     that does not replay as written is refused with the discrepancy's code. Its report and
     final state."""
-    from ..errors import LimitExceeded
+    report, state, _ = _checked_record(settings, record)
+    return report, state
 
+
+def _checked_record(settings, record: dict[str, Any]
+                    ) -> tuple[dict[str, Any], Any, records.Checkpoint | None]:
+    """_check_record's report and state, and the checkpoint at the record's end."""
     deals, actions = records.record_size(record)
-    if deals > settings.max_record_deals or actions > settings.max_record_actions:
-        raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
-                            f"{settings.max_record_actions} actions here", "record.deals")
+    _within_limits(settings, deals, actions, "record.deals")
     try:
-        report, state = replayed_here(record)
+        report, state, checkpoint = _replayed_from(record)
     except InputError as err:
         raise InputError(err.message, f"record.{err.path}" if err.path else "record",
                          code="event_invalid") from None
+    _consistent(report)
+    return report, state, checkpoint
+
+
+def _within_limits(settings, deals: int, actions: int, path: str) -> None:
+    from ..errors import LimitExceeded
+
+    if deals > settings.max_record_deals or actions > settings.max_record_actions:
+        raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
+                            f"{settings.max_record_actions} actions here", path)
+
+
+def _consistent(report: dict[str, Any]) -> None:
+    """A record's replay report, refused (event_record_inconsistent) at its discrepancy."""
     found = report["discrepancy"]
     if found is not None:
         where = ", ".join(f"{k} {found[k]}" for k in ("deal", "step") if found.get(k) is not None)
         raise InputError(f"the record does not replay as written: {found['code']}"
                          + (f" ({where})" if where else ""), "record",
                          code="event_record_inconsistent")
-    return report, state
+
+
+# The ends of the records pushed or read here (engine/records.py RecordEnd), by their key: an
+# append names its base's key and resumes from the end kept for it, its replay, prefix key and
+# digest chained on from there. Content-named like the checkpoints (a key is its record's
+# whole content), per process and bounded; an end not kept here is made once from the stored
+# record (another worker's push, a restart).
+_ENDS: dict[bytes, records.RecordEnd] = {}
+_ENDS_KEEP = 1024
+
+
+def _remember(end: records.RecordEnd) -> None:
+    with _CHECKPOINTS_LOCK:
+        if end.key not in _ENDS and len(_ENDS) >= _ENDS_KEEP:
+            _ENDS.pop(next(iter(_ENDS)))
+        _ENDS[end.key] = end
+    _keep_checkpoint(end.checkpoint)
+
+
+# What an append checks of the document without results — its rounds, whether each is
+# closed, its tables — by the event and the stamp of the change that last wrote that document
+# (`framestamp`: new with every write, even after a failover): read and parsed once per
+# document, not per push.
+_ROUNDS: dict[tuple[str, str], list[tuple[bool, frozenset[int]]]] = {}
+_ROUNDS_KEEP = 256
+
+
+def _rounds_of(snap: Snapshot) -> list[tuple[bool, frozenset[int]]]:
+    rounds = [(rnd.get("seed") is not None,
+               frozenset(t["number"] for t in rnd.get("tables") or []))
+              for rnd in snap.document.get("rounds") or []]
+    if snap.frame_stamp:
+        if len(_ROUNDS) >= _ROUNDS_KEEP:
+            _ROUNDS.pop(next(iter(_ROUNDS)))
+        _ROUNDS[snap.id, snap.frame_stamp] = rounds
+    return rounds
 
 
 def public(snap: Snapshot) -> dict[str, Any]:
