@@ -150,12 +150,16 @@ return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1
 """
 
 # An append to a table's record (engine/records.py `append`), the record not read: written if
-# the event is at the expected version and the table's stored end is the append's base.
+# the document without results is the one the append was checked against (its frame stamp: the
+# round still open, the table still seated), the event not published, and the table's stored
+# end is the append's base. Other tables' writes meanwhile do not refuse it: its version is
+# taken here, the next, and kept beside the answer for a retry (the answer is sealed before).
 # KEYS: 1 the event, 2 its tokens, 3 the idempotency record, 4 the results' tails, 5 the
-# records' ends. ARGV: 1 the expected version, 2 the request's digest ("": no Idempotency-Key),
-# 3 the answer to keep, 4 its TTL, 5 the acting token id ("": the director key), 6 the table's
+# records' ends. ARGV: 1 the frame stamp, 2 the request's digest ("": no Idempotency-Key), 3
+# the answer to keep, 4 its TTL, 5 the acting token id ("": the director key), 6 the table's
 # field, 7 the base (hex), 8 the new end (hex), 9 the part (one JSON line), 10 the new stamp.
-# Returns {outcome, value}: as _CHANGE's, and base/"<the stored end>" (or "": none).
+# Returns {outcome, value}: ok/new version, replay/"#<version>\n<kept answer>", reused,
+# revoked, moved (the document or publication changed), base/"<the stored end>" (or "").
 _APPEND = """
 if ARGV[2] ~= '' then
   local kept = redis.call('GET', KEYS[3])
@@ -167,20 +171,19 @@ end
 if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then
   return {'revoked', ''}
 end
-local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if version ~= tonumber(ARGV[1]) then
-  return {'conflict', tostring(version) .. ':' .. (redis.call('HGET', KEYS[1], 'frame') or '0')}
-end
+local event = redis.call('HMGET', KEYS[1], 'framestamp', 'published')
+if (event[1] or '') ~= ARGV[1] or event[2] == '1' then return {'moved', ''} end
 local stored = redis.call('HGET', KEYS[5], ARGV[6])
 if stored ~= ARGV[7] then return {'base', stored or ''} end
-redis.call('HSET', KEYS[1], 'version', version + 1, 'stamp', ARGV[10])
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HSET', KEYS[1], 'stamp', ARGV[10])
 local tail = redis.call('HGET', KEYS[4], ARGV[6]) or ''
 redis.call('HSET', KEYS[4], ARGV[6], tail .. ARGV[9] .. '\\n')
 redis.call('HSET', KEYS[5], ARGV[6], ARGV[8])
 if ARGV[2] ~= '' then
-  redis.call('SET', KEYS[3], ARGV[2] .. '\\n' .. ARGV[3], 'EX', ARGV[4])
+  redis.call('SET', KEYS[3], ARGV[2] .. '\\n#' .. version .. '\\n' .. ARGV[3], 'EX', ARGV[4])
 end
-return {'ok', tostring(version + 1)}
+return {'ok', tostring(version)}
 """
 
 
@@ -211,6 +214,11 @@ class BaseMismatch(Exception):
     def __init__(self, message: str, stored: str):
         super().__init__(message)
         self.stored = stored
+
+
+class DocumentMoved(Exception):
+    """The document an append was checked against was written since, or the event published:
+    check it again."""
 
 
 class IdempotencyKeyReused(Exception):
@@ -574,7 +582,7 @@ class EventStore:
             return int(value), body
         if outcome == "replay":
             assert retry is not None
-            return 0, retry.open(value)
+            return 0, _opened(retry, value)
         if outcome == "reused":
             raise IdempotencyKeyReused("this Idempotency-Key was used for another request "
                                        f"in the last {IDEMPOTENCY_SECONDS // 3600} hours: "
@@ -585,16 +593,14 @@ class EventStore:
         raise VersionConflict(f"the event is at version {current}, not {expected}",
                               int(current), int(frame))
 
-    def append(self, eid: str, expected: int, round_number: int, table: int, base: str,
-               end: str, part: bytes, answer, retry: Retry | None, acting: str = ""
-               ) -> tuple[int, bytes]:
-        """Add `part` (one JSON line) to a table's record if the event is at version
-        `expected` and the record's stored end is `base` (hex); its end is `end` from then
-        on. (the new version, the answer's bytes), as `change`; raises BaseMismatch besides
-        change's refusals."""
-        body = answer(expected + 1)
+    def append(self, eid: str, frame_stamp: str, round_number: int, table: int, base: str,
+               end: str, part: bytes, answer, retry: Retry | None, acting: str = "") -> bytes:
+        """Add `part` (one JSON line) to a table's record if the document is still the one of
+        `frame_stamp` and the record's stored end is `base` (hex); its end is `end` from then
+        on. The answer's bytes (`answer(version)`; a retry gets the kept one). Raises
+        BaseMismatch, DocumentMoved besides change's refusals."""
         args: list[bytes | str | int] = [
-            expected, retry.digest if retry else "", retry.seal(body) if retry else "",
+            frame_stamp, retry.digest if retry else "", retry.seal(answer(0)) if retry else "",
             IDEMPOTENCY_SECONDS, acting, result_field(round_number, table), base, end, part,
             secrets.token_hex(8)]
         keys = self._keys(eid, retry)
@@ -603,7 +609,12 @@ class EventStore:
         if outcome == "base":
             raise BaseMismatch("the table's stored record does not end where this append "
                                "begins: push the whole record", value.decode())
-        return self._outcome(outcome, value, expected, body, retry)
+        if outcome == "moved":
+            raise DocumentMoved("the event's document changed since the append was checked")
+        if outcome == "ok":
+            return answer(int(value))
+        assert retry is not None or outcome != "replay"
+        return self._outcome(outcome, value, 0, b"", retry)[1]
 
     def kept_answer(self, eid: str, retry: Retry) -> bytes | None:
         """The answer kept for `retry`'s key, when it was this very request (IdempotencyKeyReused
@@ -616,4 +627,15 @@ class EventStore:
             raise IdempotencyKeyReused("this Idempotency-Key was used for another request "
                                        f"in the last {IDEMPOTENCY_SECONDS // 3600} hours: "
                                        "a new request takes a new key")
-        return retry.open(sealed)
+        return _opened(retry, sealed)
+
+
+def _opened(retry: Retry, kept: bytes) -> bytes:
+    """A kept answer: sealed whole, or (an append's, `#<version>\\n` first) sealed before its
+    version was known, the version put in."""
+    if not kept.startswith(b"#"):
+        return retry.open(kept)
+    version, _, sealed = kept[1:].partition(b"\n")
+    answer = orjson.loads(retry.open(sealed))
+    answer["version"] = int(version)
+    return orjson.dumps(answer)

@@ -54,6 +54,7 @@ from ..errors import problem
 from ..event_store import (
     BaseMismatch,
     Change,
+    DocumentMoved,
     EventStore,
     EventsUnavailable,
     IdempotencyKeyReused,
@@ -1005,18 +1006,18 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 
         def answer(version: int) -> bytes:
             return orjson.dumps({"id": eid, "version": version, **extra})
-        for _ in range(_FRAME_RETRIES):
+        for _ in range(event_store.APPLY_ATTEMPTS):
             try:
-                _version, body = db().append(eid, version, number, table, parts["base"],
-                                             done.end.key.hex(), part, answer, retry,
-                                             acting=token.id)
-                return answered(body)
-            except VersionConflict:
-                # another change came first: the append stands unless the document changed
-                # what it checked (the round closed, the event published)
+                return answered(db().append(eid, frame_stamp, number, table, parts["base"],
+                                            done.end.key.hex(), part, answer, retry,
+                                            acting=token.id))
+            except DocumentMoved:
+                # the director wrote the document since (or published): the append stands if
+                # the round is still open to it and its table still seated there
                 token, version, published, frame_stamp = table_writer(eid, (number, table))
                 open_table(published, frame_stamp)
-        raise VersionConflict("the event changed too often meanwhile: send it again", version)
+        raise VersionConflict("the event's document changed too often meanwhile: send it "
+                              "again", version)
 
 
 def _end_of(record: Any) -> records.RecordEnd | None:
