@@ -239,14 +239,21 @@ class Event:
 
 _PUSH_LUA = """
 wrk.headers["Content-Type"] = "application/json"
-local tables = {}
+-- the file: per table "P <path> <token> <end key of its whole push>", then per append
+-- "E <end key after it>" and its body
+local tables, owner, key = {}, {}, nil
 for line in io.lines("{bodies}") do
-  if string.sub(line, 1, 2) == "P " then
-    local path, token = string.match(line, "^P (%S+) (%S+)$")
+  local kind = string.sub(line, 1, 2)
+  if kind == "P " then
+    local path, token, first = string.match(line, "^P (%S+) (%S+) (%x+)$")
     tables[#tables + 1] = {path = path, auth = "Bearer " .. token, bodies = {}}
+    owner[first] = {#tables, 0}
+  elseif kind == "E " then
+    key = string.sub(line, 3)
   else
     local t = tables[#tables]
     t.bodies[#t.bodies + 1] = line
+    owner[key] = {#tables, #t.bodies}
   end
 end
 local count = 0
@@ -254,19 +261,38 @@ function setup(thread)
   thread:set("tid", count)
   count = count + 1
 end
-local mine, n = nil, 0
+-- thread t pushes tables t+1, t+1+T, ...: as a page does, one push of a table in flight, the
+-- next from the end its answer names (a 409's `end` too: then the push after the stored end)
+local mine, next, busy, turn = nil, {}, {}, 0
 function request()
   if mine == nil then
-    -- thread t pushes tables t+1, t+1+T, ...: a table's next push follows its last
     mine = {}
-    for i = (tid or 0) + 1, #tables, {threads} do mine[#mine + 1] = tables[i] end
+    for i = (tid or 0) + 1, #tables, {threads} do
+      mine[#mine + 1] = i
+      next[i], busy[i] = 1, false
+    end
   end
-  local t = mine[n % #mine + 1]
-  local k = math.floor(n / #mine) % #t.bodies + 1
-  n = n + 1
+  local chosen = nil
+  for _ = 1, #mine do
+    turn = turn % #mine + 1
+    local i = mine[turn]
+    if not busy[i] and next[i] <= #tables[i].bodies then chosen = i break end
+  end
+  chosen = chosen or mine[turn]  -- every table busy (or done): one more in flight
+  busy[chosen] = true
+  local t = tables[chosen]
+  local body = t.bodies[math.min(next[chosen], #t.bodies)]
   -- headers given replace wrk.headers: the content type too
   return wrk.format("POST", t.path, {["Authorization"] = t.auth,
-                                     ["Content-Type"] = "application/json"}, t.bodies[k])
+                                     ["Content-Type"] = "application/json"}, body)
+end
+function response(status, headers, body)
+  local key = string.match(body, '"key":"(%x+)"') or string.match(body, '"end":"(%x+)"')
+  local found = key and owner[key]
+  if found then
+    next[found[1]] = found[2] + 1
+    busy[found[1]] = false
+  end
 end
 """
 
@@ -305,16 +331,17 @@ def floor_run(floor_url: str, duration: float, work: str) -> Any:
 
 def push_bodies(ev: Event, start: int, count: int, path: str) -> int:
     """Each table's whole record pushed at `start` actions (its page's first push), then its
-    paths, token and the appends to start+1 … start+count actions (a push each) written for
-    _PUSH_LUA; the appends written."""
+    path, token and end, and the appends to start+1 … start+count actions (a push each, the
+    end it leaves before it) written for _PUSH_LUA; the appends written."""
     written = 0
     with open(path, "wb") as f:
         for table, token in sorted(ev.tokens.items()):
             whole = ev.records[table]
             last = actions_of(whole)
-            ev.push(table, start)
-            f.write(f"P {ev.append_path(table)} {token}\n".encode())
+            first = ev.push(table, start)
+            f.write(f"P {ev.append_path(table)} {token} {first}\n".encode())
             for n in range(start + 1, min(start + count, last) + 1):
+                f.write(f"E {end_key(with_digest(prefix(whole, n)))}\n".encode())
                 f.write(orjson.dumps(append_body(whole, n)) + b"\n")
                 written += 1
     return written
@@ -462,8 +489,8 @@ def main() -> int:
             "{threads}", str(WRK_THREADS)), 32, args.duration, work)
         after = floor_run(floor_url, args.duration, work)
         floor = statistics.mean([before.rps, after.rps])
-        note = "" if push.requests <= written else "; some appends sent again from a base " \
-                                                  "gone (409 record_base_mismatch)"
+        note = "" if push.requests <= written else "; some tables ran out of appends (the " \
+                                                  "last sent again: 409 record_base_mismatch)"
         rows.append(("push: a table's record one action longer (appended)", push, floor,
                      f"{len(ev.tokens)} tables in turn{note}"))
         drain(push)

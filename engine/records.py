@@ -884,8 +884,8 @@ def record_end(data: Mapping[str, Any], checkpoint: Checkpoint | None) -> Record
 def append_size(end: RecordEnd, parts: Mapping[str, Any]) -> tuple[int, int]:
     """(deals, actions) of the record `parts` make of `end`'s, counted before anything is
     checked (the service's bounds), as record_size counts."""
-    deals = parts.get("deals") if isinstance(parts.get("deals"), list) else []
-    actions = parts.get("actions") if isinstance(parts.get("actions"), list) else []
+    deals: list[Any] = parts["deals"] if isinstance(parts.get("deals"), list) else []
+    actions: list[Any] = parts["actions"] if isinstance(parts.get("actions"), list) else []
     added = len(actions) + sum(len(d["actions"]) for d in deals
                                if isinstance(d, Mapping) and isinstance(d.get("actions"), list))
     return end.deals + len(deals), end.actions + added
@@ -959,7 +959,7 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
     cp = end.checkpoint
     entries = list(record.deals)
     entries[0] = msgspec.structs.replace(entries[0], actions=[None] * cp.actions
-                                         + entries[0].actions)  # type: ignore[operator]
+                                         + entries[0].actions)
     count = cp.deal + len(entries)
     deals: list[dict[str, Any]] = [dict(d, totals=dict(d["totals"])) for d in cp.deals]
     totals: dict[str, int] = {}
@@ -1007,7 +1007,7 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
             discrepancy = _discrepancy("totals_differ", lang, None, None,
                                        recorded=record.totals, engine=totals)
     # the new record's prefix key and the hash of its canonical bytes, chained on from the end
-    key, hashed, done = cp.key, end.hashed.copy(), cp.actions
+    key, hashed, in_deal = cp.key, end.hashed.copy(), cp.actions
     written = canonical["deals"]
     for j, entry in enumerate(written):
         if j > 0:
@@ -1015,12 +1015,12 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
             hashed.update(_closed(before["deal"], before.get("result")) + b"," + _ENTRY_OPEN)
             key = _sha(_chain(key, b"R", before.get("result")), b"D",
                        orjson.dumps(entry["deal"]))
-            done = 0
+            in_deal = 0
         for action in entry["actions"]:
-            part = orjson.dumps(action)
-            hashed.update(b"," + part if done else part)
-            key = _sha(key, b"A", part)
-            done += 1
+            written_action = orjson.dumps(action)
+            hashed.update(b"," + written_action if in_deal else written_action)
+            key = _sha(key, b"A", written_action)
+            in_deal += 1
     at_actions = hashed.copy()
     tail = written[-1]
     finished = {k: v for k, v in canonical.items() if k != "deals"}

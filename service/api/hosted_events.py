@@ -875,6 +875,7 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 
 
 
+_CHANGED_PROPERTIES: dict[str, Any] = _CHANGED["properties"]  # type: ignore[assignment]
 _RECORD_END = {
     "type": "object", "nullable": True, "required": ["key", "deals", "actions", "result"],
     "description": "where the table's stored record ends: the base of its next append",
@@ -927,7 +928,7 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
              parameters=[EVENT_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
              requestBody=_body(_APPEND_BODY),
              responses={**_json_answer(200, {**_CHANGED, "properties": {
-                 **_CHANGED["properties"], "round": {"type": "integer"},
+                 **_CHANGED_PROPERTIES, "round": {"type": "integer"},
                  "table": {"type": "integer"}, "end": _RECORD_END}},
                  "Appended: the new version and the record's new end"),
                  **_problems(**{**{k: v for k, v in _CHANGE_PROBLEMS.items() if k != "_428"},
