@@ -193,3 +193,17 @@ def test_appends_of_random_sizes_from_random_seeds(redis_url):
         end = ev.ok(append(ev, 1, 1, {**record_append(stored, grown), "base": end["key"]}))["end"]
         stored = grown
     assert table_result(ev) == {"record": record_cut(record, total)}
+
+
+def test_appends_go_on_after_a_directors_change_to_the_document(redis_url):
+    ev, record = open_round(redis_url, 12)
+    cuts = [record_cut(record, n) for n in (2, 5, 8)]
+    end = ev.ok(ev.put_result(1, 1, {"record": cuts[0]}))["end"]
+    end = ev.ok(append(ev, 1, 1, {**record_append(cuts[0], cuts[1]), "base": end["key"]}))["end"]
+    entrant = ev.document()["entrants"][0]["id"]
+    ev.ok(ev.post("/penalties", json={"entrant": entrant, "kind": "warning", "reason": "late"}))
+    # the document moved on; the table's record did not: its next append still lands
+    ev.ok(append(ev, 1, 1, {**record_append(cuts[1], cuts[2]), "base": end["key"]}))
+    document = ev.document()
+    assert document["rounds"][0]["tables"][0]["result"] == {"record": cuts[2]}
+    assert document["penalties"][0]["entrant"] == entrant
