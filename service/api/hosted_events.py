@@ -336,18 +336,34 @@ def _who_asks(h: SimpleNamespace) -> None:
             + (" or the table's token" if table is not None else "")
             + ": none was sent, or it is not one of this event's, or it was revoked")
 
-    def table_writer(eid: str, table: tuple[int, int]) -> tuple[Token, int, bool, str]:
+    def table_writer(eid: str, table: tuple[int, int], fresh: bool = False
+                     ) -> tuple[Token, int, bool, str]:
         """token_of(eid, table=table) in one read of the store, with what an append needs
         besides: (the token, the event's version, whether it is published, its document's
-        frame stamp)."""
+        frame stamp). Unless `fresh`, from what this process read last for the same token
+        and event, without asking the store: the append's script checks again that the
+        token still exists, the document is that one and the event not published."""
         given = bearer() or ""
+        mark = (eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest())
+        kept, frame_stamp = _WRITERS.get(mark), _FRAMES.get(eid)
+        if not fresh and kept is not None and frame_stamp is not None:
+            return allowed(kept, table), 0, False, frame_stamp
         found = db().push_context(eid, event_store.token_id_of(given)) if \
             event_store.EVENT_ID.fullmatch(eid) else None
         if found is None:
             raise EventNotFound("no event of this id is kept here", "eid")
         version, published, frame_stamp, raw = found
         token = allowed(event_store.verified(given, raw) if given else None, table)
+        if given and frame_stamp and not published:
+            _bounded(_WRITERS, _WRITERS_KEEP)[mark] = token
+            _bounded(_FRAMES, _WRITERS_KEEP)[eid] = frame_stamp
         return token, version, published, frame_stamp
+
+    def forget_writer(eid: str) -> None:
+        """What table_writer kept for this caller and event (its token was revoked)."""
+        given = bearer() or ""
+        _WRITERS.pop((eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest()),
+                     None)
 
     def retry_of(token_id: str) -> Retry | None:
         key = request.headers.get(IDEMPOTENCY_HEADER)
@@ -384,6 +400,7 @@ def _who_asks(h: SimpleNamespace) -> None:
     h.version_of = version_of
     h.token_of = token_of
     h.table_writer = table_writer
+    h.forget_writer = forget_writer
     h.retry_of = retry_of
     h.expected_version = expected_version
 
@@ -909,8 +926,8 @@ _HEX_KEY = re.compile(r"[0-9a-f]{64}")
 
 def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
     """A table's push of only what its record adds."""
-    ext, db, table_writer, retry_of, answered, snapshot = (
-        h.ext, h.db, h.table_writer, h.retry_of, h.answered, h.snapshot)
+    ext, db, table_writer, forget_writer, retry_of, answered, snapshot = (
+        h.ext, h.db, h.table_writer, h.forget_writer, h.retry_of, h.answered, h.snapshot)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/record", methods=["POST"])
     @blp.doc(operationId="appendEventTableRecord",
@@ -1015,8 +1032,12 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             except DocumentMoved:
                 # the director wrote the document since (or published): the append stands if
                 # the round is still open to it and its table still seated there
-                token, version, published, frame_stamp = table_writer(eid, (number, table))
+                token, version, published, frame_stamp = table_writer(eid, (number, table),
+                                                                      fresh=True)
                 open_table(published, frame_stamp)
+            except TokenRevoked:
+                forget_writer(eid)
+                raise
         raise VersionConflict("the event's document changed too often meanwhile: send it "
                               "again", version)
 
@@ -1320,6 +1341,22 @@ def _remember(end: records.RecordEnd) -> None:
 # document, not per push.
 _ROUNDS: dict[tuple[str, str], list[tuple[bool, frozenset[int]]]] = {}
 _ROUNDS_KEEP = 256
+
+# Who pushes, as last read from the store here: each caller's verified token by the event
+# and the SHA-256 of the bearer sent (a wrong secret never finds one), and each event's last
+# frame stamp. A table's append checks its token from these, and its script checks in the
+# store that the token still exists (a revoked one: 403), the document is still that one and
+# the event not published (else they are read again): one round trip a push, not two.
+_WRITERS: dict[tuple[str, bytes], Token] = {}
+_FRAMES: dict[str, str] = {}
+_WRITERS_KEEP = 4096
+
+
+def _bounded(kept: dict, most: int) -> dict:
+    """`kept`, its oldest entry dropped when it holds `most`."""
+    if len(kept) >= most:
+        kept.pop(next(iter(kept)), None)
+    return kept
 
 
 def _rounds_of(snap: Snapshot) -> list[tuple[bool, frozenset[int]]]:

@@ -28,6 +28,8 @@ def forget_every_end() -> None:
     hosted_events._ENDS.clear()
     hosted_events._CHECKPOINTS.clear()
     hosted_events._ROUNDS.clear()
+    hosted_events._WRITERS.clear()
+    hosted_events._FRAMES.clear()
 
 
 def open_round(redis_url: str, seed: int) -> tuple[Hosted, dict]:
@@ -207,3 +209,20 @@ def test_appends_go_on_after_a_directors_change_to_the_document(redis_url):
     document = ev.document()
     assert document["rounds"][0]["tables"][0]["result"] == {"record": cuts[2]}
     assert document["penalties"][0]["entrant"] == entrant
+
+
+def test_a_revoked_token_appends_nothing(redis_url):
+    ev, record = open_round(redis_url, 13)
+    cuts = [record_cut(record, n) for n in (2, 4, 6)]
+    end = ev.ok(ev.put_result(1, 1, {"record": cuts[0]}))["end"]
+    end = ev.ok(append(ev, 1, 1, {**record_append(cuts[0], cuts[1]), "base": end["key"]}))["end"]
+    token_id = ev.tables[1].split(".")[0]
+    assert ev.client.delete(f"/v1/events/{ev.id}/tokens/{token_id}",
+                            headers=ev.director).status_code == 204
+    for _ in range(2):  # known to this process as a writer a moment ago: refused all the same
+        resp = append(ev, 1, 1, {**record_append(cuts[1], cuts[2]), "base": end["key"]})
+        assert resp.status_code == 403 and resp.get_json()["code"] == "event_token_invalid"
+    assert table_result(ev) == {"record": cuts[1]}
+    wrong = ev.tables[2].split(".")[0] + ".not-its-secret"
+    resp = append(ev, 1, 2, {"base": end["key"], "actions": []}, token=wrong)
+    assert resp.status_code == 403
