@@ -149,6 +149,11 @@ return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1
         redis.call('HGET', KEYS[3], ARGV[1])}
 """
 
+# KEYS: 1 the results' tails, 2 the records' ends. ARGV: 1 a table's field. Returns {tail, end}.
+_READ_TAIL = """
+return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1])}
+"""
+
 # An append to a table's record (engine/records.py `append`), the record not read: written if
 # the document without results is the one the append was checked against (its frame stamp: the
 # round still open, the table still seated), the event not published, and the table's stored
@@ -417,6 +422,7 @@ class EventStore:
         self._read = Script(self._client, _READ.encode())
         self._append = Script(self._client, _APPEND.encode())
         self._read_table = Script(self._client, _READ_TABLE.encode())
+        self._read_tail = Script(self._client, _READ_TAIL.encode())
         self._retry_seconds = retry_seconds
 
     @staticmethod
@@ -470,6 +476,16 @@ class EventStore:
         end = self._call(self._client.hget, self._keys(eid)[6],
                          result_field(round_number, table))
         return (end or b"").decode()
+
+    def table_tail(self, eid: str, round_number: int, table: int
+                   ) -> tuple[list[dict[str, Any]], str]:
+        """The appends a table's record took since it was written whole (each with the base
+        it extended), and its end's key, read at one moment."""
+        keys = self._keys(eid)
+        tail, end = self._call(self._read_tail, keys=[keys[5], keys[6]],
+                               args=[result_field(round_number, table)])
+        return ([orjson.loads(line) for line in (tail or b"").split(b"\n") if line],
+                (end or b"").decode())
 
     def table_record(self, eid: str, round_number: int, table: int
                      ) -> tuple[dict[str, Any] | None, str]:

@@ -967,6 +967,9 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             base = parts["base"]
             end = _ENDS.get(bytes.fromhex(base))
             if end is None:
+                tail, stored = db().table_tail(eid, number, table)
+                end = _caught_up(tail, stored, base)
+            if end is None:
                 result, stored = db().table_record(eid, number, table)
                 if stored == base and result is not None:
                     end = _end_of(result.get("record"))
@@ -1019,7 +1022,9 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
         assert done.end is not None, "a consistent record has an end"
         keep_replay(done.report, done.state)
         _remember(done.end)
-        part = orjson.dumps(done.part)
+        # stored with the base it extends: a process that kept an earlier end of this record
+        # catches up from it (`_caught_up`), not from the whole record
+        part = orjson.dumps({**done.part, "base": parts["base"]})
         extra = {"round": number, "table": table, "end": done.end.position()}
 
         def answer(version: int) -> bytes:
@@ -1040,6 +1045,31 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                 raise
         raise VersionConflict("the event's document changed too often meanwhile: send it "
                               "again", version)
+
+
+def _caught_up(tail: list[dict[str, Any]], stored: str, base: str) -> records.RecordEnd | None:
+    """The end `base` names, made from an earlier end of the same record kept here and the
+    appends stored since (`tail`, each with its base): an append after others this process
+    did not see replays those, not the whole record. None when no end of the tail is kept
+    here, or `base` is not the stored end."""
+    if stored != base:
+        return None
+    start = next((k for k in range(len(tail) - 1, -1, -1)
+                  if bytes.fromhex(str(tail[k].get("base", ""))) in _ENDS), None)
+    if start is None:
+        return None
+    end: records.RecordEnd | None = _ENDS[bytes.fromhex(tail[start]["base"])]
+    for part in tail[start:]:
+        assert end is not None
+        try:
+            done = records.append(end, {k: v for k, v in part.items() if k != "base"})
+        except InputError:
+            return None  # stored checked: not expected; the whole record decides
+        end = done.end if done.report["consistent"] else None
+        if end is None:
+            return None
+        _remember(end)
+    return end if end is not None and end.key.hex() == base else None
 
 
 def _end_of(record: Any) -> records.RecordEnd | None:

@@ -226,3 +226,21 @@ def test_a_revoked_token_appends_nothing(redis_url):
     wrong = ev.tables[2].split(".")[0] + ".not-its-secret"
     resp = append(ev, 1, 2, {"base": end["key"], "actions": []}, token=wrong)
     assert resp.status_code == 403
+
+
+def test_a_process_that_missed_some_appends_catches_up_from_an_end_it_kept(redis_url,
+                                                                           monkeypatch):
+    ev, record = open_round(redis_url, 14)
+    cuts = [record_cut(record, n) for n in (2, 4, 6, 8, 10)]
+    ends = [ev.ok(ev.put_result(1, 1, {"record": cuts[0]}))["end"]]
+    for k in (1, 2, 3):
+        ends.append(ev.ok(append(ev, 1, 1, {**record_append(cuts[k - 1], cuts[k]),
+                                            "base": ends[-1]["key"]}))["end"])
+    for gone in ends[2:]:  # as another worker took these appends
+        hosted_events._ENDS.pop(bytes.fromhex(gone["key"]))
+
+    def whole_replay(record):
+        raise AssertionError("replayed whole")
+    monkeypatch.setattr(hosted_events, "_end_of", whole_replay)
+    ev.ok(append(ev, 1, 1, {**record_append(cuts[3], cuts[4]), "base": ends[-1]["key"]}))
+    assert table_result(ev) == {"record": cuts[4]}
