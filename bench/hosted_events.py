@@ -11,14 +11,19 @@ every table under its seat ids.
 The rows, each against the floor (bench/floor_app.py under the same gunicorn: 2 gevent
 workers, service/gunicorn_conf.py), measured just before and after the row as bench/endpoints.py
 measures its rows (wrk, 32 connections for req/s, 8 for p50/p99):
-- push: PUT …/tables/{t}/result, each request one table's record grown by one action, the
-  tables taken in turn (each wrk thread its own tables, so a table's next push follows its
-  last); the req/s ratio against the floor, target >= 0.5;
+- push: as a table page pushes once its first push (the whole record, PUT
+  …/tables/{t}/result, made before the run) is in: appends (POST …/tables/{t}/record), each
+  one action and the new digest, naming the end the last left; the tables taken in turn
+  (each wrk thread its own tables, so a table's next push follows its last, though not
+  always on the same worker: a page keeps its connection, wrk's threads share theirs, and a
+  worker that did not see a table's last push reads its record from Redis); the req/s ratio
+  against the floor, target >= 0.5;
 - public view: GET /v1/events/{id} of the event at one version (cached by version, its
   compressed bodies beside it), plain and br, target >= 0.5 of the floor; and a closed round's
   table's whole record (GET …/rounds/1/tables/1/record), cached the same way;
-- 50 tables: one thread per table, each pushing its record grown by one action once a second
-  (as a table page does, with an Idempotency-Key, one push in flight), for --seconds; the
+- 50 tables: one thread per table, each appending one action to its record once a second
+  (as a table page does, with an Idempotency-Key, one push in flight, the base its last
+  answer named), for --seconds; the
   latency of every push, p50 and p99 printed against 50 ms. The public view is not read
   meanwhile (a row of its own).
 
@@ -53,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.endpoints import BENCH_REDIS, WRK_THREADS, machine  # noqa: E402
 from bench.validate_vs_floor import start_gunicorn  # noqa: E402
-from tests.records import pushed, pushed_actions, random_record  # noqa: E402
+from tests.records import pushed, pushed_actions, random_record, record_append  # noqa: E402
 from tests.redis_server import answers, free_port  # noqa: E402
 
 GAME = "daifugo"
@@ -93,6 +98,32 @@ def seated(record: dict[str, Any], seats: list[str]) -> dict[str, Any]:
     if "digest" in out:
         out["digest"] = records.digest(out)
     return out
+
+
+def with_digest(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its digest, as a table page pushes it every time."""
+    from engine import records
+
+    return {**record, "digest": records.digest(record)}
+
+
+def end_key(record: dict[str, Any]) -> str:
+    """The key of the record's end (hex), as a push's answer names it."""
+    from engine import records
+
+    canonical = records._canonical({k: v for k, v in record.items() if k != "digest"})
+    last = canonical["deals"][-1]
+    key = records.prefix_keys(canonical)[len(canonical["deals"]) - 1, len(last["actions"])]
+    if last.get("result") is not None:
+        key = records._chain(key, b"R", last["result"])
+    return key.hex()
+
+
+def append_body(whole: dict[str, Any], n: int, base: str | None = None) -> dict[str, Any]:
+    """The append that takes the table's record from n − 1 actions to n (`base`: the end the
+    last push's answer named, else the key of the record at n − 1)."""
+    before, after = with_digest(pushed(whole, n - 1)), with_digest(pushed(whole, n))
+    return {**record_append(before, after), "base": base or end_key(before)}
 
 
 def seat_ids(table: dict[str, Any]) -> list[str]:
@@ -163,28 +194,40 @@ class Event:
     def path(self, table: int) -> str:
         return f"/v1/events/{self.id}/rounds/{self.round}/tables/{table}/result"
 
-    def push(self, table: int, actions: int, key: str | None = None) -> None:
+    def append_path(self, table: int) -> str:
+        return f"/v1/events/{self.id}/rounds/{self.round}/tables/{table}/record"
+
+    def push(self, table: int, actions: int, key: str | None = None) -> str:
+        """The table's whole record at `actions` actions pushed; the end its answer names."""
         headers = {"Idempotency-Key": key} if key else {}
         status, body, _ = self.client.call(
-            "PUT", self.path(table), {"record": pushed(self.records[table], actions)},
+            "PUT", self.path(table), {"record": with_digest(pushed(self.records[table],
+                                                                   actions))},
             self.tokens[table], **headers)
         assert status == 200, (status, body)
         self.version = max(self.version, body["version"])
+        return str(body["end"]["key"])
 
 
 # ------------------------------------------------------------------ the rows
 
 _PUSH_LUA = """
-wrk.method = "PUT"
 wrk.headers["Content-Type"] = "application/json"
-local tables = {}
+-- the file: per table "P <path> <token> <end key of its whole push>", then per append
+-- "E <end key after it>" and its body
+local tables, owner, key = {}, {}, nil
 for line in io.lines("{bodies}") do
-  if string.sub(line, 1, 2) == "P " then
-    local path, token = string.match(line, "^P (%S+) (%S+)$")
+  local kind = string.sub(line, 1, 2)
+  if kind == "P " then
+    local path, token, first = string.match(line, "^P (%S+) (%S+) (%x+)$")
     tables[#tables + 1] = {path = path, auth = "Bearer " .. token, bodies = {}}
+    owner[first] = {#tables, 0}
+  elseif kind == "E " then
+    key = string.sub(line, 3)
   else
     local t = tables[#tables]
     t.bodies[#t.bodies + 1] = line
+    owner[key] = {#tables, #t.bodies}
   end
 end
 local count = 0
@@ -192,19 +235,38 @@ function setup(thread)
   thread:set("tid", count)
   count = count + 1
 end
-local mine, n = nil, 0
+-- thread t pushes tables t+1, t+1+T, ...: as a page does, one push of a table in flight, the
+-- next from the end its answer names (a 409's `end` too: then the push after the stored end)
+local mine, next, busy, turn = nil, {}, {}, 0
 function request()
   if mine == nil then
-    -- thread t pushes tables t+1, t+1+T, ...: a table's next push follows its last
     mine = {}
-    for i = (tid or 0) + 1, #tables, {threads} do mine[#mine + 1] = tables[i] end
+    for i = (tid or 0) + 1, #tables, {threads} do
+      mine[#mine + 1] = i
+      next[i], busy[i] = 1, false
+    end
   end
-  local t = mine[n % #mine + 1]
-  local k = math.floor(n / #mine) % #t.bodies + 1
-  n = n + 1
+  local chosen = nil
+  for _ = 1, #mine do
+    turn = turn % #mine + 1
+    local i = mine[turn]
+    if not busy[i] and next[i] <= #tables[i].bodies then chosen = i break end
+  end
+  chosen = chosen or mine[turn]  -- every table busy (or done): one more in flight
+  busy[chosen] = true
+  local t = tables[chosen]
+  local body = t.bodies[math.min(next[chosen], #t.bodies)]
   -- headers given replace wrk.headers: the content type too
-  return wrk.format(nil, t.path, {["Authorization"] = t.auth,
-                                  ["Content-Type"] = "application/json"}, t.bodies[k])
+  return wrk.format("POST", t.path, {["Authorization"] = t.auth,
+                                     ["Content-Type"] = "application/json"}, body)
+end
+function response(status, headers, body)
+  local key = string.match(body, '"key":"(%x+)"') or string.match(body, '"end":"(%x+)"')
+  local found = key and owner[key]
+  if found then
+    next[found[1]] = found[2] + 1
+    busy[found[1]] = false
+  end
 end
 """
 
@@ -242,25 +304,29 @@ def floor_run(floor_url: str, duration: float, work: str) -> Any:
 
 
 def push_bodies(ev: Event, start: int, count: int, path: str) -> int:
-    """Each table's token and its record at start+1 … start+count actions (a push each),
-    written for _PUSH_LUA; the bodies written."""
+    """Each table's whole record pushed at `start` actions (its page's first push), then its
+    path, token and end, and the appends to start+1 … start+count actions (a push each, the
+    end it leaves before it) written for _PUSH_LUA; the appends written."""
     written = 0
     with open(path, "wb") as f:
         for table, token in sorted(ev.tokens.items()):
             whole = ev.records[table]
             last = pushed_actions(whole)
-            f.write(f"P {ev.path(table)} {token}\n".encode())
+            first = ev.push(table, start)
+            f.write(f"P {ev.append_path(table)} {token} {first}\n".encode())
             for n in range(start + 1, min(start + count, last) + 1):
-                f.write(orjson.dumps({"record": pushed(whole, n)}) + b"\n")
+                f.write(f"E {end_key(with_digest(pushed(whole, n)))}\n".encode())
+                f.write(orjson.dumps(append_body(whole, n)) + b"\n")
                 written += 1
     return written
 
 
-def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
-                 ) -> tuple[list[float], list[str]]:
-    """One thread per table, each pushing its record one action longer once a second (one
-    push in flight, an Idempotency-Key each, a kept-alive connection as a browser keeps it);
-    every push's latency in ms, and what each push not answered 200 got."""
+def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int,
+                 ends: dict[int, str]) -> tuple[list[float], list[str]]:
+    """One thread per table, each appending one action to its record once a second (one
+    push in flight, an Idempotency-Key each, the base its last answer named — `ends` at
+    first —, a kept-alive connection as a browser keeps it); every push's latency in ms, and
+    what each push not answered 200 got."""
     import http.client
     from urllib.parse import urlparse
 
@@ -268,12 +334,18 @@ def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
     latencies: list[float] = []
     failures: list[str] = []
     lock = threading.Lock()
+    chosen = sorted(ev.tokens)[:tables]
+    # each push's body made beforehand (its base put in from the last answer), not while the
+    # tables push: the bench's own work is not the service's latency
+    made = {table: [append_body(ev.records[table], n, base="-")
+                    for n in range(start + 1, min(start + int(seconds) + 2,
+                                                  pushed_actions(ev.records[table])) + 1)]
+            for table in chosen}
     begin = time.monotonic() + 1.0
 
     def table_loop(table: int) -> None:
-        whole = ev.records[table]
-        bodies = [orjson.dumps({"record": pushed(whole, n)})
-                  for n in range(start + 1, min(start + int(seconds) + 2, pushed_actions(whole)) + 1)]
+        bodies = made[table]
+        base = ends[table]
         conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
         # tables start spread over the first second, as phones do
         due = begin + (table % tables) / tables
@@ -283,13 +355,16 @@ def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
             time.sleep(max(0.0, due - time.monotonic()))
             sent = time.monotonic()
             try:
-                conn.request("PUT", ev.path(table), body=body, headers={
+                conn.request("POST", ev.append_path(table),
+                             body=orjson.dumps({**body, "base": base}), headers={
                     "Content-Type": "application/json",
                     "Authorization": f"Bearer {ev.tokens[table]}",
                     "Idempotency-Key": f"bench-{ev.id}-{table}-{start + k + 1}"})
                 answer = conn.getresponse()
-                answer.read()
+                said = answer.read()
                 outcome = str(answer.status)
+                if answer.status == 200:
+                    base = orjson.loads(said)["end"]["key"]
             except OSError as err:  # counted, and the push's latency counts as the wait
                 outcome = type(err).__name__
                 conn.close()
@@ -302,8 +377,7 @@ def fifty_tables(ev: Event, url: str, start: int, seconds: float, tables: int
             due += 1.0
         conn.close()
 
-    threads = [threading.Thread(target=table_loop, args=(t,))
-               for t in sorted(ev.tokens)[:tables]]
+    threads = [threading.Thread(target=table_loop, args=(t,)) for t in chosen]
     for t in threads:
         t.start()
     for t in threads:
@@ -368,8 +442,7 @@ def main() -> int:
               "API)…", file=sys.stderr)
         ev = Event(Client(url), entrants=args.entrants)
         start = 100  # every table part-way through its round
-        for table in ev.tokens:
-            ev.push(table, start)
+        ends = {table: ev.push(table, start) for table in ev.tokens}
         print(f"{datetime.date.today().isoformat()} · {machine()} · gunicorn 2 × "
               f"{args.worker_class} workers · Redis {redis_url}")
         print(f"event: {args.entrants} entrants of {GAME}, {len(ev.tokens)} tables, round "
@@ -380,7 +453,7 @@ def main() -> int:
             # (c) 50 tables pushing a move a second each
             print(f"\n{args.tables} tables pushing a move a second each for {args.seconds:g} "
                   "s…", file=sys.stderr)
-            latencies, failures = fifty_tables(ev, url, start, args.seconds, args.tables)
+            latencies, failures = fifty_tables(ev, url, start, args.seconds, args.tables, ends)
             p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
             fifty = (f"{args.tables} tables, a push a second each for {args.seconds:g} s: "
                      f"{len(latencies)} pushes, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
@@ -441,9 +514,9 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
         "{threads}", str(WRK_THREADS)), 32, duration, work)
     after = floor_run(floor_url, duration, work)
     floor = statistics.mean([before.rps, after.rps])
-    note = "" if push.requests <= written else "; some tables' records pushed again " \
-                                              "shorter (a correction: replayed whole)"
-    rows.append(("push: a table's record one action longer", push, floor,
+    note = "" if push.requests <= written else "; some tables ran out of appends (the " \
+                                              "last sent again: 409 record_base_mismatch)"
+    rows.append(("push: a table's record one action longer (appended)", push, floor,
                  f"{len(ev.tokens)} tables in turn{note}"))
     drain(push)
 

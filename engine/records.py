@@ -295,6 +295,16 @@ def _plain(body: dict[str, Any]) -> bool:
     return False  # containers MAX_DEPTH deep: _canonical decides
 
 
+def canonical_form(record: Mapping[str, Any]) -> dict[str, Any]:
+    """`_canonical` of the record without its digest (InvalidRecord naming a fault): the fast
+    way's bytes read back where it vouches for them (a pushed record is canonicalized by each
+    push that reads it whole, and `_canonical`'s step per value cost milliseconds)."""
+    body = {k: v for k, v in record.items() if k != "digest"}
+    fast = _fast_canonical(body)
+    out: dict[str, Any] = orjson.loads(fast) if fast is not None else _canonical(body)
+    return out
+
+
 def digest(record: Mapping[str, Any]) -> str:
     """"sha256:" + hex SHA-256 of the record's canonical serialization without `digest`."""
     return DIGEST_PREFIX + hashlib.sha256(canonical_bytes(record)).hexdigest()
@@ -450,6 +460,32 @@ def referee_acts(data: Any) -> list[str]:
             kind = action.get("type") if isinstance(action, dict) else None
             if isinstance(kind, str) and kind in referee_only:
                 out.append(f"deals[{k}].actions[{i}]")
+    return out
+
+
+def appended_referee_acts(end: RecordEnd, parts: Any) -> list[str]:
+    """The paths, in the append `parts` (`append`'s), of the referee's acts it adds to the
+    record `end` ends: every act in it is new, the stored record holding none of its entries.
+    The same acts `referee_acts` finds in the whole new record: the last deal's appended
+    actions (`actions[i]`) and each new deal's dealing and actions (`deals[k].deal`,
+    `deals[k].actions[i]`; a new deal is past the record's first, so naming a dealer is an
+    act). What is not well formed is skipped, as there."""
+    if not isinstance(parts, dict):
+        return []
+    # the whole record's view of the appended entries: its header (the game), the last deal
+    # without its dealing (stored already), then the new deals
+    new = parts.get("deals")
+    new = list(new) if isinstance(new, list) else []
+    # (a record ended before its first deal: its first new deal is the record's first)
+    last = [{"actions": parts.get("actions")}] if end.deals else []
+    mini = {"game": end.header.get("game"), "deals": [*last, *new]}
+    out = []
+    for path in referee_acts(mini):
+        found = _ACT_PATH.match(path)
+        if found is None:
+            continue
+        k = int(found.group(1)) - len(last)
+        out.append(found.group(2) if k < 0 else f"deals[{k}].{found.group(2)}")
     return out
 
 
@@ -667,7 +703,7 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
     check_bounds(data)  # counts and lengths first: nothing below walks more than they allow
     if not isinstance(data, Mapping):
         raise InvalidRecord("a record is a JSON object", "")
-    canonical = _canonical({k: v for k, v in data.items() if k != "digest"})
+    canonical = canonical_form(data)
     record_digest = DIGEST_PREFIX + hashlib.sha256(orjson.dumps(canonical)).hexdigest()
     record = parse_record(data)
     game = _check_header(record)
@@ -883,3 +919,266 @@ def _own_hand(view: Mapping[str, Any], seat: str) -> list[str]:
         return list(view["hand"] or [])
     hands = view.get("hands")
     return list((hands or {}).get(seat) or []) if isinstance(hands, Mapping) else []
+
+
+# ---------------------------------------------------------------- appending to a record
+#
+# A table pushes its record after every action; the record's end (`RecordEnd`) lets the next
+# push send only what is new (`append`): its replay resumes from the end's checkpoint, its
+# prefix key and digest are chained on from the end's, so an append costs what it adds, not
+# the record's length. A record's canonical serialization (what its digest hashes) begins with
+# its deals — `{"deals":[{"actions":[…],"deal":{…},"result":{…}},…],"format":…` — so the hash
+# of everything up to the last deal's last action is a prefix of every longer record's.
+
+_DEALS_OPEN = b'{"deals":['
+_ENTRY_OPEN = b'{"actions":['
+APPEND_PARTS = ("actions", "result", "deals", "totals", "digest")
+
+
+@dataclass(frozen=True)
+class RecordEnd:
+    """Where a consistent record ends, all an append needs of it: `key`, the prefix key of the
+    whole record (prefix_keys' chain through its last action, then its last deal's written
+    result when it has one: what an append names as its base); the replay's checkpoint at its
+    last action; its header, last dealing and last deal's result in canonical form; its size;
+    and `hashed`, the SHA-256 of its canonical serialization up to its last action (copied,
+    never updated in place)."""
+
+    key: bytes
+    checkpoint: Checkpoint
+    header: dict[str, Any]
+    dealing: Any
+    result: Any
+    deals: int
+    actions: int
+    hashed: Any
+
+    def position(self) -> dict[str, Any]:
+        """The end as an answer names it: its key (hex), deals, the last deal's actions and
+        whether that deal's result is written."""
+        return {"key": self.key.hex(), "deals": self.deals,
+                "actions": self.checkpoint.actions, "result": self.result is not None}
+
+
+def _sha(key: bytes, tag: bytes, written: bytes) -> bytes:
+    return hashlib.sha256(key + tag + written).digest()  # _chain of a part already written
+
+
+def _closed(dealing: Any, result: Any) -> bytes:
+    """The canonical bytes that close a deal entry after its last action."""
+    out = b'],"deal":' + orjson.dumps(dealing)
+    if result is not None:
+        out += b',"result":' + orjson.dumps(result)
+    return out + b"}"
+
+
+def record_end(data: Mapping[str, Any], checkpoint: Checkpoint | None) -> RecordEnd | None:
+    """The end of a record that replayed consistently, its replay's `checkpoint` at its end
+    (replay_from's); None when no append can follow it (no checkpoint, or a last deal written
+    without its `actions` or with a `result` of null: forms an append's bytes cannot extend)."""
+    if checkpoint is None:
+        return None
+    body = canonical_form(data)
+    deals = body["deals"]
+    last = deals[-1]
+    if "actions" not in last or ("result" in last and last["result"] is None) or \
+            (checkpoint.deal, checkpoint.actions) != (len(deals) - 1, len(last["actions"])):
+        return None
+    hashed = hashlib.sha256(_DEALS_OPEN)
+    for entry in deals[:-1]:
+        hashed.update(orjson.dumps(entry) + b",")
+    hashed.update(_ENTRY_OPEN + b",".join(map(orjson.dumps, last["actions"])))
+    result = last.get("result")
+    key = checkpoint.key if result is None else _chain(checkpoint.key, b"R", result)
+    return RecordEnd(key, checkpoint, {k: v for k, v in body.items()
+                                       if k not in ("deals", "totals")},
+                     last["deal"], result, len(deals),
+                     sum(len(d.get("actions") or ()) for d in deals), hashed)
+
+
+def append_size(end: RecordEnd, parts: Mapping[str, Any]) -> tuple[int, int]:
+    """(deals, actions) of the record `parts` make of `end`'s, counted before anything is
+    checked (the service's bounds), as record_size counts."""
+    deals: list[Any] = parts["deals"] if isinstance(parts.get("deals"), list) else []
+    actions: list[Any] = parts["actions"] if isinstance(parts.get("actions"), list) else []
+    added = len(actions) + sum(len(d["actions"]) for d in deals
+                               if isinstance(d, Mapping) and isinstance(d.get("actions"), list))
+    return end.deals + len(deals), end.actions + added
+
+
+_MINI_PATH = re.compile(r"^deals\[(\d+)\]")
+
+
+def _append_path(path: str) -> str:
+    """A path in the record `append` checks (its last deal's new part first) as the append
+    names it: `deals[0].actions[2]` is `actions[2]`, `deals[3]` is `deals[2]`."""
+    found = _MINI_PATH.match(path)
+    if found is None:
+        return path
+    k = int(found.group(1))
+    rest = path[found.end():]
+    return rest.lstrip(".") if k == 0 else f"deals[{k - 1}]{rest}"
+
+
+@dataclass(frozen=True)
+class Appended:
+    """An append checked: the report replay_record would answer for the whole new record
+    (its `digest` the new record's), the state its replay ended in, the new end (None when the
+    replay stopped at a discrepancy) and the part to store, in canonical form."""
+
+    report: dict[str, Any]
+    state: Any
+    end: RecordEnd | None
+    part: dict[str, Any]
+
+
+def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Appended:
+    """The record `end` ends, extended by `parts`: `actions`, more actions of its last deal;
+    `result`, that deal's written result (replacing it); `deals`, new deals (each with its
+    `actions`); `totals` and `digest`, the new record's (left out: it has none). Replayed
+    from the end's checkpoint; what is not well formed raises InvalidRecord naming its path in
+    `parts`. The report is replay_record's for the new record."""
+    if not isinstance(parts, Mapping):
+        raise InvalidRecord("an append is a JSON object", "")
+    unknown = sorted(set(parts) - set(APPEND_PARTS) - {"base"})
+    if unknown:
+        raise InvalidRecord("an append names its base and carries actions, result, deals, "
+                            "totals and digest only", unknown[0])
+    for name in ("actions", "deals"):
+        if parts.get(name) is not None and not isinstance(parts[name], list):
+            raise InvalidRecord("a list", name)
+    for k, entry in enumerate(parts.get("deals") or []):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("actions"), list):
+            raise InvalidRecord("an appended deal lists its actions ([]: none yet)",
+                                f"deals[{k}].actions")
+        if "result" in entry and entry["result"] is None:
+            raise InvalidRecord("a deal's result is an object, or left out", f"deals[{k}].result")
+    result = parts.get("result")
+    if result is None:
+        result = end.result
+    last: dict[str, Any] = {"actions": list(parts.get("actions") or []), "deal": end.dealing}
+    if result is not None:
+        last["result"] = result
+    mini: dict[str, Any] = {**end.header, "deals": [last, *(parts.get("deals") or [])]}
+    for name in ("totals", "digest"):
+        if parts.get(name) is not None:
+            mini[name] = parts[name]
+    try:
+        canonical = _canonical({k: v for k, v in mini.items() if k != "digest"})
+        record = parse_record(mini)
+    except InvalidRecord as err:
+        err.path = _append_path(err.path)
+        raise
+    game = registry.get(record.game)
+    assert game is not None, "a stored record's game (checked when it was stored whole)"
+    cp = end.checkpoint
+    entries = list(record.deals)
+    entries[0] = msgspec.structs.replace(entries[0], actions=[None] * cp.actions
+                                         + entries[0].actions)
+    count = cp.deal + len(entries)
+    deals: list[dict[str, Any]] = [dict(d, totals=dict(d["totals"])) for d in cp.deals]
+    totals: dict[str, int] = {}
+    for done in deals:
+        for target, value in done["totals"].items():
+            totals[target] = totals.get(target, 0) + value
+    discrepancy: dict[str, Any] | None = None
+    match_finished = False
+    last_state: Any = cp.state
+    in_play = True
+    match: Any = None
+    for j, entry in enumerate(entries):
+        k = cp.deal + j
+        started = None
+        if j == 0:
+            started = (cp.state, dict(cp.summary, totals=dict(cp.summary["totals"])),
+                       cp.actions, list(cp.players))
+        else:
+            previous = deals[-1]
+            if previous["status"] != FINISHED:
+                discrepancy = _discrepancy("deal_unfinished", lang, k - 1, None,
+                                           recorded={"deals": count},
+                                           engine={"status": previous["status"]})
+                break
+            if previous["match_over"]:
+                discrepancy = _discrepancy("match_over", lang, k, None,
+                                           recorded={"deals": count}, engine={"deals": k})
+                break
+            match = previous["next_match"]
+        found, summary, state, played = _check_deal(game, record, entry, k, match, False,
+                                                    lang, started)
+        in_play = played
+        if state is not None:
+            last_state = state
+        if summary is not None:
+            deals.append(summary)
+            for target, value in summary["totals"].items():
+                totals[target] = totals.get(target, 0) + value
+        if found is not None:
+            discrepancy = found
+            break
+    else:
+        match_finished = deals[-1]["match_over"]
+        if record.totals is not None and _nonzero(record.totals) != _nonzero(totals):
+            discrepancy = _discrepancy("totals_differ", lang, None, None,
+                                       recorded=record.totals, engine=totals)
+    # the new record's prefix key and the hash of its canonical bytes, chained on from the end
+    key, hashed, in_deal = cp.key, end.hashed.copy(), cp.actions
+    written = canonical["deals"]
+    for j, entry in enumerate(written):
+        if j > 0:
+            before = written[j - 1]
+            hashed.update(_closed(before["deal"], before.get("result")) + b"," + _ENTRY_OPEN)
+            key = _sha(_chain(key, b"R", before.get("result")), b"D",
+                       orjson.dumps(entry["deal"]))
+            in_deal = 0
+        for action in entry["actions"]:
+            written_action = orjson.dumps(action)
+            hashed.update(b"," + written_action if in_deal else written_action)
+            key = _sha(key, b"A", written_action)
+            in_deal += 1
+    at_actions = hashed.copy()
+    tail = written[-1]
+    finished = {k: v for k, v in canonical.items() if k != "deals"}
+    hashed.update(_closed(tail["deal"], tail.get("result")) + b"],"
+                  + orjson.dumps(finished)[1:])
+    record_digest = DIGEST_PREFIX + hashed.hexdigest()
+    carried = record.digest
+    digest_matches = None if carried is None else carried.strip().lower() == record_digest
+    if discrepancy is None and digest_matches is False:
+        discrepancy = _discrepancy("digest_mismatch", lang, None, None, recorded=carried,
+                                   engine=record_digest)
+    new_end = None
+    if in_play and discrepancy is None and len(deals) == count:
+        so_far = {**deals[-1], "totals": dict(deals[-1]["totals"]), "next_match": None}
+        earlier = tuple(dict(d, totals=dict(d["totals"])) for d in deals[:-1])
+        checkpoint = Checkpoint(key, count - 1, deals[-1]["actions"], earlier, so_far,
+                                last_state, tuple(last_state.players))
+        tail_result = tail.get("result")
+        new_end = RecordEnd(key if tail_result is None else _chain(key, b"R", tail_result),
+                            checkpoint, end.header, tail["deal"], tail_result, count,
+                            append_size(end, parts)[1], at_actions)
+    part: dict[str, Any] = {"actions": written[0]["actions"], "deals": written[1:],
+                            "totals": canonical.get("totals"), "digest": carried}
+    if parts.get("result") is not None:
+        part["result"] = written[0]["result"]
+    report = {"consistent": discrepancy is None, "digest": record_digest,
+              "digest_matches": digest_matches, "game": game.id,
+              "format_version": record.format_version, "deals": deals, "totals": totals,
+              "match_finished": match_finished, "discrepancy": discrepancy}
+    return Appended(report, last_state, new_end, part)
+
+
+def appended(record: dict[str, Any], part: Mapping[str, Any]) -> dict[str, Any]:
+    """`record` (changed in place) with a stored append's `part` put in: what the record is
+    after that append, as if it had been written whole."""
+    deals = record["deals"]
+    last = deals[-1]
+    last["actions"] = [*last.get("actions", []), *part.get("actions", [])]
+    if part.get("result") is not None:
+        last["result"] = part["result"]
+    deals.extend(part.get("deals") or [])
+    for name in ("totals", "digest"):
+        record.pop(name, None)
+        if part.get(name) is not None:
+            record[name] = part[name]
+    return record

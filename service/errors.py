@@ -79,6 +79,8 @@ TITLES: dict[str, tuple[str, str]] = {
                                  "このトークンではその方法で席の確認を送れません"),
     "record_not_public": ("A table's record is public once its round is closed",
                           "卓の記録は回戦が終わってから公開されます"),
+    "record_base_mismatch": ("The table's stored record does not end where this append begins",
+                             "この追記の起点が、保存されている卓の記録の終わりと一致しません"),
     "event_published": ("The event is published and changes no more",
                         "大会は公開済みで、もう変更できません"),
     "events_unavailable": ("The events' store is unavailable", "大会の保存先が使えません"),

@@ -15,6 +15,14 @@ script may read and write them all:
                               document is `doc` with each table's result put in (`_assembled`).
                               A table's push writes its own field, not a document of every
                               table's records (megabytes at a 200-entrant event);
+- `cardref:ev:{<id>}:tails`   hash: `<round>.<table>` → what appends added to that table's
+                              record since its result was last written whole: one JSON line
+                              each (engine/records.py `appended` puts them in; the document,
+                              every view and check read the record as if written whole);
+- `cardref:ev:{<id>}:ends`    hash: `<round>.<table>` → the prefix key (hex) of that table's
+                              record's end (engine/records.py `record_end`): the base an append
+                              must name. Written with the record, gone with it (and whenever
+                              the result is written by anything but a table's whole push);
 - `cardref:ev:{<id>}:secrets` hash: `round:<n>` → the seed and salt of round n while it is not
                               revealed (they are never in the document before reveal_round);
 - `cardref:ev:{<id>}:tokens`  hash: token id → the token's role and the SHA-256 of its secret
@@ -51,6 +59,8 @@ import orjson
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from redis.commands.core import Script
 
+from engine import records
+
 from . import redis_store
 from .redis_store import ERRORS
 
@@ -66,7 +76,8 @@ APPLY_ATTEMPTS = 8
 _ID_PURPOSE = b"card-referee event id v1\x00"
 _ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
 
-# KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record, 5 its results.
+# KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record, 5 its results,
+# 6 its results' tails, 7 its records' ends.
 # ARGV: 1 the expected version (0: the event must not exist yet), 2 the new document ("": the
 # document is unchanged), 3 the
 # request's digest ("": no Idempotency-Key), 4 the answer to keep, 5 its TTL in seconds, 6 the
@@ -100,6 +111,11 @@ end
 for field, value in pairs(changes['results']) do
   if value == '' then redis.call('HDEL', KEYS[5], field)
   else redis.call('HSET', KEYS[5], field, value) end
+  -- a result written whole: its appends are in it, and its end is the one given, or none
+  redis.call('HDEL', KEYS[6], field)
+  local ended = changes['ends'][field]
+  if ended then redis.call('HSET', KEYS[7], field, ended)
+  else redis.call('HDEL', KEYS[7], field) end
 end
 for field, value in pairs(changes['event']) do redis.call('HSET', KEYS[1], field, value) end
 for field, value in pairs(changes['secrets']) do
@@ -116,18 +132,73 @@ end
 return {'ok', tostring(version + 1)}
 """
 
-# KEYS: 1 the event, 2 its results. ARGV: 1 "1": with the results; 2 (optional) one result's
-# field, read alone (a table's record: not every table's). Returns {doc, version, published,
-# frame, {field, value, …}, stamp} at one version.
+# KEYS: 1 the event, 2 its results, 3 their tails. ARGV: 1 "1": with the results; 2 (optional)
+# one result's field, read alone with its tail (a table's record: not every table's). Returns
+# {doc, version, published, frame, {field, value, …}, stamp, {field, tail, …}, framestamp} at
+# one version.
 _READ = """
-local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published', 'frame', 'stamp')
-local results = {}
-if ARGV[1] == '1' then results = redis.call('HGETALL', KEYS[2])
+local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published', 'frame', 'stamp',
+                       'framestamp')
+local results, tails = {}, {}
+if ARGV[1] == '1' then
+  results = redis.call('HGETALL', KEYS[2])
+  tails = redis.call('HGETALL', KEYS[3])
 elseif ARGV[2] then
   local one = redis.call('HGET', KEYS[2], ARGV[2])
   if one then results = {ARGV[2], one} end
+  local tail = redis.call('HGET', KEYS[3], ARGV[2])
+  if tail then tails = {ARGV[2], tail} end
 end
-return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or ''}
+return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or '', tails, doc[6] or ''}
+"""
+
+# KEYS: 1 the results, 2 their tails, 3 the records' ends. ARGV: 1 a table's field. Returns
+# {result, tail, end} at one moment.
+_READ_TABLE = """
+return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1]),
+        redis.call('HGET', KEYS[3], ARGV[1])}
+"""
+
+# KEYS: 1 the results' tails, 2 the records' ends. ARGV: 1 a table's field. Returns {tail, end}.
+_READ_TAIL = """
+return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1])}
+"""
+
+# An append to a table's record (engine/records.py `append`), the record not read: written if
+# the document without results is the one the append was checked against (its frame stamp: the
+# round still open, the table still seated), the event not published, and the table's stored
+# end is the append's base. Other tables' writes meanwhile do not refuse it: its version is
+# taken here, the next, and kept beside the answer for a retry (the answer is sealed before).
+# KEYS: 1 the event, 2 its tokens, 3 the idempotency record, 4 the results' tails, 5 the
+# records' ends. ARGV: 1 the frame stamp, 2 the request's digest ("": no Idempotency-Key), 3
+# the answer to keep, 4 its TTL, 5 the acting token id ("": the director key), 6 the table's
+# field, 7 the base (hex), 8 the new end (hex), 9 the part (one JSON line), 10 the new stamp.
+# Returns {outcome, value}: ok/new version, replay/"#<version>\n<kept answer>", reused,
+# revoked, moved (the document or publication changed), base/"<the stored end>" (or "").
+_APPEND = """
+if ARGV[2] ~= '' then
+  local kept = redis.call('GET', KEYS[3])
+  if kept then
+    if string.sub(kept, 1, 64) == ARGV[2] then return {'replay', string.sub(kept, 66)} end
+    return {'reused', ''}
+  end
+end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then
+  return {'revoked', ''}
+end
+local event = redis.call('HMGET', KEYS[1], 'framestamp', 'published')
+if (event[1] or '') ~= ARGV[1] or event[2] == '1' then return {'moved', ''} end
+local stored = redis.call('HGET', KEYS[5], ARGV[6])
+if stored ~= ARGV[7] then return {'base', stored or ''} end
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HSET', KEYS[1], 'stamp', ARGV[10])
+local tail = redis.call('HGET', KEYS[4], ARGV[6]) or ''
+redis.call('HSET', KEYS[4], ARGV[6], tail .. ARGV[9] .. '\\n')
+redis.call('HSET', KEYS[5], ARGV[6], ARGV[8])
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[3], ARGV[2] .. '\\n#' .. version .. '\\n' .. ARGV[3], 'EX', ARGV[4])
+end
+return {'ok', tostring(version)}
 """
 
 
@@ -175,6 +246,20 @@ class VersionConflict(Exception):
         self.frame = frame
 
 
+class BaseMismatch(Exception):
+    """An append whose base is not the table's stored record's end (409 record_base_mismatch):
+    `stored` is that end's key (hex), "" when the table has no record an append may extend."""
+
+    def __init__(self, message: str, stored: str):
+        super().__init__(message)
+        self.stored = stored
+
+
+class DocumentMoved(Exception):
+    """The document an append was checked against was written since, or the event published:
+    check it again."""
+
+
 class IdempotencyKeyReused(Exception):
     """An Idempotency-Key already used for another request (409 idempotency_key_reused)."""
 
@@ -197,6 +282,9 @@ class Snapshot:
     results: dict[str, bytes] | None = None
     frame: int = 0
     stamp: str = ""  # the change's own random mark ("" for an event stored before stamps)
+    # the stamp of the change that last wrote the document without results ("": none since
+    # frame stamps were kept): names that document even after a failover
+    frame_stamp: str = ""
 
 
 def result_field(round_number: int, table: int) -> str:
@@ -220,15 +308,36 @@ def split(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, bytes]]:
     return frame, results
 
 
-def _assembled(frame: dict[str, Any], results: dict[str, bytes]) -> dict[str, Any]:
+def _assembled(frame: dict[str, Any], results: dict[str, bytes],
+               tails: dict[str, bytes] | None = None) -> dict[str, Any]:
     """The document: `frame` (as stored, read for this one use) with each stored result in
-    its table."""
+    its table, a record's appends since it was written whole put in (`tails`; `results`
+    then holds the whole result)."""
     for k, rnd in enumerate(frame.get("rounds") or []):
         for table in rnd.get("tables") or []:
-            kept = results.get(result_field(k + 1, table["number"]))
-            if kept is not None:
+            name = result_field(k + 1, table["number"])
+            kept = results.get(name)
+            if kept is None:
+                continue
+            tail = tails.get(name) if tails else None
+            if tail:
+                result = with_tail(kept, tail)
+                results[name] = orjson.dumps(result)
+                table["result"] = result
+            else:
                 table["result"] = orjson.loads(kept)
     return frame
+
+
+def with_tail(kept: bytes, tail: bytes) -> dict[str, Any]:
+    """A table's result as stored whole (`kept`) with the appends stored since (`tail`, a JSON
+    line each) put in its record: the result as if written whole."""
+    result: dict[str, Any] = orjson.loads(kept)
+    record = result.get("record")
+    for line in tail.split(b"\n"):
+        if line and isinstance(record, dict):
+            records.appended(record, orjson.loads(line))
+    return result
 
 
 @dataclass(frozen=True)
@@ -252,6 +361,9 @@ class Change:
     tokens: dict[str, str]
     event: dict[str, str]
     results: dict[str, bytes] = field(default_factory=dict)
+    # each result written here whose record appends may extend: its end's key (hex); any
+    # other result written loses its end (an append to it is refused: record_base_mismatch)
+    ends: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> "Change":
@@ -312,6 +424,26 @@ def new_token(role: str, round_number: int = 0, table: int = 0) -> tuple[str, To
             orjson.dumps(record).decode())
 
 
+def token_id_of(token: str) -> str:
+    """The id a presented token names ("": it is no token of ours)."""
+    token_id, sep, secret = token.partition(TOKEN_SEPARATOR)
+    return token_id if sep and TOKEN_ID.fullmatch(token_id) and secret else ""
+
+
+def verified(token: str, raw: bytes | None) -> Token | None:
+    """The record of a presented token, stored as `raw` under its id (None: none), or None
+    when its secret is not the one issued (compared as SHA-256 digests, in constant time)."""
+    if raw is None:
+        return None
+    record = orjson.loads(raw)
+    secret = token.partition(TOKEN_SEPARATOR)[2]
+    given = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+    if not hmac.compare_digest(given.encode(), record["hash"].encode()):
+        return None
+    return Token(token_id_of(token), record["role"], record.get("round", 0),
+                 record.get("table", 0))
+
+
 def event_id(director_key: str | None = None, idempotency_key: str | None = None) -> str:
     """A new event's id: random, or — for a creation sent with an Idempotency-Key — derived
     from that key under the director key (HMAC): a retry names the same event, and whoever
@@ -329,6 +461,9 @@ class EventStore:
         self._change = Script(self._client, _CHANGE.encode())  # bytes: no connection yet
         self._read = Script(self._client, _READ.encode())
         self._call_script = Script(self._client, _CALL.encode())
+        self._append = Script(self._client, _APPEND.encode())
+        self._read_table = Script(self._client, _READ_TABLE.encode())
+        self._read_tail = Script(self._client, _READ_TAIL.encode())
         self._retry_seconds = retry_seconds
 
     @staticmethod
@@ -336,7 +471,8 @@ class EventStore:
         base = f"cardref:ev:{{{eid}}}"
         idem = f"{base}:idem:{hashlib.sha256(retry.key.encode()).hexdigest()}" if retry \
             else f"{base}:idem:-"
-        return [base, f"{base}:secrets", f"{base}:tokens", idem, f"{base}:results"]
+        return [base, f"{base}:secrets", f"{base}:tokens", idem, f"{base}:results",
+                f"{base}:tails", f"{base}:ends"]
 
     def _call(self, what, *args, **kwargs):
         try:
@@ -349,37 +485,78 @@ class EventStore:
         """The event at its latest version: the whole document, or without its tables'
         results (`results=False`: what a table's push reads)."""
         keys = self._keys(eid)
-        doc, version, published, frames, flat, stamp = self._call(
-            self._read, keys=[keys[0], keys[4]], args=["1" if results else "0"])
+        doc, version, published, frames, flat, stamp, tails, frame_stamp = self._call(
+            self._read, keys=[keys[0], keys[4], keys[5]], args=["1" if results else "0"])
         if doc is None or version is None:
             return None
         frame = orjson.loads(doc)
         if not results:
             return Snapshot(eid, int(version), frame, published == b"1", None, int(frames),
-                            (stamp or b"").decode())
+                            (stamp or b"").decode(), (frame_stamp or b"").decode())
         kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
-        return Snapshot(eid, int(version), _assembled(frame, kept), published == b"1", kept,
-                        int(frames), (stamp or b"").decode())
+        added = {tails[i].decode(): tails[i + 1] for i in range(0, len(tails), 2)}
+        return Snapshot(eid, int(version), _assembled(frame, kept, added), published == b"1",
+                        kept, int(frames), (stamp or b"").decode(),
+                        (frame_stamp or b"").decode())
 
-    def result(self, eid: str, round_number: int, table: int) -> Any:
-        """One table's stored result (None: none), read alone: what a push's referee acts are
-        compared with (a record sent again holds its acts already)."""
-        raw = self._call(self._client.hget, self._keys(eid)[4], result_field(round_number, table))
-        return None if raw is None else orjson.loads(raw)
+    def push_context(self, eid: str, token_id: str) -> tuple[int, bool, str, bytes | None] | None:
+        """What a table's append reads before it is checked, in one round trip: the event's
+        version, whether it is published, its document's frame stamp, and the caller's token's
+        stored record (None: no such event)."""
+        keys = self._keys(eid)
+        pipe = self._client.pipeline(transaction=False)
+        pipe.hmget(keys[0], ["version", "published", "framestamp"])
+        pipe.hget(keys[2], token_id)
+        (version, published, frame_stamp), token = self._call(pipe.execute)
+        if version is None:
+            return None
+        return int(version), published == b"1", (frame_stamp or b"").decode(), token
+
+    def record_end(self, eid: str, round_number: int, table: int) -> str:
+        """The key of a table's record's end ("": none an append may extend)."""
+        end = self._call(self._client.hget, self._keys(eid)[6],
+                         result_field(round_number, table))
+        return (end or b"").decode()
+
+    def table_tail(self, eid: str, round_number: int, table: int
+                   ) -> tuple[list[dict[str, Any]], str]:
+        """The appends a table's record took since it was written whole (each with the base
+        it extended), and its end's key, read at one moment."""
+        keys = self._keys(eid)
+        tail, end = self._call(self._read_tail, keys=[keys[5], keys[6]],
+                               args=[result_field(round_number, table)])
+        return ([orjson.loads(line) for line in (tail or b"").split(b"\n") if line],
+                (end or b"").decode())
+
+    def table_record(self, eid: str, round_number: int, table: int
+                     ) -> tuple[dict[str, Any] | None, str]:
+        """A table's result as it stands (its appends put in; None: none) and its record's
+        end's key ("" when no append may extend it), read at one moment."""
+        keys = self._keys(eid)
+        name = result_field(round_number, table)
+        kept, tail, end = self._call(self._read_table, keys=[keys[4], keys[5], keys[6]],
+                                     args=[name])
+        if kept is None:
+            return None, ""
+        result = with_tail(kept, tail) if tail else orjson.loads(kept)
+        return result, (end or b"").decode()
 
     def with_table_result(self, eid: str, round_number: int, table: int) -> Snapshot | None:
         """The event at its latest version without its tables' results, and (in `results`,
-        where it has one) the one result of table `table` of round `round_number`: a closed
-        round's record is read without reading every other table's."""
+        where it has one) the one result of table `table` of round `round_number`, its appends
+        put in: a closed round's record is read without reading every other table's."""
         keys = self._keys(eid)
         name = result_field(round_number, table)
-        doc, version, published, frames, flat, stamp = self._call(
-            self._read, keys=[keys[0], keys[4]], args=["0", name])
+        doc, version, published, frames, flat, stamp, tails, frame_stamp = self._call(
+            self._read, keys=[keys[0], keys[4], keys[5]], args=["0", name])
         if doc is None or version is None:
             return None
         kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+        added = {tails[i].decode(): tails[i + 1] for i in range(0, len(tails), 2)}
+        if kept.get(name) is not None and added.get(name):
+            kept[name] = orjson.dumps(with_tail(kept[name], added[name]))
         return Snapshot(eid, int(version), orjson.loads(doc), published == b"1", kept,
-                        int(frames), (stamp or b"").decode())
+                        int(frames), (stamp or b"").decode(), (frame_stamp or b"").decode())
 
     def version(self, eid: str) -> int | None:
         """The event's version (None: no such event), without reading its document."""
@@ -395,17 +572,10 @@ class EventStore:
     def token(self, eid: str, token: str) -> Token | None:
         """The record of a token presented for event `eid`, or None: unknown, revoked, or
         its secret not the one issued (compared as SHA-256 digests, in constant time)."""
-        token_id, sep, secret = token.partition(TOKEN_SEPARATOR)
-        if not sep or not TOKEN_ID.fullmatch(token_id) or not secret:
+        token_id = token_id_of(token)
+        if not token_id:
             return None
-        raw = self._call(self._client.hget, self._keys(eid)[2], token_id)
-        if raw is None:
-            return None
-        record = orjson.loads(raw)
-        given = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-        if not hmac.compare_digest(given.encode(), record["hash"].encode()):
-            return None
-        return Token(token_id, record["role"], record.get("round", 0), record.get("table", 0))
+        return verified(token, self._call(self._client.hget, self._keys(eid)[2], token_id))
 
     def tokens(self, eid: str) -> list[Token]:
         raw = self._call(self._client.hgetall, self._keys(eid)[2])
@@ -476,18 +646,30 @@ class EventStore:
             results.update({f: v for f, v in given.items() if before.get(f) != v})
             results.update({f: b"" for f in before if f not in given})
         results.update(change.results)  # a result named explicitly is written as named
-        # every change gets a new stamp beside its version (the public view is cached by both)
-        changes = orjson.dumps({"event": {**(change.event or {}), "stamp": secrets.token_hex(8)},
+        # every change gets a new stamp beside its version (the public view is cached by both);
+        # a new document, its frame stamp (what a table's append knows it by)
+        stamp = secrets.token_hex(8)
+        event = {**(change.event or {}), "stamp": stamp}
+        if document:
+            event["framestamp"] = stamp
+        changes = orjson.dumps({"event": event,
                                 "secrets": change.secrets or {},
                                 "tokens": change.tokens or {},
-                                "results": {f: v.decode() for f, v in results.items()}})
+                                "results": {f: v.decode() for f, v in results.items()},
+                                "ends": {f: v for f, v in change.ends.items() if f in results}})
         # cjson reads an empty JSON object as an empty table either way
         args: list[bytes | str | int] = [expected, document, retry.digest if retry else "",
                 retry.seal(body) if retry else "", IDEMPOTENCY_SECONDS, changes, acting]
+        outcome, value = self._script(self._change, self._keys(eid, retry), args, retry)
+        return self._outcome(outcome, value, expected, body, retry)
+
+    def _script(self, script, keys: list[str], args: list, retry: Retry | None
+                ) -> tuple[str, bytes]:
+        """Run a change's script: (its outcome, its value)."""
         deadline = time.monotonic() + self._retry_seconds
         while True:
             try:
-                outcome, value = self._change(keys=self._keys(eid, retry), args=args)
+                outcome, value = script(keys=keys, args=args)
                 break
             except ERRORS as err:
                 # Sent again only with an Idempotency-Key: then a script that ran already is
@@ -498,12 +680,15 @@ class EventStore:
                         f"the events' store did not answer: {err}", outcome_unknown=True
                     ) from None
                 time.sleep(0.05)
-        outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
+        return outcome.decode() if isinstance(outcome, bytes) else outcome, value
+
+    def _outcome(self, outcome: str, value: bytes, expected: int, body: bytes,
+                 retry: Retry | None) -> tuple[int, bytes]:
         if outcome == "ok":
             return int(value), body
         if outcome == "replay":
             assert retry is not None
-            return 0, retry.open(value)
+            return 0, _opened(retry, value)
         if outcome == "reused":
             raise IdempotencyKeyReused("this Idempotency-Key was used for another request "
                                        f"in the last {IDEMPOTENCY_SECONDS // 3600} hours: "
@@ -513,6 +698,29 @@ class EventStore:
         current, _, frame = value.decode().partition(":")
         raise VersionConflict(f"the event is at version {current}, not {expected}",
                               int(current), int(frame))
+
+    def append(self, eid: str, frame_stamp: str, round_number: int, table: int, base: str,
+               end: str, part: bytes, answer, retry: Retry | None, acting: str = "") -> bytes:
+        """Add `part` (one JSON line) to a table's record if the document is still the one of
+        `frame_stamp` and the record's stored end is `base` (hex); its end is `end` from then
+        on. The answer's bytes (`answer(version)`; a retry gets the kept one). Raises
+        BaseMismatch, DocumentMoved besides change's refusals."""
+        args: list[bytes | str | int] = [
+            frame_stamp, retry.digest if retry else "", retry.seal(answer(0)) if retry else "",
+            IDEMPOTENCY_SECONDS, acting, result_field(round_number, table), base, end, part,
+            secrets.token_hex(8)]
+        keys = self._keys(eid, retry)
+        outcome, value = self._script(self._append, [keys[0], keys[2], keys[3], keys[5],
+                                                     keys[6]], args, retry)
+        if outcome == "base":
+            raise BaseMismatch("the table's stored record does not end where this append "
+                               "begins: push the whole record", value.decode())
+        if outcome == "moved":
+            raise DocumentMoved("the event's document changed since the append was checked")
+        if outcome == "ok":
+            return answer(int(value))
+        assert retry is not None or outcome != "replay"
+        return self._outcome(outcome, value, 0, b"", retry)[1]
 
     def kept_answer(self, eid: str, retry: Retry) -> bytes | None:
         """The answer kept for `retry`'s key, when it was this very request (IdempotencyKeyReused
@@ -525,4 +733,15 @@ class EventStore:
             raise IdempotencyKeyReused("this Idempotency-Key was used for another request "
                                        f"in the last {IDEMPOTENCY_SECONDS // 3600} hours: "
                                        "a new request takes a new key")
-        return retry.open(sealed)
+        return _opened(retry, sealed)
+
+
+def _opened(retry: Retry, kept: bytes) -> bytes:
+    """A kept answer: sealed whole, or (an append's, `#<version>\\n` first) sealed before its
+    version was known, the version put in."""
+    if not kept.startswith(b"#"):
+        return retry.open(kept)
+    version, _, sealed = kept[1:].partition(b"\n")
+    answer = orjson.loads(retry.open(sealed))
+    answer["version"] = int(version)
+    return orjson.dumps(answer)

@@ -3,6 +3,7 @@
 the physical cards, some referee ledger entries, comments and the score deltas of every step."""
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -221,3 +222,43 @@ def _irregular_act(rnd: random.Random, players: list[str], to_act: list[str], le
     if legal and others:
         return {**rnd.choice(legal), "player": rnd.choice(others)}
     return rnd.choice(legal)
+
+
+# ------------------------------------------------------------------ a record as a table pushes it
+
+def record_cut(record: dict, actions: int, with_result: bool = True) -> dict:
+    """The record as a table has it after its first `actions` actions: the deals begun, the
+    last one's actions so far (its written result once finished, unless not `with_result`),
+    totals once every deal is finished, its digest."""
+    deals, left = [], actions
+    for entry in record["deals"]:
+        if left <= 0 and deals:
+            break
+        taken = entry["actions"][:max(left, 0)]
+        left -= len(taken)
+        deal = {"deal": entry["deal"], "actions": copy.deepcopy(taken)}
+        if len(taken) == len(entry["actions"]) and "result" in entry:
+            deal["result"] = entry["result"]
+        deals.append(deal)
+    if not with_result:
+        deals[-1].pop("result", None)
+    out = {k: copy.deepcopy(v) for k, v in record.items() if k not in ("deals", "totals", "digest")}
+    out["deals"] = deals
+    if len(deals) == len(record["deals"]) and all("result" in d for d in deals):
+        out["totals"] = record["totals"]
+    out["digest"] = records.digest(out)
+    return out
+
+
+def record_append(old: dict, new: dict) -> dict:
+    """What `new` adds to `old` (a shorter cut of the same match), as an append carries it."""
+    k = len(old["deals"]) - 1
+    last, now = old["deals"][k], new["deals"][k]
+    part: dict = {"actions": now["actions"][len(last["actions"]):],
+                  "deals": new["deals"][k + 1:]}
+    if "result" in now and now.get("result") != last.get("result"):
+        part["result"] = now["result"]
+    for name in ("totals", "digest"):
+        if name in new:
+            part[name] = new[name]
+    return part

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import hashlib
+import re
 import secrets
 import threading
 import time
@@ -58,7 +59,9 @@ from ..compression import answer_is_cached
 from ..errors import problem
 from ..event_store import (
     CALL_REASONS,
+    BaseMismatch,
     Change,
+    DocumentMoved,
     EventStore,
     EventsUnavailable,
     IdempotencyKeyReused,
@@ -388,6 +391,15 @@ def _error_handlers(blp: RefereeBlueprint) -> None:
         return problem(409, "version_conflict", str(err),
                        headers={"ETag": f'"{err.current}"'})
 
+    @blp.errorhandler(BaseMismatch)
+    def _base_mismatch(err: BaseMismatch):
+        # the stored end named beside the problem: a page that lost its own learns it here
+        answer = problem(409, "record_base_mismatch", str(err))
+        body = orjson.loads(answer.get_data())
+        body["end"] = err.stored or None
+        answer.set_data(orjson.dumps(body))
+        return answer
+
     @blp.errorhandler(IdempotencyKeyReused)
     def _reused(err: IdempotencyKeyReused):
         return problem(409, "idempotency_key_reused", str(err))
@@ -453,7 +465,12 @@ def _who_asks(h: SimpleNamespace) -> None:
         and table) that table's token. An unknown event is 404 before any token is read."""
         version_of(eid)
         given = bearer()
-        token = db().token(eid, given) if kept_in is not None and given else None
+        return allowed(db().token(eid, given) if kept_in is not None and given else None,
+                       table)
+
+    def allowed(token: Token | None, table: tuple[int, int] | None) -> Token:
+        """The caller's token if it may make the change (`table`: a table's, of that round
+        and table), else EventTokenInvalid saying why."""
         if token is not None and token.role == "director":
             return token
         if token is not None and table is not None and (token.round, token.table) == table:
@@ -465,6 +482,35 @@ def _who_asks(h: SimpleNamespace) -> None:
             "this needs Authorization: Bearer <the event's director token>"
             + (" or the table's token" if table is not None else "")
             + ": none was sent, or it is not one of this event's, or it was revoked")
+
+    def table_writer(eid: str, table: tuple[int, int], fresh: bool = False
+                     ) -> tuple[Token, int, bool, str]:
+        """token_of(eid, table=table) in one read of the store, with what an append needs
+        besides: (the token, the event's version, whether it is published, its document's
+        frame stamp). Unless `fresh`, from what this process read last for the same token
+        and event, without asking the store: the append's script checks again that the
+        token still exists, the document is that one and the event not published."""
+        given = bearer() or ""
+        mark = (eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest())
+        kept, frame_stamp = _WRITERS.get(mark), _FRAMES.get(eid)
+        if not fresh and kept is not None and frame_stamp is not None:
+            return allowed(kept, table), 0, False, frame_stamp
+        found = db().push_context(eid, event_store.token_id_of(given)) if \
+            event_store.EVENT_ID.fullmatch(eid) else None
+        if found is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        version, published, frame_stamp, raw = found
+        token = allowed(event_store.verified(given, raw) if given else None, table)
+        if given and frame_stamp and not published:
+            _bounded(_WRITERS, _WRITERS_KEEP)[mark] = token
+            _bounded(_FRAMES, _WRITERS_KEEP)[eid] = frame_stamp
+        return token, version, published, frame_stamp
+
+    def forget_writer(eid: str) -> None:
+        """What table_writer kept for this caller and event (its token was revoked)."""
+        given = bearer() or ""
+        _WRITERS.pop((eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest()),
+                     None)
 
     def retry_of(token_id: str) -> Retry | None:
         key = request.headers.get(IDEMPOTENCY_HEADER)
@@ -500,6 +546,8 @@ def _who_asks(h: SimpleNamespace) -> None:
     h.snapshot = snapshot
     h.version_of = version_of
     h.token_of = token_of
+    h.table_writer = table_writer
+    h.forget_writer = forget_writer
     h.retry_of = retry_of
     h.expected_version = expected_version
 
@@ -950,15 +998,20 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
      changed,
      Person,
      TableResult) = (h.ext, h.db, h.token_of, h.changed, h.Person, h.TableResult)
+    _append_route(blp, h)
+
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/result", methods=["PUT"])
     @blp.doc(operationId="putEventTableResult",
              summary="A table's result: its match record (checked by replay) or a reported "
                      "result (table token of that table and round, or the director token)",
-             description="Sent as often as the match goes on: each replaces the table's "
+             description="Each replaces the table's "
                          "result (`null`: none again). A table's token writes while its "
                          "round is open; the "
                          "director corrects any table. `If-Match` is optional here: without "
-                         "it the result is written on the event's latest version.",
+                         "it the result is written on the event's latest version. A record's "
+                         "answer names its `end`, the base of the next append "
+                         "(appendEventTableRecord): a table pushes its whole record first, "
+                         "then only what it adds.",
              parameters=[EVENT_ID_PARAMETER, {**IF_MATCH_PARAMETER, "required": False},
                          IDEMPOTENCY_PARAMETER, REFEREE_KEY_PARAMETER],
              requestBody=_body({**_table_result_schema(TableResult), "nullable": True}),
@@ -971,7 +1024,11 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
         _confirmations_allowed(token, result)
         record = result.get("record") if isinstance(result, dict) and \
             isinstance(result.get("record"), dict) else None
-        replay = _check_record(ext.settings, record) if record is not None else None
+        checked_record = _checked_record(ext.settings, record) if record is not None else None
+        replay = checked_record[:2] if checked_record is not None else None
+        # where the record ends: what the table's next push may append to
+        end = records.record_end(record, checked_record[2]) \
+            if record is not None and checked_record is not None else None
         guard, referee_key = ext.guard, request.headers.get(REFEREE_KEY_HEADER)
         # The referee's acts the record holds, where they need the referee key: a table's push
         # under signing or sealing without the key (the director's needs none)
@@ -994,7 +1051,7 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             if acts:
                 # the acts this push adds to what is stored: those need the referee key
                 held = rnd["tables"][where]["result"] if "result" in rnd["tables"][where] \
-                    else db().result(eid, number, table)
+                    else db().table_record(eid, number, table)[0]
                 stored_read.append(True)
                 require_referee_for_acts(
                     guard, records.new_referee_acts(record, (held or {}).get("record")),
@@ -1020,13 +1077,18 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                 raise
             stored = None if checked.result is None else msgspec.to_builtins(checked.result)
             change = Change.of_result(number, table, stored)
+            if end is not None and checked.result is not None and \
+                    checked.result.record is not None:
+                _remember(end)
+                change.ends[event_store.result_field(number, table)] = end.key.hex()
             if "result" in rnd["tables"][where]:
                 # a document stored whole, before each result was kept apart: its results
                 # are kept apart from now on
                 doc = _copy(snap)
                 doc["rounds"][number - 1]["tables"][where].pop("result")
                 change.document = doc
-            return change, {"round": number, "table": table}
+            return change, {"round": number, "table": table,
+                            **({"end": end.position()} if end is not None else {})}
         return changed(eid, token, compute, version_required=False, results=False,
                        rewritable=lambda: not stored_read)
 
@@ -1053,6 +1115,203 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             return Change.of(_normal(parse_event(doc))), {"round": number, "table": table}
         return changed(eid, token, compute)
 
+
+
+_CHANGED_PROPERTIES: dict[str, Any] = _CHANGED["properties"]  # type: ignore[assignment]
+_RECORD_END = {
+    "type": "object", "nullable": True, "required": ["key", "deals", "actions", "result"],
+    "description": "where the table's stored record ends: the base of its next append",
+    "properties": {
+        "key": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                "description": "the prefix key of the whole record (docs/hosted-events.md)"},
+        "deals": {"type": "integer", "minimum": 1},
+        "actions": {"type": "integer", "minimum": 0,
+                    "description": "the last deal's actions"},
+        "result": {"type": "boolean", "description": "whether the last deal's result is "
+                                                    "written"}}}
+_APPEND_BODY = {
+    "type": "object", "required": ["base"], "additionalProperties": False,
+    "properties": {
+        "base": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                 "description": "the key of the stored record's end, as the last push's "
+                                "answer named it (`end.key`)"},
+        "actions": {"type": "array", "items": _OBJECT,
+                    "description": "more actions of the record's last deal, as a record "
+                                   "writes them"},
+        "result": {**_OBJECT, "description": "the last deal's written result (replacing any)"},
+        "deals": {"type": "array", "items": _OBJECT,
+                  "description": "new deals, each as a record writes it, with its `actions` "
+                                 "(`[]`: none yet)"},
+        "totals": {**_OBJECT, "nullable": True,
+                   "description": "the new record's totals (left out: it has none)"},
+        "digest": {"type": "string", "nullable": True,
+                   "description": "the new record's digest (left out: it has none)"}}}
+_HEX_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """A table's push of only what its record adds."""
+    ext, db, table_writer, forget_writer, retry_of, answered, snapshot = (
+        h.ext, h.db, h.table_writer, h.forget_writer, h.retry_of, h.answered, h.snapshot)
+
+    @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/record", methods=["POST"])
+    @blp.doc(operationId="appendEventTableRecord",
+             summary="Append to a table's match record: only what it adds (table token of "
+                     "that table and round, or the director token)",
+             description="The body names the stored record's end it extends (`base`: the "
+                         "`end.key` of the last push's answer) and carries only what is new: "
+                         "the last deal's new actions and its result, new deals, the new "
+                         "record's totals and digest. Checked as the whole record would be "
+                         "(same codes, same limits); the table's result is then that record, "
+                         "as if pushed whole (putEventTableResult). A base that is not the "
+                         "stored end (a lost push, a director's correction, another device) "
+                         "is refused, 409 `record_base_mismatch`, its `end` the stored end's "
+                         "key (null: none an append may extend): push the whole record.",
+             parameters=[EVENT_ID_PARAMETER, IDEMPOTENCY_PARAMETER, REFEREE_KEY_PARAMETER],
+             requestBody=_body(_APPEND_BODY),
+             responses={**_json_answer(200, {**_CHANGED, "properties": {
+                 **_CHANGED_PROPERTIES, "round": {"type": "integer"},
+                 "table": {"type": "integer"}, "end": _RECORD_END}},
+                 "Appended: the new version and the record's new end"),
+                 **_problems(**{**{k: v for k, v in _CHANGE_PROBLEMS.items() if k != "_428"},
+                                "_403": _CHANGE_PROBLEMS["_403"] + _REFEREE_ACTS_PROBLEM,
+                                "_409": _CHANGE_PROBLEMS["_409"] + "; an append whose base is "
+                                        "not the stored record's end (`record_base_mismatch`)"})})
+    def append_record(eid: str, number: int, table: int):
+        token, version, published, frame_stamp = table_writer(eid, (number, table))
+        parts = _body_json()
+        if not isinstance(parts, dict) or not isinstance(parts.get("base"), str) or \
+                not _HEX_KEY.fullmatch(parts["base"]):
+            raise InputError("an append names its base: the key of the stored record's end "
+                             "(64 hex digits), as the last push's answer gave it (`end.key`)",
+                             "base", code="request_invalid")
+        retry = retry_of(token.id)
+
+        def appended(parts: dict[str, Any]) -> records.Appended:
+            """The append checked against the stored record's end (kept here, or made once
+            from the stored record)."""
+            base = parts["base"]
+            end = _ENDS.get(bytes.fromhex(base))
+            if end is None:
+                tail, stored = db().table_tail(eid, number, table)
+                end = _caught_up(tail, stored, base)
+            if end is None:
+                result, stored = db().table_record(eid, number, table)
+                if stored == base and result is not None:
+                    end = _end_of(result.get("record"))
+                if end is None or end.key.hex() != base:
+                    raise BaseMismatch("the table's stored record does not end where this "
+                                       "append begins: push the whole record", stored)
+            _within_limits(ext.settings, *records.append_size(end, parts), "deals")
+            try:
+                done = records.append(end, parts)
+            except InputError as err:
+                raise InputError(err.message, err.path, code="event_invalid") from None
+            _consistent(done.report)
+            if token.role == "table":
+                # every referee act an append carries is new (the stored record holds none of
+                # its entries): a table's needs the referee key under signing or sealing
+                require_referee_for_acts(ext.guard, records.appended_referee_acts(end, parts),
+                                         request.headers.get(REFEREE_KEY_HEADER), within="")
+            return done
+
+        def open_table(published: bool, frame_stamp: str) -> None:
+            """What the table's push needs of the event: not published, the round and
+            table seated, the round open to a table's token."""
+            if published:
+                raise EventStateConflict("the event is published: it changes no more", "",
+                                         code="event_published")
+            rounds = _ROUNDS.get((eid, frame_stamp)) if frame_stamp else None
+            if rounds is None:
+                rounds = _rounds_of(snapshot(eid, results=False))
+            if not 1 <= number <= len(rounds):
+                raise EventNotFound(f"round {number} is not seated", "number")
+            closed, tables = rounds[number - 1]
+            if table not in tables:
+                raise EventNotFound(f"the round has no table {table}", "table")
+            if token.role == "table" and closed:
+                raise EventStateConflict(f"round {number} is closed: only the director "
+                                         "corrects its results", "rounds",
+                                         code="round_closed")
+
+        try:
+            open_table(published, frame_stamp)
+            done = appended(parts)
+        except (InputError, BaseMismatch) as err:
+            # a retry of an append that was written: answered as then, whatever came since
+            kept = db().kept_answer(eid, retry) if retry is not None else None
+            if kept is not None:
+                return answered(kept)
+            if isinstance(err, InputError) and not isinstance(err, EventStateConflict):
+                # refused against its base: a base that is no longer the stored end is the
+                # refusal to give (the page pushes whole), whatever the append said
+                stored = db().record_end(eid, number, table)
+                if stored != parts["base"]:
+                    raise BaseMismatch("the table's stored record does not end where this "
+                                       "append begins: push the whole record", stored) from None
+            raise
+        assert done.end is not None, "a consistent record has an end"
+        keep_replay(done.report, done.state)
+        _remember(done.end)
+        # stored with the base it extends: a process that kept an earlier end of this record
+        # catches up from it (`_caught_up`), not from the whole record
+        part = orjson.dumps({**done.part, "base": parts["base"]})
+        extra = {"round": number, "table": table, "end": done.end.position()}
+
+        def answer(version: int) -> bytes:
+            return orjson.dumps({"id": eid, "version": version, **extra})
+        for _ in range(event_store.APPLY_ATTEMPTS):
+            try:
+                return answered(db().append(eid, frame_stamp, number, table, parts["base"],
+                                            done.end.key.hex(), part, answer, retry,
+                                            acting=token.id))
+            except DocumentMoved:
+                # the director wrote the document since (or published): the append stands if
+                # the round is still open to it and its table still seated there
+                token, version, published, frame_stamp = table_writer(eid, (number, table),
+                                                                      fresh=True)
+                open_table(published, frame_stamp)
+            except TokenRevoked:
+                forget_writer(eid)
+                raise
+        raise VersionConflict("the event's document changed too often meanwhile: send it "
+                              "again", version)
+
+
+def _caught_up(tail: list[dict[str, Any]], stored: str, base: str) -> records.RecordEnd | None:
+    """The end `base` names, made from an earlier end of the same record kept here and the
+    appends stored since (`tail`, each with its base): an append after others this process
+    did not see replays those, not the whole record. None when no end of the tail is kept
+    here, or `base` is not the stored end."""
+    if stored != base:
+        return None
+    start = next((k for k in range(len(tail) - 1, -1, -1)
+                  if bytes.fromhex(str(tail[k].get("base", ""))) in _ENDS), None)
+    if start is None:
+        return None
+    end: records.RecordEnd | None = _ENDS[bytes.fromhex(tail[start]["base"])]
+    for part in tail[start:]:
+        assert end is not None
+        try:
+            done = records.append(end, {k: v for k, v in part.items() if k != "base"})
+        except InputError:
+            return None  # stored checked: not expected; the whole record decides
+        end = done.end if done.report["consistent"] else None
+        if end is None:
+            return None
+        _remember(end)
+    return end if end is not None and end.key.hex() == base else None
+
+
+def _end_of(record: Any) -> records.RecordEnd | None:
+    """The end of a stored record, replayed here once (an append after another process's)."""
+    if not isinstance(record, dict):
+        return None
+    report, _, checkpoint = _replayed_from(record)
+    end = records.record_end(record, checkpoint) if report["consistent"] else None
+    if end is not None:
+        _remember(end)
+    return end
 
 
 def _director_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
@@ -1181,8 +1440,8 @@ def _token_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 
 
 
-def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str | None
-                             ) -> None:
+def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str | None,
+                             within: str = "record.") -> None:
     """A table's push that adds referee acts to its table's record (`acts`, their paths in
     the record: engine/records.py `new_referee_acts` of the record pushed and the one stored,
     so acts pushed before are not asked again) needs, with signing or sealing on, the referee
@@ -1190,7 +1449,8 @@ def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str
     first, and nothing is stored (docs/security.md, "Hosted events"). Called for a whole record
     pushed and for actions appended to the stored one alike; the caller leaves out the
     director's changes (its token needs no key). With neither on nothing is asked, as for any
-    referee act: a plain state is anyone's to edit."""
+    referee act: a plain state is anyone's to edit. `within`: where the acts' paths are in the
+    request's body (a whole push's record, or an append's own parts)."""
     if not acts or not guard.enabled or guard.is_referee_key(referee_key):
         return
     more = len(acts) - 1
@@ -1201,7 +1461,7 @@ def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str
           f"Man's chombo); send {REFEREE_KEY_HEADER}: <a key of CARDREF_REFEREE_KEYS> beside the "
           "table's token" + ("" if guard.has_referee_keys else
                              " (none is configured here, so nobody may)"),
-        f"record.{acts[0]}")
+        f"{within}{acts[0]}")
     refused.ja = (f"この記録は審判の行為({acts[0]}" + (f" ほか {more} 件" if more else "")
                   + ")を加えます。卓のトークンと並べて "
                   f"{REFEREE_KEY_HEADER} に審判用キー(CARDREF_REFEREE_KEYS の一つ)を送ってください"
@@ -1436,38 +1696,116 @@ def replayed_here(record: Any) -> tuple[dict[str, Any], Any]:
     """A record's check report and final state, resumed from the longest prefix replayed
     here; the replay kept for the standings (engine/events/standings.py `keep`), which read
     the same record next."""
+    report, state, _ = _replayed_from(record)
+    return report, state
+
+
+def _replayed_from(record: Any) -> tuple[dict[str, Any], Any, records.Checkpoint | None]:
+    """replayed_here's report and state, and the checkpoint at the record's end."""
     report, state, checkpoint = records.replay_from(record, _CHECKPOINTS)
     if checkpoint is not None:
-        with _CHECKPOINTS_LOCK:
-            if checkpoint.key not in _CHECKPOINTS and len(_CHECKPOINTS) >= _CHECKPOINTS_KEEP:
-                _CHECKPOINTS.pop(next(iter(_CHECKPOINTS)))
-            _CHECKPOINTS[checkpoint.key] = checkpoint
+        _keep_checkpoint(checkpoint)
     keep_replay(report, state)
-    return report, state
+    return report, state, checkpoint
+
+
+def _keep_checkpoint(checkpoint: records.Checkpoint) -> None:
+    with _CHECKPOINTS_LOCK:
+        if checkpoint.key not in _CHECKPOINTS and len(_CHECKPOINTS) >= _CHECKPOINTS_KEEP:
+            _CHECKPOINTS.pop(next(iter(_CHECKPOINTS)))
+        _CHECKPOINTS[checkpoint.key] = checkpoint
 
 
 def _check_record(settings, record: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """A table's record, within the service's bounds and replayed before it is stored: one
     that does not replay as written is refused with the discrepancy's code. Its report and
     final state."""
-    from ..errors import LimitExceeded
+    report, state, _ = _checked_record(settings, record)
+    return report, state
 
+
+def _checked_record(settings, record: dict[str, Any]
+                    ) -> tuple[dict[str, Any], Any, records.Checkpoint | None]:
+    """_check_record's report and state, and the checkpoint at the record's end."""
     deals, actions = records.record_size(record)
-    if deals > settings.max_record_deals or actions > settings.max_record_actions:
-        raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
-                            f"{settings.max_record_actions} actions here", "record.deals")
+    _within_limits(settings, deals, actions, "record.deals")
     try:
-        report, state = replayed_here(record)
+        report, state, checkpoint = _replayed_from(record)
     except InputError as err:
         raise InputError(err.message, f"record.{err.path}" if err.path else "record",
                          code="event_invalid") from None
+    _consistent(report)
+    return report, state, checkpoint
+
+
+def _within_limits(settings, deals: int, actions: int, path: str) -> None:
+    from ..errors import LimitExceeded
+
+    if deals > settings.max_record_deals or actions > settings.max_record_actions:
+        raise LimitExceeded(f"a record has at most {settings.max_record_deals} deals and "
+                            f"{settings.max_record_actions} actions here", path)
+
+
+def _consistent(report: dict[str, Any]) -> None:
+    """A record's replay report, refused (event_record_inconsistent) at its discrepancy."""
     found = report["discrepancy"]
     if found is not None:
         where = ", ".join(f"{k} {found[k]}" for k in ("deal", "step") if found.get(k) is not None)
         raise InputError(f"the record does not replay as written: {found['code']}"
                          + (f" ({where})" if where else ""), "record",
                          code="event_record_inconsistent")
-    return report, state
+
+
+# The ends of the records pushed or read here (engine/records.py RecordEnd), by their key: an
+# append names its base's key and resumes from the end kept for it, its replay, prefix key and
+# digest chained on from there. Content-named like the checkpoints (a key is its record's
+# whole content), per process and bounded; an end not kept here is made once from the stored
+# record (another worker's push, a restart).
+_ENDS: dict[bytes, records.RecordEnd] = {}
+_ENDS_KEEP = 1024
+
+
+def _remember(end: records.RecordEnd) -> None:
+    with _CHECKPOINTS_LOCK:
+        if end.key not in _ENDS and len(_ENDS) >= _ENDS_KEEP:
+            _ENDS.pop(next(iter(_ENDS)))
+        _ENDS[end.key] = end
+    _keep_checkpoint(end.checkpoint)
+
+
+# What an append checks of the document without results — its rounds, whether each is
+# closed, its tables — by the event and the stamp of the change that last wrote that document
+# (`framestamp`: new with every write, even after a failover): read and parsed once per
+# document, not per push.
+_ROUNDS: dict[tuple[str, str], list[tuple[bool, frozenset[int]]]] = {}
+_ROUNDS_KEEP = 256
+
+# Who pushes, as last read from the store here: each caller's verified token by the event
+# and the SHA-256 of the bearer sent (a wrong secret never finds one), and each event's last
+# frame stamp. A table's append checks its token from these, and its script checks in the
+# store that the token still exists (a revoked one: 403), the document is still that one and
+# the event not published (else they are read again): one round trip a push, not two.
+_WRITERS: dict[tuple[str, bytes], Token] = {}
+_FRAMES: dict[str, str] = {}
+_WRITERS_KEEP = 4096
+
+
+def _bounded(kept: dict, most: int) -> dict:
+    """`kept`, its oldest entry dropped when it holds `most`."""
+    if len(kept) >= most:
+        kept.pop(next(iter(kept)), None)
+    return kept
+
+
+def _rounds_of(snap: Snapshot) -> list[tuple[bool, frozenset[int]]]:
+    rounds = [(rnd.get("seed") is not None,
+               frozenset(t["number"] for t in rnd.get("tables") or []))
+              for rnd in snap.document.get("rounds") or []]
+    if snap.frame_stamp:
+        if len(_ROUNDS) >= _ROUNDS_KEEP:
+            _ROUNDS.pop(next(iter(_ROUNDS)))
+        _ROUNDS[snap.id, snap.frame_stamp] = rounds
+    return rounds
 
 
 def public(snap: Snapshot) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./a
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
          onStorageChange, storageFailure, matchCopy, fromCopy, newMatchId } from "./store.js";
-import { tableLink, eventMatch, committedDeal, bodyHash, putResult, personName, CALL_REASONS, callReferee,
-         refereeCall, cancelCall } from "./event.js";
+import { tableLink, eventMatch, committedDeal, bodyHash, putResult, appendRecord, recordAppend, personName,
+         CALL_REASONS, callReferee, refereeCall, cancelCall } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { h, tid } from "./dom.js";
 import { buildRecord, recordDeals } from "./record.js";
@@ -1441,13 +1441,18 @@ function pushBar() {
 
 // The result pushed: the match record so far (or the last reported result), after every change
 // that changes it. One push in flight; a change meanwhile pushes again after it. Each push
-// replaces the table's result, so a queue of them is its latest: while the service is out of
-// reach only the latest waits, and is sent when it answers. A push's Idempotency-Key is the
-// match's id and the push's number, kept with the match: a push sent again (its answer lost, a
-// reload) carries the same key and body, and the service counts it once.
+// makes the table's result the record as it stands, so a queue of them is its latest: while the
+// service is out of reach only the latest waits, and is sent when it answers. A push's
+// Idempotency-Key is the match's id and the push's number, kept with the match: a push sent
+// again (its answer lost, a reload) carries the same key and body, and the service counts it
+// once. The first push is the whole record; each later one only what the record adds to the
+// one the service answered last (its `end`, kept in memory: after a reload the whole record
+// again), and the whole record when the service's record no longer ends there
+// (record_base_mismatch: a push lost, the director's correction, another device).
 // While a push is due or in flight the page is busy (data-busy): what waits on the page waits
 // for the director to have what is on the screen.
 let pushTimer = null, pushLoop = null, pushAgain = false, pushRetry = null;
+let pushed = null;  // {match, key, record}: the record the service has from this page, and its end
 function schedulePush() {
   if (!M || !M.event || pushTimer) return;
   busy(true);
@@ -1486,7 +1491,19 @@ async function pushNow() {
     if (p.hash !== hash) { p.seq = (p.seq || 0) + 1; p.hash = hash; }  // a new push; the same one keeps its key
     p.status = "waiting"; saveMatch(m); pushBar();
     try {
-      const answer = await putResult(m.event, body, `${m.id}.${p.seq}`, m.key);
+      const base = body.record && pushed && pushed.match === m.id ? pushed : null;
+      const append = base && recordAppend(base.record, body.record, base.key);
+      let answer = null;
+      if (append) {
+        try {
+          answer = await appendRecord(m.event, append, `${m.id}.${p.seq}.append`, m.key);
+        } catch (e) {
+          if (!(e instanceof Problem && e.code === "record_base_mismatch")) throw e;
+          pushed = null;  // the service's record ends elsewhere: the whole record, below
+        }
+      }
+      if (!answer) answer = await putResult(m.event, body, `${m.id}.${p.seq}`, m.key);
+      pushed = body.record && answer.end ? { match: m.id, key: answer.end.key, record: body.record } : null;
       Object.assign(p, { status: "sent", version: answer.version, problem: null });
       if (m === M && reportingDeals(m)) { saveMatch(m); render(); continue; }  // a refusal shown goes
     } catch (e) {

@@ -10,7 +10,9 @@
 // The event's match is set up from the event's public view (GET /v1/events/{id}): the table's
 // seats in order (a substitute's id in their seat), the event's game and options, and — with the
 // same deals at every table — the round's committed deal seeds (GET .../rounds/{n}/deals, with
-// the token). The page pushes the table's result (PUT .../tables/{t}/result) as it goes.
+// the token). The page pushes the table's result as it goes: its whole record first (PUT
+// .../tables/{t}/result), then only what each change adds (POST .../tables/{t}/record, naming the
+// end the last push's answer gave).
 import { call, Problem } from "./api.js";
 
 // The link's parts, or null when the fragment is not a table's link.
@@ -100,6 +102,34 @@ export function callReferee(event, reason) {
 }
 export function refereeCall(event) { return call("GET", callPath(event), undefined, { key: event.token }); }
 export function cancelCall(event) { return call("DELETE", callPath(event), undefined, { key: event.token }); }
+
+// POST what the record adds to the table's stored record, from the end `append.base` names (the
+// referee key, when the page holds one, as with putResult).
+export function appendRecord(event, append, idempotencyKey, refereeKey) {
+  return call("POST", `${path(event)}/rounds/${event.round}/tables/${event.table}/record`, append,
+              { key: event.token, refereeKey: refereeKey || undefined, idempotencyKey });
+}
+
+// What `record` adds to `pushed` (the record the service has, ending at `base`) as an append:
+// the last deal's new actions and result, new deals, the new totals and digest. Null when the
+// record is not `pushed` grown (an earlier action, deal or header changed, a result taken back):
+// then the whole record is pushed.
+export function recordAppend(pushed, record, base) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const header = (r) => Object.fromEntries(Object.entries(r).filter(([k]) => !["deals", "totals", "digest"].includes(k)));
+  const k = pushed.deals.length - 1;
+  if (record.deals.length <= k || !same(header(pushed), header(record))) return null;
+  for (let i = 0; i < k; i++) if (!same(pushed.deals[i], record.deals[i])) return null;
+  const was = pushed.deals[k], now = record.deals[k];
+  if (!same(was.deal, now.deal) || now.actions.length < was.actions.length) return null;
+  for (let i = 0; i < was.actions.length; i++) if (!same(was.actions[i], now.actions[i])) return null;
+  if (was.result && !now.result) return null;
+  const out = { base, actions: now.actions.slice(was.actions.length), deals: record.deals.slice(k + 1) };
+  if (now.result && !same(now.result, was.result)) out.result = now.result;
+  if (record.totals) out.totals = record.totals;
+  if (record.digest) out.digest = record.digest;
+  return out;
+}
 
 // The seat id or entrant id as the event names it.
 export function personName(event, id) {

@@ -11,7 +11,7 @@ import copy
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from engine import adjudicate, records, registry
 from tests.records import random_record
@@ -120,3 +120,34 @@ def test_a_record_with_no_referee_act_has_none_and_malformed_parts_are_skipped()
                                             {"action": {"type": "penalty"}}]}]}
     assert records.referee_acts(odd) == ["deals[2].deal", "deals[2].actions[0]"]
     assert records.referee_acts({**odd, "game": "no-such-game"}) == ["deals[2].deal"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2 ** 32), data=st.data())
+def test_an_appends_acts_are_the_new_acts_of_the_record_it_makes(game_id, seed, data):
+    """appended_referee_acts reads only the append (a hosted table's push of what its record
+    adds): its acts, each at its path in the append, are exactly those new_referee_acts finds
+    in the whole record the append makes against the record stored before it."""
+    from tests.records import record_append, record_cut
+
+    rnd = random.Random(seed)
+    record = random_record(game_id, rnd, deals=2, physical=0.5, ledger=0.1, comments=0.0)
+    total = sum(len(e["actions"]) for e in record["deals"])
+    cut = data.draw(st.integers(1, total - 1)) if total > 1 else 1
+    stored, grown = record_cut(record, cut), record_cut(record, total)
+    _, _, checkpoint = records.replay_from(stored, {})
+    end = records.record_end(stored, checkpoint)
+    assume(end is not None)
+    part = record_append(stored, grown)
+    found = records.appended_referee_acts(end, part)
+    held = len(stored["deals"]) - 1
+
+    def in_record(path: str) -> str:  # the append's path as the whole record's
+        if path.startswith("actions["):
+            return f"deals[{held}].{path}".replace(
+                f"actions[{path[8:-1]}]",
+                f"actions[{len(stored['deals'][held]['actions']) + int(path[8:-1])}]")
+        k, rest = path[6:].split("]", 1)
+        return f"deals[{held + 1 + int(k)}]{rest}"
+    assert [in_record(p) for p in found] == records.new_referee_acts(grown, stored)

@@ -211,7 +211,7 @@ def test_a_held_act_is_compared_with_the_record_the_push_replaces(redis_url, mon
     longer = copy.deepcopy(with_penalty)
     longer["deals"][0]["actions"].append(base["deals"][0]["actions"][5])
     corrected = grown(base, 5)
-    read, replaced = EventStore.result, []
+    read, replaced = EventStore.table_record, []
 
     def read_then_replaced(store, eid, number, table):
         held = read(store, eid, number, table)
@@ -221,7 +221,49 @@ def test_a_held_act_is_compared_with_the_record_the_push_replaces(redis_url, mon
             kept.hset(f"cardref:ev:{{{eid}}}:results", "1.1", orjson.dumps({"record": corrected}))
             kept.hincrby(f"cardref:ev:{{{eid}}}", "version", 1)
         return held
-    monkeypatch.setattr(EventStore, "result", read_then_replaced)
+    monkeypatch.setattr(EventStore, "table_record", read_then_replaced)
     refused(ev.put_result(1, 1, {"record": longer}), "record.deals[0].actions[5]")
     ev.version += 1  # the change made behind the API
     assert replaced and stored(ev) == {"record": corrected}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_append_adding_a_referee_act_needs_the_referee_key(redis_url, mode):
+    """An append carries only entries the stored record does not hold, so every referee act in
+    it is new: a table's append with a penalty is refused without the key (its path in the
+    append's own body) and nothing changes; with the key it lands; the director needs none."""
+    from tests.records import record_append
+    from tests.service.test_record_appends import append
+
+    ev, base, with_penalty = daifugo_table(client_in(redis_url, mode))
+    first = grown(base, 5)
+    end = ev.ok(ev.put_result(1, 1, {"record": first}))["end"]
+    body = {**record_append(first, with_penalty), "base": end["key"]}
+    before, version = stored(ev), ev.version
+    for headers in ({}, {"X-Referee-Key": "guess"}):
+        refused(append(ev, 1, 1, body, **headers), "actions[0]")
+    assert stored(ev) == before and ev.version == version
+    end = ev.ok(append(ev, 1, 1, body, **WITH_KEY))["end"]
+    assert stored(ev) == {"record": with_penalty}
+    # the next append, a plain action: no key asked
+    longer = copy.deepcopy(with_penalty)
+    longer["deals"][0]["actions"].append(base["deals"][0]["actions"][5])
+    end = ev.ok(append(ev, 1, 1, {**record_append(with_penalty, longer),
+                                  "base": end["key"]}))["end"]
+    # a second penalty appended by the director's token: no key asked
+    again = copy.deepcopy(longer)
+    again["deals"][0]["actions"].append(penalty(base["players"][2]))
+    ev.ok(append(ev, 1, 1, {**record_append(longer, again), "base": end["key"]},
+                 token=ev.director["Authorization"].split(" ", 1)[1]))
+    assert stored(ev) == {"record": again}
+
+
+def test_a_plain_service_asks_no_key_of_an_append(redis_url):
+    from tests.records import record_append
+    from tests.service.test_record_appends import append
+
+    ev, base, with_penalty = daifugo_table(client_in(redis_url, "plain"))
+    first = grown(base, 5)
+    end = ev.ok(ev.put_result(1, 1, {"record": first}))["end"]
+    ev.ok(append(ev, 1, 1, {**record_append(first, with_penalty), "base": end["key"]}))
+    assert stored(ev) == {"record": with_penalty}

@@ -168,3 +168,38 @@ return asked;
     assert keyed["Authorization"] == "Bearer tid.secret"
     assert keyed["X-Referee-Key"] == "the-referee-key"
     assert unkeyed["Authorization"] == "Bearer tid.secret" and "X-Referee-Key" not in unkeyed
+
+
+def page_appends(pairs: list[tuple[dict, dict]], tmp_path: Path) -> list:
+    """recordAppend(old, new, "k") of each pair, as the page makes them in node."""
+    given = tmp_path / "pairs.json"
+    given.write_text(json.dumps(pairs))
+    script = f"""
+globalThis.location = {{ pathname: "/table" }};
+const E = await import({json.dumps(EVENT_JS.as_uri())});
+const fs = await import("node:fs");
+const pairs = JSON.parse(fs.readFileSync({json.dumps(str(given))}, "utf8"));
+console.log(JSON.stringify(pairs.map(([a, b]) => E.recordAppend(a, b, "k"))));
+"""
+    return run_module(script)
+
+
+def test_the_page_appends_what_its_record_adds_and_nothing_when_it_changed_before(tmp_path):
+    import random
+
+    from tests.records import random_record, record_append, record_cut
+
+    record = random_record("daifugo", random.Random(3), deals=3, physical=0.0)
+    total = sum(len(d["actions"]) for d in record["deals"])
+    rnd = random.Random(4)
+    cuts = sorted({rnd.randint(1, total) for _ in range(12)} | {total})
+    pairs = [(record_cut(record, a), record_cut(record, b)) for a, b in zip(cuts, cuts[1:])]
+    assert page_appends(pairs, tmp_path) == [{**record_append(a, b), "base": "k"} for a, b in pairs]
+    old, new = pairs[-1]
+    changed = json.loads(json.dumps(new))
+    changed["deals"][0]["actions"][0]["comment"] = "changed"
+    fewer = json.loads(json.dumps(old))
+    fewer["deals"][-1]["actions"].append({"action": {"type": "pass"}})
+    renamed = {**new, "tags": {**new["tags"], "event": "Another"}}
+    assert page_appends([(old, changed), (fewer, new), (old, renamed)], tmp_path) == \
+        [None, None, None]

@@ -144,10 +144,13 @@ def test_two_tables_open_from_their_links_play_and_their_records_fill_the_event(
 
         # the token travelled in a header only: in no URL the page asked for, nor any the
         # service logged
+        appended = []
         for driver in (browser, phone):
             urls = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
-            assert [u for u in urls if u.endswith("/result")]  # the pushes are among them
+            assert [u for u in urls if u.endswith("/result")]  # the first push: the whole record
+            appended += [u for u in urls if u.endswith("/record")]
             assert not [u for u in urls if any(tok in u for tok in event.tokens.values())]
+        assert appended  # each later push only what the record adds
         logged = log.read_text()
         assert f"/v1/events/{event.id}/rounds/1/tables/1/result" in logged
         for token in event.tokens.values():
