@@ -199,6 +199,21 @@ class Snapshot:
     stamp: str = ""  # the change's own random mark ("" for an event stored before stamps)
 
 
+@dataclass(frozen=True)
+class StoredParts:
+    """An event as stored at one version, not read into a document: `document`, the JSON
+    bytes of the document without its tables' results; `results`, each stored result's field
+    and JSON bytes (what the public view compares with the last it built, table by table)."""
+
+    id: str
+    version: int
+    published: bool
+    document: bytes
+    results: dict[str, bytes]
+    frame: int = 0
+    stamp: str = ""
+
+
 def result_field(round_number: int, table: int) -> str:
     return f"{round_number}.{table}"
 
@@ -360,6 +375,19 @@ class EventStore:
         kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
         return Snapshot(eid, int(version), _assembled(frame, kept), published == b"1", kept,
                         int(frames), (stamp or b"").decode())
+
+    def parts(self, eid: str) -> StoredParts | None:
+        """The event at its latest version as stored: its document without results and each
+        table's result, as bytes, none of it parsed nor put together (the public view reads
+        again only what changed since the last it built)."""
+        keys = self._keys(eid)
+        doc, version, published, frames, flat, stamp = self._call(
+            self._read, keys=[keys[0], keys[4]], args=["1"])
+        if doc is None or version is None:
+            return None
+        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+        return StoredParts(eid, int(version), published == b"1", doc, kept, int(frames),
+                           (stamp or b"").decode())
 
     def result(self, eid: str, round_number: int, table: int) -> Any:
         """One table's stored result (None: none), read alone: what a push's referee acts are

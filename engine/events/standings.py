@@ -352,9 +352,13 @@ def lot(event: Event, entrant: str) -> int:
     return int.from_bytes(h.digest()[:8], "big") >> (64 - _LOT_BITS)
 
 
-def standings(event: Event) -> list[Standing]:
-    """Every entrant once, best first (docs/events.md "Standings")."""
-    played = outcomes(event, event.rounds)
+def standings(event: Event, played: list[list[TableOutcome | None]] | None = None
+              ) -> list[Standing]:
+    """Every entrant once, best first (docs/events.md "Standings"). `played`: every table's
+    outcome round by round, as `outcomes` gives them, where the caller has them already (the
+    tables' results are then not read: `event` may be the document without them)."""
+    if played is None:
+        played = outcomes(event, event.rounds)
     points = event_points(event, event.rounds, played)
     lines = {e.id: Standing(e.id, event_points=points[e.id], lot=lot(event, e.id))
              for e in event.entrants}

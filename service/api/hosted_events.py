@@ -41,6 +41,7 @@ from webargs import core
 from engine import records
 from engine.errors import InputError, shown
 from engine.events import digest, next_round, parse_event, reveal_round
+from engine.events.format import InvalidEvent
 from engine.events.seating import deal_seeds
 from engine.events.standings import (
     as_json,
@@ -624,8 +625,11 @@ def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> N
         key = _public_key(eid, version, stamp)
         body = ext.cache.get(key)
         if body is None:
-            snap = snapshot(eid)
-            version, stamp, body = snap.version, snap.stamp, orjson.dumps(public(snap))
+            # a new version: built from what changed since the last view built here
+            parts = db().parts(eid)
+            if parts is None:
+                raise EventNotFound("no event of this id is kept here", "eid")
+            version, stamp, body = parts.version, parts.stamp, orjson.dumps(public_of(parts))
             key = _public_key(eid, version, stamp)
             ext.cache.set(key, body)
         return cached_answer(key, body, version, stamp)
@@ -1523,3 +1527,115 @@ def _progress_of(record: dict[str, Any]) -> dict[str, Any]:
             totals[target] = totals.get(target, 0) + value
     return {"players": record.get("players", []), "deals_finished": len(finished),
             "deals": [{"totals": d["totals"]} for d in finished], "totals": totals}
+
+
+# ------------------------------------------------------------------ a new version's view
+
+# Every table's push makes a new version, and nearly every poll of the view finds one: the
+# view is built from the parts that changed since the last one built here. By event id, the
+# last view's parts (`_Built`): the document without results parsed once per distinct bytes
+# (`_Frame`), each table as the view shows it with its outcome, by its result's stored bytes
+# (`_Shown`). Never trusted beyond the exact bytes each was made from (compared whole, not by
+# version: a Redis failover may give a version's number to another change). Per process and
+# bounded (the least recently built event dropped): a kept event holds its stored bytes once.
+_BUILT: dict[str, "_Built"] = {}
+_BUILT_KEEP = 16
+_BUILT_LOCK = threading.Lock()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frame:
+    """The document without its tables' results, at one write of it: its bytes as stored,
+    read, and parsed (parse_event: what every table's result is then checked in)."""
+
+    stored: bytes
+    data: dict[str, Any]
+    event: Any  # engine.events.format.Event, without results
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shown:
+    """A table with a result as the view shows it (`_shown_table`), and its outcome for the
+    standings, made from `stored` (the result's stored bytes) in one `_Frame`."""
+
+    stored: bytes
+    table: dict[str, Any]
+    outcome: Any  # TableOutcome | None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Built:
+    frame: _Frame
+    tables: dict[str, _Shown]
+
+
+def clear_view_caches() -> None:
+    """Forget every view part built here (a test builds the view again from scratch)."""
+    with _BUILT_LOCK:
+        _BUILT.clear()
+    _PROGRESS.clear()
+
+
+def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
+    """`public`'s view of the event as stored (`EventStore.parts`), built again only where it
+    changed since the last view built here: the document without results parsed again only
+    when its bytes changed (a round started or closed, an entrant…), a table's result read,
+    checked, summed up and placed again only when its bytes changed; the standings computed
+    from the tables' kept outcomes."""
+    kept = _BUILT.get(parts.id)
+    if kept is not None and kept.frame.stored == parts.document:
+        frame, before = kept.frame, kept.tables
+    else:
+        data = orjson.loads(parts.document)
+        with reading():
+            frame, before = _Frame(parts.document, data, parse_event(data)), {}
+    tables: dict[str, _Shown] = {}
+    rounds = []
+    played: list[list[Any]] = []
+    with reading():
+        for k, rnd in enumerate(frame.data.get("rounds", [])):
+            closed = rnd.get("seed") is not None
+            shown_tables, outcomes = [], []
+            for i, table in enumerate(rnd.get("tables", [])):
+                field = event_store.result_field(k + 1, table["number"])
+                stored = parts.results.get(field)
+                if stored is None:  # no result: the table as seated, no places
+                    shown_tables.append(dict(table))
+                    outcomes.append(None)
+                    continue
+                found = before.get(field)
+                if found is None or found.stored != stored:
+                    found = _table_shown(frame, k, i, table, stored, closed)
+                tables[field] = found
+                shown_tables.append(found.table)
+                outcomes.append(found.outcome)
+            rounds.append({**rnd, "tables": shown_tables})
+            played.append(outcomes)
+        document = frame.data
+        view = {**document, "rounds": rounds} if "rounds" in document else dict(document)
+        lines = as_json(standings(frame.event, played))
+    with _BUILT_LOCK:
+        _BUILT.pop(parts.id, None)
+        while len(_BUILT) >= _BUILT_KEEP:
+            _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[parts.id] = _Built(frame, tables)
+    return {"id": parts.id, "version": parts.version, "published": parts.published,
+            "event": view, "standings": lines}
+
+
+def _table_shown(frame: _Frame, k: int, i: int, table: dict[str, Any], stored: bytes,
+                 closed: bool) -> _Shown:
+    """Table `i` of round `k` (from 0) with the result stored as `stored`, as the view shows
+    it: the result checked as parse_event checks it in the whole document (in the document
+    with that table alone: `_table_alone`), then placed and summed up as `public` does."""
+    result = orjson.loads(stored)
+    try:
+        alone = parse_event(_table_alone(frame.data, k + 1, i, result))
+    except InvalidEvent as err:  # named where the whole document has the table
+        here, there = f"rounds[{k}].tables[0]", f"rounds[{k}].tables[{i}]"
+        if err.path.startswith(here):
+            err.path = there + err.path[len(here):]
+        raise
+    parsed_table = alone.rounds[k].tables[0]
+    shown = _shown_table(frame.event, {**table, "result": result}, parsed_table, closed)
+    return _Shown(stored, shown, table_outcome(frame.event, parsed_table))
