@@ -555,6 +555,103 @@ def test_a_closed_rounds_records_are_public_table_by_table_and_summed_up_in_the_
         assert not [e.message for e in validator.iter_errors(answer)], path
 
 
+def from_scratch(redis_url: str, eid: str) -> dict:
+    """The public view made from the whole document (`public`) with no replay, progress or
+    checkpoint kept from before (the view parts public_of keeps are left as they are: the
+    next version's view is built from them)."""
+    from engine.events import standings as standings_module
+    from service.api import hosted_events as hosted
+    from service.event_store import EventStore
+
+    hosted._PROGRESS.clear()
+    hosted._CHECKPOINTS.clear()
+    standings_module._REPLAYED.clear()
+    snap = EventStore(redis_url, 5.0).get(eid)
+    assert snap is not None
+    return orjson.loads(orjson.dumps(hosted.public(snap)))
+
+
+@settings(max_examples=examples(6), deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(["push", "push", "push", "reported", "none",
+                                                 "penalty", "substitute", "close", "start"]),
+                                st.integers(0, 99)), min_size=4, max_size=16),
+       fresh=st.lists(st.booleans(), min_size=16, max_size=16))
+def test_a_new_versions_view_is_the_view_made_from_scratch(redis_url, steps, fresh):
+    # each version's view is built from what changed since the last (public_of): after any
+    # pushes, corrections, reported results, penalties, substitutes, closes and new rounds it
+    # is the view made from the whole document with nothing kept (`fresh`: the view's parts
+    # forgotten first now and then, as a worker that did not build the last version's)
+    from service.api import hosted_events as hosted
+
+    client = app_client(redis_url)
+    ev = Hosted(client, event(8, rounds=3, same_deals=2))
+    ev.start_round()
+    number, open_, whole = 1, True, {}
+    for k, (step, n) in enumerate(steps):
+        table = 1 + n % 2
+        if step == "push" and open_:
+            record = whole.setdefault((number, table), record_for(
+                ev.document(), number, table, seed=n, deals=2))
+            total = sum(len(d["actions"]) for d in record["deals"])
+            actions = 1 + n * total // 100  # now and then shorter than the last: a correction
+            ev.ok(ev.put_result(number, table, {"record": record if actions >= total
+                                                else grown(record, actions)}))
+        elif step == "reported" and open_:
+            ev.ok(ev.put_result(number, table, reported_for(ev.document(), number, table)))
+        elif step == "none" and open_:
+            ev.ok(put_none(ev, number, table))
+        elif step == "penalty":
+            ev.ok(ev.post("/penalties", json={"entrant": f"p{n % 8}", "kind": "points",
+                                              "points": 1 + n % 3, "reason": "slow play"}))
+        elif step == "substitute" and open_:
+            resp = client.put(f"/v1/events/{ev.id}/rounds/{number}/tables/{table}/seats/"
+                              f"{1 + n % 4}/substitute", json={"id": f"sub{k}", "name": "Sub"},
+                              headers=ev.at())
+            if resp.status_code != 200:  # a table with a result already takes none
+                continue
+            ev.ok(resp)
+        elif step == "close" and open_:
+            ev.ok(ev.post(f"/rounds/{number}/close"))
+            open_ = False
+        elif step == "start" and not open_ and number < 3:
+            ev.start_round()
+            number, open_ = number + 1, True
+        else:
+            continue
+        if fresh[k]:
+            hosted.clear_view_caches()
+        resp = client.get(f"/v1/events/{ev.id}")
+        assert resp.status_code == 200, resp.get_json()
+        view = resp.get_json()
+        assert view["version"] == ev.version
+        assert view == from_scratch(redis_url, ev.id)
+
+
+def test_a_new_versions_view_reads_again_only_the_tables_that_changed(client, monkeypatch):
+    from service.api import hosted_events as hosted
+
+    ev = Hosted(client, event(12, rounds=2, same_deals=2))
+    ev.start_round()
+    doc = ev.document()
+    records_of = {t: record_for(doc, 1, t, seed=t, deals=2) for t in ev.tables}
+    for t, record in records_of.items():
+        ev.ok(ev.put_result(1, t, {"record": grown(record, 5)}))
+    assert client.get(f"/v1/events/{ev.id}").status_code == 200
+    made: list[tuple[int, int]] = []
+    real = hosted._table_shown
+    monkeypatch.setattr(hosted, "_table_shown", lambda frame, k, i, *rest: (
+        made.append((k, i)), real(frame, k, i, *rest))[1])
+    ev.ok(ev.put_result(1, 2, {"record": grown(records_of[2], 6)}))
+    view = client.get(f"/v1/events/{ev.id}").get_json()
+    assert made == [(0, 1)]  # table 2 of round 1 alone
+    assert view["event"]["rounds"][0]["tables"][1]["result"]["progress"] == \
+        hosted._progress_of(grown(records_of[2], 6))
+    ev.ok(ev.post("/penalties", json={"entrant": "p0", "kind": "warning", "reason": "late"}))
+    made.clear()
+    assert client.get(f"/v1/events/{ev.id}").status_code == 200
+    assert sorted(made) == [(0, 0), (0, 1), (0, 2)]  # the document changed: every table again
+
+
 @pytest.mark.parametrize("route", ["view", "record"])
 def test_a_cached_answer_of_an_event_is_compressed_once_per_encoding_and_304_by_its_tag(
         monkeypatch, redis_url, route):
