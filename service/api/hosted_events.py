@@ -1406,7 +1406,9 @@ def replayed_here(record: Any) -> tuple[dict[str, Any], Any]:
             if checkpoint.key not in _CHECKPOINTS and len(_CHECKPOINTS) >= _CHECKPOINTS_KEEP:
                 _CHECKPOINTS.pop(next(iter(_CHECKPOINTS)))
             _CHECKPOINTS[checkpoint.key] = checkpoint
-    keep_replay(report, state)
+    # and found by identity within the current reading (the view's places of an open
+    # round's table read this very record next: not replayed whole again)
+    keep_replay(report, state, record)
     return report, state
 
 
@@ -1546,11 +1548,14 @@ _BUILT_LOCK = threading.Lock()
 @dataclasses.dataclass(frozen=True)
 class _Frame:
     """The document without its tables' results, at one write of it: its bytes as stored,
-    read, and parsed (parse_event: what every table's result is then checked in)."""
+    read, and parsed (parse_event: what every table's result is then checked in); `inner`,
+    the results a document stored whole still holds (an event stored before each table's
+    result was kept apart: event_store.split), by field."""
 
     stored: bytes
     data: dict[str, Any]
     event: Any  # engine.events.format.Event, without results
+    inner: dict[str, bytes]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1586,9 +1591,9 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
     if kept is not None and kept.frame.stored == parts.document:
         frame, before = kept.frame, kept.tables
     else:
-        data = orjson.loads(parts.document)
+        data, inner = event_store.split(orjson.loads(parts.document))
         with reading():
-            frame, before = _Frame(parts.document, data, parse_event(data)), {}
+            frame, before = _Frame(parts.document, data, parse_event(data), inner), {}
     tables: dict[str, _Shown] = {}
     rounds = []
     played: list[list[Any]] = []
@@ -1598,7 +1603,7 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
             shown_tables, outcomes = [], []
             for i, table in enumerate(rnd.get("tables", [])):
                 field = event_store.result_field(k + 1, table["number"])
-                stored = parts.results.get(field)
+                stored = parts.results.get(field) or frame.inner.get(field)
                 if stored is None:  # no result: the table as seated, no places
                     shown_tables.append(dict(table))
                     outcomes.append(None)
@@ -1637,5 +1642,9 @@ def _table_shown(frame: _Frame, k: int, i: int, table: dict[str, Any], stored: b
             err.path = there + err.path[len(here):]
         raise
     parsed_table = alone.rounds[k].tables[0]
-    shown = _shown_table(frame.event, {**table, "result": result}, parsed_table, closed)
+    # the record as parsed, the one object the progress, the places and the summary all read
+    # (its replay found again by identity within the reading: made once)
+    record = parsed_table.result.record if parsed_table.result is not None else None
+    held = {**table, "result": result if record is None else {**result, "record": record}}
+    shown = _shown_table(frame.event, held, parsed_table, closed)
     return _Shown(stored, shown, table_outcome(frame.event, parsed_table))

@@ -481,6 +481,7 @@ def test_a_document_stored_whole_still_reads_and_takes_pushes(client, redis_url)
     store.hset(key, "doc", orjson.dumps({k: v for k, v in whole.items() if k != "digest"}))
     store.delete(f"{key}:results")
     assert ev.document() == whole
+    assert client.get(f"/v1/events/{ev.id}").get_json() == from_scratch(redis_url, ev.id)
     ev.ok(put_none(ev, 1, 1))
     after = ev.document()
     assert "result" not in after["rounds"][0]["tables"][0]
