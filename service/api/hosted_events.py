@@ -1600,7 +1600,8 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
     with reading():
         for k, rnd in enumerate(frame.data.get("rounds", [])):
             closed = rnd.get("seed") is not None
-            shown_tables, outcomes = [], []
+            shown_tables: list[dict[str, Any]] = []
+            outcomes: list[Any] = []
             for i, table in enumerate(rnd.get("tables", [])):
                 field = event_store.result_field(k + 1, table["number"])
                 stored = parts.results.get(field) or frame.inner.get(field)
