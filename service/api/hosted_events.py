@@ -41,7 +41,7 @@ from webargs import core
 from engine import records
 from engine.errors import InputError, shown
 from engine.events import digest, next_round, parse_event, reveal_round
-from engine.events.format import InvalidEvent
+from engine.events.format import parse_table_result
 from engine.events.seating import deal_seeds
 from engine.events.standings import (
     as_json,
@@ -1561,9 +1561,11 @@ class _Frame:
 @dataclasses.dataclass(frozen=True)
 class _Shown:
     """A table with a result as the view shows it (`_shown_table`), and its outcome for the
-    standings, made from `stored` (the result's stored bytes) in one `_Frame`."""
+    standings, made from `stored` (the result's stored bytes) and `seated` (`_seated`: all
+    else of the document either depends on)."""
 
     stored: bytes
+    seated: bytes
     table: dict[str, Any]
     outcome: Any  # TableOutcome | None
 
@@ -1572,6 +1574,14 @@ class _Shown:
 class _Built:
     frame: _Frame
     tables: dict[str, _Shown]
+
+
+def _seated(frame: _Frame, table: dict[str, Any], closed: bool) -> bytes:
+    """What of the document without results a table's view and outcome depend on, besides
+    its result: the event's system (its game, options, partners), the table as seated and
+    whether its round is closed (checked in the document once: entrants, other rounds). A
+    penalty, an entrant or another round's change leaves it as it was."""
+    return orjson.dumps([frame.data.get("system"), table, closed])
 
 
 def clear_view_caches() -> None:
@@ -1585,15 +1595,16 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
     """`public`'s view of the event as stored (`EventStore.parts`), built again only where it
     changed since the last view built here: the document without results parsed again only
     when its bytes changed (a round started or closed, an entrant…), a table's result read,
-    checked, summed up and placed again only when its bytes changed; the standings computed
-    from the tables' kept outcomes."""
+    checked, summed up and placed again only when its bytes changed, or what it is seated in
+    (`_seated`); the standings computed from the tables' kept outcomes."""
     kept = _BUILT.get(parts.id)
+    before = kept.tables if kept is not None else {}
     if kept is not None and kept.frame.stored == parts.document:
-        frame, before = kept.frame, kept.tables
+        frame, same = kept.frame, True
     else:
         data, inner = event_store.split(orjson.loads(parts.document))
         with reading():
-            frame, before = _Frame(parts.document, data, parse_event(data), inner), {}
+            frame, same = _Frame(parts.document, data, parse_event(data), inner), False
     tables: dict[str, _Shown] = {}
     rounds = []
     played: list[list[Any]] = []
@@ -1610,7 +1621,8 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
                     outcomes.append(None)
                     continue
                 found = before.get(field)
-                if found is None or found.stored != stored:
+                if found is None or found.stored != stored or not (
+                        same or found.seated == _seated(frame, table, closed)):
                     found = _table_shown(frame, k, i, table, stored, closed)
                 tables[field] = found
                 shown_tables.append(found.table)
@@ -1633,19 +1645,13 @@ def _table_shown(frame: _Frame, k: int, i: int, table: dict[str, Any], stored: b
                  closed: bool) -> _Shown:
     """Table `i` of round `k` (from 0) with the result stored as `stored`, as the view shows
     it: the result checked as parse_event checks it in the whole document (in the document
-    with that table alone: `_table_alone`), then placed and summed up as `public` does."""
+    parsed without results: parse_table_result), then placed and summed up as `public` does."""
     result = orjson.loads(stored)
-    try:
-        alone = parse_event(_table_alone(frame.data, k + 1, i, result))
-    except InvalidEvent as err:  # named where the whole document has the table
-        here, there = f"rounds[{k}].tables[0]", f"rounds[{k}].tables[{i}]"
-        if err.path.startswith(here):
-            err.path = there + err.path[len(here):]
-        raise
-    parsed_table = alone.rounds[k].tables[0]
+    parsed_table = parse_table_result(frame.event, k, i, result)
     # the record as parsed, the one object the progress, the places and the summary all read
     # (its replay found again by identity within the reading: made once)
     record = parsed_table.result.record if parsed_table.result is not None else None
     held = {**table, "result": result if record is None else {**result, "record": record}}
     shown = _shown_table(frame.event, held, parsed_table, closed)
-    return _Shown(stored, shown, table_outcome(frame.event, parsed_table))
+    return _Shown(stored, _seated(frame, table, closed), shown,
+                  table_outcome(frame.event, parsed_table))
