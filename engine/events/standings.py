@@ -163,13 +163,17 @@ def keep_replay(report: dict[str, Any], state: Any, record: Any = None) -> None:
             _REPLAYED.pop(next(iter(_REPLAYED)), None)
         kept = _REPLAYED[key] = _replayed_of(report, state)
     if record is not None:
-        # also under the key `replayed` looks a record up by (its JSON bytes as given): the
-        # same record read again outside this reading is not replayed whole
+        # also under the key `replayed` looks this very record up by (its JSON bytes as
+        # given, its digest included: the digest key above is its canonical form's, without
+        # it), made from this record's own report: the same record read again outside this
+        # reading is not replayed whole
         mine = _replay_key(record)
-        if mine not in _REPLAYED:
+        own = _REPLAYED.get(mine)
+        if own is None:
             if len(_REPLAYED) >= _KEEP:
                 _REPLAYED.pop(next(iter(_REPLAYED)), None)
-            _REPLAYED[mine] = kept
+            own = _REPLAYED[mine] = _replayed_of(report, state)
+        kept = own
     seen = _READING.get()
     if record is not None and seen is not None:
         seen[id(record)] = (record, kept)

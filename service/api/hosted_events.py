@@ -1442,7 +1442,9 @@ def public(snap: Snapshot) -> dict[str, Any]:
     finished deals' totals, a closed round's to its deals' seeds and totals) — with each
     table's places and the standings. A closed round's whole records are answered table by
     table (`GET …/rounds/{n}/tables/{t}/record`): the view stays the size of what a page
-    shows, not of every action of every match (4 MB at a 200-entrant event after two rounds)."""
+    shows, not of every action of every match (4 MB at a 200-entrant event after two rounds).
+    Made from the whole document: the route builds each new version's from what changed
+    (`public_of`), which must show exactly this."""
     document = snap.document
     with reading():  # each record replayed once: by the places, the standings and the summary
         event = parse_event(document)
@@ -1594,9 +1596,9 @@ def clear_view_caches() -> None:
 def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
     """`public`'s view of the event as stored (`EventStore.parts`), built again only where it
     changed since the last view built here: the document without results parsed again only
-    when its bytes changed (a round started or closed, an entrant…), a table's result read,
-    checked, summed up and placed again only when its bytes changed, or what it is seated in
-    (`_seated`); the standings computed from the tables' kept outcomes."""
+    when its bytes changed (a round started or closed, an entrant…), a table's result
+    parsed, checked, summed up and placed again only when its bytes changed, or what it is
+    seated in (`_seated`); the standings computed from the tables' kept outcomes."""
     kept = _BUILT.get(parts.id)
     before = kept.tables if kept is not None else {}
     if kept is not None and kept.frame.stored == parts.document:
