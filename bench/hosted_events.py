@@ -21,6 +21,10 @@ measures its rows (wrk, 32 connections for req/s, 8 for p50/p99):
 - public view: GET /v1/events/{id} of the event at one version (cached by version, its
   compressed bodies beside it), plain and br, target >= 0.5 of the floor; and a closed round's
   table's whole record (GET …/rounds/1/tables/1/record), cached the same way;
+- view-new: a new version's view, what a spectator's poll costs while tables push: one
+  table's push (its record one action longer, the tables in turn), then the view's GET (a new
+  version: built, not found cached), --builds times; the service's CPU ms over each GET (the
+  build), mean and median, and the push's beside it;
 - 50 tables: one thread per table, each appending one action to its record once a second
   (as a table page does, with an Idempotency-Key, one push in flight, the base its last
   answer named), for --seconds; the
@@ -31,7 +35,7 @@ The event lives in the Redis CARDREF_REDIS_URL names, else database 13 of 127.0.
 bench's, as bench/endpoints.py), and is deleted at the end.
 
 Usage: python bench/hosted_events.py [--duration 2] [--seconds 20] [--tables 50]
-                                    [--rows push,view,tables]
+                                    [--rows push,view,view-new,tables] [--builds 60]
 Needs `wrk` (Debian: apt-get install wrk) and a Redis.
 """
 from __future__ import annotations
@@ -402,15 +406,17 @@ def main() -> int:
                         help="seconds the tables push a move a second each")
     parser.add_argument("--tables", type=int, default=50, help="tables pushing at once")
     parser.add_argument("--entrants", type=int, default=200)
-    parser.add_argument("--rows", default="push,view,tables",
-                        help="the rows to run, comma-separated: push, view, tables (50 "
-                             "tables pushing)")
+    parser.add_argument("--rows", default="push,view,view-new,tables",
+                        help="the rows to run, comma-separated: push, view, view-new (a new "
+                             "version's view after each push), tables (50 tables pushing)")
+    parser.add_argument("--builds", type=int, default=60,
+                        help="view-new: the pushes each followed by the view's GET")
     parser.add_argument("--worker-class",
                         default=os.environ.get("CARDREF_WORKER_CLASS") or "gevent")
     args = parser.parse_args()
     wanted = {r.strip() for r in args.rows.split(",") if r.strip()}
-    if not wanted or wanted - {"push", "view", "tables"}:
-        parser.error("--rows takes push, view and tables, comma-separated")
+    if not wanted or wanted - {"push", "view", "view-new", "tables"}:
+        parser.error("--rows takes push, view, view-new and tables, comma-separated")
     if not shutil.which("wrk"):
         print("the hosted-events bench needs wrk: apt-get install wrk", file=sys.stderr)
         return 2
@@ -461,6 +467,10 @@ def main() -> int:
                      + (f"; {len(failures)} not answered 200 "
                         f"({', '.join(sorted(set(failures)))})" if failures else ""))
             start += int(args.seconds) + 2
+        built = None
+        if "view-new" in wanted:
+            built = new_view_row(ev, url, start, args.builds, servers)
+            start += (args.builds + 8) // len(ev.tokens) + 2
         rows = []
         if "push" in wanted:
             push_row(ev, url, floor_url, start, args.duration, work, rows)
@@ -477,6 +487,8 @@ def main() -> int:
 
         if fifty is not None:
             print(f"\n{fifty}")
+        if built is not None:
+            print(f"\n{built}")
         print("\nTargets:")
         for name, run, floor, _ in rows:
             ratio = run.rps / floor
@@ -519,6 +531,39 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
     rows.append(("push: a table's record one action longer (appended)", push, floor,
                  f"{len(ev.tokens)} tables in turn{note}"))
     drain(push)
+
+
+def new_view_row(ev: Event, url: str, start: int, builds: int, servers: list) -> str:
+    """(d) a new version's view: one table's push (its record one action longer, the tables
+    in turn from `start` actions), then GET the view — at a version no worker has built —
+    `builds` times (after a few not counted: each worker's first view of the event is built
+    whole), one request at a time; the service's CPU time (its gunicorn processes'
+    utime + stime, bench/cpu_per_request.py) over each GET and over each push. The line to
+    print."""
+    from bench.cpu_per_request import _cpu_seconds, _tree
+
+    pids = _tree(servers[1].pid)
+    tables = sorted(ev.tokens)
+    gets: list[float] = []
+    pushes: list[float] = []
+    size = 0
+    warm = 8  # each worker's first build reads every table: not what a poll costs after
+    for k in range(warm + builds):
+        table = tables[k % len(tables)]
+        spent = _cpu_seconds(pids)
+        ev.push(table, start + 1 + k // len(tables))
+        between = _cpu_seconds(pids)
+        status, body, _ = ev.client.call("GET", f"/v1/events/{ev.id}")
+        done = _cpu_seconds(pids)
+        assert status == 200 and body["version"] == ev.version, (status, body.get("version"))
+        size = len(orjson.dumps(body))
+        if k >= warm:
+            pushes.append((between - spent) * 1000)
+            gets.append((done - between) * 1000)
+    return (f"a new version's view ({builds} builds, each after one table's push, one request "
+            f"at a time): CPU {statistics.mean(gets):.1f} ms a build (median "
+            f"{statistics.median(gets):.1f}, the CPU clock's tick 10 ms), the push's "
+            f"{statistics.mean(pushes):.1f} ms; the view {size:,} bytes")
 
 
 def view_rows(ev: Event, url: str, floor_url: str, duration: float, work: str,

@@ -287,6 +287,29 @@ class Snapshot:
     frame_stamp: str = ""
 
 
+@dataclass(frozen=True)
+class StoredParts:
+    """An event as stored at one version, not read into a document: `document`, the JSON
+    bytes of the document without its tables' results; `results`, each stored result's field
+    and JSON bytes, and `tails` the appends to its record since (what the public view compares
+    with the last it built, table by table: `result_bytes` puts them together)."""
+
+    id: str
+    version: int
+    published: bool
+    document: bytes
+    results: dict[str, bytes]
+    frame: int = 0
+    stamp: str = ""
+    tails: dict[str, bytes] = field(default_factory=dict)  # appends since a result was written
+
+
+def result_bytes(kept: bytes, tail: bytes | None) -> bytes:
+    """A table's result as JSON bytes, its record's appends since it was written whole
+    (`tail`) put in."""
+    return orjson.dumps(with_tail(kept, tail)) if tail else kept
+
+
 def result_field(round_number: int, table: int) -> str:
     return f"{round_number}.{table}"
 
@@ -540,6 +563,22 @@ class EventStore:
             return None, ""
         result = with_tail(kept, tail) if tail else orjson.loads(kept)
         return result, (end or b"").decode()
+
+    def parts(self, eid: str) -> StoredParts | None:
+        """The event at its latest version as stored: its document without results, each
+        table's result and each table's appends since (`tails`), as bytes, none of it parsed
+        nor put together (the public view reads again only what changed since the last it
+        built)."""
+        keys = self._keys(eid)
+        doc, version, published, frames, flat, stamp, tails, _frame_stamp = self._call(
+            self._read, keys=[keys[0], keys[4], keys[5]], args=["1"])
+        if doc is None or version is None:
+            return None
+        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+        added = {tails[i].decode(): tails[i + 1] for i in range(0, len(tails), 2)}
+        return StoredParts(eid, int(version), published == b"1", doc, kept, int(frames),
+                           (stamp or b"").decode(), added)
+
 
     def with_table_result(self, eid: str, round_number: int, table: int) -> Snapshot | None:
         """The event at its latest version without its tables' results, and (in `results`,

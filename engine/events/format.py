@@ -306,6 +306,29 @@ def parse_event(data: Any) -> Event:
     return event
 
 
+def parse_table_result(event: Event, round_index: int, table_index: int, result: Any) -> Table:
+    """Table `table_index` of round `round_index` (both from 0) of `event` holding `result`,
+    checked as parse_event checks it in the whole document, each fault named at the same path:
+    `event`, a document parse_event read without that table's result (what a reader that
+    keeps the rest of the document parsed reads one table's result in)."""
+    tw = f"rounds[{round_index}].tables[{table_index}]"
+    table = event.rounds[round_index].tables[table_index]
+    try:
+        canonical_bytes({"result": result}, InvalidEvent)
+    except InvalidEvent as err:
+        raise _under(err, tw) from None
+    try:
+        parsed = msgspec.convert(result, TableResult | None)
+    except msgspec.ValidationError as err:
+        text = str(err)
+        found = _MSGSPEC_PATH.search(text)
+        path = f"{tw}.result{found.group(1)}" if found else f"{tw}.result"
+        raise InvalidEvent(text[:found.start()] if found else text, path) from None
+    table = msgspec.structs.replace(table, result=parsed)
+    _check_result(event, game_of(event.system), table, tw)
+    return table
+
+
 def game_of(system: System) -> Game[Any]:
     game = registry.get(system.game)
     if game is None:
@@ -448,6 +471,12 @@ def _check_seats(event: Event, game: Game[Any], table: Table, tw: str) -> None:
                 raise InvalidEvent("a team fills one side's seats", f"{tw}.seats")
     if len({seat_key(_seated(s)) for s in table.seats}) != len(table.seats):
         raise InvalidEvent("a player sits once at a table", f"{tw}.seats")
+    _check_result(event, game, table, tw)
+
+
+def _check_result(event: Event, game: Game[Any], table: Table, tw: str) -> None:
+    """The table's result, where it has one: a record of the table's seats, or a reported
+    result of its entrants."""
     result = table.result
     if result is None:
         return

@@ -162,6 +162,18 @@ def keep_replay(report: dict[str, Any], state: Any, record: Any = None) -> None:
         if len(_REPLAYED) >= _KEEP:
             _REPLAYED.pop(next(iter(_REPLAYED)), None)
         kept = _REPLAYED[key] = _replayed_of(report, state)
+    if record is not None:
+        # also under the key `replayed` looks this very record up by (its JSON bytes as
+        # given, its digest included: the digest key above is its canonical form's, without
+        # it), made from this record's own report: the same record read again outside this
+        # reading is not replayed whole
+        mine = _replay_key(record)
+        own = _REPLAYED.get(mine)
+        if own is None:
+            if len(_REPLAYED) >= _KEEP:
+                _REPLAYED.pop(next(iter(_REPLAYED)), None)
+            own = _REPLAYED[mine] = _replayed_of(report, state)
+        kept = own
     seen = _READING.get()
     if record is not None and seen is not None:
         seen[id(record)] = (record, kept)
@@ -352,9 +364,13 @@ def lot(event: Event, entrant: str) -> int:
     return int.from_bytes(h.digest()[:8], "big") >> (64 - _LOT_BITS)
 
 
-def standings(event: Event) -> list[Standing]:
-    """Every entrant once, best first (docs/events.md "Standings")."""
-    played = outcomes(event, event.rounds)
+def standings(event: Event, played: list[list[TableOutcome | None]] | None = None
+              ) -> list[Standing]:
+    """Every entrant once, best first (docs/events.md "Standings"). `played`: every table's
+    outcome round by round, as `outcomes` gives them, where the caller has them already (the
+    tables' results are then not read: `event` may be the document without them)."""
+    if played is None:
+        played = outcomes(event, event.rounds)
     points = event_points(event, event.rounds, played)
     lines = {e.id: Standing(e.id, event_points=points[e.id], lot=lot(event, e.id))
              for e in event.entrants}

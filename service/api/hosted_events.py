@@ -42,6 +42,7 @@ from webargs import core
 from engine import records
 from engine.errors import InputError, shown
 from engine.events import digest, next_round, parse_event, reveal_round
+from engine.events.format import parse_table_result
 from engine.events.seating import deal_seeds
 from engine.events.standings import (
     as_json,
@@ -710,8 +711,11 @@ def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> N
         key = _public_key(eid, version, stamp)
         body = ext.cache.get(key)
         if body is None:
-            snap = snapshot(eid)
-            version, stamp, body = snap.version, snap.stamp, orjson.dumps(public(snap))
+            # a new version: built from what changed since the last view built here
+            parts = db().parts(eid)
+            if parts is None:
+                raise EventNotFound("no event of this id is kept here", "eid")
+            version, stamp, body = parts.version, parts.stamp, orjson.dumps(public_of(parts))
             key = _public_key(eid, version, stamp)
             ext.cache.set(key, body)
         return cached_answer(key, body, version, stamp)
@@ -1705,7 +1709,9 @@ def _replayed_from(record: Any) -> tuple[dict[str, Any], Any, records.Checkpoint
     report, state, checkpoint = records.replay_from(record, _CHECKPOINTS)
     if checkpoint is not None:
         _keep_checkpoint(checkpoint)
-    keep_replay(report, state)
+    # and found by identity within the current reading (the view's places of an open
+    # round's table read this very record next: not replayed whole again)
+    keep_replay(report, state, record)
     return report, state, checkpoint
 
 
@@ -1814,7 +1820,9 @@ def public(snap: Snapshot) -> dict[str, Any]:
     finished deals' totals, a closed round's to its deals' seeds and totals) — with each
     table's places and the standings. A closed round's whole records are answered table by
     table (`GET …/rounds/{n}/tables/{t}/record`): the view stays the size of what a page
-    shows, not of every action of every match (4 MB at a 200-entrant event after two rounds)."""
+    shows, not of every action of every match (4 MB at a 200-entrant event after two rounds).
+    Made from the whole document: the route builds each new version's from what changed
+    (`public_of`), which must show exactly this."""
     document = snap.document
     with reading():  # each record replayed once: by the places, the standings and the summary
         event = parse_event(document)
@@ -1901,3 +1909,135 @@ def _progress_of(record: dict[str, Any]) -> dict[str, Any]:
             totals[target] = totals.get(target, 0) + value
     return {"players": record.get("players", []), "deals_finished": len(finished),
             "deals": [{"totals": d["totals"]} for d in finished], "totals": totals}
+
+
+# ------------------------------------------------------------------ a new version's view
+
+# Every table's push makes a new version, and nearly every poll of the view finds one: the
+# view is built from the parts that changed since the last one built here. By event id, the
+# last view's parts (`_Built`): the document without results parsed once per distinct bytes
+# (`_Frame`), each table as the view shows it with its outcome, by its result's stored bytes
+# (`_Shown`). Never trusted beyond the exact bytes each was made from (compared whole, not by
+# version: a Redis failover may give a version's number to another change). Per process and
+# bounded (the least recently built event dropped): a kept event holds its stored bytes once.
+_BUILT: dict[str, "_Built"] = {}
+_BUILT_KEEP = 16
+_BUILT_LOCK = threading.Lock()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frame:
+    """The document without its tables' results, at one write of it: its bytes as stored,
+    read, and parsed (parse_event: what every table's result is then checked in); `inner`,
+    the results a document stored whole still holds (an event stored before each table's
+    result was kept apart: event_store.split), by field."""
+
+    stored: bytes
+    data: dict[str, Any]
+    event: Any  # engine.events.format.Event, without results
+    inner: dict[str, bytes]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shown:
+    """A table with a result as the view shows it (`_shown_table`), and its outcome for the
+    standings, made from `stored` (the result's stored bytes) and `seated` (`_seated`: all
+    else of the document either depends on)."""
+
+    stored: bytes
+    seated: bytes
+    table: dict[str, Any]
+    outcome: Any  # TableOutcome | None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Built:
+    frame: _Frame
+    tables: dict[str, _Shown]
+
+
+def _seated(frame: _Frame, table: dict[str, Any], closed: bool) -> bytes:
+    """What of the document without results a table's view and outcome depend on, besides
+    its result: the event's system (its game, options, partners), the table as seated and
+    whether its round is closed (checked in the document once: entrants, other rounds). A
+    penalty, an entrant or another round's change leaves it as it was."""
+    return orjson.dumps([frame.data.get("system"), table, closed])
+
+
+def clear_view_caches() -> None:
+    """Forget every view part built here (a test builds the view again from scratch)."""
+    with _BUILT_LOCK:
+        _BUILT.clear()
+    _PROGRESS.clear()
+
+
+def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
+    """`public`'s view of the event as stored (`EventStore.parts`), built again only where it
+    changed since the last view built here: the document without results parsed again only
+    when its bytes changed (a round started or closed, an entrant…), a table's result
+    parsed, checked, summed up and placed again only when its bytes changed, or what it is
+    seated in (`_seated`); the standings computed from the tables' kept outcomes."""
+    kept = _BUILT.get(parts.id)
+    before = kept.tables if kept is not None else {}
+    if kept is not None and kept.frame.stored == parts.document:
+        frame, same = kept.frame, True
+    else:
+        data, inner = event_store.split(orjson.loads(parts.document))
+        with reading():
+            frame, same = _Frame(parts.document, data, parse_event(data), inner), False
+    tables: dict[str, _Shown] = {}
+    rounds = []
+    played: list[list[Any]] = []
+    with reading():
+        for k, rnd in enumerate(frame.data.get("rounds", [])):
+            closed = rnd.get("seed") is not None
+            shown_tables: list[dict[str, Any]] = []
+            outcomes: list[Any] = []
+            for i, table in enumerate(rnd.get("tables", [])):
+                field = event_store.result_field(k + 1, table["number"])
+                stored = parts.results.get(field) or frame.inner.get(field)
+                if stored is None:  # no result: the table as seated, no places
+                    shown_tables.append(dict(table))
+                    outcomes.append(None)
+                    continue
+                # the result as stored and its record's appends since: what the table was
+                # shown from (NUL is in no JSON text, so the two never run together)
+                tail = parts.tails.get(field)
+                if tail:
+                    stored = stored + b"\0" + tail
+                found = before.get(field)
+                if found is None or found.stored != stored or not (
+                        same or found.seated == _seated(frame, table, closed)):
+                    found = _table_shown(frame, k, i, table, stored, closed)
+                tables[field] = found
+                shown_tables.append(found.table)
+                outcomes.append(found.outcome)
+            rounds.append({**rnd, "tables": shown_tables})
+            played.append(outcomes)
+        document = frame.data
+        view = {**document, "rounds": rounds} if "rounds" in document else dict(document)
+        lines = as_json(standings(frame.event, played))
+    with _BUILT_LOCK:
+        _BUILT.pop(parts.id, None)
+        while len(_BUILT) >= _BUILT_KEEP:
+            _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[parts.id] = _Built(frame, tables)
+    return {"id": parts.id, "version": parts.version, "published": parts.published,
+            "event": view, "standings": lines}
+
+
+def _table_shown(frame: _Frame, k: int, i: int, table: dict[str, Any], stored: bytes,
+                 closed: bool) -> _Shown:
+    """Table `i` of round `k` (from 0) with the result stored as `stored`, as the view shows
+    it: the result checked as parse_event checks it in the whole document (in the document
+    parsed without results: parse_table_result), then placed and summed up as `public` does."""
+    kept, _, tail = stored.partition(b"\0")
+    result = orjson.loads(event_store.result_bytes(kept, tail))
+    parsed_table = parse_table_result(frame.event, k, i, result)
+    # the record as parsed, the one object the progress, the places and the summary all read
+    # (its replay found again by identity within the reading: made once)
+    record = parsed_table.result.record if parsed_table.result is not None else None
+    held = {**table, "result": result if record is None else {**result, "record": record}}
+    shown = _shown_table(frame.event, held, parsed_table, closed)
+    return _Shown(stored, _seated(frame, table, closed), shown,
+                  table_outcome(frame.event, parsed_table))

@@ -21,7 +21,7 @@ from engine.events.standings import as_json, standings
 from service.app import create_app
 from service.config import Settings
 from tests.events.helpers import event
-from tests.records import random_record
+from tests.records import random_record, record_append
 from tests.sizing import examples
 
 DIRECTOR_KEY = "test-director-key"
@@ -481,6 +481,7 @@ def test_a_document_stored_whole_still_reads_and_takes_pushes(client, redis_url)
     store.hset(key, "doc", orjson.dumps({k: v for k, v in whole.items() if k != "digest"}))
     store.delete(f"{key}:results")
     assert ev.document() == whole
+    assert client.get(f"/v1/events/{ev.id}").get_json() == from_scratch(redis_url, ev.id)
     ev.ok(put_none(ev, 1, 1))
     after = ev.document()
     assert "result" not in after["rounds"][0]["tables"][0]
@@ -553,6 +554,129 @@ def test_a_closed_rounds_records_are_public_table_by_table_and_summed_up_in_the_
             "application/json"]["schema"]
         validator = OAS30Validator({**schema, "components": spec["components"]})
         assert not [e.message for e in validator.iter_errors(answer)], path
+
+
+def from_scratch(redis_url: str, eid: str) -> dict:
+    """The public view made from the whole document (`public`) with no replay, progress or
+    checkpoint kept from before (the view parts public_of keeps are left as they are: the
+    next version's view is built from them)."""
+    from engine.events import standings as standings_module
+    from service.api import hosted_events as hosted
+    from service.event_store import EventStore
+
+    hosted._PROGRESS.clear()
+    hosted._CHECKPOINTS.clear()
+    standings_module._REPLAYED.clear()
+    snap = EventStore(redis_url, 5.0).get(eid)
+    assert snap is not None
+    return orjson.loads(orjson.dumps(hosted.public(snap)))
+
+
+@settings(max_examples=examples(6), deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(["push", "push", "append", "append",
+                                                 "reported", "none", "penalty", "substitute",
+                                                 "close", "start"]),
+                                st.integers(0, 99)), min_size=4, max_size=16),
+       fresh=st.lists(st.booleans(), min_size=16, max_size=16))
+def test_a_new_versions_view_is_the_view_made_from_scratch(redis_url, steps, fresh):
+    # each version's view is built from what changed since the last (public_of): after any
+    # pushes, corrections, reported results, penalties, substitutes, closes and new rounds it
+    # is the view made from the whole document with nothing kept (`fresh`: the view's parts
+    # forgotten first now and then, as a worker that did not build the last version's)
+    from service.api import hosted_events as hosted
+
+    client = app_client(redis_url)
+    ev = Hosted(client, event(8, rounds=3, same_deals=2))
+    ev.start_round()
+    number, open_, whole = 1, True, {}
+    at: dict[tuple[int, int], tuple[int, dict]] = {}  # a table's record pushed: actions, end
+    for k, (step, n) in enumerate(steps):
+        table = 1 + n % 2
+        if step == "push" and open_:
+            record = whole.setdefault((number, table), record_for(
+                ev.document(), number, table, seed=n, deals=2))
+            total = sum(len(d["actions"]) for d in record["deals"])
+            actions = 1 + n * total // 100  # now and then shorter than the last: a correction
+            answer = ev.ok(ev.put_result(number, table, {"record": record if actions >= total
+                                                         else grown(record, actions)}))
+            if actions < total:
+                at[number, table] = (actions, answer["end"])
+        elif step == "append" and open_ and any(r == number for r, _ in at):
+            # the page's appends: only what the record adds, from the end the last answer named
+            # (a table of this round whose record was pushed)
+            pushed_here = sorted(t for r, t in at if r == number)
+            table = pushed_here[n % len(pushed_here)]
+            record, (actions, end) = whole[number, table], at[number, table]
+            total = sum(len(d["actions"]) for d in record["deals"])
+            # a few actions, or all but the last (its first deal finished: the view changes)
+            more = min(total - 1, actions + 1 + n % 3) if n % 2 else total - 1
+            if more <= actions:
+                continue
+            answer = ev.ok(client.post(
+                f"/v1/events/{ev.id}/rounds/{number}/tables/{table}/record",
+                json={**record_append(grown(record, actions), grown(record, more)),
+                      "base": end["key"]}, headers=bearer(ev.tables[table])))
+            at[number, table] = (more, answer["end"])
+        elif step == "reported" and open_:
+            ev.ok(ev.put_result(number, table, reported_for(ev.document(), number, table)))
+            at.pop((number, table), None)
+        elif step == "none" and open_:
+            ev.ok(put_none(ev, number, table))
+            at.pop((number, table), None)
+        elif step == "penalty":
+            ev.ok(ev.post("/penalties", json={"entrant": f"p{n % 8}", "kind": "points",
+                                              "points": 1 + n % 3, "reason": "slow play"}))
+        elif step == "substitute" and open_:
+            resp = client.put(f"/v1/events/{ev.id}/rounds/{number}/tables/{table}/seats/"
+                              f"{1 + n % 4}/substitute", json={"id": f"sub{k}", "name": "Sub"},
+                              headers=ev.at())
+            if resp.status_code != 200:  # a table with a result already takes none
+                continue
+            ev.ok(resp)
+        elif step == "close" and open_:
+            ev.ok(ev.post(f"/rounds/{number}/close"))
+            open_ = False
+        elif step == "start" and not open_ and number < 3:
+            ev.start_round()
+            number, open_ = number + 1, True
+        else:
+            continue
+        if fresh[k]:
+            hosted.clear_view_caches()
+        resp = client.get(f"/v1/events/{ev.id}")
+        assert resp.status_code == 200, resp.get_json()
+        view = resp.get_json()
+        assert view["version"] == ev.version
+        assert view == from_scratch(redis_url, ev.id)
+
+
+def test_a_new_versions_view_reads_again_only_the_tables_that_changed(client, monkeypatch):
+    from service.api import hosted_events as hosted
+
+    ev = Hosted(client, event(12, rounds=2, same_deals=2))
+    ev.start_round()
+    doc = ev.document()
+    records_of = {t: record_for(doc, 1, t, seed=t, deals=2) for t in ev.tables}
+    for t, record in records_of.items():
+        ev.ok(ev.put_result(1, t, {"record": grown(record, 5)}))
+    assert client.get(f"/v1/events/{ev.id}").status_code == 200
+    made: list[tuple[int, int]] = []
+    real = hosted._table_shown
+    monkeypatch.setattr(hosted, "_table_shown", lambda frame, k, i, *rest: (
+        made.append((k, i)), real(frame, k, i, *rest))[1])
+    ev.ok(ev.put_result(1, 2, {"record": grown(records_of[2], 6)}))
+    view = client.get(f"/v1/events/{ev.id}").get_json()
+    assert made == [(0, 1)]  # table 2 of round 1 alone
+    assert view["event"]["rounds"][0]["tables"][1]["result"]["progress"] == \
+        hosted._progress_of(grown(records_of[2], 6))
+    # a penalty changes the document without results, not what any table is seated in
+    ev.ok(ev.post("/penalties", json={"entrant": "p0", "kind": "warning", "reason": "late"}))
+    made.clear()
+    assert client.get(f"/v1/events/{ev.id}").status_code == 200
+    assert made == []
+    ev.ok(ev.post("/rounds/1/close"))  # every table of the round shown summed up now
+    assert client.get(f"/v1/events/{ev.id}").status_code == 200
+    assert sorted(made) == [(0, 0), (0, 1), (0, 2)]
 
 
 @pytest.mark.parametrize("route", ["view", "record"])
