@@ -520,7 +520,7 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
     """(a) a table's push, the record one action longer (from `start` actions): its row
     added to `rows`."""
     bodies = os.path.join(work, "push.txt")
-    written = push_bodies(ev, start, 60, bodies)
+    written = push_bodies(ev, start, 240, bodies)
     before = floor_run(floor_url, duration, work)
     push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
         "{threads}", str(WRK_THREADS)), 32, duration, work)
