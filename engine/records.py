@@ -1032,12 +1032,9 @@ class Appended:
     part: dict[str, Any]
 
 
-def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Appended:
-    """The record `end` ends, extended by `parts`: `actions`, more actions of its last deal;
-    `result`, that deal's written result (replacing it); `deals`, new deals (each with its
-    `actions`); `totals` and `digest`, the new record's (left out: it has none). Replayed
-    from the end's checkpoint; what is not well formed raises InvalidRecord naming its path in
-    `parts`. The report is replay_record's for the new record."""
+def _check_append_shape(parts: Any) -> None:
+    """An append's own shape (what a record's parse cannot see of it): its parts and lists,
+    each new deal with its actions; InvalidRecord at the path in the append otherwise."""
     if not isinstance(parts, Mapping):
         raise InvalidRecord("an append is a JSON object", "")
     unknown = sorted(set(parts) - set(APPEND_PARTS) - {"base"})
@@ -1053,6 +1050,35 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
                                 f"deals[{k}].actions")
         if "result" in entry and entry["result"] is None:
             raise InvalidRecord("a deal's result is an object, or left out", f"deals[{k}].result")
+
+
+def _chained_on(key: bytes, hashed: Any, in_deal: int, written: list[dict[str, Any]]
+                ) -> tuple[bytes, Any]:
+    """The new record's prefix key and the hash of its canonical bytes up to its last action,
+    chained on from a record's end (its key, its hash and its last deal's actions so far)
+    over the appended deals as written (`written[0]`: the last deal's appended actions)."""
+    for j, entry in enumerate(written):
+        if j > 0:
+            before = written[j - 1]
+            hashed.update(_closed(before["deal"], before.get("result")) + b"," + _ENTRY_OPEN)
+            key = _sha(_chain(key, b"R", before.get("result")), b"D",
+                       orjson.dumps(entry["deal"]))
+            in_deal = 0
+        for action in entry["actions"]:
+            written_action = orjson.dumps(action)
+            hashed.update(b"," + written_action if in_deal else written_action)
+            key = _sha(key, b"A", written_action)
+            in_deal += 1
+    return key, hashed
+
+
+def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Appended:
+    """The record `end` ends, extended by `parts`: `actions`, more actions of its last deal;
+    `result`, that deal's written result (replacing it); `deals`, new deals (each with its
+    `actions`); `totals` and `digest`, the new record's (left out: it has none). Replayed
+    from the end's checkpoint; what is not well formed raises InvalidRecord naming its path in
+    `parts`. The report is replay_record's for the new record."""
+    _check_append_shape(parts)
     result = parts.get("result")
     if result is None:
         result = end.result
@@ -1121,21 +1147,8 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
         if record.totals is not None and _nonzero(record.totals) != _nonzero(totals):
             discrepancy = _discrepancy("totals_differ", lang, None, None,
                                        recorded=record.totals, engine=totals)
-    # the new record's prefix key and the hash of its canonical bytes, chained on from the end
-    key, hashed, in_deal = cp.key, end.hashed.copy(), cp.actions
     written = canonical["deals"]
-    for j, entry in enumerate(written):
-        if j > 0:
-            before = written[j - 1]
-            hashed.update(_closed(before["deal"], before.get("result")) + b"," + _ENTRY_OPEN)
-            key = _sha(_chain(key, b"R", before.get("result")), b"D",
-                       orjson.dumps(entry["deal"]))
-            in_deal = 0
-        for action in entry["actions"]:
-            written_action = orjson.dumps(action)
-            hashed.update(b"," + written_action if in_deal else written_action)
-            key = _sha(key, b"A", written_action)
-            in_deal += 1
+    key, hashed = _chained_on(cp.key, end.hashed.copy(), cp.actions, written)
     at_actions = hashed.copy()
     tail = written[-1]
     finished = {k: v for k, v in canonical.items() if k != "deals"}

@@ -374,11 +374,14 @@ def build(ctx) -> RefereeBlueprint:
     h = SimpleNamespace(ext=ext, settings=settings, kept_in=kept_in, director_keys=director_keys,
                         Entrant=Entrant, Penalty=Penalty, Person=Person, TableResult=TableResult)
     _who_asks(h)
+    _table_writers(h)
     _answers(h)
-    _creating_and_reading_routes(blp, h)
+    _creating_routes(blp, h)
+    _reading_routes(blp, h)
     _entrant_routes(blp, h)
     _round_routes(blp, h)
     _table_routes(blp, h)
+    _substitute_routes(blp, h)
     _director_routes(blp, h)
     _token_routes(blp, h)
     _call_routes(blp, h)
@@ -484,35 +487,6 @@ def _who_asks(h: SimpleNamespace) -> None:
             + (" or the table's token" if table is not None else "")
             + ": none was sent, or it is not one of this event's, or it was revoked")
 
-    def table_writer(eid: str, table: tuple[int, int], fresh: bool = False
-                     ) -> tuple[Token, int, bool, str]:
-        """token_of(eid, table=table) in one read of the store, with what an append needs
-        besides: (the token, the event's version, whether it is published, its document's
-        frame stamp). Unless `fresh`, from what this process read last for the same token
-        and event, without asking the store: the append's script checks again that the
-        token still exists, the document is that one and the event not published."""
-        given = bearer() or ""
-        mark = (eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest())
-        kept, frame_stamp = _WRITERS.get(mark), _FRAMES.get(eid)
-        if not fresh and kept is not None and frame_stamp is not None:
-            return allowed(kept, table), 0, False, frame_stamp
-        found = db().push_context(eid, event_store.token_id_of(given)) if \
-            event_store.EVENT_ID.fullmatch(eid) else None
-        if found is None:
-            raise EventNotFound("no event of this id is kept here", "eid")
-        version, published, frame_stamp, raw = found
-        token = allowed(event_store.verified(given, raw) if given else None, table)
-        if given and frame_stamp and not published:
-            _bounded(_WRITERS, _WRITERS_KEEP)[mark] = token
-            _bounded(_FRAMES, _WRITERS_KEEP)[eid] = frame_stamp
-        return token, version, published, frame_stamp
-
-    def forget_writer(eid: str) -> None:
-        """What table_writer kept for this caller and event (its token was revoked)."""
-        given = bearer() or ""
-        _WRITERS.pop((eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest()),
-                     None)
-
     def retry_of(token_id: str) -> Retry | None:
         key = request.headers.get(IDEMPOTENCY_HEADER)
         if key is None:
@@ -547,10 +521,47 @@ def _who_asks(h: SimpleNamespace) -> None:
     h.snapshot = snapshot
     h.version_of = version_of
     h.token_of = token_of
-    h.table_writer = table_writer
-    h.forget_writer = forget_writer
+    h.allowed = allowed
     h.retry_of = retry_of
     h.expected_version = expected_version
+
+
+def _table_writers(h: SimpleNamespace) -> None:
+    """A table's writer, known in one read of the store and kept per process for its appends
+    (set on `h`)."""
+    db, bearer, allowed = h.db, h.bearer, h.allowed
+
+    def table_writer(eid: str, table: tuple[int, int], fresh: bool = False
+                     ) -> tuple[Token, int, bool, str]:
+        """token_of(eid, table=table) in one read of the store, with what an append needs
+        besides: (the token, the event's version, whether it is published, its document's
+        frame stamp). Unless `fresh`, from what this process read last for the same token
+        and event, without asking the store: the append's script checks again that the
+        token still exists, the document is that one and the event not published."""
+        given = bearer() or ""
+        mark = (eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest())
+        kept, frame_stamp = _WRITERS.get(mark), _FRAMES.get(eid)
+        if not fresh and kept is not None and frame_stamp is not None:
+            return allowed(kept, table), 0, False, frame_stamp
+        found = db().push_context(eid, event_store.token_id_of(given)) if \
+            event_store.EVENT_ID.fullmatch(eid) else None
+        if found is None:
+            raise EventNotFound("no event of this id is kept here", "eid")
+        version, published, frame_stamp, raw = found
+        token = allowed(event_store.verified(given, raw) if given else None, table)
+        if given and frame_stamp and not published:
+            _bounded(_WRITERS, _WRITERS_KEEP)[mark] = token
+            _bounded(_FRAMES, _WRITERS_KEEP)[eid] = frame_stamp
+        return token, version, published, frame_stamp
+
+    def forget_writer(eid: str) -> None:
+        """What table_writer kept for this caller and event (its token was revoked)."""
+        given = bearer() or ""
+        _WRITERS.pop((eid, hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest()),
+                     None)
+
+    h.table_writer = table_writer
+    h.forget_writer = forget_writer
 
 
 def _answers(h: SimpleNamespace) -> None:
@@ -621,16 +632,13 @@ def _answers(h: SimpleNamespace) -> None:
     h.changed = changed
 
 
-def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
-    """Creating an event and reading it."""
-    (ext,
-     kept_in,
+def _creating_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """Creating an event."""
+    (kept_in,
      db,
      require_director_key,
-     snapshot,
-     token_of,
      retry_of,
-     answered) = (h.ext, h.kept_in, h.db, h.require_director_key, h.snapshot, h.token_of, h.retry_of, h.answered)
+     answered) = (h.kept_in, h.db, h.require_director_key, h.retry_of, h.answered)
     # -- creating ------------------------------------------------------------------------
     @blp.route("", methods=["POST"])
     @blp.doc(operationId="createEvent",
@@ -681,7 +689,16 @@ def _creating_and_reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> N
                                        "already") from None
         return answered(body, 201)
 
-    # -- reading -------------------------------------------------------------------------
+
+
+def _reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """Reading an event: its public view, a closed table's record, its whole document."""
+    (ext,
+     kept_in,
+     db,
+     snapshot,
+     token_of) = (h.ext, h.kept_in, h.db, h.snapshot, h.token_of)
+
     @blp.route("/<eid>", methods=["GET"])
     @blp.doc(operationId="getEvent",
              summary="An event's public view and standings (no key)",
@@ -995,13 +1012,12 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 
 
 def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
-    """A table's result and a substitute in a seat."""
+    """A table's result, whole or appended."""
     (ext,
      db,
      token_of,
      changed,
-     Person,
-     TableResult) = (h.ext, h.db, h.token_of, h.changed, h.Person, h.TableResult)
+     TableResult) = (h.ext, h.db, h.token_of, h.changed, h.TableResult)
     _append_route(blp, h)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/result", methods=["PUT"])
@@ -1096,6 +1112,12 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
         return changed(eid, token, compute, version_required=False, results=False,
                        rewritable=lambda: not stored_read)
 
+
+
+def _substitute_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
+    """A substitute in a seat for one round."""
+    token_of, changed, Person = h.token_of, h.changed, h.Person
+
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/seats/<int:seat>/substitute",
                methods=["PUT"])
     @blp.doc(operationId="putEventSubstitute",
@@ -1151,6 +1173,27 @@ _APPEND_BODY = {
         "digest": {"type": "string", "nullable": True,
                    "description": "the new record's digest (left out: it has none)"}}}
 _HEX_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def _open_to_append(snapshot: Callable[..., Snapshot], eid: str, number: int, table: int,
+                    role: str, published: bool, frame_stamp: str) -> None:
+    """What a table's append needs of the event: not published, the round and table seated,
+    the round open to a table's token (the round's state read once per document written:
+    `_ROUNDS` by frame stamp)."""
+    if published:
+        raise EventStateConflict("the event is published: it changes no more", "",
+                                 code="event_published")
+    rounds = _ROUNDS.get((eid, frame_stamp)) if frame_stamp else None
+    if rounds is None:
+        rounds = _rounds_of(snapshot(eid, results=False))
+    if not 1 <= number <= len(rounds):
+        raise EventNotFound(f"round {number} is not seated", "number")
+    closed, tables = rounds[number - 1]
+    if table not in tables:
+        raise EventNotFound(f"the round has no table {table}", "table")
+    if role == "table" and closed:
+        raise EventStateConflict(f"round {number} is closed: only the director corrects its "
+                                 "results", "rounds", code="round_closed")
 
 
 def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
@@ -1219,27 +1262,8 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                                          request.headers.get(REFEREE_KEY_HEADER), within="")
             return done
 
-        def open_table(published: bool, frame_stamp: str) -> None:
-            """What the table's push needs of the event: not published, the round and
-            table seated, the round open to a table's token."""
-            if published:
-                raise EventStateConflict("the event is published: it changes no more", "",
-                                         code="event_published")
-            rounds = _ROUNDS.get((eid, frame_stamp)) if frame_stamp else None
-            if rounds is None:
-                rounds = _rounds_of(snapshot(eid, results=False))
-            if not 1 <= number <= len(rounds):
-                raise EventNotFound(f"round {number} is not seated", "number")
-            closed, tables = rounds[number - 1]
-            if table not in tables:
-                raise EventNotFound(f"the round has no table {table}", "table")
-            if token.role == "table" and closed:
-                raise EventStateConflict(f"round {number} is closed: only the director "
-                                         "corrects its results", "rounds",
-                                         code="round_closed")
-
         try:
-            open_table(published, frame_stamp)
+            _open_to_append(snapshot, eid, number, table, token.role, published, frame_stamp)
             done = appended(parts)
         except (InputError, BaseMismatch) as err:
             # a retry of an append that was written: answered as then, whatever came since
@@ -1274,7 +1298,7 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                 # the round is still open to it and its table still seated there
                 token, version, published, frame_stamp = table_writer(eid, (number, table),
                                                                       fresh=True)
-                open_table(published, frame_stamp)
+                _open_to_append(snapshot, eid, number, table, token.role, published, frame_stamp)
             except TokenRevoked:
                 forget_writer(eid)
                 raise
