@@ -718,52 +718,12 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
                 break
     deals: list[dict[str, Any]] = [dict(d, totals=dict(d["totals"]))
                                    for d in resume.deals] if resume else []
-    totals: dict[str, int] = {}
-    for done in deals:
-        for target, value in done["totals"].items():
-            totals[target] = totals.get(target, 0) + value
-    match: Any = record.match
-    discrepancy: dict[str, Any] | None = None
-    match_finished = False
-    last_state: Any = resume.state if resume else None
-    in_play = True  # the replay went through every action of every deal dealt
-
-    for k in range(resume.deal if resume else 0, len(record.deals)):
-        entry = record.deals[k]
-        started: tuple[Any, dict[str, Any], int, list[str]] | None = None
-        if resume is not None and k == resume.deal:
-            started = (resume.state, dict(resume.summary, totals=dict(resume.summary["totals"])),
-                       resume.actions, list(resume.players))
-        elif k > 0:
-            previous = deals[-1]
-            if previous["status"] != FINISHED:
-                discrepancy = _discrepancy("deal_unfinished", lang, k - 1, None,
-                                           recorded={"deals": len(record.deals)},
-                                           engine={"status": previous["status"]})
-                break
-            if previous["match_over"]:
-                discrepancy = _discrepancy("match_over", lang, k, None,
-                                           recorded={"deals": len(record.deals)},
-                                           engine={"deals": k})
-                break
-            match = previous["next_match"]
-        found, summary, state, played = _check_deal(game, record, entry, k, match, keep_steps,
-                                                    lang, started)
-        in_play = played
-        if state is not None:
-            last_state = state
-        if summary is not None:
-            deals.append(summary)
-            for target, value in summary["totals"].items():
-                totals[target] = totals.get(target, 0) + value
-        if found is not None:
-            discrepancy = found
-            break
-    else:
-        match_finished = deals[-1]["match_over"]
-        if record.totals is not None and _nonzero(record.totals) != _nonzero(totals):
-            discrepancy = _discrepancy("totals_differ", lang, None, None,
-                                       recorded=record.totals, engine=totals)
+    first = resume.deal if resume else 0
+    started = (resume.state, dict(resume.summary, totals=dict(resume.summary["totals"])),
+               resume.actions, list(resume.players)) if resume else None
+    totals, discrepancy, last_state, in_play, match_finished = _replay_deals(
+        game, record, record.deals[first:], first, len(record.deals), deals, record.match,
+        resume.state if resume else None, started, keep_steps, lang)
 
     checkpoint = None
     if known is not None and in_play and deals and len(deals) == len(record.deals):
@@ -785,6 +745,59 @@ def _replay(data: Any, keep_steps: bool, lang: str, known: Mapping[bytes, Checkp
             "digest_matches": digest_matches, "game": gid, "format_version": record.format_version,
             "deals": deals, "totals": totals, "match_finished": match_finished,
             "discrepancy": discrepancy}, last_state, checkpoint
+
+
+def _replay_deals(game: Game[Any], record: MatchRecord, entries: Sequence[DealEntry],
+                  first: int, count: int, deals: list[dict[str, Any]], match: Any,
+                  last_state: Any, started: tuple[Any, dict[str, Any], int, list[str]] | None,
+                  keep_steps: bool, lang: str
+                  ) -> tuple[dict[str, int], dict[str, Any] | None, Any, bool, bool]:
+    """Deals `first`, `first` + 1, … of a record of `count` deals replayed in order (`entries`:
+    theirs), after `deals` (the summaries of those before, appended to in place), the first
+    resumed from `started` when given (a checkpoint), else dealt from `match` (the record's
+    starting match values) or the deal before's next match. (the match totals so far, the first
+    discrepancy or None, the state the replay ended in, whether every action of every deal
+    dealt was applied, whether the match finished). Shared by a whole replay and an append's."""
+    totals: dict[str, int] = {}
+    for done in deals:
+        for target, value in done["totals"].items():
+            totals[target] = totals.get(target, 0) + value
+    discrepancy: dict[str, Any] | None = None
+    match_finished = False
+    in_play = True  # the replay went through every action of every deal dealt
+    for j, entry in enumerate(entries):
+        k = first + j
+        begun = started if j == 0 else None
+        if begun is None and k > 0:
+            previous = deals[-1]
+            if previous["status"] != FINISHED:
+                discrepancy = _discrepancy("deal_unfinished", lang, k - 1, None,
+                                           recorded={"deals": count},
+                                           engine={"status": previous["status"]})
+                break
+            if previous["match_over"]:
+                discrepancy = _discrepancy("match_over", lang, k, None,
+                                           recorded={"deals": count}, engine={"deals": k})
+                break
+            match = previous["next_match"]
+        found, summary, state, played = _check_deal(game, record, entry, k, match, keep_steps,
+                                                    lang, begun)
+        in_play = played
+        if state is not None:
+            last_state = state
+        if summary is not None:
+            deals.append(summary)
+            for target, value in summary["totals"].items():
+                totals[target] = totals.get(target, 0) + value
+        if found is not None:
+            discrepancy = found
+            break
+    else:
+        match_finished = deals[-1]["match_over"]
+        if record.totals is not None and _nonzero(record.totals) != _nonzero(totals):
+            discrepancy = _discrepancy("totals_differ", lang, None, None,
+                                       recorded=record.totals, engine=totals)
+    return totals, discrepancy, last_state, in_play, match_finished
 
 
 def _check_deal(game: Game[Any], record: MatchRecord, entry: DealEntry, k: int, match: Any,
@@ -1103,50 +1116,10 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
                                          + entries[0].actions)
     count = cp.deal + len(entries)
     deals: list[dict[str, Any]] = [dict(d, totals=dict(d["totals"])) for d in cp.deals]
-    totals: dict[str, int] = {}
-    for done in deals:
-        for target, value in done["totals"].items():
-            totals[target] = totals.get(target, 0) + value
-    discrepancy: dict[str, Any] | None = None
-    match_finished = False
-    last_state: Any = cp.state
-    in_play = True
-    match: Any = None
-    for j, entry in enumerate(entries):
-        k = cp.deal + j
-        started = None
-        if j == 0:
-            started = (cp.state, dict(cp.summary, totals=dict(cp.summary["totals"])),
-                       cp.actions, list(cp.players))
-        else:
-            previous = deals[-1]
-            if previous["status"] != FINISHED:
-                discrepancy = _discrepancy("deal_unfinished", lang, k - 1, None,
-                                           recorded={"deals": count},
-                                           engine={"status": previous["status"]})
-                break
-            if previous["match_over"]:
-                discrepancy = _discrepancy("match_over", lang, k, None,
-                                           recorded={"deals": count}, engine={"deals": k})
-                break
-            match = previous["next_match"]
-        found, summary, state, played = _check_deal(game, record, entry, k, match, False,
-                                                    lang, started)
-        in_play = played
-        if state is not None:
-            last_state = state
-        if summary is not None:
-            deals.append(summary)
-            for target, value in summary["totals"].items():
-                totals[target] = totals.get(target, 0) + value
-        if found is not None:
-            discrepancy = found
-            break
-    else:
-        match_finished = deals[-1]["match_over"]
-        if record.totals is not None and _nonzero(record.totals) != _nonzero(totals):
-            discrepancy = _discrepancy("totals_differ", lang, None, None,
-                                       recorded=record.totals, engine=totals)
+    started = (cp.state, dict(cp.summary, totals=dict(cp.summary["totals"])), cp.actions,
+               list(cp.players))
+    totals, discrepancy, last_state, in_play, match_finished = _replay_deals(
+        game, record, entries, cp.deal, count, deals, None, cp.state, started, False, lang)
     written = canonical["deals"]
     key, hashed = _chained_on(cp.key, end.hashed.copy(), cp.actions, written)
     at_actions = hashed.copy()
