@@ -6,7 +6,16 @@ import json
 import os
 import sys
 
-from .console import EXIT_BAD_INPUT, EXIT_REFUSED, BadInput, columns, json_out, read_json, say
+from .console import (
+    EXIT_BAD_INPUT,
+    EXIT_REFUSED,
+    BadInput,
+    columns,
+    json_out,
+    read_json,
+    say,
+    write_text,
+)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -360,14 +369,7 @@ def _sheet(args: argparse.Namespace) -> int:
         where = f" at {err.path}" if err.path else ""
         raise BadInput(f"{args.file}: {err.code}{where}: {err.message}") from None
     text = sheets.render(record, report, args.format, args.lang)
-    if args.output in (None, "-"):
-        sys.stdout.write(text)
-    else:
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as err:
-            raise BadInput(f"{args.output}: cannot write it ({err.strerror or err})") from None
+    write_text(text, args.output)
     return 0 if report["consistent"] else EXIT_REFUSED
 
 

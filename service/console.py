@@ -45,6 +45,19 @@ def json_out(value) -> None:
 _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+def write_text(text: str, output: str | None) -> None:
+    """A sheet's text to stdout, or (`output` a path, not "-") to that file as it is, its line
+    ends untouched; a file that cannot be written is BadInput."""
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        return
+    try:
+        with open(output, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as err:
+        raise BadInput(f"{output}: cannot write it ({err.strerror or err})") from None
+
+
 def read_json(path: str, what: str):
     """The JSON in the file at `path` ("-": stdin), `what` it should be naming it in the one
     line a file that cannot be read or is not JSON gives (BadInput)."""

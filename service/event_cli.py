@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from .console import EXIT_REFUSED, BadInput, columns, json_out, read_json, say
+from .console import EXIT_REFUSED, BadInput, columns, json_out, read_json, say, write_text
 
 EVENT_HELP = """\
 FILE is an event document (JSON, UTF-8; docs/events.md), "card-referee/event" format 1; "-"
@@ -201,14 +200,7 @@ def _sheet(args: argparse.Namespace) -> int:
     with _faults(args.file):
         text = sheet(data, args.format, args.lang)
         consistent = check_event(data)["consistent"]
-    if args.output in (None, "-"):
-        sys.stdout.write(text)
-    else:
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as err:
-            raise BadInput(f"{args.output}: cannot write it ({err.strerror or err})") from None
+    write_text(text, args.output)
     return 0 if consistent else EXIT_REFUSED
 
 
