@@ -21,7 +21,7 @@ from engine.events.standings import as_json, standings
 from service.app import create_app
 from service.config import Settings
 from tests.events.helpers import event
-from tests.records import random_record, record_append
+from tests.records import pushed, random_record, record_append
 from tests.sizing import examples
 
 DIRECTOR_KEY = "test-director-key"
@@ -402,18 +402,10 @@ def test_tokens_are_kept_only_as_digests(client, redis_url):
 # ------------------------------------------------------------------ a table's push
 
 def grown(record: dict, actions: int) -> dict:
-    """The record as the table page pushes it after its first `actions` actions."""
-    deals, left = [], actions
-    for entry in record["deals"]:
-        if left <= 0:
-            break
-        taken = entry["actions"][:left]
-        left -= len(taken)
-        deals.append({"deal": entry["deal"], "actions": taken,
-                      **({"result": entry["result"]} if len(taken) == len(entry["actions"])
-                         else {})})
-    out = {k: v for k, v in record.items() if k not in ("deals", "totals", "digest")}
-    return copy.deepcopy({**out, "deals": deals})
+    """The record after its first `actions` actions (tests/records.py `pushed`), without the
+    match's totals and digest even once every deal is finished: a copy, its own to change."""
+    cut = pushed(record, actions)
+    return copy.deepcopy({k: v for k, v in cut.items() if k not in ("totals", "digest")})
 
 
 def put_none(ev: Hosted, number: int, table: int):
