@@ -352,6 +352,11 @@ def _assembled(frame: dict[str, Any], results: dict[str, bytes],
     return frame
 
 
+def _fields(flat: list[bytes]) -> dict[str, bytes]:
+    """A hash's fields as a script answers them (HGETALL's field, value, field, …)."""
+    return {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+
+
 def with_tail(kept: bytes, tail: bytes) -> dict[str, Any]:
     """A table's result as stored whole (`kept`) with the appends stored since (`tail`, a JSON
     line each) put in its record: the result as if written whole."""
@@ -516,8 +521,7 @@ class EventStore:
         if not results:
             return Snapshot(eid, int(version), frame, published == b"1", None, int(frames),
                             (stamp or b"").decode(), (frame_stamp or b"").decode())
-        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
-        added = {tails[i].decode(): tails[i + 1] for i in range(0, len(tails), 2)}
+        kept, added = _fields(flat), _fields(tails)
         return Snapshot(eid, int(version), _assembled(frame, kept, added), published == b"1",
                         kept, int(frames), (stamp or b"").decode(),
                         (frame_stamp or b"").decode())
@@ -574,8 +578,7 @@ class EventStore:
             self._read, keys=[keys[0], keys[4], keys[5]], args=["1"])
         if doc is None or version is None:
             return None
-        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
-        added = {tails[i].decode(): tails[i + 1] for i in range(0, len(tails), 2)}
+        kept, added = _fields(flat), _fields(tails)
         return StoredParts(eid, int(version), published == b"1", doc, kept, int(frames),
                            (stamp or b"").decode(), added)
 
@@ -590,8 +593,7 @@ class EventStore:
             self._read, keys=[keys[0], keys[4], keys[5]], args=["0", name])
         if doc is None or version is None:
             return None
-        kept = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
-        added = {tails[i].decode(): tails[i + 1] for i in range(0, len(tails), 2)}
+        kept, added = _fields(flat), _fields(tails)
         if kept.get(name) is not None and added.get(name):
             kept[name] = orjson.dumps(with_tail(kept[name], added[name]))
         return Snapshot(eid, int(version), orjson.loads(doc), published == b"1", kept,
