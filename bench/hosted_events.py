@@ -473,7 +473,7 @@ def main() -> int:
             start += (args.builds + 8) // len(ev.tokens) + 2
         rows = []
         if "push" in wanted:
-            push_row(ev, url, floor_url, start, args.duration, work, rows)
+            push_row(ev, url, floor_url, start, args.duration, work, rows, servers)
         if "view" in wanted:
             view_rows(ev, url, floor_url, args.duration, work, rows, servers)
 
@@ -516,21 +516,41 @@ def main() -> int:
 
 
 def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, work: str,
-             rows: list) -> None:
+             rows: list, servers: list) -> None:
     """(a) a table's push, the record one action longer (from `start` actions): its row
     added to `rows`."""
+    from bench.cpu_per_request import _cpu_seconds, _tree
+
     bodies = os.path.join(work, "push.txt")
     written = push_bodies(ev, start, 240, bodies)
+    floor_pids, service_pids = _tree(servers[0].pid), _tree(servers[1].pid)
+    redis_pids = [redis_pid(ev)]
+    spent = _cpu_seconds(floor_pids)
     before = floor_run(floor_url, duration, work)
+    floor_cpu = (_cpu_seconds(floor_pids) - spent) * 1e6 / max(1, before.requests)
+    spent, stored = _cpu_seconds(service_pids), _cpu_seconds(redis_pids)
     push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
         "{threads}", str(WRK_THREADS)), 32, duration, work)
+    cpu = (_cpu_seconds(service_pids) - spent) * 1e6 / max(1, push.requests)
+    redis_cpu = (_cpu_seconds(redis_pids) - stored) * 1e6 / max(1, push.requests)
     after = floor_run(floor_url, duration, work)
     floor = statistics.mean([before.rps, after.rps])
     note = "" if push.requests <= written else "; some tables ran out of appends (the " \
                                               "last sent again: 409 record_base_mismatch)"
     rows.append(("push: a table's record one action longer (appended)", push, floor,
-                 f"{len(ev.tokens)} tables in turn{note}"))
+                 f"{len(ev.tokens)} tables in turn; CPU {cpu:,.0f} µs a request (Redis "
+                 f"{redis_cpu:,.0f} more), the floor's {floor_cpu:,.0f}: "
+                 f"{floor_cpu / cpu:.2f} by CPU time{note}"))
     drain(push)
+
+
+def redis_pid(ev: Event) -> int:
+    """The pid of the Redis the event lives in (its CPU is counted beside the service's when
+    it runs on this machine), from INFO."""
+    import redis
+
+    url = os.environ.get("CARDREF_REDIS_URL") or BENCH_REDIS
+    return int(redis.Redis.from_url(url).info("server")["process_id"])
 
 
 def new_view_row(ev: Event, url: str, start: int, builds: int, servers: list) -> str:

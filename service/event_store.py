@@ -159,9 +159,22 @@ return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1
         redis.call('HGET', KEYS[3], ARGV[1])}
 """
 
-# KEYS: 1 the results' tails, 2 the records' ends. ARGV: 1 a table's field. Returns {tail, end}.
+# KEYS: 1 the results' tails, 2 the records' ends. ARGV: 1 a table's field, 2 the start of the
+# append line to read from (`{"base":"<hex>"`: a line's first member is its base; "": the whole
+# tail). Returns {tail from that line (whole when no line starts so), end}: a process that kept
+# an earlier end of the record reads only the appends it has not seen, whatever the tail's length.
+# The line is looked for in the tail's last 16 KB first (it is most often the last or the one
+# before), then in all of it.
 _READ_TAIL = """
-return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1])}
+local tail = redis.call('HGET', KEYS[1], ARGV[1])
+local needle = ARGV[2]
+if tail and needle ~= '' and string.sub(tail, 1, #needle) ~= needle then
+  local line = '\\n' .. needle
+  local at = string.find(tail, line, math.max(1, #tail - 16384), true) or
+             string.find(tail, line, 1, true)
+  if at then tail = string.sub(tail, at + 1) end
+end
+return {tail, redis.call('HGET', KEYS[2], ARGV[1])}
 """
 
 # An append to a table's record (engine/records.py `append`), the record not read: written if
@@ -545,13 +558,15 @@ class EventStore:
                          result_field(round_number, table))
         return (end or b"").decode()
 
-    def table_tail(self, eid: str, round_number: int, table: int
+    def table_tail(self, eid: str, round_number: int, table: int, since: str = ""
                    ) -> tuple[list[dict[str, Any]], str]:
         """The appends a table's record took since it was written whole (each with the base
-        it extended), and its end's key, read at one moment."""
+        it extended), and its end's key, read at one moment; with `since` (an end's key, hex),
+        only those from the append that extended that end, when it is one of them."""
         keys = self._keys(eid)
         tail, end = self._call(self._read_tail, keys=[keys[5], keys[6]],
-                               args=[result_field(round_number, table)])
+                               args=[result_field(round_number, table),
+                                     f'{{"base":"{since}"' if since else ""])
         return ([orjson.loads(line) for line in (tail or b"").split(b"\n") if line],
                 (end or b"").decode())
 

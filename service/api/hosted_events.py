@@ -1099,7 +1099,7 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             change = Change.of_result(number, table, stored)
             if end is not None and checked.result is not None and \
                     checked.result.record is not None:
-                _remember(end)
+                _remember(end, (eid, number, table))
                 change.ends[event_store.result_field(number, table)] = end.key.hex()
             if "result" in rnd["tables"][where]:
                 # a document stored whole, before each result was kept apart: its results
@@ -1240,12 +1240,16 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             base = parts["base"]
             end = _ENDS.get(bytes.fromhex(base))
             if end is None:
-                tail, stored = db().table_tail(eid, number, table)
-                end = _caught_up(tail, stored, base)
+                # another process's append: caught up from the last end of this record kept
+                # here, reading only the appends made since (most often one)
+                held = _TABLE_ENDS.get((eid, number, table))
+                tail, stored = db().table_tail(eid, number, table,
+                                               held.hex() if held in _ENDS else "")
+                end = _caught_up(tail, stored, base, (eid, number, table))
             if end is None:
                 result, stored = db().table_record(eid, number, table)
                 if stored == base and result is not None:
-                    end = _end_of(result.get("record"))
+                    end = _end_of(result.get("record"), (eid, number, table))
                 if end is None or end.key.hex() != base:
                     raise BaseMismatch("the table's stored record does not end where this "
                                        "append begins: push the whole record", stored)
@@ -1280,10 +1284,11 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             raise
         assert done.end is not None, "a consistent record has an end"
         keep_replay(done.report, done.state)
-        _remember(done.end)
-        # stored with the base it extends: a process that kept an earlier end of this record
-        # catches up from it (`_caught_up`), not from the whole record
-        part = orjson.dumps({**done.part, "base": parts["base"]})
+        _remember(done.end, (eid, number, table))
+        # stored with the base it extends, first (event_store's tail read finds the line by
+        # its start): a process that kept an earlier end of this record catches up from it
+        # (`_caught_up`), not from the whole record
+        part = orjson.dumps({"base": parts["base"], **done.part})
         extra = {"round": number, "table": table, "end": done.end.position()}
 
         def answer(version: int) -> bytes:
@@ -1306,7 +1311,8 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                               "again", version)
 
 
-def _caught_up(tail: list[dict[str, Any]], stored: str, base: str) -> records.RecordEnd | None:
+def _caught_up(tail: list[dict[str, Any]], stored: str, base: str,
+               table: tuple[str, int, int]) -> records.RecordEnd | None:
     """The end `base` names, made from an earlier end of the same record kept here and the
     appends stored since (`tail`, each with its base): an append after others this process
     did not see replays those, not the whole record. None when no end of the tail is kept
@@ -1327,18 +1333,19 @@ def _caught_up(tail: list[dict[str, Any]], stored: str, base: str) -> records.Re
         end = done.end if done.report["consistent"] else None
         if end is None:
             return None
-        _remember(end)
+        _remember(end, table)
     return end if end is not None and end.key.hex() == base else None
 
 
-def _end_of(record: Any) -> records.RecordEnd | None:
-    """The end of a stored record, replayed here once (an append after another process's)."""
+def _end_of(record: Any, table: tuple[str, int, int]) -> records.RecordEnd | None:
+    """The end of `table`'s stored record, replayed here once (an append after another
+    process's)."""
     if not isinstance(record, dict):
         return None
     report, _, checkpoint = _replayed_from(record)
     end = records.record_end(record, checkpoint) if report["consistent"] else None
     if end is not None:
-        _remember(end)
+        _remember(end, table)
     return end
 
 
@@ -1795,11 +1802,21 @@ _ENDS: dict[bytes, records.RecordEnd] = {}
 _ENDS_KEEP = 1024
 
 
-def _remember(end: records.RecordEnd) -> None:
+# The last end kept here of each table's record, by (event, round, table): where an append
+# another process took is caught up from.
+_TABLE_ENDS: dict[tuple[str, int, int], bytes] = {}
+
+
+def _remember(end: records.RecordEnd, table: tuple[str, int, int] | None = None) -> None:
+    """Keep `end` (of `table`'s record, when known: its last end kept here)."""
     with _CHECKPOINTS_LOCK:
         if end.key not in _ENDS and len(_ENDS) >= _ENDS_KEEP:
             _ENDS.pop(next(iter(_ENDS)))
         _ENDS[end.key] = end
+        if table is not None:
+            if table not in _TABLE_ENDS and len(_TABLE_ENDS) >= _ENDS_KEEP:
+                _TABLE_ENDS.pop(next(iter(_TABLE_ENDS)))
+            _TABLE_ENDS[table] = end.key
     _keep_checkpoint(end.checkpoint)
 
 

@@ -26,6 +26,7 @@ def append(ev: Hosted, number: int, table: int, body: dict, token: str | None = 
 def forget_every_end() -> None:
     """This process as another worker is: it saw none of the pushes."""
     hosted_events._ENDS.clear()
+    hosted_events._TABLE_ENDS.clear()
     hosted_events._CHECKPOINTS.clear()
     hosted_events._ROUNDS.clear()
     hosted_events._WRITERS.clear()
@@ -244,3 +245,39 @@ def test_a_process_that_missed_some_appends_catches_up_from_an_end_it_kept(redis
     monkeypatch.setattr(hosted_events, "_end_of", whole_replay)
     ev.ok(append(ev, 1, 1, {**record_append(cuts[3], cuts[4]), "base": ends[-1]["key"]}))
     assert table_result(ev) == {"record": cuts[4]}
+
+
+def test_a_process_that_missed_appends_reads_only_the_appends_since_its_last_end(redis_url,
+                                                                                monkeypatch):
+    """The store answers the tail from the append that extended the last end this process
+    kept of the table's record: what it missed, not every append since the whole push (a long
+    match's tail is thousands of lines)."""
+    from service.event_store import EventStore
+
+    ev, record = open_round(redis_url, 15)
+    cuts = [record_cut(record, n) for n in range(2, 16, 2)]
+    ends = [ev.ok(ev.put_result(1, 1, {"record": cuts[0]}))["end"]]
+    for k in range(1, 6):
+        ends.append(ev.ok(append(ev, 1, 1, {**record_append(cuts[k - 1], cuts[k]),
+                                            "base": ends[-1]["key"]}))["end"])
+    for gone in ends[4:]:  # as another worker took these two appends
+        hosted_events._ENDS.pop(bytes.fromhex(gone["key"]))
+    hosted_events._TABLE_ENDS[ev.id, 1, 1] = bytes.fromhex(ends[3]["key"])
+    read: list[list[dict]] = []
+    table_tail = EventStore.table_tail
+
+    def spied(self, *args, **kwargs):
+        tail, stored = table_tail(self, *args, **kwargs)
+        read.append(tail)
+        return tail, stored
+    monkeypatch.setattr(EventStore, "table_tail", spied)
+    ev.ok(append(ev, 1, 1, {**record_append(cuts[5], cuts[6]), "base": ends[-1]["key"]}))
+    assert [part["base"] for part in read[0]] == [ends[3]["key"], ends[4]["key"]]
+    assert table_result(ev) == {"record": cuts[6]}
+    # from the first append, or from an end no stored append extends: the whole tail
+    store = EventStore(redis_url, 5.0)
+    whole, _ = store.table_tail(ev.id, 1, 1)
+    assert [part["base"] for part in whole] == [end["key"] for end in ends]
+    assert store.table_tail(ev.id, 1, 1, since=ends[0]["key"])[0] == whole
+    assert store.table_tail(ev.id, 1, 1, since="ab" * 32)[0] == whole
+    assert store.table_tail(ev.id, 1, 1, since=ends[5]["key"])[0] == whole[5:]
