@@ -1103,7 +1103,11 @@ def append(end: RecordEnd, parts: Mapping[str, Any], lang: str = "en") -> Append
         if parts.get(name) is not None:
             mini[name] = parts[name]
     try:
-        canonical = _canonical({k: v for k, v in mini.items() if k != "digest"})
+        # only what the append adds is put in canonical form: the header is the end's,
+        # canonical already (record_end), and the keys are sorted as _canonical sorts them
+        added = _canonical({k: v for k, v in mini.items() if k in ("deals", "totals")})
+        merged = {**end.header, **added}
+        canonical = {k: merged[k] for k in sorted(merged)}  # the header's keys: ASCII names
         record = parse_record(mini)
     except InvalidRecord as err:
         err.path = _append_path(err.path)
