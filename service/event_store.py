@@ -51,6 +51,7 @@ import hmac
 import os
 import re
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -496,6 +497,17 @@ def event_id(director_key: str | None = None, idempotency_key: str | None = None
     return base64.urlsafe_b64encode(mac).decode()[:22]
 
 
+class _SharedRead:
+    """One read of an event's revision and the callers waiting for it (EventStore.revision)."""
+
+    __slots__ = ("done", "found", "error")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.found: tuple[int, str] | None = None
+        self.error: Exception | None = None
+
+
 class EventStore:
     def __init__(self, redis_url: str, timeout_seconds: float, retry_seconds: float = 2.0):
         self._client = redis_store.connect(redis_url, timeout_seconds, retry=False)
@@ -506,6 +518,11 @@ class EventStore:
         self._read_table = Script(self._client, _READ_TABLE.encode())
         self._read_tail = Script(self._client, _READ_TAIL.encode())
         self._retry_seconds = retry_seconds
+        # revision's shared reads by event: the one sent and not yet answered, and the next,
+        # which callers join until it is sent
+        self._reads_lock = threading.Lock()
+        self._sent_reads: dict[str, _SharedRead] = {}
+        self._next_reads: dict[str, _SharedRead] = {}
 
     @staticmethod
     def _keys(eid: str, retry: Retry | None = None) -> list[str]:
@@ -621,9 +638,43 @@ class EventStore:
 
     def revision(self, eid: str) -> tuple[int, str] | None:
         """The event's version and its change's stamp (None: no such event), without its
-        document: what names this very document for a cache, even after a failover."""
-        version, stamp = self._call(self._client.hmget, self._keys(eid)[0], ["version", "stamp"])
-        return None if version is None else (int(version), (stamp or b"").decode())
+        document: what names this very document for a cache, even after a failover.
+
+        Read once for every caller that asked before the read was sent (a spectators' poll
+        is many requests at once, each of which cost a round trip): a caller never takes the
+        answer of a read sent before it asked, so it sees every change made before it asked,
+        whichever process made it."""
+        with self._reads_lock:
+            read = self._next_reads.get(eid)
+            if read is not None:  # not sent yet: its answer is as new as this caller needs
+                leader, ahead = False, None
+            else:
+                read = self._next_reads[eid] = _SharedRead()
+                leader, ahead = True, self._sent_reads.get(eid)
+        if not leader:
+            read.done.wait()
+            if read.error is not None:
+                raise read.error
+            return read.found
+        try:
+            if ahead is not None:
+                ahead.done.wait()  # sent before this caller asked: this one is sent after it
+            with self._reads_lock:
+                del self._next_reads[eid]
+                self._sent_reads[eid] = read
+            version, stamp = self._call(self._client.hmget, self._keys(eid)[0],
+                                        ["version", "stamp"])
+            read.found = None if version is None else (int(version), (stamp or b"").decode())
+        except Exception as err:
+            read.error = err
+            raise
+        finally:
+            with self._reads_lock:
+                for reads in (self._next_reads, self._sent_reads):
+                    if reads.get(eid) is read:
+                        del reads[eid]
+            read.done.set()
+        return read.found
 
     def token(self, eid: str, token: str) -> Token | None:
         """The record of a token presented for event `eid`, or None: unknown, revoked, or
