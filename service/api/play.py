@@ -14,7 +14,7 @@ from .. import examples, trust
 from ..errors import LimitExceeded, request_lang
 from ..jsonio import json_response
 from ..schemas import pascal
-from . import validate
+from . import hosted_events, validate
 from .common import (
     RefereeBlueprint,
     asks_as_referee,
@@ -25,7 +25,33 @@ from .common import (
     refusal_json,
     state_in,
 )
-from .spec import GAME_PARAMETER, HOST_TOKEN_PARAMETER, SEAT_TOKEN_PARAMETER
+from .spec import (
+    GAME_PARAMETER,
+    HOST_TOKEN_PARAMETER,
+    PROBLEM_RESPONSES,
+    SEAT_TOKEN_PARAMETER,
+    problem_response,
+)
+
+# An event's token, beside the referee key in Authorization: dealing one of the event's
+# committed same deals (`event_deal`; service/api/hosted_events.py committed_deal).
+EVENT_TOKEN_PARAMETER = {
+    "in": "header", "name": hosted_events.EVENT_TOKEN_HEADER, "required": False,
+    "description": "with `event_deal`: the event's table token of that round, or its director "
+                   "token (the referee key, if any, stays in Authorization)",
+    "schema": {"type": "string", "maxLength": trust.TOKEN_MAX_LENGTH}}
+# The deal's own problems beside the shared ones: an event's committed deal refused.
+DEAL_PROBLEMS = {
+    "403": problem_response(
+        PROBLEM_RESPONSES[403] + "; `event_deal` without a token of that event and round in "
+        "X-Event-Token (`event_token_invalid`)"),
+    "422": problem_response(
+        PROBLEM_RESPONSES[422] + "; `event_deal` naming no event, round or same deal kept here "
+        "(`event_deal_unknown`), or beside a seed, salt, deck, hands or table "
+        "(`event_deal_conflict`)"),
+    "503": problem_response("With `event_deal`: the events' store does not answer "
+                            "(`events_unavailable`)"),
+}
 
 
 def build(ctx) -> RefereeBlueprint:
@@ -35,10 +61,11 @@ def build(ctx) -> RefereeBlueprint:
     api, schemas, ext = ctx.api, ctx.schemas, ctx.ext
 
     @api.route("/games/<string:game>/deal", methods=["POST"],
-               parameters=[GAME_PARAMETER, HOST_TOKEN_PARAMETER])
+               parameters=[GAME_PARAMETER, HOST_TOKEN_PARAMETER, EVENT_TOKEN_PARAMETER])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
     @ctx.problems(400, 403, 404, 413, 415, 422)
+    @api.doc(responses=DEAL_PROBLEMS)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)",
              description="For a client that names the game at run time; a typed client posts "
                          "to the game's own path (`/v1/games/man/deal` …), whose body is "
@@ -49,8 +76,13 @@ def build(ctx) -> RefereeBlueprint:
     def deal(body: dict, game: str):
         request.environ["cardref.game"] = game
         check_player_ids(ext, body["players"], "players")
-        meta, match, seed, salt, claim = trust.guard_deal(ext.guard, body, game, body["players"],
-                                                          [game, body], request.headers)
+        # an event's committed same deal: its seed and salt are the service's (not a referee
+        # act), looked up with the event's token (docs/hosted-events.md, "Same deals")
+        committed = hosted_events.committed_deal(getattr(ext, "event_store", None), body,
+                                                 request.headers)
+        meta, match, seed, salt, claim = trust.guard_deal(
+            ext.guard, body, game, body["players"], [game, body], request.headers,
+            drawn=None if committed is None else (committed.seed, committed.salt))
         out = adjudicate.deal(game, body["players"], body.get("options"), seed,
                               body.get("dealer"), match, body.get("deck"), body.get("hands"),
                               public=ext.guard.sealed, table=body.get("table"),

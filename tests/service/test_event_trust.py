@@ -267,3 +267,100 @@ def test_a_plain_service_asks_no_key_of_an_append(redis_url):
     end = ev.ok(ev.put_result(1, 1, {"record": first}))["end"]
     ev.ok(append(ev, 1, 1, {**record_append(first, with_penalty), "base": end["key"]}))
     assert stored(ev) == {"record": with_penalty}
+
+
+# ------------------------------------------------------------------ an event's committed deals
+# A table deals its round's same deals by naming them (`event_deal`) with its own token
+# (X-Event-Token): the service deals each with the seed and salt the round committed to, as if
+# it had drawn them, so no referee key is needed in any mode and provenance stays `server`.
+
+def event_deal(ev: Hosted, k: int, number: int = 1) -> dict:
+    return {"event": ev.id, "round": number, "deal": k}
+
+
+def dealt_by_name(client, players: list[str], ev: Hosted, k: int, token: str | None,
+                  match=None, host_token: str | None = None, number: int = 1, **extra):
+    body = {"players": players, "event_deal": event_deal(ev, k, number), **extra}
+    if match is not None:
+        body["match"] = match
+    headers = {**({"X-Event-Token": token} if token is not None else {}),
+               **({"X-Host-Token": host_token} if host_token else {})}
+    return client.post("/v1/games/man/deal", json=body, headers=headers)
+
+
+def played_out(client, dealt: dict, rnd: random.Random) -> tuple[dict, list[dict]]:
+    """The deal played to its end through /v1/validate as its seats (their tokens under
+    sealing), Man's declaration whenever offered: (the last answer, the record's entries)."""
+    tokens, out, entries = dealt.get("seat_tokens") or {}, dealt, []
+    for _ in range(400):
+        if out["status"] == "finished":
+            return out, entries
+        legal = []
+        for player in out["to_act"]:
+            seat = {"X-Seat-Token": tokens[player]} if tokens else {}
+            answer = client.post("/v1/legal-actions", headers=seat,
+                                 json={"state": out["state"], "player": player})
+            assert answer.status_code == 200, answer.get_json()
+            legal += answer.get_json()["actions"]
+        mans = [a for a in legal if a["type"] == "man"]
+        action = {k: v for k, v in (mans[0] if mans else rnd.choice(legal)).items()
+                  if k not in ("text", "game")}
+        headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
+        answer = client.post("/v1/validate", json={"state": out["state"], "action": action},
+                             headers=headers)
+        assert answer.status_code == 200 and answer.get_json()["valid"], answer.get_json()
+        out = answer.get_json()
+        entries.append({"action": action, **({"score_deltas": out["score_deltas"]}
+                                             if out["score_deltas"] else {})})
+    raise AssertionError("the deal did not finish")
+
+
+def same_cards(client, answer: dict, players: list[str], seed: str, salt: str, match=None):
+    """Each seat's view of the answer's deal is its view of a plain deal with that seed."""
+    plain = adjudicate.deal("man", players, None, seed, match=match, seed_salt=salt)
+    tokens = answer.get("seat_tokens") or {}
+    for player in players:
+        seat = {"X-Seat-Token": tokens[player]} if tokens else {}
+        seen = client.post("/v1/view", json={"state": answer["state"], "player": player},
+                           headers=seat)
+        assert seen.status_code == 200, seen.get_json()
+        assert seen.get_json()["view"] == adjudicate.view(plain["state"], player)
+
+
+@pytest.mark.parametrize("mode", ["plain", *sorted(MODES)])
+def test_a_table_token_deals_its_rounds_committed_deals_without_the_referee_key(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=1, same_deals=2))
+    ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    committed = [d["seed_commitment"] for d in ev.document()["rounds"][0]["deals"]]
+    seeds = client.get(f"/v1/events/{ev.id}/rounds/1/deals", headers=ev.director).get_json()
+    token, rnd, deals = ev.tables[1], random.Random(7), []
+    match = host = values = None  # the next_match as sent, and its values (the engine's)
+    for k in (1, 2):  # the match's first deal, then its next from the signed next_match
+        resp = dealt_by_name(client, players, ev, k, token, match, host)
+        assert resp.status_code == 201, resp.get_json()
+        dealt = resp.get_json()
+        assert dealt["seed_commitment"] == committed[k - 1]
+        if mode != "plain":  # the service's own deal, not the referee's
+            assert dealt["lineage"] == {**dealt["lineage"], "deal": k, "provenance": "server"}
+        same = seeds["deals"][k - 1]
+        same_cards(client, dealt, players, same["seed"], same["seed_salt"], values)
+        out, entries = played_out(client, dealt, rnd)
+        assert (out["seed"], out["seed_salt"]) == (same["seed"], same["seed_salt"])
+        deals.append({"deal": {"seed": out["seed"], "seed_salt": out["seed_salt"],
+                               "seed_commitment": dealt["seed_commitment"]},
+                      "actions": entries})
+        values = adjudicate.replay(
+            {"game_id": "man", "players": players, "seed": same["seed"],
+             "seed_salt": same["seed_salt"], "match": values},
+            [e["action"] for e in entries])["next_match"]
+        match, host = out["next_match"], dealt.get("host_token")
+    record = {"format": records.FORMAT, "format_version": 1, "game": "man", "players": players,
+              "deals": deals}
+    assert records.referee_acts(record) == []
+    ev.ok(ev.put_result(1, 1, {"record": record}))  # the table's token alone: no referee act
+    ev.ok(ev.post("/rounds/1/close"))
+    checked = check_event(ev.document())
+    assert checked["consistent"], checked["discrepancy"]
+    assert checked["checked"]["same_deals"] == 2
