@@ -364,3 +364,98 @@ def test_a_table_token_deals_its_rounds_committed_deals_without_the_referee_key(
     checked = check_event(ev.document())
     assert checked["consistent"], checked["discrepancy"]
     assert checked["checked"]["same_deals"] == 2
+
+
+def problem_of(resp, status: int, code: str) -> dict:
+    assert resp.status_code == status, resp.get_json()
+    assert resp.get_json()["code"] == code, resp.get_json()
+    return resp.get_json()
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_events_committed_deal_needs_a_live_token_of_that_round(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=2, same_deals=2))
+    started = ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    one, two = (t["token"] for t in started["tables"])
+    for token in (None, "", "guess", f"{one.partition('.')[0]}.wrong"):
+        problem_of(dealt_by_name(client, players, ev, 1, token), 403, "event_token_invalid")
+    # the referee key is no event's token: it shapes deals, it does not name the event's
+    keyed = client.post("/v1/games/man/deal", headers={"Authorization": f"Bearer {REFEREE_KEY}"},
+                        json={"players": players, "event_deal": event_deal(ev, 1)})
+    problem_of(keyed, 403, "event_token_invalid")
+    director = ev.director["Authorization"].removeprefix("Bearer ")
+    for token in (one, two, director):  # any table of the round (the same deals), the director
+        assert dealt_by_name(client, players, ev, 2, token).status_code == 201
+    # revoked: refused from then on
+    token_id = two.partition(".")[0]
+    assert client.delete(f"/v1/events/{ev.id}/tokens/{token_id}",
+                         headers=ev.director).status_code in (200, 204)
+    problem_of(dealt_by_name(client, players, ev, 1, two), 403, "event_token_invalid")
+    # the round closed: its table tokens are revoked; the next round's token is not its
+    ev.ok(ev.post("/rounds/1/close"))
+    problem_of(dealt_by_name(client, players, ev, 1, one), 403, "event_token_invalid")
+    later = ev.start_round()["tables"][0]["token"]
+    problem_of(dealt_by_name(client, players, ev, 1, later), 403, "event_token_invalid")
+    # the director deals a closed round's deal from its revealed seed: the same commitment
+    closed = dealt_by_name(client, players, ev, 1, director)
+    assert closed.status_code == 201, closed.get_json()
+    assert closed.get_json()["seed_commitment"] == \
+        ev.document()["rounds"][0]["deals"][0]["seed_commitment"]
+    assert dealt_by_name(client, players, ev, 1, later, number=2).status_code == 201
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_event_deal_past_the_same_deals_or_beside_a_seed_is_refused(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=2, same_deals=2))
+    ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    token, director = ev.tables[1], ev.director["Authorization"].removeprefix("Bearer ")
+    past = problem_of(dealt_by_name(client, players, ev, 3, token), 422, "event_deal_unknown")
+    assert "event_deal.deal" in past["errors"]
+    problem_of(dealt_by_name(client, players, ev, 1, director, number=2), 422,
+               "event_deal_unknown")  # round 2 is not seated yet
+    unknown = {"players": players, "event_deal": {**event_deal(ev, 1), "event": "x" * 22}}
+    problem_of(client.post("/v1/games/man/deal", json=unknown, headers={"X-Event-Token": token}),
+               422, "event_deal_unknown")
+    hands = {p: [] for p in players}
+    for extra in ({"seed": "mine"}, {"seed_salt": "0" * 32}, {"hands": hands},
+                  {"deck": ["H9"]}):
+        conflict = problem_of(dealt_by_name(client, players, ev, 1, token, **extra), 422,
+                              "event_deal_conflict")
+        assert next(iter(extra)) in conflict["errors"]
+    # with the referee key too: the committed deal is the event's, never the caller's shape
+    keyed = client.post("/v1/games/man/deal", json={
+        "players": players, "event_deal": event_deal(ev, 1), "seed": "mine"},
+        headers={"X-Event-Token": token, "Authorization": f"Bearer {REFEREE_KEY}"})
+    problem_of(keyed, 422, "event_deal_conflict")
+    # the header's bound holds on every deal, as X-Host-Token's; a replay names no event
+    long = client.post("/v1/games/man/deal", json={"players": players},
+                       headers={"X-Event-Token": "x" * 513})
+    problem_of(long, 422, "request_invalid")
+    replay = client.post("/v1/replay", json={"deal": {
+        "game": "man", "players": players, "event_deal": event_deal(ev, 1)}, "actions": []},
+        headers={"X-Event-Token": token})
+    problem_of(replay, 422, "request_invalid")
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_under_sealing_a_table_token_reads_no_seed_of_its_open_round(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=1, same_deals=2))
+    ev.start_round()
+    path = f"/v1/events/{ev.id}/rounds/1/deals"
+    committed = [d["seed_commitment"] for d in ev.document()["rounds"][0]["deals"]]
+    table = client.get(path, headers={"Authorization": f"Bearer {ev.tables[1]}"})
+    director = client.get(path, headers=ev.director)
+    assert table.status_code == director.status_code == 200
+    assert [d["seed_commitment"] for d in director.get_json()["deals"]] == committed
+    assert all(d["seed"] and d["seed_salt"] for d in director.get_json()["deals"])
+    if mode == "sealed":  # secrecy: the commitments only
+        assert table.get_json()["deals"] == [{"seed_commitment": c} for c in committed]
+    else:  # signing promises integrity, not secrecy: the table sees what the director does
+        assert table.get_json() == director.get_json()
+    ev.ok(ev.post("/rounds/1/close"))  # now public in the document
+    assert client.get(path, headers=ev.director).get_json() == director.get_json()
