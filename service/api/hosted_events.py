@@ -1026,19 +1026,25 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
         rnd = _round(snap, number)
         if rnd.get("seed") is not None:
             return answered(orjson.dumps({"round": number, "deals": rnd.get("deals", [])}))
-        if h.ext.guard.sealed and token.role != "director":
-            # Sealing promises secrecy: a table deals its same deals by name (`event_deal` on
-            # the deal route) and checks their commitments, so it is told no seed of a round
-            # still in play (every table's hands). Signing promises integrity only: a table
-            # there may see its seeds, as before (docs/hosted-events.md).
-            return answered(orjson.dumps({"round": number, "deals": [
-                {"seed_commitment": d["seed_commitment"]} for d in rnd.get("deals", [])]}))
-        kept = db().secret(eid, number)
-        if kept is None:
-            raise EventNotFound("this round's seed is not kept here", "number")
-        return answered(orjson.dumps({"round": number, "deals": deal_seeds(
-            kept["seed"], kept["salt"], len(rnd.get("deals", [])))}))
+        return answered(orjson.dumps({"round": number, "deals": _open_round_deals(
+            db(), eid, number, rnd, h.ext.guard.sealed and token.role != "director")}))
 
+
+
+def _open_round_deals(store: EventStore, eid: str, number: int, rnd: dict[str, Any],
+                      commitments_only: bool) -> list[dict[str, Any]]:
+    """An open round's same deals as GET …/rounds/{n}/deals answers them: each deal's seed,
+    salt and commitment, or (`commitments_only`: a table's token under sealing) its commitment
+    alone. Sealing promises secrecy: a table deals its same deals by name (`event_deal` on the
+    deal route) and checks their commitments, so it is told no seed of a round still in play
+    (every table's hands). Signing promises integrity only: a table there may see its seeds
+    (docs/hosted-events.md)."""
+    if commitments_only:
+        return [{"seed_commitment": d["seed_commitment"]} for d in rnd.get("deals", [])]
+    kept = store.secret(eid, number)
+    if kept is None:
+        raise EventNotFound("this round's seed is not kept here", "number")
+    return deal_seeds(kept["seed"], kept["salt"], len(rnd.get("deals", [])))
 
 
 def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
