@@ -20,7 +20,9 @@
   next_match, options) gets no deal, let alone its seat tokens.
 - The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
   sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
-  not the previous deal's signed `next_match`) needs it, and so does every action a game
+  not the previous deal's signed `next_match`) needs it — not a hosted event's committed same
+  deal the request names (`event_deal`): its seed is the service's (guard_deal's `drawn`) —
+  and so does every action a game
   declares referee-only (ActionType.referee_only: a chombo recorded, a reported peek), in
   /v1/validate and /v1/replay, whatever seat tokens come with it. Under sealing so does an
   action that names cards drawn from a stock of unknown order (PhysicalDeals.names_unseen_draw:
