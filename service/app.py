@@ -58,7 +58,8 @@ _LANGUAGE_FREE = ("/metrics", "/docs/assets/")
 CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "X-Seat-Token", "X-Host-Token", "X-Request-ID",
                       "Accept-Language", "If-None-Match",
                       "If-Match", "Idempotency-Key",  # hosted events' changes
-                      "X-Referee-Key"]  # the referee key beside an event table's token
+                      "X-Referee-Key",  # the referee key beside an event table's token
+                      "X-Event-Token"]  # an event's token dealing its committed deal
 CORS_EXPOSE_HEADERS = ["X-Request-ID", "ETag", "Content-Language", "Retry-After", "Allow",
                        "Card-Referee-Consistent", "Card-Referee-Digest"]  # a score sheet's
 log_access = logging.getLogger("card_referee.access")

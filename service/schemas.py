@@ -16,7 +16,13 @@ from marshmallow import fields as mf, validate
 
 from engine.adjudicate import ENGINE_REFUSAL_DETAILS
 from engine.cards import SUITS
-from engine.events.format import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLE, SEATING_METHODS
+from engine.events.format import (
+    MAX_ENTRANTS,
+    MAX_ROUNDS,
+    MAX_SAME_DEALS,
+    MAX_TABLE,
+    SEATING_METHODS,
+)
 from engine.fields import Field, details_schema
 from engine.game import FINISHED, IN_PROGRESS, Game
 from engine.records import DISCREPANCY_CODES
@@ -820,7 +826,8 @@ def deal_components(games: Iterable[Game], base: dict) -> dict[str, dict]:
         components[prefix + "DealRequest"] = request
         requests.append(prefix + "DealRequest")
         replay = {**request, "properties": {
-            "game": {"type": "string", "enum": [game.id], "description": "the game"}, **props},
+            "game": {"type": "string", "enum": [game.id], "description": "the game"},
+            **{k: v for k, v in props.items() if k != "event_deal"}},  # ReplayDeal's exclude
             "required": ["game", *request.get("required", [])],
             "description": f"The deal of a replay of {name}"}
         components[prefix + "ReplayDeal"] = replay
@@ -1096,6 +1103,20 @@ class GamesResponse(ma.Schema):
         cast(mf.Nested, games.inner).nested = GameInfo(game_ids)
 
 
+EVENT_ID_PATTERN = "^[A-Za-z0-9_-]{22}$"  # a hosted event's id (service/event_store.py)
+
+
+class EventDeal(Strict):
+    """One of a hosted event's committed same deals, named instead of a seed: the service deals
+    it with the seed and salt it committed to (docs/hosted-events.md, "Same deals")."""
+    event = mf.String(required=True, validate=validate.Regexp(EVENT_ID_PATTERN), metadata={
+        "description": "the event's id"})
+    round = _int(required=True, validate=validate.Range(min=1, max=MAX_ROUNDS), metadata={
+        "description": "the round (from 1)"})
+    deal = _int(required=True, validate=validate.Range(min=1, max=MAX_SAME_DEALS), metadata={
+        "description": "the same deal's number (from 1, at most the event's `same_deals`)"})
+
+
 class DealRequest(Strict):
     players = List(mf.String(), required=True, validate=validate.Length(min=1, max=16),
                       metadata={"description": "player ids in seat order"})
@@ -1124,10 +1145,20 @@ class DealRequest(Strict):
                     metadata={"description": "with hands or a deck: what else lies "
                               "face up and what the rules decided at random (the "
                               "game's `<Game>Table`)"})
+    event_deal = mf.Nested(EventDeal, allow_none=True, metadata={
+        "description": "a hosted event's committed same deal, dealt with the seed and salt "
+                       "the round committed to, as if the service had drawn them (not a "
+                       "referee act): needs the event's table token of that round or its "
+                       "director token in X-Event-Token; not with `seed`, `seed_salt`, "
+                       "`deck`, `hands` or `table` (422 event_deal_conflict)"})
 
 
 class ReplayDeal(DealRequest):
     game = mf.String(required=True)
+
+    class Meta(Strict.Meta):
+        # a replay deals from a record, whose deals carry their seeds: no event to look up
+        exclude = ("event_deal",)
 
 
 class Lineage(ma.Schema):

@@ -20,7 +20,9 @@
   next_match, options) gets no deal, let alone its seat tokens.
 - The referee key (CARDREF_REFEREE_KEYS, `Authorization: Bearer <key>`): with signing or
   sealing on, a deal the caller shapes (a deck, hands, a chosen seed, or match values that are
-  not the previous deal's signed `next_match`) needs it, and so does every action a game
+  not the previous deal's signed `next_match`) needs it — not a hosted event's committed same
+  deal the request names (`event_deal`): its seed is the service's (guard_deal's `drawn`) —
+  and so does every action a game
   declares referee-only (ActionType.referee_only: a chombo recorded, a reported peek), in
   /v1/validate and /v1/replay, whatever seat tokens come with it. Under sealing so does an
   action that names cards drawn from a stock of unknown order (PhysicalDeals.names_unseen_draw:
@@ -370,7 +372,8 @@ class Guard:
 # Who may shape a deal (POST /v1/games/{game}/deal, and the deal a replay starts from), the
 # binding its states get, and what its answer hands out (service/api/play.py).
 
-def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, headers
+def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, headers,
+               drawn: tuple[str, str] | None = None
                ) -> tuple[Meta | None, dict | None, str | None, str | None, tuple | None]:
     """Who may shape this deal, its binding, its seed and seed salt (None: the engine draws
     them) and the next_match it uses (claimed by claim_match once the engine dealt it). A deck,
@@ -379,7 +382,9 @@ def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, h
     are signed or sealed); the previous deal's signed next_match is anyone's to pass on, within
     its lineage: the same game and seats, the next deal (once, under strict sequencing).
     `identity`: the whole request, which a match's next deal is derived from (the same
-    request again gets the same deal: game id, seed and salt). `headers`: the request's."""
+    request again gets the same deal: game id, seed and salt). `headers`: the request's.
+    `drawn`: a seed and salt the service chose itself, not the caller (a hosted event's
+    committed deal, service/api/hosted_events.py committed_deal): dealt as if drawn here."""
     host_token = headers.get(HOST_TOKEN_HEADER)
     if host_token is not None and len(host_token) > TOKEN_MAX_LENGTH:
         # the spec's bound on the header (service/api/spec.py), held in every mode, not only
@@ -395,12 +400,13 @@ def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, h
     if shaped:
         guard.require_referee(authorization)
     provenance = "referee" if shaped else "server"
+    chosen, chosen_salt = drawn or (body.get("seed"), body.get("seed_salt"))
     if not guard.enabled:
-        return None, match, body.get("seed"), body.get("seed_salt"), None
+        return None, match, chosen, chosen_salt, None
     referee = shaped or guard.is_referee(authorization)
     if lineage is None:  # a match begins
         return guard.new_meta(provenance, match_provenance="referee" if referee else "server"), \
-            match, body.get("seed"), body.get("seed_salt"), None
+            match, chosen, chosen_salt, None
     if guard.sealed and not referee:
         # The answer carries every seat's token: only the match's host (or the referee) may
         # deal it. The next_match itself is no secret (it reaches the seat that ended the deal).
@@ -413,8 +419,8 @@ def guard_deal(guard: Guard, body: dict, game: str, players, identity: object, h
     request_digest = hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)
                                     ).hexdigest()
     parts = (lineage.match_id, str(deal_number), request_digest)
-    seed = body.get("seed") or guard.derive("seed", *parts)[:32]
-    salt = body.get("seed_salt") or guard.derive("salt", *parts)[:32]  # 128 bits of hex
+    seed = chosen or guard.derive("seed", *parts)[:32]
+    salt = chosen_salt or guard.derive("salt", *parts)[:32]  # 128 bits of hex
     meta = guard.new_meta(provenance, lineage.match_id, deal_number,
                           "referee" if referee and lineage.provenance == "referee" else "server",
                           game_id=guard.derive("game", *parts)[:16])

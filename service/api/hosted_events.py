@@ -74,7 +74,7 @@ from ..event_store import (
     VersionConflict,
 )
 from ..jsonio import body_bytes, invalid_json, raw_json_body
-from ..trust import REFEREE_KEY_HEADER, Guard, RefereeActsNeedKey
+from ..trust import REFEREE_KEY_HEADER, TOKEN_MAX_LENGTH, Guard, RefereeActsNeedKey
 from .common import RefereeBlueprint
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -133,6 +133,22 @@ def _confirmations_allowed(token: Token, result: Any) -> None:
             refused.ja = (f"このトークンが送れる席の確認は {said} だけです: \"{via}\" は送れません"
                           "(記録用紙に署名した席の確認は、ディレクターが自分のトークンで入力します)")
             raise refused
+
+
+class EventDealUnknown(InputError):
+    """A deal request naming an event's same deal the service does not have (422): no such
+    event kept here, round seated or same deal (`deal` past the event's `same_deals`)."""
+
+    code = "event_deal_unknown"
+    http_status = 422
+
+
+class EventDealConflict(InputError):
+    """A deal request naming an event's committed deal beside a seed, salt, deck, hands or
+    table of its own (422): the committed deal's cards are the event's, not the caller's."""
+
+    code = "event_deal_conflict"
+    http_status = 422
 
 
 class EventNotFound(InputError):
@@ -362,6 +378,8 @@ def build(ctx) -> RefereeBlueprint:
     settings = ext.settings
     kept_in = EventStore(settings.redis_url, settings.redis_timeout_seconds,
                          settings.redis_retry_seconds) if settings.redis_url else None
+    # the deal route (service/api/play.py) looks an event's committed deal up in it
+    ext.event_store = kept_in
     director_keys = [k.encode() for k in settings.director_keys]
     blp = RefereeBlueprint("hosted_events", __name__, url_prefix="/v1/events",
                            description="Events the service keeps: a director manages one, "
@@ -412,7 +430,8 @@ def _error_handlers(blp: RefereeBlueprint) -> None:
     def _revoked(err: TokenRevoked):
         return problem(403, "event_token_invalid", str(err))
 
-    @blp.errorhandler(EventsUnavailable)
+    # app-wide: the deal route reads the store too, for an event's committed deal
+    @blp.app_errorhandler(EventsUnavailable)
     def _unavailable(err: EventsUnavailable):
         detail = ("the events' store did not answer in time: whether the change was made is "
                   "unknown; send it again with the same Idempotency-Key to find out"
@@ -986,6 +1005,10 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
     @blp.doc(operationId="getEventRoundDeals",
              summary="A round's same-deals seeds, for its tables to deal (table token of the "
                      "round, or the director token)",
+             description="Deal k's seed, salt and commitment. Under sealing a table token is "
+                         "given only each deal's `seed_commitment` while the round is open (it "
+                         "deals them by `event_deal`); the director token, and anyone once the "
+                         "round is closed, the seeds too.",
              parameters=[EVENT_ID_PARAMETER],
              responses={**_json_answer(200, {"type": "object", "properties": {
                  "round": {"type": "integer"}, "deals": {"type": "array", "items": _OBJECT}}},
@@ -1003,12 +1026,25 @@ def _round_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
         rnd = _round(snap, number)
         if rnd.get("seed") is not None:
             return answered(orjson.dumps({"round": number, "deals": rnd.get("deals", [])}))
-        kept = db().secret(eid, number)
-        if kept is None:
-            raise EventNotFound("this round's seed is not kept here", "number")
-        return answered(orjson.dumps({"round": number, "deals": deal_seeds(
-            kept["seed"], kept["salt"], len(rnd.get("deals", [])))}))
+        return answered(orjson.dumps({"round": number, "deals": _open_round_deals(
+            db(), eid, number, rnd, h.ext.guard.sealed and token.role != "director")}))
 
+
+
+def _open_round_deals(store: EventStore, eid: str, number: int, rnd: dict[str, Any],
+                      commitments_only: bool) -> list[dict[str, Any]]:
+    """An open round's same deals as GET …/rounds/{n}/deals answers them: each deal's seed,
+    salt and commitment, or (`commitments_only`: a table's token under sealing) its commitment
+    alone. Sealing promises secrecy: a table deals its same deals by name (`event_deal` on the
+    deal route) and checks their commitments, so it is told no seed of a round still in play
+    (every table's hands). Signing promises integrity only: a table there may see its seeds
+    (docs/hosted-events.md)."""
+    if commitments_only:
+        return [{"seed_commitment": d["seed_commitment"]} for d in rnd.get("deals", [])]
+    kept = store.secret(eid, number)
+    if kept is None:
+        raise EventNotFound("this round's seed is not kept here", "number")
+    return deal_seeds(kept["seed"], kept["salt"], len(rnd.get("deals", [])))
 
 
 def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
@@ -1503,6 +1539,77 @@ def require_referee_for_acts(guard: Guard, acts: Sequence[str], referee_key: str
                   + ("" if guard.has_referee_keys else
                      "(ここには設定されていないので、誰も加えられません)"))
     raise refused
+
+
+# ------------------------------------------------------------------ an event's committed deal
+
+# The header an event's token comes in to the deal route, where Authorization carries the
+# referee key (service/api/play.py).
+EVENT_TOKEN_HEADER = "X-Event-Token"
+EVENT_DEAL_FIELDS = ("seed", "seed_salt", "deck", "hands", "table")
+
+
+@dataclasses.dataclass(frozen=True)
+class CommittedDeal:
+    """One of a round's same deals as the round committed to it."""
+    seed: str
+    salt: str
+    commitment: str
+
+
+def committed_deal(store: EventStore | None, body: dict[str, Any],
+                   headers: Any) -> CommittedDeal | None:
+    """The committed deal a deal request (`body`, its `headers`) names (`event_deal`: event,
+    round, deal k), None when it names none. The caller holds the event's director token or a (live) table token of that
+    round: a round's deals are its tables' (GET …/rounds/{n}/deals). The seed and salt are the
+    round's kept secret while it is open, its revealed deals once closed; the caller learns
+    neither from here, only the deal (its commitment is the one published with the seating).
+    Generic: nothing here knows a game."""
+    token = headers.get(EVENT_TOKEN_HEADER)
+    if token is not None and len(token) > TOKEN_MAX_LENGTH:
+        # the spec's bound on the header, held on every deal (as X-Host-Token's): a request
+        # outside the contract is refused whether or not it names an event's deal
+        raise InputError(f"{EVENT_TOKEN_HEADER} has at most {TOKEN_MAX_LENGTH} characters",
+                         EVENT_TOKEN_HEADER, "request_invalid")
+    ref = body.get("event_deal")
+    if ref is None:
+        return None
+    mixed = [k for k in EVENT_DEAL_FIELDS if body.get(k) is not None]
+    if mixed:
+        raise EventDealConflict(
+            f"an event's committed deal is dealt from the round's own seed: not with {mixed[0]}",
+            mixed[0])
+    eid, number, k = ref["event"], ref["round"], ref["deal"]
+    if store is None or store.version(eid) is None:
+        raise EventDealUnknown("no event of this id is kept here", "event_deal.event")
+    held = store.token(eid, token) if token else None
+    if held is None or (held.role != "director" and held.round != number):
+        raise EventTokenInvalid(
+            f"an event's committed deal needs {EVENT_TOKEN_HEADER}: the event's director token "
+            "or a table token of that round (none was sent, or it is not one of this event's, "
+            "or it was revoked)", EVENT_TOKEN_HEADER)
+    snap = store.get(eid, results=False)
+    rounds = snap.document.get("rounds", []) if snap is not None else []
+    if not 1 <= number <= len(rounds):
+        raise EventDealUnknown(f"round {number} is not seated", "event_deal.round")
+    rnd = rounds[number - 1]
+    same = rnd.get("deals") or []
+    if not 1 <= k <= len(same):
+        raise EventDealUnknown(f"round {number} commits {len(same)} same deal(s), not deal {k}: "
+                               "a deal past them is the service's to draw", "event_deal.deal")
+    if rnd.get("seed") is not None:  # closed: its deals' seeds are in the document
+        dealt = same[k - 1]
+    else:
+        kept = store.secret(eid, number)
+        if kept is None:
+            raise EventDealUnknown("this round's seed is not kept here", "event_deal.round")
+        dealt = deal_seeds(kept["seed"], kept["salt"], k)[k - 1]
+    if not dealt.get("seed_salt"):
+        # a round committed without a salt (seated outside this service): the engine salts
+        # every deal's commitment, so this deal would not make the published one
+        raise EventDealUnknown(f"round {number}'s deals were committed without a salt: deal "
+                               "them from their seeds (a referee act)", "event_deal.round")
+    return CommittedDeal(dealt["seed"], dealt["seed_salt"], dealt["seed_commitment"])
 
 
 _CALL_SCHEMA = {"type": "object", "required": ["round", "table", "called_at", "reason",

@@ -14,7 +14,7 @@ from .. import examples, trust
 from ..errors import LimitExceeded, request_lang
 from ..jsonio import json_response
 from ..schemas import pascal
-from . import validate
+from . import hosted_events, validate
 from .common import (
     RefereeBlueprint,
     asks_as_referee,
@@ -25,7 +25,32 @@ from .common import (
     refusal_json,
     state_in,
 )
-from .spec import GAME_PARAMETER, HOST_TOKEN_PARAMETER, SEAT_TOKEN_PARAMETER
+from .spec import (
+    GAME_PARAMETER,
+    HOST_TOKEN_PARAMETER,
+    PROBLEM_RESPONSES,
+    SEAT_TOKEN_PARAMETER,
+    problem_response,
+)
+
+# An event's token, beside the referee key in Authorization: dealing one of the event's
+# committed same deals (`event_deal`; service/api/hosted_events.py committed_deal).
+EVENT_TOKEN_PARAMETER = {
+    "in": "header", "name": hosted_events.EVENT_TOKEN_HEADER, "required": False,
+    "description": "with `event_deal`: the event's table token of that round, or its director "
+                   "token (the referee key, if any, stays in Authorization)",
+    "schema": {"type": "string", "maxLength": trust.TOKEN_MAX_LENGTH}}
+# The deal's problems: the shared ones, and an event's committed deal refused.
+_EVENT_DEAL_PROBLEMS = {
+    403: "; `event_deal` without a token of that event and round in X-Event-Token "
+         "(`event_token_invalid`)",
+    422: "; `event_deal` naming no event, round or same deal kept here (`event_deal_unknown`), "
+         "or beside a seed, salt, deck, hands or table (`event_deal_conflict`)"}
+DEAL_PROBLEMS = {
+    **{str(code): problem_response(PROBLEM_RESPONSES[code] + _EVENT_DEAL_PROBLEMS.get(code, ""))
+       for code in (400, 403, 404, 413, 415, 422)},
+    "503": problem_response("With `event_deal`: the events' store does not answer "
+                            "(`events_unavailable`)")}
 
 
 def build(ctx) -> RefereeBlueprint:
@@ -35,10 +60,10 @@ def build(ctx) -> RefereeBlueprint:
     api, schemas, ext = ctx.api, ctx.schemas, ctx.ext
 
     @api.route("/games/<string:game>/deal", methods=["POST"],
-               parameters=[GAME_PARAMETER, HOST_TOKEN_PARAMETER])
+               parameters=[GAME_PARAMETER, HOST_TOKEN_PARAMETER, EVENT_TOKEN_PARAMETER])
     @api.arguments(schemas.deal_request, example=examples.request("deal"))
     @api.response(201, schemas.deal_response, example=examples.response("deal"))
-    @ctx.problems(400, 403, 404, 413, 415, 422)
+    @api.doc(responses=DEAL_PROBLEMS)
     @api.doc(operationId="deal", summary="Deal a new game (seeded shuffle or an explicit deck)",
              description="For a client that names the game at run time; a typed client posts "
                          "to the game's own path (`/v1/games/man/deal` …), whose body is "
@@ -49,8 +74,9 @@ def build(ctx) -> RefereeBlueprint:
     def deal(body: dict, game: str):
         request.environ["cardref.game"] = game
         check_player_ids(ext, body["players"], "players")
-        meta, match, seed, salt, claim = trust.guard_deal(ext.guard, body, game, body["players"],
-                                                          [game, body], request.headers)
+        meta, match, seed, salt, claim = trust.guard_deal(
+            ext.guard, body, game, body["players"], [game, body], request.headers,
+            drawn=event_drawn(ext, body))
         out = adjudicate.deal(game, body["players"], body.get("options"), seed,
                               body.get("dealer"), match, body.get("deck"), body.get("hands"),
                               public=ext.guard.sealed, table=body.get("table"),
@@ -145,6 +171,15 @@ def build(ctx) -> RefereeBlueprint:
         return json_response(out)
 
     return alias
+
+
+def event_drawn(ext, body: dict) -> tuple[str, str] | None:
+    """The seed and salt of the hosted event's committed same deal the deal request names
+    (`event_deal`), looked up with the event's token: the service's own, not the caller's (not
+    a referee act; docs/hosted-events.md, "Same deals"). None: it names none."""
+    committed = hosted_events.committed_deal(getattr(ext, "event_store", None), body,
+                                             request.headers)
+    return None if committed is None else (committed.seed, committed.salt)
 
 
 GENERIC_DEAL = "/v1/games/{game}/deal"

@@ -43,14 +43,18 @@ HOST_TOKEN_PARAMETER = {"in": "header", "name": HOST_TOKEN_HEADER, "required": F
                         "schema": {"type": "string", "maxLength": TOKEN_MAX_LENGTH}}
 
 
+def problem_response(description: str) -> dict:
+    """A problem+json answer as the spec documents one."""
+    return {"description": description,
+            "content": {"application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
 def problem_docs(blp: Blueprint, schemas, *codes: int):
     """Document problem+json answers. A plain doc entry, not alt_response: each alt_response
     adds a wrapper layer to every request (measured ~5 µs each on the hot path)."""
-    ref = {"$ref": "#/components/schemas/Problem"}
-    return blp.doc(responses={
-        str(code): {"description": PROBLEM_RESPONSES[code],
-                    "content": {"application/problem+json": {"schema": ref}}}
-        for code in codes})
+    return blp.doc(responses={str(code): problem_response(PROBLEM_RESPONSES[code])
+                              for code in codes})
 
 
 def called_directly(view):

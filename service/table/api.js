@@ -28,8 +28,9 @@ export async function call(method, path, body, auth = {}) {
 // credential (the referee key, an event's table token); refereeKey: the referee key beside an
 // event table's token (X-Referee-Key: a pushed record's referee acts need it when states are
 // signed or sealed); idempotencyKey: a change sent again with the same key counts once (hosted
-// events).
-export async function callWithSource(method, path, body, { key, seatToken, hostToken, refereeKey, idempotencyKey } = {}) {
+// events); eventToken: an event table's token dealing one of the round's committed deals
+// (X-Event-Token, beside the referee key in Authorization).
+export async function callWithSource(method, path, body, { key, seatToken, hostToken, refereeKey, idempotencyKey, eventToken } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers["Authorization"] = `Bearer ${key}`;
@@ -37,6 +38,7 @@ export async function callWithSource(method, path, body, { key, seatToken, hostT
   if (hostToken) headers["X-Host-Token"] = hostToken;
   if (refereeKey) headers["X-Referee-Key"] = refereeKey;
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  if (eventToken) headers["X-Event-Token"] = eventToken;
   let resp;
   try {
     resp = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),

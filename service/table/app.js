@@ -7,7 +7,7 @@ import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./a
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
          onStorageChange, storageFailure, matchCopy, fromCopy, newMatchId } from "./store.js";
-import { tableLink, eventMatch, committedDeal, bodyHash, putResult, appendRecord, recordAppend, personName,
+import { tableLink, eventMatch, committedDeal, eventDeal, bodyHash, putResult, appendRecord, recordAppend, personName,
          CALL_REASONS, callReferee, refereeCall, cancelCall } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { h, tid } from "./dom.js";
@@ -423,8 +423,13 @@ async function startMatch() {
 async function newDeal(match) {
   const request = { players: M.players, options: M.options };
   if (match) request.match = match;
-  const same = M.event ? committedDeal(M.event, M.deals.length + 1) : null;
-  if (same) Object.assign(request, { seed: same.seed, seed_salt: same.seed_salt, seed_commitment: same.seed_commitment });
+  const k = M.deals.length + 1, same = M.event ? committedDeal(M.event, k) : null;
+  // An event's same deal: named, so the service deals it from the seed the round committed to
+  // (its own, not the referee's: no key asked); the seed, where the token may read it, goes in
+  // the record as the deal is played. From the cards (physical), the seed is the referee's.
+  if (same && M.mode !== "physical") request.event_deal = eventDeal(M.event, k);
+  if (same && same.seed) Object.assign(request, { seed: same.seed, seed_salt: same.seed_salt });
+  if (same && (request.event_deal || same.seed)) request.seed_commitment = same.seed_commitment;  // checked
   if (M.mode === "physical") {
     M.draft = { request, hands: Object.fromEntries(M.players.map((p) => [p, []])), table: {}, dealer: "" };
     ui.draftSeat = M.players[0];
@@ -438,14 +443,16 @@ async function dealWith(request) {
   let answer;
   try {
     const { seed_commitment: _committed, ...sent } = request;  // what the round committed to: checked below
+    if (sent.event_deal) { delete sent.seed; delete sent.seed_salt; }  // the service's, by name
     answer = await withKey(() => call("POST", `/v1/games/${M.game}/deal`, sent,
-                                      { key: M.key || undefined, hostToken: request.match ? matchHostToken() : undefined }));
+                                      { key: M.key || undefined, hostToken: request.match ? matchHostToken() : undefined,
+                                        eventToken: sent.event_deal ? M.event.token : undefined }));
   } catch (e) {
     if (!M.deals.length && !M.draft && !M.event) { M = null; }  // an event's table stays: its link opened it
     return showProblem(e);
   }
   if (answer === undefined) return;
-  if (request.seed && request.seed_commitment !== undefined) {
+  if (request.seed_commitment !== undefined) {
     // an event's same deal: dealt from the seed the round committed to, or not at all
     const committed = request.seed_commitment;
     delete request.seed_commitment;

@@ -9,8 +9,9 @@
 //
 // The event's match is set up from the event's public view (GET /v1/events/{id}): the table's
 // seats in order (a substitute's id in their seat), the event's game and options, and — with the
-// same deals at every table — the round's committed deal seeds (GET .../rounds/{n}/deals, with
-// the token). The page pushes the table's result as it goes: its whole record first (PUT
+// same deals at every table — the round's committed deals (GET .../rounds/{n}/deals, with the
+// token: their commitments, and their seeds but under sealing), each dealt by naming it
+// (`event_deal`, the token in X-Event-Token) and checked against its commitment. The page pushes the table's result as it goes: its whole record first (PUT
 // .../tables/{t}/result), then only what each change adds (POST .../tables/{t}/record, naming the
 // end the last push's answer gave).
 import { call, Problem } from "./api.js";
@@ -63,11 +64,19 @@ export async function eventMatch(link) {
   };
 }
 
-// The committed seed of the match's deal `k` (from 1), or null: deals past the round's same deals
-// are shuffled by the service.
+// The round's committed deal `k` (from 1) — its seed_commitment, and its seed and salt where the
+// token may read them (not under sealing while the round is open) — or null: deals past the
+// round's same deals are shuffled by the service.
 export function committedDeal(event, k) {
   const d = event && Array.isArray(event.deals) ? event.deals[k - 1] : null;
-  return d && d.seed ? d : null;
+  return d && d.seed_commitment ? d : null;
+}
+
+// What a deal request names to have the service deal the round's committed deal `k` with the seed
+// it committed to (not a referee act: no referee key), and the header the table's token goes in:
+// the Authorization header carries the referee key on that route (docs/hosted-events.md).
+export function eventDeal(event, k) {
+  return { event: event.id, round: event.round, deal: k };
 }
 
 // A cheap digest of what was last pushed (FNV-1a, 52 bits): to know whether a push would change

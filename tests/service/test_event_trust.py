@@ -267,3 +267,195 @@ def test_a_plain_service_asks_no_key_of_an_append(redis_url):
     end = ev.ok(ev.put_result(1, 1, {"record": first}))["end"]
     ev.ok(append(ev, 1, 1, {**record_append(first, with_penalty), "base": end["key"]}))
     assert stored(ev) == {"record": with_penalty}
+
+
+# ------------------------------------------------------------------ an event's committed deals
+# A table deals its round's same deals by naming them (`event_deal`) with its own token
+# (X-Event-Token): the service deals each with the seed and salt the round committed to, as if
+# it had drawn them, so no referee key is needed in any mode and provenance stays `server`.
+
+def event_deal(ev: Hosted, k: int, number: int = 1) -> dict:
+    return {"event": ev.id, "round": number, "deal": k}
+
+
+def dealt_by_name(client, players: list[str], ev: Hosted, k: int, token: str | None,
+                  match=None, host_token: str | None = None, number: int = 1, **extra):
+    body = {"players": players, "event_deal": event_deal(ev, k, number), **extra}
+    if match is not None:
+        body["match"] = match
+    headers = {**({"X-Event-Token": token} if token is not None else {}),
+               **({"X-Host-Token": host_token} if host_token else {})}
+    return client.post("/v1/games/man/deal", json=body, headers=headers)
+
+
+def played_out(client, dealt: dict, rnd: random.Random) -> tuple[dict, list[dict]]:
+    """The deal played to its end through /v1/validate as its seats (their tokens under
+    sealing), Man's declaration whenever offered: (the last answer, the record's entries)."""
+    tokens, out, entries = dealt.get("seat_tokens") or {}, dealt, []
+    for _ in range(400):
+        if out["status"] == "finished":
+            return out, entries
+        legal = []
+        for player in out["to_act"]:
+            seat = {"X-Seat-Token": tokens[player]} if tokens else {}
+            answer = client.post("/v1/legal-actions", headers=seat,
+                                 json={"state": out["state"], "player": player})
+            assert answer.status_code == 200, answer.get_json()
+            legal += answer.get_json()["actions"]
+        mans = [a for a in legal if a["type"] == "man"]
+        action = {k: v for k, v in (mans[0] if mans else rnd.choice(legal)).items()
+                  if k not in ("text", "game")}
+        headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
+        answer = client.post("/v1/validate", json={"state": out["state"], "action": action},
+                             headers=headers)
+        assert answer.status_code == 200 and answer.get_json()["valid"], answer.get_json()
+        out = answer.get_json()
+        entries.append({"action": action, **({"score_deltas": out["score_deltas"]}
+                                             if out["score_deltas"] else {})})
+    raise AssertionError("the deal did not finish")
+
+
+def same_cards(client, answer: dict, players: list[str], seed: str, salt: str, match=None):
+    """Each seat's view of the answer's deal is its view of a plain deal with that seed."""
+    plain = adjudicate.deal("man", players, None, seed, match=match, seed_salt=salt)
+    tokens = answer.get("seat_tokens") or {}
+    for player in players:
+        seat = {"X-Seat-Token": tokens[player]} if tokens else {}
+        seen = client.post("/v1/view", json={"state": answer["state"], "player": player},
+                           headers=seat)
+        assert seen.status_code == 200, seen.get_json()
+        assert seen.get_json()["view"] == adjudicate.view(plain["state"], player)
+
+
+@pytest.mark.parametrize("mode", ["plain", *sorted(MODES)])
+def test_a_table_token_deals_its_rounds_committed_deals_without_the_referee_key(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=1, same_deals=2))
+    ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    committed = [d["seed_commitment"] for d in ev.document()["rounds"][0]["deals"]]
+    seeds = client.get(f"/v1/events/{ev.id}/rounds/1/deals", headers=ev.director).get_json()
+    token, rnd, deals = ev.tables[1], random.Random(7), []
+    match = host = values = None  # the next_match as sent, and its values (the engine's)
+    for k in (1, 2):  # the match's first deal, then its next from the signed next_match
+        resp = dealt_by_name(client, players, ev, k, token, match, host)
+        assert resp.status_code == 201, resp.get_json()
+        dealt = resp.get_json()
+        assert dealt["seed_commitment"] == committed[k - 1]
+        if mode != "plain":  # the service's own deal, not the referee's
+            assert dealt["lineage"] == {**dealt["lineage"], "deal": k, "provenance": "server"}
+        same = seeds["deals"][k - 1]
+        same_cards(client, dealt, players, same["seed"], same["seed_salt"], values)
+        out, entries = played_out(client, dealt, rnd)
+        assert (out["seed"], out["seed_salt"]) == (same["seed"], same["seed_salt"])
+        deals.append({"deal": {"seed": out["seed"], "seed_salt": out["seed_salt"],
+                               "seed_commitment": dealt["seed_commitment"]},
+                      "actions": entries})
+        values = adjudicate.replay(
+            {"game_id": "man", "players": players, "seed": same["seed"],
+             "seed_salt": same["seed_salt"], "match": values},
+            [e["action"] for e in entries])["next_match"]
+        match, host = out["next_match"], dealt.get("host_token")
+    record = {"format": records.FORMAT, "format_version": 1, "game": "man", "players": players,
+              "deals": deals}
+    assert records.referee_acts(record) == []
+    ev.ok(ev.put_result(1, 1, {"record": record}))  # the table's token alone: no referee act
+    ev.ok(ev.post("/rounds/1/close"))
+    checked = check_event(ev.document())
+    assert checked["consistent"], checked["discrepancy"]
+    assert checked["checked"]["same_deals"] == 2
+
+
+def problem_of(resp, status: int, code: str) -> dict:
+    assert resp.status_code == status, resp.get_json()
+    assert resp.get_json()["code"] == code, resp.get_json()
+    return resp.get_json()
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_events_committed_deal_needs_a_live_token_of_that_round(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=2, same_deals=2))
+    started = ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    one, two = (t["token"] for t in started["tables"])
+    for token in (None, "", "guess", f"{one.partition('.')[0]}.wrong"):
+        problem_of(dealt_by_name(client, players, ev, 1, token), 403, "event_token_invalid")
+    # the referee key is no event's token: it shapes deals, it does not name the event's
+    keyed = client.post("/v1/games/man/deal", headers={"Authorization": f"Bearer {REFEREE_KEY}"},
+                        json={"players": players, "event_deal": event_deal(ev, 1)})
+    problem_of(keyed, 403, "event_token_invalid")
+    director = ev.director["Authorization"].removeprefix("Bearer ")
+    for token in (one, two, director):  # any table of the round (the same deals), the director
+        assert dealt_by_name(client, players, ev, 2, token).status_code == 201
+    # revoked: refused from then on
+    token_id = two.partition(".")[0]
+    assert client.delete(f"/v1/events/{ev.id}/tokens/{token_id}",
+                         headers=ev.director).status_code in (200, 204)
+    problem_of(dealt_by_name(client, players, ev, 1, two), 403, "event_token_invalid")
+    # the round closed: its table tokens are revoked; the next round's token is not its
+    ev.ok(ev.post("/rounds/1/close"))
+    problem_of(dealt_by_name(client, players, ev, 1, one), 403, "event_token_invalid")
+    later = ev.start_round()["tables"][0]["token"]
+    problem_of(dealt_by_name(client, players, ev, 1, later), 403, "event_token_invalid")
+    # the director deals a closed round's deal from its revealed seed: the same commitment
+    closed = dealt_by_name(client, players, ev, 1, director)
+    assert closed.status_code == 201, closed.get_json()
+    assert closed.get_json()["seed_commitment"] == \
+        ev.document()["rounds"][0]["deals"][0]["seed_commitment"]
+    assert dealt_by_name(client, players, ev, 1, later, number=2).status_code == 201
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_event_deal_past_the_same_deals_or_beside_a_seed_is_refused(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=2, same_deals=2))
+    ev.start_round()
+    players = seat_ids(parse_event(ev.document()).rounds[0].tables[0])
+    token, director = ev.tables[1], ev.director["Authorization"].removeprefix("Bearer ")
+    past = problem_of(dealt_by_name(client, players, ev, 3, token), 422, "event_deal_unknown")
+    assert "event_deal.deal" in past["errors"]
+    problem_of(dealt_by_name(client, players, ev, 1, director, number=2), 422,
+               "event_deal_unknown")  # round 2 is not seated yet
+    unknown = {"players": players, "event_deal": {**event_deal(ev, 1), "event": "x" * 22}}
+    problem_of(client.post("/v1/games/man/deal", json=unknown, headers={"X-Event-Token": token}),
+               422, "event_deal_unknown")
+    hands = {p: [] for p in players}
+    for extra in ({"seed": "mine"}, {"seed_salt": "0" * 32}, {"hands": hands},
+                  {"deck": ["H9"]}):
+        conflict = problem_of(dealt_by_name(client, players, ev, 1, token, **extra), 422,
+                              "event_deal_conflict")
+        assert next(iter(extra)) in conflict["errors"]
+    # with the referee key too: the committed deal is the event's, never the caller's shape
+    keyed = client.post("/v1/games/man/deal", json={
+        "players": players, "event_deal": event_deal(ev, 1), "seed": "mine"},
+        headers={"X-Event-Token": token, "Authorization": f"Bearer {REFEREE_KEY}"})
+    problem_of(keyed, 422, "event_deal_conflict")
+    # the header's bound holds on every deal, as X-Host-Token's; a replay names no event
+    long = client.post("/v1/games/man/deal", json={"players": players},
+                       headers={"X-Event-Token": "x" * 513})
+    problem_of(long, 422, "request_invalid")
+    replay = client.post("/v1/replay", json={"deal": {
+        "game": "man", "players": players, "event_deal": event_deal(ev, 1)}, "actions": []},
+        headers={"X-Event-Token": token})
+    problem_of(replay, 422, "request_invalid")
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_under_sealing_a_table_token_reads_no_seed_of_its_open_round(redis_url, mode):
+    client = client_in(redis_url, mode)
+    ev = Hosted(client, event(8, game="man", table_size=4, rounds=1, same_deals=2))
+    ev.start_round()
+    path = f"/v1/events/{ev.id}/rounds/1/deals"
+    committed = [d["seed_commitment"] for d in ev.document()["rounds"][0]["deals"]]
+    table = client.get(path, headers={"Authorization": f"Bearer {ev.tables[1]}"})
+    director = client.get(path, headers=ev.director)
+    assert table.status_code == director.status_code == 200
+    assert [d["seed_commitment"] for d in director.get_json()["deals"]] == committed
+    assert all(d["seed"] and d["seed_salt"] for d in director.get_json()["deals"])
+    if mode == "sealed":  # secrecy: the commitments only
+        assert table.get_json()["deals"] == [{"seed_commitment": c} for c in committed]
+    else:  # signing promises integrity, not secrecy: the table sees what the director does
+        assert table.get_json() == director.get_json()
+    ev.ok(ev.post("/rounds/1/close"))  # now public in the document
+    assert client.get(path, headers=ev.director).get_json() == director.get_json()

@@ -96,6 +96,45 @@ return [(await M.buildRecord({ ...base, deals: [seeded] })).deals,
     assert shuffled == []
 
 
+def test_a_same_deal_named_by_the_page_is_recorded_with_its_seed_once_the_page_knows_it():
+    """A same deal the page had the service deal by name (`event_deal`): where the token read
+    its seed (signed or plain states) the record holds it while in play, as a seeded deal;
+    under sealing the page knows only the commitment, so the deal waits, as one the service
+    shuffled, for its end, when the seed and salt are revealed. The name never goes in the
+    record (a record deals from seeds)."""
+    out = run_page_module("record.js", """
+const step = { action: { type: "pass", player: "a" }, to_act: ["b"], status: "in_progress",
+               score_deltas: [], events: [] };
+const named = { event: "ev", round: 1, deal: 1 };
+const known = { request: { players: ["a", "b"], options: {}, event_deal: named, seed: "s1", seed_salt: "0".repeat(32) },
+                answer: { seed_commitment: "c1", status: "in_progress", to_act: ["a"] }, steps: [step] };
+const sealed = { request: { players: ["a", "b"], options: {}, event_deal: named },
+                 answer: { seed_commitment: "c1", status: "in_progress", to_act: ["a"] }, steps: [step] };
+const ended = { ...sealed, steps: [{ ...step, status: "finished", seed: "s1", seed_salt: "0".repeat(32) }] };
+const base = { game: "daifugo", players: ["a", "b"], options: {}, created: "2026-11-27T00:00:00Z", tags: {} };
+return [(await M.buildRecord({ ...base, deals: [known] })).deals,
+        (await M.buildRecord({ ...base, deals: [sealed] })).deals,
+        (await M.buildRecord({ ...base, deals: [ended] })).deals];
+""")
+    known, sealed, ended = out
+    deal = {"seed": "s1", "seed_salt": "0" * 32, "seed_commitment": "c1"}
+    assert known == [{"deal": deal, "actions": [{"action": {"type": "pass", "player": "a"}}]}]
+    assert sealed == []
+    assert ended == [{"deal": deal, "actions": [{"action": {"type": "pass", "player": "a"}}],
+                      "result": {"status": "finished", "totals": {}}}]
+
+
+def test_a_commitment_alone_is_a_committed_deal_the_page_names():
+    """Under sealing the round's deals read with a table's token are commitments only: each is
+    still a committed deal, which the page names (event, round, deal number) to have it dealt."""
+    out = run_page_module("event.js", """
+const event = { id: "ev", round: 2, deals: [{ seed_commitment: "c1" }] };
+return { first: M.committedDeal(event, 1), second: M.committedDeal(event, 2), named: M.eventDeal(event, 1) };
+""")
+    assert out == {"first": {"seed_commitment": "c1"}, "second": None,
+                   "named": {"event": "ev", "round": 2, "deal": 1}}
+
+
 def test_an_event_table_is_set_up_from_the_public_view_with_its_substitute_and_teams():
     """Fixed teams (Guandan's pairs) and a substitute: the seats are the record's seat ids in
     seat order (the substitute's in their seat), the entrants to place are the teams, names come

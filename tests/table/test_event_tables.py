@@ -16,6 +16,7 @@ from tests.table.pagedriver import (
     finds,
     forget_matches,
     idle,
+    next_deal,
     play_deal,
     play_steps,
     saved_match,
@@ -40,14 +41,14 @@ def event_service(hosted_events_service):
 
 
 class Event:
-    """A Daifugo event of 8 entrants at 2 tables of 4, one deal a round, that deal the same at
+    """A Daifugo event of 8 entrants at 2 tables of 4, one deal a round (or `deals`), the same at
     every table, made and seated by its director through the API."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, deals: int = 1):
         self.base = base
         doc = {"format": "card-referee/event", "format_version": 1, "name": "Browser Open",
-               "system": {"game": "daifugo", "table_size": 4, "rounds": 1, "same_deals": 1,
-                          "round_end": {"kind": "deals", "deals": 1}, "event_points": [3, 2, 1, 0],
+               "system": {"game": "daifugo", "table_size": 4, "rounds": 1, "same_deals": deals,
+                          "round_end": {"kind": "deals", "deals": deals}, "event_points": [3, 2, 1, 0],
                           "seating": "random"},
                "entrants": [{"id": f"e{i}", "name": f"Entrant {i}"} for i in range(8)]}
         made, _ = answer(base, "POST", "/v1/events", doc, DIRECTOR_KEY)
@@ -235,3 +236,55 @@ def test_a_table_without_a_referee_reports_its_places_deal_by_deal(browser, even
     click(browser, "report-send")
     assert wait_present(browser, "problem").text
     assert event.public()["version"] == before
+
+
+@pytest.fixture(scope="module", params=["signed", "sealed"])
+def trusted_events(request, tmp_path_factory, redis_url):
+    """A service with hosted events whose states are signed, or sealed (and signed), with a
+    referee key configured that no page here is given, and its own browser, closed before the
+    service stops: (mode, base, driver)."""
+    from service.sealing import new_key
+    from tests.service.serving import gunicorn_service
+
+    sealing = {"CARDREF_SEAL_KEYS": new_key()} if request.param == "sealed" else {}
+    with gunicorn_service(tmp_path_factory.mktemp(f"{request.param}-events"),
+                          CARDREF_REDIS_URL=redis_url, CARDREF_DIRECTOR_KEYS=DIRECTOR_KEY,
+                          CARDREF_ACCESS_LOG="off", CARDREF_REFEREE_KEYS="nobody-here-has-it",
+                          CARDREF_STATE_SECRET="event-table-secret-" + "x" * 20, **sealing) as base:
+        driver = start_browser()
+        try:
+            yield request.param, base, driver
+        finally:
+            driver.quit()
+
+
+def test_a_table_of_a_trusted_event_deals_its_same_deals_without_the_referee_key(trusted_events):
+    """Signed or sealed states: the page names each of the round's same deals (`event_deal`, its
+    table token in X-Event-Token) and the service deals it from the committed seed, not as a
+    referee act — no key is asked, none is in the page; under sealing the token read only the
+    commitments. The record it pushes checks clean and its deals are the committed ones."""
+    mode, base, driver = trusted_events
+    event = Event(base, deals=2)
+    open_table(driver, event, 1)
+    assert not finds(driver, tid("key-prompt"))
+    match = saved_match(driver)
+    assert match["key"] == ""
+    committed = [d["seed_commitment"] for d in event.document()["rounds"][0]["deals"]]
+    assert [d["seed_commitment"] for d in match["event"]["deals"]] == committed
+    assert all(("seed" in d) == (mode == "signed") for d in match["event"]["deals"])
+    for k in (1, 2):
+        match = saved_match(driver)
+        deal = match["deals"][k - 1]
+        assert deal["request"]["event_deal"] == {"event": event.id, "round": 1, "deal": k}
+        assert deal["answer"]["seed_commitment"] == committed[k - 1]
+        assert find(driver, "commitment").text == committed[k - 1]
+        play_deal(driver)
+        pushed(driver)
+        if k == 1:
+            next_deal(driver)
+            assert not finds(driver, tid("key-prompt"))
+    record = next(t for t in event.document()["rounds"][0]["tables"]
+                  if t["number"] == 1)["result"]["record"]
+    assert [d["deal"]["seed_commitment"] for d in record["deals"]] == committed
+    check, _ = answer(base, "POST", "/v1/records/check", record)
+    assert check["consistent"], check["discrepancy"]
