@@ -11,7 +11,7 @@ import time
 import pytest
 import redis
 
-from service.event_store import EventsUnavailable, EventStore
+from service.event_store import EventStore, EventsUnavailable
 
 
 @pytest.fixture
