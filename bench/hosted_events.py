@@ -11,6 +11,8 @@ every table under its seat ids.
 The rows, each against the floor (bench/floor_app.py under the same gunicorn: 2 gevent
 workers, service/gunicorn_conf.py), measured just before and after the row as bench/endpoints.py
 measures its rows (wrk, 32 connections for req/s, 8 for p50/p99):
+- the floor after one Redis script (bench/floor_app.py `/floor/store`): what a durable write
+  costs by itself, the ceiling of any push that keeps what it is sent (no target);
 - push: as a table page pushes once its first push (the whole record, PUT
   …/tables/{t}/result, made before the run) is in: appends (POST …/tables/{t}/record), each
   one action and the new digest, naming the end the last left; the tables taken in turn
@@ -72,6 +74,7 @@ DIRECTOR_KEY = "bench-director-key"
 PLACEHOLDER = "zzseat"  # a template record's seat ids: zzseat0 … (no card or key reads so)
 P99_TARGET_MS = 50.0
 RATIO_TARGET = 0.5
+STORE_FLOOR_ROW = "the floor after one Redis script (any durable push's own ceiling)"
 
 
 # ------------------------------------------------------------------ the event
@@ -491,6 +494,8 @@ def main() -> int:
             print(f"\n{built}")
         print("\nTargets:")
         for name, run, floor, _ in rows:
+            if name == STORE_FLOOR_ROW:
+                continue  # a diagnostic: no target
             ratio = run.rps / floor
             print(f"- {'met' if ratio >= RATIO_TARGET else 'NOT MET'}: {name} at {ratio:.2f} "
                   f"of the floor (>= {RATIO_TARGET})")
@@ -535,6 +540,12 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
     redis_cpu = (_cpu_seconds(redis_pids) - stored) * 1e6 / max(1, push.requests)
     after = floor_run(floor_url, duration, work)
     floor = statistics.mean([before.rps, after.rps])
+    # what a durable write costs by itself: the floor answering after one Redis script
+    from bench.endpoints import wrk
+
+    stored = wrk(floor_url + "/floor/store", [b"{}"], {}, 32, duration, work)
+    rows.append((STORE_FLOOR_ROW, stored,
+                 floor, "bench/floor_app.py /floor/store: no token, no check, one write"))
     note = "" if push.requests <= written else "; some tables ran out of appends (the " \
                                               "last sent again: 409 record_base_mismatch)"
     rows.append(("push: a table's record one action longer (appended)", push, floor,

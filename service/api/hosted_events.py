@@ -76,6 +76,7 @@ from ..event_store import (
 from ..jsonio import body_bytes, invalid_json, raw_json_body
 from ..trust import REFEREE_KEY_HEADER, TOKEN_MAX_LENGTH, Guard, RefereeActsNeedKey
 from .common import RefereeBlueprint
+from .spec import called_directly
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # A table's result computed from the document without results is written again on a newer
@@ -735,6 +736,7 @@ def _reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                              _422="A stored record no longer replays "
                                   "(`event_record_inconsistent`)",
                              _503=_COMMON_PROBLEMS["_503"])})
+    @called_directly
     def public_view(eid: str):
         # Cached by the event's version and its change's stamp: most reads find it without
         # reading the document. The stamp, because a Redis failover may lose a change and
@@ -774,6 +776,7 @@ def _reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                                          "the table has no match record (a reported result "
                                          "or none) (`event_not_found`)",
                                     _503=_COMMON_PROBLEMS["_503"])})
+    @called_directly
     def table_record(eid: str, number: int, table: int):
         found = db().revision(eid) if kept_in is not None and \
             event_store.EVENT_ID.fullmatch(eid) else None
@@ -1260,6 +1263,7 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                                 "_403": _CHANGE_PROBLEMS["_403"] + _REFEREE_ACTS_PROBLEM,
                                 "_409": _CHANGE_PROBLEMS["_409"] + "; an append whose base is "
                                         "not the stored record's end (`record_base_mismatch`)"})})
+    @called_directly
     def append_record(eid: str, number: int, table: int):
         token, version, published, frame_stamp = table_writer(eid, (number, table))
         parts = _body_json()
