@@ -23,6 +23,10 @@ script may read and write them all:
                               record's end (engine/records.py `record_end`): the base an append
                               must name. Written with the record, gone with it (and whenever
                               the result is written by anything but a table's whole push);
+- `cardref:ev:{<id>}:stamps`  hash: `<round>.<table>` → the stamp of the change that last
+                              wrote that table's result or appended to it: the public view
+                              reads again only the tables whose stamp is not the one it built
+                              them from (`parts`);
 - `cardref:ev:{<id>}:secrets` hash: `round:<n>` → the seed and salt of round n while it is not
                               revealed (they are never in the document before reveal_round);
 - `cardref:ev:{<id>}:tokens`  hash: token id → the token's role and the SHA-256 of its secret
@@ -78,7 +82,7 @@ _ID_PURPOSE = b"card-referee event id v1\x00"
 _ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
 
 # KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record, 5 its results,
-# 6 its results' tails, 7 its records' ends.
+# 6 its results' tails, 7 its records' ends, 8 its results' stamps.
 # ARGV: 1 the expected version (0: the event must not exist yet), 2 the new document ("": the
 # document is unchanged), 3 the
 # request's digest ("": no Idempotency-Key), 4 the answer to keep, 5 its TTL in seconds, 6 the
@@ -117,6 +121,8 @@ for field, value in pairs(changes['results']) do
   local ended = changes['ends'][field]
   if ended then redis.call('HSET', KEYS[7], field, ended)
   else redis.call('HDEL', KEYS[7], field) end
+  if value == '' then redis.call('HDEL', KEYS[8], field)
+  else redis.call('HSET', KEYS[8], field, changes['event']['stamp']) end
 end
 for field, value in pairs(changes['event']) do redis.call('HSET', KEYS[1], field, value) end
 for field, value in pairs(changes['secrets']) do
@@ -153,6 +159,38 @@ end
 return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or '', tails, doc[6] or ''}
 """
 
+# KEYS: 1 the event, 2 its results, 3 their tails, 4 their stamps. ARGV: 1 the frame stamp of the
+# document the caller holds ("": none), then the stamp of each table's result it holds (field,
+# stamp, …). Returns {doc (false: the one the caller holds), version, published, frame,
+# {field, value, …}, stamp, {field, tail, …}, framestamp, {field, stamp, …}} at one version:
+# only the results (and tails) whose stamp is not the caller's, and those without a stamp.
+_READ_CHANGED = """
+local ev = redis.call('HMGET', KEYS[1], 'version', 'published', 'frame', 'stamp', 'framestamp')
+local doc = false
+if ev[1] and ((ev[5] or '') == '' or ev[5] ~= ARGV[1]) then
+  doc = redis.call('HGET', KEYS[1], 'doc')
+end
+local known = {}
+for i = 2, #ARGV, 2 do known[ARGV[i]] = ARGV[i + 1] end
+local stamps = redis.call('HGETALL', KEYS[4])
+local stamped = {}
+for i = 1, #stamps, 2 do stamped[stamps[i]] = stamps[i + 1] end
+local results, tails = {}, {}
+for _, field in ipairs(redis.call('HKEYS', KEYS[2])) do
+  local now = stamped[field]
+  if now == nil or known[field] ~= now then
+    results[#results + 1] = field
+    results[#results + 1] = redis.call('HGET', KEYS[2], field)
+    local tail = redis.call('HGET', KEYS[3], field)
+    if tail then
+      tails[#tails + 1] = field
+      tails[#tails + 1] = tail
+    end
+  end
+end
+return {doc, ev[1], ev[2], ev[3] or '0', results, ev[4] or '', tails, ev[5] or '', stamps}
+"""
+
 # KEYS: 1 the results, 2 their tails, 3 the records' ends. ARGV: 1 a table's field. Returns
 # {result, tail, end} at one moment.
 _READ_TABLE = """
@@ -184,7 +222,7 @@ return {tail, redis.call('HGET', KEYS[2], ARGV[1])}
 # end is the append's base. Other tables' writes meanwhile do not refuse it: its version is
 # taken here, the next, and kept beside the answer for a retry (the answer is sealed before).
 # KEYS: 1 the event, 2 its tokens, 3 the idempotency record, 4 the results' tails, 5 the
-# records' ends. ARGV: 1 the frame stamp, 2 the request's digest ("": no Idempotency-Key), 3
+# records' ends, 6 the results' stamps. ARGV: 1 the frame stamp, 2 the request's digest ("": no Idempotency-Key), 3
 # the answer to keep, 4 its TTL, 5 the acting token id ("": the director key), 6 the table's
 # field, 7 the base (hex), 8 the new end (hex), 9 the part (one JSON line), 10 the new stamp.
 # Returns {outcome, value}: ok/new version, replay/"#<version>\n<kept answer>", reused,
@@ -209,6 +247,7 @@ redis.call('HSET', KEYS[1], 'stamp', ARGV[10])
 local tail = redis.call('HGET', KEYS[4], ARGV[6]) or ''
 redis.call('HSET', KEYS[4], ARGV[6], tail .. ARGV[9] .. '\\n')
 redis.call('HSET', KEYS[5], ARGV[6], ARGV[8])
+redis.call('HSET', KEYS[6], ARGV[6], ARGV[10])
 if ARGV[2] ~= '' then
   redis.call('SET', KEYS[3], ARGV[2] .. '\\n#' .. version .. '\\n' .. ARGV[3], 'EX', ARGV[4])
 end
@@ -311,11 +350,13 @@ class StoredParts:
     id: str
     version: int
     published: bool
-    document: bytes
+    document: bytes | None  # None: the one of `frame_stamp` the reader holds (parts)
     results: dict[str, bytes]
     frame: int = 0
     stamp: str = ""
     tails: dict[str, bytes] = field(default_factory=dict)  # appends since a result was written
+    frame_stamp: str = ""
+    stamps: dict[str, str] = field(default_factory=dict)  # each result's (parts)
 
 
 def result_bytes(kept: bytes, tail: bytes | None) -> bytes:
@@ -517,6 +558,7 @@ class EventStore:
         self._append = Script(self._client, _APPEND.encode())
         self._read_table = Script(self._client, _READ_TABLE.encode())
         self._read_tail = Script(self._client, _READ_TAIL.encode())
+        self._read_changed = Script(self._client, _READ_CHANGED.encode())
         self._retry_seconds = retry_seconds
         # revision's shared reads by event: the one sent and not yet answered, and the next,
         # which callers join until it is sent
@@ -530,7 +572,7 @@ class EventStore:
         idem = f"{base}:idem:{hashlib.sha256(retry.key.encode()).hexdigest()}" if retry \
             else f"{base}:idem:-"
         return [base, f"{base}:secrets", f"{base}:tokens", idem, f"{base}:results",
-                f"{base}:tails", f"{base}:ends"]
+                f"{base}:tails", f"{base}:ends", f"{base}:stamps"]
 
     def _call(self, what, *args, **kwargs):
         try:
@@ -600,19 +642,25 @@ class EventStore:
         result = with_tail(kept, tail) if tail else orjson.loads(kept)
         return result, (end or b"").decode()
 
-    def parts(self, eid: str) -> StoredParts | None:
+    def parts(self, eid: str, frame_stamp: str = "", known: dict[str, str] | None = None
+              ) -> StoredParts | None:
         """The event at its latest version as stored: its document without results, each
         table's result and each table's appends since (`tails`), as bytes, none of it parsed
-        nor put together (the public view reads again only what changed since the last it
-        built)."""
+        nor put together — but for what the caller holds already: the document when its frame
+        stamp is `frame_stamp` (`document` None), and each table's result whose stamp is the
+        one `known` gives (left out of `results` and `tails`; `stamps` has every table's).
+        The public view reads again only what changed since the last it built, not every
+        closed round's records with every push."""
         keys = self._keys(eid)
-        doc, version, published, frames, flat, stamp, tails, _frame_stamp = self._call(
-            self._read, keys=[keys[0], keys[4], keys[5]], args=["1"])
-        if doc is None or version is None:
+        args = [frame_stamp, *(x for pair in (known or {}).items() for x in pair)]
+        doc, version, published, frames, flat, stamp, tails, framestamp, stamps = self._call(
+            self._read_changed, keys=[keys[0], keys[4], keys[5], keys[7]], args=args)
+        if version is None or (doc is None and not frame_stamp):
             return None
-        kept, added = _fields(flat), _fields(tails)
-        return StoredParts(eid, int(version), published == b"1", doc, kept, int(frames),
-                           (stamp or b"").decode(), added)
+        return StoredParts(eid, int(version), published == b"1", doc, _fields(flat),
+                           int(frames), (stamp or b"").decode(), _fields(tails),
+                           framestamp.decode(),
+                           {f: v.decode() for f, v in _fields(stamps).items()})
 
 
     def with_table_result(self, eid: str, round_number: int, table: int) -> Snapshot | None:
@@ -818,7 +866,7 @@ class EventStore:
             secrets.token_hex(8)]
         keys = self._keys(eid, retry)
         outcome, value = self._script(self._append, [keys[0], keys[2], keys[3], keys[5],
-                                                     keys[6]], args, retry)
+                                                     keys[6], keys[7]], args, retry)
         if outcome == "base":
             raise BaseMismatch("the table's stored record does not end where this append "
                                "begins: push the whole record", value.decode())

@@ -749,11 +749,14 @@ def _reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
         key = _public_key(eid, version, stamp)
         body = ext.cache.get(key)
         if body is None:
-            # a new version: built from what changed since the last view built here
-            parts = db().parts(eid)
+            # a new version: built from what changed since the last view built here, only
+            # that read from the store
+            built = _BUILT.get(eid)
+            parts = db().parts(eid, *_held(built))
             if parts is None:
                 raise EventNotFound("no event of this id is kept here", "eid")
-            version, stamp, body = parts.version, parts.stamp, orjson.dumps(public_of(parts))
+            version, stamp, body = parts.version, parts.stamp, orjson.dumps(
+                public_of(parts, built))
             key = _public_key(eid, version, stamp)
             ext.cache.set(key, body)
         return cached_answer(key, body, version, stamp)
@@ -2069,8 +2072,10 @@ def _progress_of(record: dict[str, Any]) -> dict[str, Any]:
 # view is built from the parts that changed since the last one built here. By event id, the
 # last view's parts (`_Built`): the document without results parsed once per distinct bytes
 # (`_Frame`), each table as the view shows it with its outcome, by its result's stored bytes
-# (`_Shown`). Never trusted beyond the exact bytes each was made from (compared whole, not by
-# version: a Redis failover may give a version's number to another change). Per process and
+# (`_Shown`). Never trusted beyond the exact bytes each was made from: compared whole, or
+# known by the stamp of the change that wrote them (event_store's `:stamps`, random per change:
+# the store sends again only the results whose stamp is not the one a part was made from), never
+# by version (a Redis failover may give a version's number to another change). Per process and
 # bounded (the least recently built event dropped): a kept event holds its stored bytes once.
 _BUILT: dict[str, "_Built"] = {}
 _BUILT_KEEP = 16
@@ -2088,6 +2093,7 @@ class _Frame:
     data: dict[str, Any]
     event: Any  # engine.events.format.Event, without results
     inner: dict[str, bytes]
+    frame_stamp: str = ""  # the write of the document it was read from ("": not known)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -2100,6 +2106,7 @@ class _Shown:
     seated: bytes
     table: dict[str, Any]
     outcome: Any  # TableOutcome | None
+    stamp: str | None = None  # the stamp of the change that wrote `stored` (None: not known)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -2123,20 +2130,33 @@ def clear_view_caches() -> None:
     _PROGRESS.clear()
 
 
-def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
-    """`public`'s view of the event as stored (`EventStore.parts`), built again only where it
-    changed since the last view built here: the document without results parsed again only
-    when its bytes changed (a round started or closed, an entrant…), a table's result
-    parsed, checked, summed up and placed again only when its bytes changed, or what it is
-    seated in (`_seated`); the standings computed from the tables' kept outcomes."""
-    kept = _BUILT.get(parts.id)
+def _held(built: "_Built | None") -> tuple[str, dict[str, str]]:
+    """What a view built here holds, as EventStore.parts asks it: its document's frame stamp
+    and each table's result's stamp (those the store need not send again)."""
+    if built is None:
+        return "", {}
+    return built.frame.frame_stamp, {field: shown.stamp for field, shown in built.tables.items()
+                                     if shown.stamp is not None}
+
+
+def public_of(parts: event_store.StoredParts, kept: "_Built | None") -> dict[str, Any]:
+    """`public`'s view of the event as stored (`EventStore.parts`, asked with `_held(kept)`:
+    what `kept`, the last view built here, holds is not sent again), built again only where it
+    changed since: the document without results parsed again only when its bytes changed (a
+    round started or closed, an entrant…), a table's result parsed, checked, summed up and
+    placed again only when its bytes changed, or what it is seated in (`_seated`); the
+    standings computed from the tables' kept outcomes."""
     before = kept.tables if kept is not None else {}
-    if kept is not None and kept.frame.stored == parts.document:
+    if parts.document is None:  # the one `kept` was made from (its frame stamp)
+        assert kept is not None, "the store leaves out only a document the caller holds"
         frame, same = kept.frame, True
+    elif kept is not None and kept.frame.stored == parts.document:
+        frame, same = dataclasses.replace(kept.frame, frame_stamp=parts.frame_stamp), True
     else:
         data, inner = event_store.split(orjson.loads(parts.document))
         with reading():
-            frame, same = _Frame(parts.document, data, parse_event(data), inner), False
+            frame, same = _Frame(parts.document, data, parse_event(data), inner,
+                                 parts.frame_stamp), False
     tables: dict[str, _Shown] = {}
     rounds = []
     played: list[list[Any]] = []
@@ -2147,7 +2167,15 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
             outcomes: list[Any] = []
             for i, table in enumerate(rnd.get("tables", [])):
                 field = event_store.result_field(k + 1, table["number"])
-                stored = parts.results.get(field) or frame.inner.get(field)
+                stamp = parts.stamps.get(field)
+                found = before.get(field)
+                if field not in parts.results and stamp is not None and found is not None \
+                        and found.stamp == stamp:
+                    stored: bytes | None = found.stored  # not sent again: unchanged since
+                else:
+                    stored = parts.results.get(field) or frame.inner.get(field)
+                    if field not in parts.results:
+                        stamp = None  # a result inside the document: known by its bytes
                 if stored is None:  # no result: the table as seated, no places
                     shown_tables.append(dict(table))
                     outcomes.append(None)
@@ -2157,10 +2185,11 @@ def public_of(parts: event_store.StoredParts) -> dict[str, Any]:
                 tail = parts.tails.get(field)
                 if tail:
                     stored = stored + b"\0" + tail
-                found = before.get(field)
                 if found is None or found.stored != stored or not (
                         same or found.seated == _seated(frame, table, closed)):
                     found = _table_shown(frame, k, i, table, stored, closed)
+                if found.stamp != stamp:
+                    found = dataclasses.replace(found, stamp=stamp)
                 tables[field] = found
                 shown_tables.append(found.table)
                 outcomes.append(found.outcome)

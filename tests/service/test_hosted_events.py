@@ -644,6 +644,7 @@ def test_a_new_versions_view_is_the_view_made_from_scratch(redis_url, steps, fre
 
 def test_a_new_versions_view_reads_again_only_the_tables_that_changed(client, monkeypatch):
     from service.api import hosted_events as hosted
+    from service.event_store import EventStore
 
     ev = Hosted(client, event(12, rounds=2, same_deals=2))
     ev.start_round()
@@ -656,9 +657,26 @@ def test_a_new_versions_view_reads_again_only_the_tables_that_changed(client, mo
     real = hosted._table_shown
     monkeypatch.setattr(hosted, "_table_shown", lambda frame, k, i, *rest: (
         made.append((k, i)), real(frame, k, i, *rest))[1])
+    # what the store sends for each build: only the results (and document) not held here
+    read: list = []
+    parts = EventStore.parts
+    monkeypatch.setattr(EventStore, "parts", lambda self, *a, **k: (
+        read.append(parts(self, *a, **k)), read[-1])[1])
     ev.ok(ev.put_result(1, 2, {"record": grown(records_of[2], 6)}))
     view = client.get(f"/v1/events/{ev.id}").get_json()
     assert made == [(0, 1)]  # table 2 of round 1 alone
+    assert sorted(read[-1].results) == ["1.2"] and read[-1].document is None
+    assert sorted(read[-1].stamps) == ["1.1", "1.2", "1.3"]
+    end = ev.ok(ev.put_result(1, 3, {"record": grown(records_of[3], 6)}))["end"]
+    ev.ok(client.post(f"/v1/events/{ev.id}/rounds/1/tables/3/record", headers=bearer(
+        ev.tables[3]), json={**record_append(grown(records_of[3], 6), grown(records_of[3], 8)),
+                             "base": end["key"]}))
+    made.clear()
+    view = client.get(f"/v1/events/{ev.id}").get_json()
+    assert made == [(0, 2)] and sorted(read[-1].results) == ["1.3"]  # an append: read again
+    assert view["event"]["rounds"][0]["tables"][2]["result"]["progress"] == \
+        hosted._progress_of(grown(records_of[3], 8))
+    view = client.get(f"/v1/events/{ev.id}").get_json()
     assert view["event"]["rounds"][0]["tables"][1]["result"]["progress"] == \
         hosted._progress_of(grown(records_of[2], 6))
     # a penalty changes the document without results, not what any table is seated in
@@ -666,9 +684,11 @@ def test_a_new_versions_view_reads_again_only_the_tables_that_changed(client, mo
     made.clear()
     assert client.get(f"/v1/events/{ev.id}").status_code == 200
     assert made == []
+    assert read[-1].results == {} and read[-1].document is not None
     ev.ok(ev.post("/rounds/1/close"))  # every table of the round shown summed up now
     assert client.get(f"/v1/events/{ev.id}").status_code == 200
     assert sorted(made) == [(0, 0), (0, 1), (0, 2)]
+    assert read[-1].results == {}  # from the results held here: only how they are shown changed
 
 
 @pytest.mark.parametrize("route", ["view", "record"])
