@@ -79,6 +79,11 @@ def test_a_second_tab_follows_read_only_and_takes_over_without_losing_an_entry(b
     # nothing that changes the match can be used here (the export and a new match can)
     assert set(editable(browser)) <= {"export", "sheet-service", "new-match"}
     assert finds(browser, f'{tid("legal-actions")} button.legal')  # shown, off
+    click(browser, "lang-switch")  # the notice in Japanese too
+    wait_for(browser, lambda d: idle(d) and "別のタブで開かれています" in find(d, "read-only").text
+             and find(d, "take-over").text == "ここで引き継ぐ", what="the notice in Japanese")
+    click(browser, "lang-switch")
+    wait_for(browser, lambda d: idle(d) and find(d, "take-over").text == "Take over here", what="English")
 
     # an entry made in the first tab shows in the second
     browser.switch_to.window(first)
@@ -179,3 +184,27 @@ def test_of_an_event_table_open_twice_only_the_owner_pushes(browser, event_base,
     wait_read_only(browser, 5, "the second tab's entries in the first")
     assert pushes(browser) == before
     assert find(browser, "push").get_attribute("data-state") == "sent"  # as the owner kept it
+
+
+def test_without_web_locks_every_tab_enters_as_before(browser, table_service, two_tabs):
+    # A browser without the Web Locks API (an old one, or a page served over plain HTTP off
+    # localhost: not a secure context) coordinates nothing: each tab owns what it opens.
+    # (two tabs of their own: the script stays with a tab, and the session's first tab goes on)
+    _, first = two_tabs
+    browser.switch_to.window(first)
+    browser.switch_to.new_window("tab")
+    second = browser.current_window_handle
+    for handle in (first, second):
+        browser.switch_to.window(handle)
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": "Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });"})
+    browser.switch_to.window(first)
+    open_page(browser, table_service)
+    set_up(browser, "daifugo", seats=SEATS)
+    play_steps(browser, 1)
+    browser.switch_to.window(second)
+    browser.get(table_service + "/table")
+    wait_for(browser, lambda d: idle(d) and entries(d) == 1, what="the match in the second tab")
+    assert not read_only(browser)
+    play_steps(browser, 1)
+    assert len(saved_match(browser)["deals"][0]["steps"]) == 2
