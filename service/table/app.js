@@ -1796,11 +1796,22 @@ function follow(id) {
       if (!M || M.id !== id || owns(id)) return;
       const m = await loadMatch(id);
       if (!m || !M || M.id !== id || owns(id)) return;
+      const moved = position(m) !== position(M);
       M = m;
-      await refresh();
+      // the service is asked again only when the play moved on (most saves are a push's state,
+      // a comment, the view the owner was shown)
+      if (moved) await refresh(); else render();
     } while (followAgain);
   })().finally(() => { followLoop = null; });
   return followLoop;
+}
+
+// Where the play stands: what the screen asks the service about.
+function position(m) {
+  const d = m.deals.length ? m.deals[m.deals.length - 1] : null;
+  const last = d && d.steps.length ? d.steps[d.steps.length - 1].action : null;
+  return JSON.stringify([m.deals.length, d && d.steps.length, last, m.pending.length, Boolean(m.draft), Boolean(m.key),
+                         Boolean(m.event && m.event.reporting)]);
 }
 
 // Another tab takes the match over: what is under way here ends first (an entry being sent, a
