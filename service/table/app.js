@@ -3,6 +3,7 @@
 // deal. Everything entered is kept in the browser (IndexedDB) as it goes (store.js), and a write
 // that fails is shown at once (the match stays on the page, with its export offered); entries made
 // while the service is out of reach wait in a queue and are sent in order when it answers again.
+// One tab of the browser owns a match at a time (tabs.js): another shows it read-only.
 import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
@@ -11,7 +12,7 @@ import { tableLink, eventMatch, committedDeal, eventDeal, bodyHash, putResult, a
          CALL_REASONS, callReferee, refereeCall, cancelCall } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { h, tid } from "./dom.js";
-import { coordinate, owns, claim, takeOver, takingOver, announceSaved } from "./tabs.js";
+import { coordinate, owns, claim, takeOver, takingOver, announceSaved, ownedMatches } from "./tabs.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
@@ -1229,27 +1230,34 @@ async function abandonMatch() {
   // a match another tab owns stays that tab's open one
   if (!storageFailure() && owns(M && M.id)) await closeMatch();
   await openMatch(null); ui.setup = null; resetScreen();
-  ui.kept = await listMatches();
+  await listKept();
   render();
 }
 
-// The matches kept in this browser, on the set-up page: open one again, or forget it.
+// The matches kept in this browser, on the set-up page: open one again, or forget it — unless
+// another tab has it open (tabs.js): that tab would write it again, without its earlier deals.
+async function listKept() {
+  ui.kept = await listMatches();
+  ui.keptOpen = await ownedMatches();
+}
 function keptMatches() {
   if (!ui.kept.length) return null;
+  const open = ui.keptOpen || new Set();
   const label = (k) => [gameName(k.game), (k.created || "").slice(0, 10), k.tags.event, k.tags.round, k.tags.table,
-                        k.players.join(" · "), `${k.deals} ${t("deals")}`].filter(Boolean).join(" — ");
+                        k.players.join(" · "), `${k.deals} ${t("deals")}`, open.has(k.id) ? t("open_elsewhere") : ""]
+    .filter(Boolean).join(" — ");
   return h("section", { ...tid("kept-matches") }, h("h2", { text: t("kept") }),
     h("ul", { class: "kept" }, ui.kept.map((k, i) => h("li", { ...tid(`kept-${i}`) }, h("span", { text: label(k) }), " ",
       h("button", { class: "small", ...tid(`kept-open-${i}`), onclick: () => openKept(k.id) }, t("open")),
-      h("button", { class: "small danger", ...tid(`kept-delete-${i}`), onclick: async () => {
+      h("button", { class: "small danger", ...tid(`kept-delete-${i}`), disabled: open.has(k.id), onclick: async () => {
         if (!window.confirm(t("confirm_delete"))) return;
-        await deleteMatch(k.id); ui.kept = await listMatches(); render();
+        await deleteMatch(k.id); await listKept(); render();
       } }, t("delete"))))));
 }
 
 async function openKept(id) {
   const m = await loadMatch(id);
-  if (!m) { ui.kept = await listMatches(); render(); return; }
+  if (!m) { await listKept(); render(); return; }
   await openMatch(m); resetScreen(); ui.notice = t("resume");
   save();  // the open match again
   if (M.pending.length) await flush(); else await refresh();
@@ -1879,7 +1887,7 @@ async function start() {
   if (link) history.replaceState(null, "", location.pathname + location.search);
   coordinate({ saved: follow, yielding: yieldMatch, lost: (id) => { if (M && M.id === id) { ui.notice = null; render(); } } });
   await openMatch(await resumeMatch());
-  ui.kept = await listMatches();
+  await listKept();
   if (M) ui.notice = t("resume");
   registerServiceWorker();
   for (;;) {

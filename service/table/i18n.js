@@ -69,6 +69,7 @@ const WORDS = {
     read_only: "This match is open in another tab of this browser: read-only here.",
     read_only_hint: "What is entered there shows here. Take it over to enter here (the other tab turns read-only).",
     take_over: "Take over here", taking_over: "Asking the other tab to let go of the match…",
+    open_elsewhere: "open in another tab",
   },
   ja: {
     home: "Card Referee（カード審判）", other: "English", setup: "試合の準備", game: "ゲーム",
@@ -136,6 +137,7 @@ const WORDS = {
     read_only: "この試合はこのブラウザの別のタブで開かれています: ここでは閲覧のみです。",
     read_only_hint: "別のタブで入力した内容がここに表示されます。ここで入力するには引き継いでください(別のタブは閲覧のみになります)。",
     take_over: "ここで引き継ぐ", taking_over: "別のタブに試合を手放すよう求めています…",
+    open_elsewhere: "別のタブで開いています",
   },
 };
 

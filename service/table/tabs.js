@@ -12,7 +12,8 @@
 // A browser without Web Locks or BroadcastChannel (an old one) coordinates nothing: every tab
 // owns what it opens, as before this module.
 const CHANNEL = "cardref.table.tabs";
-const lockName = (id) => `cardref.table.match.${id}`;
+const LOCK_PREFIX = "cardref.table.match.";
+const lockName = (id) => `${LOCK_PREFIX}${id}`;
 
 export const coordinated = Boolean(globalThis.navigator && navigator.locks && typeof navigator.locks.request === "function"
                                    && typeof globalThis.BroadcastChannel === "function");
@@ -89,6 +90,17 @@ export function takeOver(id) {
   // after the request: it is queued before the owner can let go
   channel.postMessage({ type: "take", id });
   return done;
+}
+
+// The ids of the matches a tab of this browser owns now (none known without coordination).
+export async function ownedMatches() {
+  if (!coordinated || typeof navigator.locks.query !== "function") return new Set();
+  try {
+    const { held: locks = [] } = await navigator.locks.query();
+    return new Set(locks.map((x) => x.name).filter((n) => n && n.startsWith(LOCK_PREFIX)).map((n) => n.slice(LOCK_PREFIX.length)));
+  } catch (e) {
+    return new Set();
+  }
 }
 
 // Said to the other tabs after every save of the match owned here.

@@ -115,6 +115,16 @@ def test_a_second_tab_follows_read_only_and_takes_over_without_losing_an_entry(b
     browser.switch_to.window(first)
     wait_read_only(browser, 6, "the last entry in the first tab")
 
+    # a new match from the read-only tab: the match stays the other tab's, listed as open there,
+    # and cannot be deleted from here (the owner would write it again without its first deals)
+    click(browser, "new-match")
+    browser.switch_to.alert.accept()
+    wait_for(browser, lambda d: idle(d) and finds(d, tid("kept-0")), what="the kept matches")
+    assert "open in another tab" in find(browser, "kept-0").text
+    assert not find(browser, "kept-delete-0").is_enabled()
+    click(browser, "kept-open-0")
+    wait_read_only(browser, 6, "the match opened again, read-only")
+
     # the owner's tab closed: its lock goes with it, and the first tab takes over at once
     browser.switch_to.window(second)
     browser.close()
