@@ -1824,9 +1824,11 @@ function position(m) {
 
 // Another tab takes the match over: what is under way here ends first (an entry being sent, a
 // push), at most a few seconds, then the match is kept as it stands; tabs.js lets it go then.
+// (A background tab's timers are slowed down: the wait is counted by the clock.)
 async function yieldMatch(id) {
-  for (let i = 0; i < 100 && inFlight > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  if (M && M.id === id) await saveMatch(M);
+  const until = Date.now() + 5000;
+  while (inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  if (M && M.id === id && owns(id)) await saveMatch(M);  // not if taken meanwhile (tabs.js STEAL_AFTER_MS)
 }
 
 // "Take over here": once the owner has let go, the match as it kept it is this tab's; what it

@@ -59,15 +59,23 @@ async function claimNow(id) {
 }
 
 // The lock on `id`, held from its grant until letGo (or the tab's end). Resolves false when it
-// is not granted (held by another tab, with `ifAvailable`; aborted; refused).
-function lock(id, options) {
+// is not granted (held by another tab, with `ifAvailable`; aborted; refused). `taking`: a
+// take-over's request, which this tab no longer wants once it has moved on (another match
+// opened, the request aborted).
+function lock(id, options, taking = false) {
+  const mine = {};
   return new Promise((resolve) => {
     navigator.locks.request(lockName(id), options, (granted) => {
-      if (!granted) { resolve(false); return undefined; }
-      // granted after this tab moved on (another match opened while a take-over waited): gone
-      if (options.signal && following !== id) { resolve(false); return undefined; }
-      return new Promise((release) => { held = { id, release }; following = null; resolve(true); });
-    }).catch(() => resolve(false));
+      if (!granted || (taking && (following !== id || (options.signal && options.signal.aborted)))) {
+        resolve(false); return undefined;
+      }
+      return new Promise((release) => { held = { id, release, mine }; following = null; resolve(true); });
+    }).then(() => {}, () => {
+      resolve(false);
+      // taken from this tab (a take-over that this tab did not answer, hung or frozen in the
+      // background): read-only from now on
+      if (held && held.mine === mine) { held = null; following = id; hooks.lost(id); }
+    });
   });
 }
 
@@ -77,15 +85,25 @@ function letGo() {
 }
 
 // "Take over here": ask the owner to let go, and own the match once it has. Resolves true then
-// (false when another match was opened here meanwhile).
+// (false when another match was opened here meanwhile). An owner that does not let go within
+// STEAL_AFTER_MS (a page hung, a tab frozen in the background) has the lock taken from it: it
+// had its time to finish, and it keeps every entry as it is made.
+export const STEAL_AFTER_MS = 8000;
 export function takeOver(id) {
   if (!coordinated || owns(id)) return Promise.resolve(true);
   if (asking && asking.id === id) return asking.done;
   const control = new AbortController();
-  const done = lock(id, { signal: control.signal }).then((got) => {
+  const done = (async () => {
+    const late = new Promise((resolve) => { setTimeout(() => resolve(null), STEAL_AFTER_MS); });
+    let got = await Promise.race([lock(id, { signal: control.signal }, true), late]);
+    if (got === null) {  // not let go in time
+      if (owns(id)) got = true;
+      else if (following !== id) got = false;
+      else { control.abort(); got = await lock(id, { steal: true }, true); }
+    }
     if (asking && asking.id === id) asking = null;
     return got;
-  });
+  })();
   asking = { id, abort: () => control.abort(), done };
   // after the request: it is queued before the owner can let go
   channel.postMessage({ type: "take", id });

@@ -218,3 +218,28 @@ def test_without_web_locks_every_tab_enters_as_before(browser, table_service, tw
     assert not read_only(browser)
     play_steps(browser, 1)
     assert len(saved_match(browser)["deals"][0]["steps"]) == 2
+
+
+def test_a_tab_that_does_not_let_go_has_the_match_taken_from_it(browser, table_service, two_tabs):
+    # An owner that does not answer "Take over here" (a hung page, a tab frozen in the
+    # background) has the lock taken from it after a while (tabs.js STEAL_AFTER_MS); a tab whose
+    # lock is taken shows the match read-only from then on. The other owner here is a page of the
+    # same origin that takes the match's lock and never answers.
+    first, second = two_tabs
+    open_page(browser, table_service)
+    set_up(browser, "daifugo", seats=SEATS)
+    play_steps(browser, 2)
+    match_id = saved_match(browser)["id"]
+
+    browser.switch_to.window(second)
+    browser.get(table_service + "/")
+    browser.execute_script("""navigator.locks.request(arguments[0], { steal: true }, () => new Promise(() => {}));""",
+                           f"cardref.table.match.{match_id}")
+    browser.switch_to.window(first)
+    wait_read_only(browser, 2, "the page whose lock was taken, read-only")
+
+    click(browser, "take-over")
+    wait_for(browser, lambda d: "Asking the other tab" in find(d, "read-only").text, what="the request")
+    wait_for(browser, lambda d: idle(d) and not read_only(d), timeout=25, what="the match taken back")
+    play_steps(browser, 1)
+    assert len(saved_match(browser)["deals"][0]["steps"]) == 3
