@@ -12,7 +12,7 @@ import { tableLink, eventMatch, committedDeal, eventDeal, bodyHash, putResult, a
          CALL_REASONS, callReferee, refereeCall, cancelCall } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { h, tid } from "./dom.js";
-import { coordinate, owns, claim, takeOver, takingOver, announceSaved, ownedMatches } from "./tabs.js";
+import { coordinate, owns, claim, takeOver, takingOver, announceSaved, ownedMatches, oneTabAtATime } from "./tabs.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
@@ -1405,14 +1405,27 @@ async function openEventTable(link) {
     if (M.pending.length) await flush(); else await refresh();
     return;
   }
+  // One tab at a time finds the table's match or makes it (tabs.js): the link opened twice at
+  // once makes one match, which the second tab finds and follows.
+  const opened = await oneTabAtATime(`event.${link.id}.${link.round}.${link.table}`, () => keptOrNewTable(link));
+  if (opened === "kept") {
+    resetScreen(); ui.notice = t("resume");
+    save();
+    if (M.pending.length) await flush(); else await refresh();
+  } else if (opened === "new") {
+    resetScreen();
+    await newDeal(null);
+  }
+}
+// The table's match open here, as kept ("kept") or new from the event's public view ("new",
+// kept at once); null when the service could not give it (said, or tried again later).
+async function keptOrNewTable(link) {
   const kept = (await listMatches()).find((k) => sameTable(k.event, link));
   const m = kept ? await loadMatch(kept.id) : null;
   if (m) {
     m.event.token = link.token;
-    await openMatch(m); resetScreen(); ui.notice = t("resume");
-    save();
-    if (M.pending.length) await flush(); else await refresh();
-    return;
+    await openMatch(m);
+    return "kept";
   }
   let made;
   busy(true);
@@ -1422,14 +1435,15 @@ async function openEventTable(link) {
     if (e instanceof Unreachable) {  // the link waits in this page until the service answers
       setOnline(false); render();
       setTimeout(() => openEventTable(link), 3000);
-      return;
+      return null;
     }
-    return showProblem(e);
+    showProblem(e);
+    return null;
   } finally { busy(false); }
   await openMatch({ v: 1, id: newMatchId(), ...made, key: rememberedKey(), mode: "server", deals: [], pending: [],
                     created: new Date().toISOString() });
-  resetScreen();
-  await newDeal(null);
+  await keep(M);
+  return "new";
 }
 
 // "Event X · round n · table t", the result's push state, and the switch to reported results.

@@ -110,6 +110,13 @@ export function takeOver(id) {
   return done;
 }
 
+// `fn` run while no other tab of this browser runs one under the same `name` (at once without
+// coordination): resolves what it resolves.
+export function oneTabAtATime(name, fn) {
+  if (!coordinated) return fn();
+  return navigator.locks.request(`cardref.table.${name}`, () => fn());
+}
+
 // The ids of the matches a tab of this browser owns now (none known without coordination).
 export async function ownedMatches() {
   if (!coordinated || typeof navigator.locks.query !== "function") return new Set();

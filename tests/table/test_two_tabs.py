@@ -13,6 +13,7 @@ from tests.table.pagedriver import (
     find,
     finds,
     idle,
+    forget_matches,
     open_page,
     play_steps,
     saved_match,
@@ -243,3 +244,27 @@ def test_a_tab_that_does_not_let_go_has_the_match_taken_from_it(browser, table_s
     wait_for(browser, lambda d: idle(d) and not read_only(d), timeout=25, what="the match taken back")
     play_steps(browser, 1)
     assert len(saved_match(browser)["deals"][0]["steps"]) == 3
+
+
+def test_a_table_link_opened_twice_at_once_makes_one_match(browser, event_base, two_tabs):
+    # Two tabs opened from the table's link at the same moment (a double tap on it): one of them
+    # makes the table's match, the other finds it and follows it read-only.
+    first, _ = two_tabs
+    event = Event(event_base)
+    forget_matches(browser, event_base)
+    before = set(browser.window_handles)
+    browser.execute_script("window.open(arguments[0]); window.open(arguments[0]);", event.link(2))
+    wait_for(browser, lambda d: len(set(d.window_handles) - before) == 2, what="the two tabs")
+    tabs = sorted(set(browser.window_handles) - before)
+    shown = []
+    for handle in tabs:
+        browser.switch_to.window(handle)
+        wait_for(browser, lambda d: idle(d) and finds(d, tid("title")) and finds(d, tid("hand")), timeout=20,
+                 what="the table, dealt")
+        shown.append((read_only(browser), saved_match(browser)["id"]))
+    assert sorted(ro for ro, _ in shown) == [False, True]  # one owner, one follower
+    assert shown[0][1] == shown[1][1]  # of one match
+    kept = browser.execute_async_script(
+        "const done = arguments[0]; import(new URL('table/store.js', location.href).href)"
+        ".then((s) => s.listMatches()).then((l) => done(l.length));")
+    assert kept == 1
