@@ -8,7 +8,10 @@
 //   {type: "saved", id}  the owner kept the match (after every save): read it again;
 //   {type: "take", id}   a read-only tab asks to own it ("Take over here"): the owner saves,
 //                        lets the lock go and turns read-only; the asking tab, which queued its
-//                        own request for the lock first, gets it then.
+//                        own request for the lock first, gets it then (or takes it, from an
+//                        owner that does not answer: STEAL_AFTER_MS).
+// An event table's link opened in two tabs at once makes one match: one tab at a time finds the
+// table's match or makes it (oneTabAtATime).
 // A browser without Web Locks or BroadcastChannel (an old one) coordinates nothing: every tab
 // owns what it opens, as before this module.
 const CHANNEL = "cardref.table.tabs";
@@ -19,7 +22,7 @@ export const coordinated = Boolean(globalThis.navigator && navigator.locks && ty
                                    && typeof globalThis.BroadcastChannel === "function");
 
 let channel = null;
-let held = null;       // {id, release}: the match this tab owns, and how to let it go
+let held = null;       // {id, release, mine}: the match this tab owns, how to let it go, its request
 let following = null;  // the id of the match this tab shows read-only
 let asking = null;     // {id, abort}: "Take over here" waiting for the owner to let go
 let claims = Promise.resolve();  // claims one after the other: a lock never left held by a race
