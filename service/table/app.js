@@ -3,6 +3,7 @@
 // deal. Everything entered is kept in the browser (IndexedDB) as it goes (store.js), and a write
 // that fails is shown at once (the match stays on the page, with its export offered); entries made
 // while the service is out of reach wait in a queue and are sent in order when it answers again.
+// One tab of the browser owns a match at a time (tabs.js): another shows it read-only.
 import { call, callWithSource, Problem, Unreachable, rulesLink, BASE } from "./api.js";
 import { t, language, setLanguage, initialLanguage } from "./i18n.js";
 import { resumeMatch, loadMatch, saveMatch, saveAgain, closeMatch, deleteMatch, listMatches,
@@ -11,6 +12,7 @@ import { tableLink, eventMatch, committedDeal, eventDeal, bodyHash, putResult, a
          CALL_REASONS, callReferee, refereeCall, cancelCall } from "./event.js";
 import { reportedDealForm, refusalsAt, fieldOfPath } from "./reportform.js";
 import { h, tid } from "./dom.js";
+import { coordinate, owns, claim, takeOver, takingOver, announceSaved, ownedMatches, oneTabAtATime } from "./tabs.js";
 import { buildRecord, recordDeals } from "./record.js";
 import { cardLabel, isRed, publishedDeck, cardSort } from "./cards.js";
 import { byDeck, canUndo, cardsLeft, handSizes, isFull, nextSeat, removeCard, tapCard, undoTap } from "./handentry.js";
@@ -45,7 +47,13 @@ function dealState(d) { const s = lastStep(d); return s ? s.state : d.answer.sta
 function dealToAct(d) { const s = lastStep(d); return s ? s.to_act : d.answer.to_act; }
 function dealStatus(d) { const s = lastStep(d); return s ? s.status : d.answer.status; }
 // Every change is kept, and an event's table pushes its result (once it differs from the last).
-function save() { if (M) { saveMatch(M); schedulePush(); } }
+function save() { if (M) { keep(M); schedulePush(); } }
+// Keep a match: only the tab that owns it writes it, and tells the other tabs it did (tabs.js):
+// a tab showing it read-only would otherwise save its older copy over the owner's.
+function keep(m, options) {
+  if (!m || !owns(m.id)) return Promise.resolve(false);
+  return saveMatch(m, options).then((ok) => { if (ok) announceSaved(m.id); return ok; });
+}
 // The match's host token (sealing): every deal of the match answers the same one.
 function matchHostToken(before) {
   const deals = before ? M.deals.slice(0, M.deals.indexOf(before)) : M.deals;
@@ -86,6 +94,7 @@ async function flush() {
   // Opened from the service worker's copy: the games again from the service once it answers.
   if (gamesKept) { try { await loadGames(); } catch (e) { /* still out of reach */ } }
   if (!M) { setOnline(!gamesKept); if (gamesKept) scheduleRetry(); return; }  // the bar only: the set-up form stays as typed
+  if (!owns(M.id)) { await refresh(); return; }  // the owner's queue, sent by the owner (tabs.js)
   if (!M.pending || !M.pending.length) { await refresh(); return; }
   while (M.pending.length) {
     const action = M.pending[0];
@@ -261,6 +270,10 @@ function hasRulings() {
 
 // ---- screens -----------------------------------------------------------------------------------
 function render() {
+  drawScreen();
+  if (M && !owns(M.id)) readOnlyScreen();
+}
+function drawScreen() {
   document.getElementById("lang").textContent = t("other");
   document.querySelector(".home").textContent = t("home");
   storageBanner(storageFailure());
@@ -413,8 +426,8 @@ async function startMatch() {
   // the record's tags (docs/records.md): what the score sheet prints at its head
   const tags = Object.fromEntries(Object.entries(s.tags || {}).filter(([, v]) => v));
   rememberKey(s.key);
-  M = { v: 1, game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "", mode: s.mode,
-        deals: [], pending: [], created: new Date().toISOString(), tags };
+  await openMatch({ v: 1, id: newMatchId(), game: s.game, players: s.seats.filter(Boolean), options, key: s.key || "",
+                    mode: s.mode, deals: [], pending: [], created: new Date().toISOString(), tags });
   resetScreen();
   await newDeal(match);
 }
@@ -448,7 +461,7 @@ async function dealWith(request) {
                                       { key: M.key || undefined, hostToken: request.match ? matchHostToken() : undefined,
                                         eventToken: sent.event_deal ? M.event.token : undefined }));
   } catch (e) {
-    if (!M.deals.length && !M.draft && !M.event) { M = null; }  // an event's table stays: its link opened it
+    if (!M.deals.length && !M.draft && !M.event) openMatch(null);  // an event's table stays: its link opened it
     return showProblem(e);
   }
   if (answer === undefined) return;
@@ -1214,30 +1227,38 @@ async function restoreStates(d, upTo) {
 // browser could not keep it, when only an exported record keeps it.
 async function abandonMatch() {
   if (M && M.deals.length && !window.confirm(t(storageFailure() ? "confirm_new_unkept" : "confirm_new"))) return;
-  if (!storageFailure()) await closeMatch();
-  M = null; ui.setup = null; resetScreen();
-  ui.kept = await listMatches();
+  // a match another tab owns stays that tab's open one
+  if (!storageFailure() && owns(M && M.id)) await closeMatch();
+  await openMatch(null); ui.setup = null; resetScreen();
+  await listKept();
   render();
 }
 
-// The matches kept in this browser, on the set-up page: open one again, or forget it.
+// The matches kept in this browser, on the set-up page: open one again, or forget it — unless
+// another tab has it open (tabs.js): that tab would write it again, without its earlier deals.
+async function listKept() {
+  ui.kept = await listMatches();
+  ui.keptOpen = await ownedMatches();
+}
 function keptMatches() {
   if (!ui.kept.length) return null;
+  const open = ui.keptOpen || new Set();
   const label = (k) => [gameName(k.game), (k.created || "").slice(0, 10), k.tags.event, k.tags.round, k.tags.table,
-                        k.players.join(" · "), `${k.deals} ${t("deals")}`].filter(Boolean).join(" — ");
+                        k.players.join(" · "), `${k.deals} ${t("deals")}`, open.has(k.id) ? t("open_elsewhere") : ""]
+    .filter(Boolean).join(" — ");
   return h("section", { ...tid("kept-matches") }, h("h2", { text: t("kept") }),
     h("ul", { class: "kept" }, ui.kept.map((k, i) => h("li", { ...tid(`kept-${i}`) }, h("span", { text: label(k) }), " ",
       h("button", { class: "small", ...tid(`kept-open-${i}`), onclick: () => openKept(k.id) }, t("open")),
-      h("button", { class: "small danger", ...tid(`kept-delete-${i}`), onclick: async () => {
+      h("button", { class: "small danger", ...tid(`kept-delete-${i}`), disabled: open.has(k.id), onclick: async () => {
         if (!window.confirm(t("confirm_delete"))) return;
-        await deleteMatch(k.id); ui.kept = await listMatches(); render();
+        await deleteMatch(k.id); await listKept(); render();
       } }, t("delete"))))));
 }
 
 async function openKept(id) {
   const m = await loadMatch(id);
-  if (!m) { ui.kept = await listMatches(); render(); return; }
-  M = m; resetScreen(); ui.notice = t("resume");
+  if (!m) { await listKept(); render(); return; }
+  await openMatch(m); resetScreen(); ui.notice = t("resume");
   save();  // the open match again
   if (M.pending.length) await flush(); else await refresh();
 }
@@ -1253,7 +1274,9 @@ function storageBanner(error) {
     h("div", { class: "row" },
       M ? h("button", { class: "primary", ...tid("storage-export"), onclick: exportRecord }, t("export")) : null,
       M ? h("button", { ...tid("storage-copy"), onclick: saveCopy }, t("save_copy")) : null,
-      M ? h("button", { ...tid("storage-retry"), onclick: () => saveAgain(M) }, t("storage_retry")) : null));
+      M ? h("button", { ...tid("storage-retry"), onclick: () => {
+        if (owns(M.id)) saveAgain(M).then((ok) => { if (ok) announceSaved(M.id); });
+      } }, t("storage_retry")) : null));
 }
 
 function download(name, value, testid) {
@@ -1324,7 +1347,7 @@ function importControl() {
 // Resume from a copy of the match (saveCopy): as it was, under its own id, with the key at hand.
 async function openCopy(m) {
   if (!gameInfo(m.game)) { ui.refusal = { problem: { code: "game_unknown", detail: m.game } }; render(); return; }
-  M = { ...m, key: (M && M.key) || (ui.setup && ui.setup.key) || "" };
+  await openMatch({ ...m, key: (M && M.key) || (ui.setup && ui.setup.key) || "" });
   resetScreen(); ui.notice = t("imported");
   save();
   if (M.pending.length) await flush(); else await refresh();
@@ -1366,7 +1389,7 @@ async function importRecord(record) {
     }
   } catch (e) { return showProblem(e); }
   built.key = key;
-  M = built; resetScreen(); save();
+  await openMatch(built); resetScreen(); save();
   ui.notice = t("imported");
   await refresh();
 }
@@ -1382,14 +1405,27 @@ async function openEventTable(link) {
     if (M.pending.length) await flush(); else await refresh();
     return;
   }
+  // One tab at a time finds the table's match or makes it (tabs.js): the link opened twice at
+  // once makes one match, which the second tab finds and follows.
+  const opened = await oneTabAtATime(`event.${link.id}.${link.round}.${link.table}`, () => keptOrNewTable(link));
+  if (opened === "kept") {
+    resetScreen(); ui.notice = t("resume");
+    save();
+    if (M.pending.length) await flush(); else await refresh();
+  } else if (opened === "new") {
+    resetScreen();
+    await newDeal(null);
+  }
+}
+// The table's match open here, as kept ("kept") or new from the event's public view ("new",
+// kept at once); null when the service could not give it (said, or tried again later).
+async function keptOrNewTable(link) {
   const kept = (await listMatches()).find((k) => sameTable(k.event, link));
   const m = kept ? await loadMatch(kept.id) : null;
   if (m) {
     m.event.token = link.token;
-    M = m; resetScreen(); ui.notice = t("resume");
-    save();
-    if (M.pending.length) await flush(); else await refresh();
-    return;
+    await openMatch(m);
+    return "kept";
   }
   let made;
   busy(true);
@@ -1399,14 +1435,15 @@ async function openEventTable(link) {
     if (e instanceof Unreachable) {  // the link waits in this page until the service answers
       setOnline(false); render();
       setTimeout(() => openEventTable(link), 3000);
-      return;
+      return null;
     }
-    return showProblem(e);
+    showProblem(e);
+    return null;
   } finally { busy(false); }
-  M = { v: 1, id: newMatchId(), ...made, key: rememberedKey(), mode: "server", deals: [], pending: [],
-        created: new Date().toISOString() };
-  resetScreen();
-  await newDeal(null);
+  await openMatch({ v: 1, id: newMatchId(), ...made, key: rememberedKey(), mode: "server", deals: [], pending: [],
+                    created: new Date().toISOString() });
+  await keep(M);
+  return "new";
 }
 
 // "Event X · round n · table t", the result's push state, and the switch to reported results.
@@ -1461,7 +1498,7 @@ function pushBar() {
 let pushTimer = null, pushLoop = null, pushAgain = false, pushRetry = null;
 let pushed = null;  // {match, key, record}: the record the service has from this page, and its end
 function schedulePush() {
-  if (!M || !M.event || pushTimer) return;
+  if (!M || !M.event || pushTimer || !owns(M.id)) return;  // only the tab owning the match pushes
   busy(true);
   pushTimer = setTimeout(async () => {
     pushTimer = null;
@@ -1489,14 +1526,14 @@ async function pushNow() {
   do {
     pushAgain = false;
     const m = M;
-    if (!m || !m.event || !m.event.token) return;
+    if (!m || !m.event || !m.event.token || !owns(m.id)) return;
     const body = await resultBody(m);
     if (!body) continue;
     const p = m.event.push || (m.event.push = { seq: 0 });
     const hash = bodyHash(JSON.stringify(body));
     if (p.hash === hash && p.status === "sent") continue;
     if (p.hash !== hash) { p.seq = (p.seq || 0) + 1; p.hash = hash; }  // a new push; the same one keeps its key
-    p.status = "waiting"; saveMatch(m); pushBar();
+    p.status = "waiting"; keep(m); pushBar();
     try {
       const base = body.record && pushed && pushed.match === m.id ? pushed : null;
       const append = base && recordAppend(base.record, body.record, base.key);
@@ -1512,10 +1549,10 @@ async function pushNow() {
       if (!answer) answer = await putResult(m.event, body, `${m.id}.${p.seq}`, m.key);
       pushed = body.record && answer.end ? { match: m.id, key: answer.end.key, record: body.record } : null;
       Object.assign(p, { status: "sent", version: answer.version, problem: null });
-      if (m === M && reportingDeals(m)) { saveMatch(m); render(); continue; }  // a refusal shown goes
+      if (m === M && reportingDeals(m)) { keep(m); render(); continue; }  // a refusal shown goes
     } catch (e) {
       if (e instanceof Unreachable || (e instanceof Problem && e.status === 503)) {
-        saveMatch(m); pushBar();
+        keep(m); pushBar();
         if (!pushRetry) pushRetry = setTimeout(() => { pushRetry = null; pushResult(); }, 3000);
         return;
       }
@@ -1528,9 +1565,9 @@ async function pushNow() {
       p.status = "refused";
       p.problem = e instanceof Problem ? { code: e.code || "", detail: e.message, status: e.status, errors: e.body.errors || null }
         : { detail: String(e) };
-      if (m === M && reportingDeals(m)) { saveMatch(m); render(); continue; }  // shown at the field it names
+      if (m === M && reportingDeals(m)) { keep(m); render(); continue; }  // shown at the field it names
     }
-    saveMatch(m); pushBar();
+    keep(m); pushBar();
   } while (pushAgain);
 }
 
@@ -1600,13 +1637,16 @@ function callBox() {
 }
 function callBar() {
   const old = app.querySelector('[data-testid="referee-call"]');
-  if (old && M && M.event) old.replaceWith(callBox());
+  if (!old || !M || !M.event) return;
+  const box = callBox();
+  if (!owns(M.id)) for (const el of box.querySelectorAll("button, select")) el.disabled = true;
+  old.replaceWith(box);
 }
 async function callTheReferee(reason) {
   const m = M;
   try {
     m.event.call = await callReferee(m.event, reason);
-    saveMatch(m);
+    keep(m);
     if (m === M) callBar();
   } catch (err) { showProblem(err); }
 }
@@ -1615,7 +1655,7 @@ async function cancelRefereeCall() {
   try {
     await cancelCall(m.event);
     m.event.call = null;
-    saveMatch(m);
+    keep(m);
     if (m === M) callBar();
   } catch (err) { showProblem(err); }
 }
@@ -1631,7 +1671,7 @@ function watchCall() {
       // the round closed (its token revoked): its call ended with it; unreachable: asked again
       if (err instanceof Problem && [403, 404, 409].includes(err.status)) waiting = null;
     }
-    if (!waiting) { m.event.call = null; saveMatch(m); if (m === M) callBar(); }
+    if (!waiting) { m.event.call = null; keep(m); if (m === M) callBar(); }
   }, CALL_POLL_MS);
 }
 
@@ -1755,6 +1795,84 @@ function roundDealsPlayed() {
   return Boolean(limit && M.deals.length >= limit);
 }
 
+// ---- two tabs on one match (tabs.js) ------------------------------------------------------------
+// The match shown here from now on (null: none). This tab owns it unless another tab of this
+// browser does; then the match is the one that tab keeps (IndexedDB), shown read-only.
+async function openMatch(m) {
+  if (m && !m.id) m.id = newMatchId();
+  M = m;
+  pushed = null;  // the record the service has from this tab: another match's, or older
+  if (await claim(m ? m.id : null)) return;
+  const kept = await loadMatch(m.id);
+  if (kept && M === m) M = kept;
+}
+
+// The owner kept the match shown here read-only: read it again and show it. One reading at a
+// time; saves meanwhile read it once more after.
+let followLoop = null, followAgain = false;
+function follow(id) {
+  if (followLoop) { followAgain = true; return followLoop; }
+  followLoop = (async () => {
+    do {
+      followAgain = false;
+      if (!M || M.id !== id || owns(id)) return;
+      const m = await loadMatch(id);
+      if (!m || !M || M.id !== id || owns(id)) return;
+      const moved = position(m) !== position(M);
+      M = m;
+      // the service is asked again only when the play moved on (most saves are a push's state,
+      // a comment, the view the owner was shown)
+      if (moved) await refresh(); else render();
+    } while (followAgain);
+  })().finally(() => { followLoop = null; });
+  return followLoop;
+}
+
+// Where the play stands: what the screen asks the service about.
+function position(m) {
+  const d = m.deals.length ? m.deals[m.deals.length - 1] : null;
+  const last = d && d.steps.length ? d.steps[d.steps.length - 1].action : null;
+  return JSON.stringify([m.deals.length, d && d.steps.length, last, m.pending.length, Boolean(m.draft), Boolean(m.key),
+                         Boolean(m.event && m.event.reporting)]);
+}
+
+// Another tab takes the match over: what is under way here ends first (an entry being sent, a
+// push), at most a few seconds, then the match is kept as it stands; tabs.js lets it go then.
+// (A background tab's timers are slowed down: the wait is counted by the clock.)
+async function yieldMatch(id) {
+  const until = Date.now() + 5000;
+  while (inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  if (M && M.id === id && owns(id)) await saveMatch(M);  // not if taken meanwhile (tabs.js STEAL_AFTER_MS)
+}
+
+// "Take over here": once the owner has let go, the match as it kept it is this tab's; what it
+// still had to send (its queue, its push) is sent from here.
+async function takeOverHere() {
+  const id = M.id;
+  const granted = takeOver(id);
+  render();  // the notice says the other tab is asked
+  if (!(await granted) || !M || M.id !== id) return;
+  const m = await loadMatch(id);
+  if (m) M = m;
+  pushed = null;
+  ui.notice = null;
+  if (M.pending.length) await flush(); else await refresh();
+  schedulePush();
+}
+
+// A match another tab owns: shown as it keeps it, nothing here changes it (every control off but
+// the export, the service's sheet and a new match); a notice says so, with "Take over here".
+const READ_ONLY_OK = ["new-match", "export", "sheet-service"];
+function readOnlyScreen() {
+  for (const el of app.querySelectorAll("button, input, select, textarea")) {
+    if (!READ_ONLY_OK.includes(el.dataset.testid)) el.disabled = true;
+  }
+  const asked = takingOver(M.id);
+  app.prepend(h("section", { class: "notice read-only", role: "status", ...tid("read-only") },
+    h("strong", { text: t("read_only") }), " ", h("span", { text: t(asked ? "taking_over" : "read_only_hint") }), " ",
+    h("button", { class: "primary", ...tid("take-over"), disabled: asked, onclick: takeOverHere }, t("take_over"))));
+}
+
 // ---- start -------------------------------------------------------------------------------------
 async function loadGames() {
   const [list, spec] = await Promise.all([callWithSource("GET", "/v1/games"),
@@ -1783,8 +1901,9 @@ async function start() {
   // screen never show it); it is kept with the match.
   const link = tableLink(location.hash);
   if (link) history.replaceState(null, "", location.pathname + location.search);
-  M = await resumeMatch();
-  ui.kept = await listMatches();
+  coordinate({ saved: follow, yielding: yieldMatch, lost: (id) => { if (M && M.id === id) { ui.notice = null; render(); } } });
+  await openMatch(await resumeMatch());
+  await listKept();
   if (M) ui.notice = t("resume");
   registerServiceWorker();
   for (;;) {

@@ -66,6 +66,10 @@ const WORDS = {
     report_deal_hint: "How this deal ended, in the game's own terms: the service scores it. Seats are picked in order.",
     report_correct: "Correct", report_places_only: "Report places only", report_by_deal: "Report each deal",
     round_deals_played: "The round's deals are all played: the result is sent to the director.",
+    read_only: "This match is open in another tab of this browser: read-only here.",
+    read_only_hint: "What is entered there shows here. Take it over to enter here (the other tab turns read-only).",
+    take_over: "Take over here", taking_over: "Asking the other tab to let go of the match…",
+    open_elsewhere: "open in another tab",
   },
   ja: {
     home: "Card Referee（カード審判）", other: "English", setup: "試合の準備", game: "ゲーム",
@@ -130,6 +134,10 @@ const WORDS = {
     report_deal_hint: "この局の終わり方をゲームの用語で入力します(点数はサービスが計算します)。席は順に選びます。",
     report_correct: "訂正", report_places_only: "順位だけを報告", report_by_deal: "局ごとに報告",
     round_deals_played: "この回戦の局はすべて終わりました: 結果はディレクターに送られます。",
+    read_only: "この試合はこのブラウザの別のタブで開かれています: ここでは閲覧のみです。",
+    read_only_hint: "別のタブで入力した内容がここに表示されます。ここで入力するには引き継いでください(別のタブは閲覧のみになります)。",
+    take_over: "ここで引き継ぐ", taking_over: "別のタブに試合を手放すよう求めています…",
+    open_elsewhere: "別のタブで開いています",
   },
 };
 

@@ -34,6 +34,8 @@
 // kept before and any after it — and "current"). A write that fails (the quota, IndexedDB missing
 // or refused, as in some private modes, a transaction aborted) is reported to the listeners at
 // once; the match stays in memory, and the next save writes all of it again.
+// Two tabs on one match would each write their own copy over the other's: only the tab that owns
+// the match saves it (tabs.js, app.js keep).
 const DB_NAME = "cardref-table";
 const DB_VERSION = 1;
 const STORED_VERSION = 2;                 // the shape above; 1 was the whole match in localStorage
