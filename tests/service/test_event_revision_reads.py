@@ -47,13 +47,19 @@ def in_thread(call) -> tuple[threading.Thread, list]:
     return thread, out
 
 
+def read_out(store: EventStore, eid: str, sent: list[float]) -> tuple[threading.Thread, list]:
+    """A caller whose read (answered late: `answering_late`) Redis has answered already."""
+    asked = in_thread(lambda: store.revision(eid))
+    while not sent:
+        time.sleep(0.005)
+    return asked
+
+
 def test_callers_that_ask_while_a_read_is_out_share_the_next_read(redis_url, event_key):
     eid, _, _ = event_key
     store = EventStore(redis_url, 5.0)
     sent = answering_late(store, 0.3)
-    first, first_out = in_thread(lambda: store.revision(eid))
-    while not sent:
-        time.sleep(0.005)
+    first, first_out = read_out(store, eid, sent)
     waiting = [in_thread(lambda: store.revision(eid)) for _ in range(8)]
     for thread, _ in [(first, first_out), *waiting]:
         thread.join(timeout=10)
@@ -68,9 +74,7 @@ def test_a_change_made_before_a_caller_asked_is_what_it_sees(redis_url, event_ke
     eid, key, client = event_key
     store = EventStore(redis_url, 5.0)
     sent = answering_late(store, 0.3)
-    early, early_out = in_thread(lambda: store.revision(eid))
-    while not sent:
-        time.sleep(0.005)
+    early, early_out = read_out(store, eid, sent)
     client.hset(key, mapping={"version": 2, "stamp": "second"})  # another worker's change
     late = [in_thread(lambda: store.revision(eid)) for _ in range(4)]
     for thread, _ in [(early, early_out), *late]:
@@ -84,9 +88,7 @@ def test_a_read_that_fails_fails_every_caller_that_shared_it(redis_url, event_ke
     eid, _, _ = event_key
     store = EventStore(redis_url, 5.0)
     sent = answering_late(store, 0.2)
-    first, _ = in_thread(lambda: store.revision(eid))
-    while not sent:
-        time.sleep(0.005)
+    first, _ = read_out(store, eid, sent)
     # the next read finds the store gone
     store._client.hmget = lambda *a, **k: (_ for _ in ()).throw(  # type: ignore[method-assign]
         redis.ConnectionError("gone"))

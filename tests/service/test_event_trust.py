@@ -156,33 +156,13 @@ def test_a_table_played_through_the_trusted_endpoints_is_pushed_and_the_event_ch
     dealt = resp.get_json()
     tokens = dealt.get("seat_tokens") or {}
     assert bool(tokens) == (mode == "sealed")
-    rnd, out, entries = random.Random(5), dealt, []
-    for step in range(400):
-        if out["status"] == "finished":
-            break
-        if step == 1:  # the referee's penalty, posted with the key as at any table
-            action, headers = penalty(players[2])["action"], {
-                "Authorization": f"Bearer {REFEREE_KEY}"}
-        else:
-            legal = []
-            for player in out["to_act"]:
-                seat = {"X-Seat-Token": tokens[player]} if tokens else {}
-                answer = client.post("/v1/legal-actions", headers=seat,
-                                     json={"state": out["state"], "player": player})
-                assert answer.status_code == 200, answer.get_json()
-                legal += answer.get_json()["actions"]
-            mans = [a for a in legal if a["type"] == "man"]
-            action = {k: v for k, v in (mans[0] if mans else rnd.choice(legal)).items()
-                      if k != "text"}
-            headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
-        answer = client.post("/v1/validate", json={"state": out["state"], "action": action},
-                             headers=headers)
-        assert answer.status_code == 200 and answer.get_json()["valid"], answer.get_json()
-        out = answer.get_json()
+    # the referee's penalty at the second step, posted with the key as at any table
+    referee = {1: (penalty(players[2])["action"], {"Authorization": f"Bearer {REFEREE_KEY}"})}
+
+    def still_trusted(out: dict) -> None:
         # the states stay signed or sealed, as at any table: the event changes nothing of them
         assert isinstance(out["state"], str) if mode == "sealed" else "signature" in out["state"]
-        entries.append({"action": action, **({"score_deltas": out["score_deltas"]}
-                                             if out["score_deltas"] else {})})
+    out, entries = played_out(client, dealt, random.Random(5), referee, still_trusted)
     assert out["status"] == "finished"
     record = {"format": records.FORMAT, "format_version": 1, "game": "man", "players": players,
               "deals": [{"deal": {"seed": out["seed"], "seed_salt": out["seed_salt"],
@@ -288,28 +268,36 @@ def dealt_by_name(client, players: list[str], ev: Hosted, k: int, token: str | N
     return client.post("/v1/games/man/deal", json=body, headers=headers)
 
 
-def played_out(client, dealt: dict, rnd: random.Random) -> tuple[dict, list[dict]]:
+def played_out(client, dealt: dict, rnd: random.Random,
+               acts: dict[int, tuple[dict, dict]] | None = None,
+               each=lambda out: None) -> tuple[dict, list[dict]]:
     """The deal played to its end through /v1/validate as its seats (their tokens under
-    sealing), Man's declaration whenever offered: (the last answer, the record's entries)."""
+    sealing), Man's declaration whenever offered, `acts` posted at their steps (an action and
+    its headers: a referee's), `each` called with every answer: (the last answer, the
+    record's entries)."""
     tokens, out, entries = dealt.get("seat_tokens") or {}, dealt, []
-    for _ in range(400):
+    for step in range(400):
         if out["status"] == "finished":
             return out, entries
-        legal = []
-        for player in out["to_act"]:
-            seat = {"X-Seat-Token": tokens[player]} if tokens else {}
-            answer = client.post("/v1/legal-actions", headers=seat,
-                                 json={"state": out["state"], "player": player})
-            assert answer.status_code == 200, answer.get_json()
-            legal += answer.get_json()["actions"]
-        mans = [a for a in legal if a["type"] == "man"]
-        action = {k: v for k, v in (mans[0] if mans else rnd.choice(legal)).items()
-                  if k not in ("text", "game")}
-        headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
+        if acts and step in acts:
+            action, headers = acts[step]
+        else:
+            legal = []
+            for player in out["to_act"]:
+                seat = {"X-Seat-Token": tokens[player]} if tokens else {}
+                answer = client.post("/v1/legal-actions", headers=seat,
+                                     json={"state": out["state"], "player": player})
+                assert answer.status_code == 200, answer.get_json()
+                legal += answer.get_json()["actions"]
+            mans = [a for a in legal if a["type"] == "man"]
+            action = {k: v for k, v in (mans[0] if mans else rnd.choice(legal)).items()
+                      if k not in ("text", "game")}
+            headers = {"X-Seat-Token": tokens[action["player"]]} if tokens else {}
         answer = client.post("/v1/validate", json={"state": out["state"], "action": action},
                              headers=headers)
         assert answer.status_code == 200 and answer.get_json()["valid"], answer.get_json()
         out = answer.get_json()
+        each(out)
         entries.append({"action": action, **({"score_deltas": out["score_deltas"]}
                                              if out["score_deltas"] else {})})
     raise AssertionError("the deal did not finish")
