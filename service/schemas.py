@@ -31,6 +31,7 @@ from engine.schema import CARD_INPUT_PATTERN
 from engine.state import openapi_schema
 from engine.summary import STANDINGS_COMPONENT, SUMMARY_COMPONENT, Standings, TableSummary
 
+from .event_store import EVENT_ID
 from .sealing import LEGACY_PREFIX, PREFIX
 
 
@@ -1103,7 +1104,7 @@ class GamesResponse(ma.Schema):
         cast(mf.Nested, games.inner).nested = GameInfo(game_ids)
 
 
-EVENT_ID_PATTERN = "^[A-Za-z0-9_-]{22}$"  # a hosted event's id (service/event_store.py)
+EVENT_ID_PATTERN = f"^{EVENT_ID.pattern}$"  # a hosted event's id, as the store makes it
 
 
 class EventDeal(Strict):
