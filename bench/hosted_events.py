@@ -75,6 +75,8 @@ PLACEHOLDER = "zzseat"  # a template record's seat ids: zzseat0 … (no card or 
 P99_TARGET_MS = 50.0
 RATIO_TARGET = 0.5
 STORE_FLOOR_ROW = "the floor after one Redis script (any durable push's own ceiling)"
+OWN_CONNECTION_ROW = "push, each table on a connection of its own (no catching up)"
+DIAGNOSTIC_ROWS = (STORE_FLOOR_ROW, OWN_CONNECTION_ROW)  # no target
 
 
 # ------------------------------------------------------------------ the event
@@ -283,7 +285,8 @@ wrk.method = "GET"
 """
 
 
-def wrk_run(url: str, script: str, connections: int, duration: float, work: str) -> Any:
+def wrk_run(url: str, script: str, connections: int, duration: float, work: str,
+            threads: int = WRK_THREADS) -> Any:
     """One wrk run of a Lua script (bench/endpoints.py's parsing of its output)."""
     import re
     import subprocess
@@ -293,7 +296,7 @@ def wrk_run(url: str, script: str, connections: int, duration: float, work: str)
     path = os.path.join(work, "hosted.lua")
     with open(path, "w") as f:
         f.write(script)
-    out = subprocess.run(["wrk", "-t", str(WRK_THREADS), "-c", str(connections),
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections),
                           "-d", f"{duration}s", "--timeout", "10s", "--latency", "-s", path, url],
                          capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -494,8 +497,8 @@ def main() -> int:
             print(f"\n{built}")
         print("\nTargets:")
         for name, run, floor, _ in rows:
-            if name == STORE_FLOOR_ROW:
-                continue  # a diagnostic: no target
+            if name in DIAGNOSTIC_ROWS:
+                continue
             ratio = run.rps / floor
             print(f"- {'met' if ratio >= RATIO_TARGET else 'NOT MET'}: {name} at {ratio:.2f} "
                   f"of the floor (>= {RATIO_TARGET})")
@@ -522,37 +525,49 @@ def main() -> int:
 
 def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, work: str,
              rows: list, servers: list) -> None:
-    """(a) a table's push, the record one action longer (from `start` actions): its row
-    added to `rows`."""
+    """(a) a table's push, the record one action longer (from `start` actions): its row added
+    to `rows`, and two diagnostic rows: the same pushes with each table on a connection of its
+    own, and the floor after one Redis script."""
     from bench.cpu_per_request import _cpu_seconds, _tree
+    from bench.endpoints import wrk
 
-    bodies = os.path.join(work, "push.txt")
-    written = push_bodies(ev, start, 240, bodies)
     floor_pids, service_pids = _tree(servers[0].pid), _tree(servers[1].pid)
     redis_pids = [redis_pid(ev)]
+
+    def pushes(at: int, threads: int) -> tuple[Any, str]:
+        """One wrk run of the tables' appends from `at` actions, its tables shared by
+        `threads` threads: the run and its note (its CPU time a request)."""
+        bodies = os.path.join(work, f"push-{at}.txt")
+        written = push_bodies(ev, at, 240, bodies)
+        spent, stored = _cpu_seconds(service_pids), _cpu_seconds(redis_pids)
+        run = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
+            "{threads}", str(threads)), 32, duration, work, threads)
+        cpu = (_cpu_seconds(service_pids) - spent) * 1e6 / max(1, run.requests)
+        redis_cpu = (_cpu_seconds(redis_pids) - stored) * 1e6 / max(1, run.requests)
+        drain(run)
+        note = "" if run.requests <= written else "; some tables ran out of appends (the " \
+                                                  "last sent again: 409 record_base_mismatch)"
+        return run, (f"CPU {cpu:,.0f} µs a request (Redis {redis_cpu:,.0f} more), the floor's "
+                     f"{{floor_cpu:,.0f}}: {{ratio:.2f}} by CPU time{note}", cpu)
+
     spent = _cpu_seconds(floor_pids)
     before = floor_run(floor_url, duration, work)
     floor_cpu = (_cpu_seconds(floor_pids) - spent) * 1e6 / max(1, before.requests)
-    spent, stored = _cpu_seconds(service_pids), _cpu_seconds(redis_pids)
-    push = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
-        "{threads}", str(WRK_THREADS)), 32, duration, work)
-    cpu = (_cpu_seconds(service_pids) - spent) * 1e6 / max(1, push.requests)
-    redis_cpu = (_cpu_seconds(redis_pids) - stored) * 1e6 / max(1, push.requests)
+    shared, (shared_note, shared_cpu) = pushes(start, WRK_THREADS)
+    # a thread and a connection per table or two: a table's pushes reach the worker that took
+    # its last (a phone keeping its connection, no proxy between): no catching up
+    own, (own_note, own_cpu) = pushes(start, 32)  # from `start` again: pushed whole first
     after = floor_run(floor_url, duration, work)
     floor = statistics.mean([before.rps, after.rps])
     # what a durable write costs by itself: the floor answering after one Redis script
-    from bench.endpoints import wrk
-
     stored = wrk(floor_url + "/floor/store", [b"{}"], {}, 32, duration, work)
     rows.append((STORE_FLOOR_ROW, stored,
                  floor, "bench/floor_app.py /floor/store: no token, no check, one write"))
-    note = "" if push.requests <= written else "; some tables ran out of appends (the " \
-                                              "last sent again: 409 record_base_mismatch)"
-    rows.append(("push: a table's record one action longer (appended)", push, floor,
-                 f"{len(ev.tokens)} tables in turn; CPU {cpu:,.0f} µs a request (Redis "
-                 f"{redis_cpu:,.0f} more), the floor's {floor_cpu:,.0f}: "
-                 f"{floor_cpu / cpu:.2f} by CPU time{note}"))
-    drain(push)
+    rows.append((OWN_CONNECTION_ROW, own, floor, own_note.format(
+        floor_cpu=floor_cpu, ratio=floor_cpu / own_cpu)))
+    rows.append(("push: a table's record one action longer (appended)", shared, floor,
+                 f"{len(ev.tokens)} tables in turn over shared connections; "
+                 + shared_note.format(floor_cpu=floor_cpu, ratio=floor_cpu / shared_cpu)))
 
 
 def redis_pid(ev: Event) -> int:
