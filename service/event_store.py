@@ -15,10 +15,13 @@ script may read and write them all:
                               document is `doc` with each table's result put in (`_assembled`).
                               A table's push writes its own field, not a document of every
                               table's records (megabytes at a 200-entrant event);
-- `cardref:ev:{<id>}:tails`   hash: `<round>.<table>` → what appends added to that table's
-                              record since its result was last written whole: one JSON line
-                              each (engine/records.py `appended` puts them in; the document,
-                              every view and check read the record as if written whole);
+- `cardref:ev:{<id>}:tails`   hash: `<round>.<table>` → how many appends that table's record
+                              took since its result was last written whole; each is a JSON line
+                              in `cardref:ev:{<id>}:lines` (hash: `<round>.<table>#<n>` → the
+                              n-th): an append writes one field, whatever the record's length.
+                              Read, they are put in (engine/records.py `appended`): the
+                              document, every view and check read the record as if written
+                              whole;
 - `cardref:ev:{<id>}:ends`    hash: `<round>.<table>` → the prefix key (hex) of that table's
                               record's end (engine/records.py `record_end`): the base an append
                               must name. Written with the record, gone with it (and whenever
@@ -82,7 +85,7 @@ _ID_PURPOSE = b"card-referee event id v1\x00"
 _ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
 
 # KEYS: 1 the event, 2 its secrets, 3 its tokens, 4 the idempotency record, 5 its results,
-# 6 its results' tails, 7 its records' ends, 8 its results' stamps.
+# 6 its results' tails, 7 its records' ends, 8 its results' stamps, 9 the tails' lines.
 # ARGV: 1 the expected version (0: the event must not exist yet), 2 the new document ("": the
 # document is unchanged), 3 the
 # request's digest ("": no Idempotency-Key), 4 the answer to keep, 5 its TTL in seconds, 6 the
@@ -93,6 +96,18 @@ _ANSWER_PURPOSE = b"card-referee idempotent answer v1\x00"
 # results): a change computed from the document alone still stands at a newer version of the
 # same frame (only tables' results changed since).
 _CHANGE = """
+-- a table's appends forgotten (its result written whole: they are in it), a thousand an HDEL
+local function forget_tail(field)
+  local n = tonumber(redis.call('HGET', KEYS[6], field) or '0')
+  local i = 1
+  while i <= n do
+    local names = {}
+    for k = i, math.min(n, i + 999) do names[#names + 1] = field .. '#' .. k end
+    redis.call('HDEL', KEYS[9], unpack(names))
+    i = i + 1000
+  end
+  redis.call('HDEL', KEYS[6], field)
+end
 if ARGV[3] ~= '' then
   local kept = redis.call('GET', KEYS[4])
   if kept then
@@ -117,7 +132,7 @@ for field, value in pairs(changes['results']) do
   if value == '' then redis.call('HDEL', KEYS[5], field)
   else redis.call('HSET', KEYS[5], field, value) end
   -- a result written whole: its appends are in it, and its end is the one given, or none
-  redis.call('HDEL', KEYS[6], field)
+  forget_tail(field)
   local ended = changes['ends'][field]
   if ended then redis.call('HSET', KEYS[7], field, ended)
   else redis.call('HDEL', KEYS[7], field) end
@@ -139,32 +154,62 @@ end
 return {'ok', tostring(version + 1)}
 """
 
-# KEYS: 1 the event, 2 its results, 3 their tails. ARGV: 1 "1": with the results; 2 (optional)
+# A table's appends from the (`from` + 1)-th on, as one text (a JSON line each, each ended by a
+# newline), false when there are none: read from the count in the tails hash and the lines
+# hash, a thousand lines an HMGET (Lua's unpack has a bound). Put at the head of every script
+# that reads appends.
+_TAIL_OF = """
+local function tail_of(tails, lines, field, from)
+  local n = tonumber(redis.call('HGET', tails, field) or '0')
+  if n <= from then return false end
+  local out = {}
+  local i = from + 1
+  while i <= n do
+    local last = math.min(n, i + 999)
+    local names = {}
+    for k = i, last do names[#names + 1] = field .. '#' .. k end
+    local got = redis.call('HMGET', lines, unpack(names))
+    for k = 1, #got do out[#out + 1] = got[k] end
+    i = last + 1
+  end
+  return table.concat(out, '\\n') .. '\\n'
+end
+"""
+
+# KEYS: 1 the event, 2 its results, 3 their tails, 4 their lines. ARGV: 1 "1": with the
+# results; 2 (optional)
 # one result's field, read alone with its tail (a table's record: not every table's). Returns
 # {doc, version, published, frame, {field, value, …}, stamp, {field, tail, …}, framestamp} at
 # one version.
-_READ = """
+_READ = _TAIL_OF + """
 local doc = redis.call('HMGET', KEYS[1], 'doc', 'version', 'published', 'frame', 'stamp',
                        'framestamp')
 local results, tails = {}, {}
 if ARGV[1] == '1' then
   results = redis.call('HGETALL', KEYS[2])
-  tails = redis.call('HGETALL', KEYS[3])
+  for i = 1, #results, 2 do
+    local tail = tail_of(KEYS[3], KEYS[4], results[i], 0)
+    if tail then
+      tails[#tails + 1] = results[i]
+      tails[#tails + 1] = tail
+    end
+  end
 elseif ARGV[2] then
   local one = redis.call('HGET', KEYS[2], ARGV[2])
   if one then results = {ARGV[2], one} end
-  local tail = redis.call('HGET', KEYS[3], ARGV[2])
+  local tail = tail_of(KEYS[3], KEYS[4], ARGV[2], 0)
   if tail then tails = {ARGV[2], tail} end
 end
 return {doc[1], doc[2], doc[3], doc[4] or '0', results, doc[5] or '', tails, doc[6] or ''}
 """
 
-# KEYS: 1 the event, 2 its results, 3 their tails, 4 their stamps. ARGV: 1 the frame stamp of the
+# KEYS: 1 the event, 2 its results, 3 their tails, 4 their stamps, 5 the tails' lines. ARGV: 1
+# the frame stamp of the
 # document the caller holds ("": none), then the stamp of each table's result it holds (field,
 # stamp, …). Returns {doc (false: the one the caller holds), version, published, frame,
 # {field, value, …}, stamp, {field, tail, …}, framestamp, {field, stamp, …}} at one version:
 # only the results (and tails) whose stamp is not the caller's, and those without a stamp.
-_READ_CHANGED = """
+_READ_CHANGED = _TAIL_OF + """
 local ev = redis.call('HMGET', KEYS[1], 'version', 'published', 'frame', 'stamp', 'framestamp')
 local doc = false
 if ev[1] and ((ev[5] or '') == '' or ev[5] ~= ARGV[1]) then
@@ -181,7 +226,7 @@ for _, field in ipairs(redis.call('HKEYS', KEYS[2])) do
   if now == nil or known[field] ~= now then
     results[#results + 1] = field
     results[#results + 1] = redis.call('HGET', KEYS[2], field)
-    local tail = redis.call('HGET', KEYS[3], field)
+    local tail = tail_of(KEYS[3], KEYS[5], field, 0)
     if tail then
       tails[#tails + 1] = field
       tails[#tails + 1] = tail
@@ -191,29 +236,19 @@ end
 return {doc, ev[1], ev[2], ev[3] or '0', results, ev[4] or '', tails, ev[5] or '', stamps}
 """
 
-# KEYS: 1 the results, 2 their tails, 3 the records' ends. ARGV: 1 a table's field. Returns
-# {result, tail, end} at one moment.
-_READ_TABLE = """
-return {redis.call('HGET', KEYS[1], ARGV[1]), redis.call('HGET', KEYS[2], ARGV[1]),
+# KEYS: 1 the results, 2 their tails, 3 the records' ends, 4 the tails' lines. ARGV: 1 a table's
+# field. Returns {result, tail, end} at one moment.
+_READ_TABLE = _TAIL_OF + """
+return {redis.call('HGET', KEYS[1], ARGV[1]), tail_of(KEYS[2], KEYS[4], ARGV[1], 0),
         redis.call('HGET', KEYS[3], ARGV[1])}
 """
 
-# KEYS: 1 the results' tails, 2 the records' ends. ARGV: 1 a table's field, 2 the start of the
-# append line to read from (`{"base":"<hex>"`: a line's first member is its base; "": the whole
-# tail). Returns {tail from that line (whole when no line starts so), end}: a process that kept
-# an earlier end of the record reads only the appends it has not seen, whatever the tail's length.
-# The line is looked for in the tail's last 16 KB first (it is most often the last or the one
-# before), then in all of it.
-_READ_TAIL = """
-local tail = redis.call('HGET', KEYS[1], ARGV[1])
-local needle = ARGV[2]
-if tail and needle ~= '' and string.sub(tail, 1, #needle) ~= needle then
-  local line = '\\n' .. needle
-  local at = string.find(tail, line, math.max(1, #tail - 16384), true) or
-             string.find(tail, line, 1, true)
-  if at then tail = string.sub(tail, at + 1) end
-end
-return {tail, redis.call('HGET', KEYS[2], ARGV[1])}
+# KEYS: 1 the results' tails, 2 the records' ends, 3 the tails' lines. ARGV: 1 a table's field,
+# 2 how many of its appends the caller has seen. Returns {the appends after those, end}: a
+# process that kept an earlier end of the record reads only the appends it has not seen.
+_READ_TAIL = _TAIL_OF + """
+return {tail_of(KEYS[1], KEYS[3], ARGV[1], tonumber(ARGV[2])),
+        redis.call('HGET', KEYS[2], ARGV[1])}
 """
 
 # An append to a table's record (engine/records.py `append`), the record not read: written if
@@ -221,12 +256,13 @@ return {tail, redis.call('HGET', KEYS[2], ARGV[1])}
 # round still open, the table still seated), the event not published, and the table's stored
 # end is the append's base. Other tables' writes meanwhile do not refuse it: its version is
 # taken here, the next, and kept beside the answer for a retry (the answer is sealed before).
-# KEYS: 1 the event, 2 its tokens, 3 the idempotency record, 4 the results' tails, 5 the
-# records' ends, 6 the results' stamps. ARGV: 1 the frame stamp, 2 the request's digest ("": no Idempotency-Key), 3
-# the answer to keep, 4 its TTL, 5 the acting token id ("": the director key), 6 the table's
-# field, 7 the base (hex), 8 the new end (hex), 9 the part (one JSON line), 10 the new stamp.
-# Returns {outcome, value}: ok/new version, replay/"#<version>\n<kept answer>", reused,
-# revoked, moved (the document or publication changed), base/"<the stored end>" (or "").
+# KEYS: 1 the event, 2 its tokens, 3 the idempotency record, 4 the results' tails, 5 the records'
+# ends, 6 the results' stamps, 7 the tails' lines. ARGV: 1 the frame stamp, 2 the request's digest
+# ("": no Idempotency-Key), 3 the answer to keep, 4 its TTL, 5 the acting token id ("": the
+# director key), 6 the table's field, 7 the base (hex), 8 the new end (hex), 9 the part (one JSON
+# line), 10 the new stamp. Returns {outcome, value}: ok/"<new version> <appends since the whole
+# record>", replay/"#<version>\n<kept answer>", reused, revoked, moved (the document or
+# publication changed), base/"<the stored end>" (or "").
 _APPEND = """
 if ARGV[2] ~= '' then
   local kept = redis.call('GET', KEYS[3])
@@ -244,14 +280,14 @@ local stored = redis.call('HGET', KEYS[5], ARGV[6])
 if stored ~= ARGV[7] then return {'base', stored or ''} end
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('HSET', KEYS[1], 'stamp', ARGV[10])
-local tail = redis.call('HGET', KEYS[4], ARGV[6]) or ''
-redis.call('HSET', KEYS[4], ARGV[6], tail .. ARGV[9] .. '\\n')
+local count = redis.call('HINCRBY', KEYS[4], ARGV[6], 1)
+redis.call('HSET', KEYS[7], ARGV[6] .. '#' .. count, ARGV[9])
 redis.call('HSET', KEYS[5], ARGV[6], ARGV[8])
 redis.call('HSET', KEYS[6], ARGV[6], ARGV[10])
 if ARGV[2] ~= '' then
   redis.call('SET', KEYS[3], ARGV[2] .. '\\n#' .. version .. '\\n' .. ARGV[3], 'EX', ARGV[4])
 end
-return {'ok', tostring(version)}
+return {'ok', tostring(version) .. ' ' .. tostring(count)}
 """
 
 
@@ -572,7 +608,7 @@ class EventStore:
         idem = f"{base}:idem:{hashlib.sha256(retry.key.encode()).hexdigest()}" if retry \
             else f"{base}:idem:-"
         return [base, f"{base}:secrets", f"{base}:tokens", idem, f"{base}:results",
-                f"{base}:tails", f"{base}:ends", f"{base}:stamps"]
+                f"{base}:tails", f"{base}:ends", f"{base}:stamps", f"{base}:lines"]
 
     def _call(self, what, *args, **kwargs):
         try:
@@ -586,7 +622,8 @@ class EventStore:
         results (`results=False`: what a table's push reads)."""
         keys = self._keys(eid)
         doc, version, published, frames, flat, stamp, tails, frame_stamp = self._call(
-            self._read, keys=[keys[0], keys[4], keys[5]], args=["1" if results else "0"])
+            self._read, keys=[keys[0], keys[4], keys[5], keys[8]],
+            args=["1" if results else "0"])
         if doc is None or version is None:
             return None
         frame = orjson.loads(doc)
@@ -617,15 +654,13 @@ class EventStore:
                          result_field(round_number, table))
         return (end or b"").decode()
 
-    def table_tail(self, eid: str, round_number: int, table: int, since: str = ""
+    def table_tail(self, eid: str, round_number: int, table: int, seen: int = 0
                    ) -> tuple[list[dict[str, Any]], str]:
         """The appends a table's record took since it was written whole (each with the base
-        it extended), and its end's key, read at one moment; with `since` (an end's key, hex),
-        only those from the append that extended that end, when it is one of them."""
+        it extended) but the first `seen`, and its end's key, read at one moment."""
         keys = self._keys(eid)
-        tail, end = self._call(self._read_tail, keys=[keys[5], keys[6]],
-                               args=[result_field(round_number, table),
-                                     f'{{"base":"{since}"' if since else ""])
+        tail, end = self._call(self._read_tail, keys=[keys[5], keys[6], keys[8]],
+                               args=[result_field(round_number, table), seen])
         return ([orjson.loads(line) for line in (tail or b"").split(b"\n") if line],
                 (end or b"").decode())
 
@@ -635,8 +670,8 @@ class EventStore:
         end's key ("" when no append may extend it), read at one moment."""
         keys = self._keys(eid)
         name = result_field(round_number, table)
-        kept, tail, end = self._call(self._read_table, keys=[keys[4], keys[5], keys[6]],
-                                     args=[name])
+        kept, tail, end = self._call(self._read_table,
+                                     keys=[keys[4], keys[5], keys[6], keys[8]], args=[name])
         if kept is None:
             return None, ""
         result = with_tail(kept, tail) if tail else orjson.loads(kept)
@@ -654,7 +689,7 @@ class EventStore:
         keys = self._keys(eid)
         args = [frame_stamp, *(x for pair in (known or {}).items() for x in pair)]
         doc, version, published, frames, flat, stamp, tails, framestamp, stamps = self._call(
-            self._read_changed, keys=[keys[0], keys[4], keys[5], keys[7]], args=args)
+            self._read_changed, keys=[keys[0], keys[4], keys[5], keys[7], keys[8]], args=args)
         if version is None or (doc is None and not frame_stamp):
             return None
         return StoredParts(eid, int(version), published == b"1", doc, _fields(flat),
@@ -670,7 +705,7 @@ class EventStore:
         keys = self._keys(eid)
         name = result_field(round_number, table)
         doc, version, published, frames, flat, stamp, tails, frame_stamp = self._call(
-            self._read, keys=[keys[0], keys[4], keys[5]], args=["0", name])
+            self._read, keys=[keys[0], keys[4], keys[5], keys[8]], args=["0", name])
         if doc is None or version is None:
             return None
         kept, added = _fields(flat), _fields(tails)
@@ -855,27 +890,30 @@ class EventStore:
                               int(current), int(frame))
 
     def append(self, eid: str, frame_stamp: str, round_number: int, table: int, base: str,
-               end: str, part: bytes, answer, retry: Retry | None, acting: str = "") -> bytes:
+               end: str, part: bytes, answer, retry: Retry | None, acting: str = ""
+               ) -> tuple[bytes, int | None]:
         """Add `part` (one JSON line) to a table's record if the document is still the one of
         `frame_stamp` and the record's stored end is `base` (hex); its end is `end` from then
-        on. The answer's bytes (`answer(version)`; a retry gets the kept one). Raises
-        BaseMismatch, DocumentMoved besides change's refusals."""
+        on. The answer's bytes (`answer(version)`; a retry gets the kept one) and how many
+        appends the record took since it was written whole, this one included (None: a retry
+        answered as before). Raises BaseMismatch, DocumentMoved besides change's refusals."""
         args: list[bytes | str | int] = [
             frame_stamp, retry.digest if retry else "", retry.seal(answer(0)) if retry else "",
             IDEMPOTENCY_SECONDS, acting, result_field(round_number, table), base, end, part,
             secrets.token_hex(8)]
         keys = self._keys(eid, retry)
         outcome, value = self._script(self._append, [keys[0], keys[2], keys[3], keys[5],
-                                                     keys[6], keys[7]], args, retry)
+                                                     keys[6], keys[7], keys[8]], args, retry)
         if outcome == "base":
             raise BaseMismatch("the table's stored record does not end where this append "
                                "begins: push the whole record", value.decode())
         if outcome == "moved":
             raise DocumentMoved("the event's document changed since the append was checked")
         if outcome == "ok":
-            return answer(int(value))
+            version, count = value.split()
+            return answer(int(version)), int(count)
         assert retry is not None or outcome != "replay"
-        return self._outcome(outcome, value, 0, b"", retry)[1]
+        return self._outcome(outcome, value, 0, b"", retry)[1], None
 
     def kept_answer(self, eid: str, retry: Retry) -> bytes | None:
         """The answer kept for `retry`'s key, when it was this very request (IdempotencyKeyReused

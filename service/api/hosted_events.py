@@ -1141,7 +1141,8 @@ def _table_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             change = Change.of_result(number, table, stored)
             if end is not None and checked.result is not None and \
                     checked.result.record is not None:
-                _remember(end, (eid, number, table))
+                _remember(end)
+                _hold((eid, number, table), end.key, 0)
                 change.ends[event_store.result_field(number, table)] = end.key.hex()
             if "result" in rnd["tables"][where]:
                 # a document stored whole, before each result was kept apart: its results
@@ -1285,10 +1286,10 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             if end is None:
                 # another process's append: caught up from the last end of this record kept
                 # here, reading only the appends made since (most often one)
-                held = _TABLE_ENDS.get((eid, number, table))
-                tail, stored = db().table_tail(eid, number, table,
-                                               held.hex() if held in _ENDS else "")
-                end = _caught_up(tail, stored, base, (eid, number, table))
+                held, counted = _TABLE_ENDS.get((eid, number, table), (b"", 0))
+                seen = counted if counted is not None and held in _ENDS else 0
+                tail, stored = db().table_tail(eid, number, table, seen)
+                end = _caught_up(tail, stored, base, (eid, number, table), seen)
             if end is None:
                 result, stored = db().table_record(eid, number, table)
                 if stored == base and result is not None:
@@ -1327,20 +1328,22 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
             raise
         assert done.end is not None, "a consistent record has an end"
         keep_replay(done.report, done.state)
-        _remember(done.end, (eid, number, table))
-        # stored with the base it extends, first (event_store's tail read finds the line by
-        # its start): a process that kept an earlier end of this record catches up from it
-        # (`_caught_up`), not from the whole record
-        part = orjson.dumps({"base": parts["base"], **done.part})
+        _remember(done.end)
+        # stored with the base it extends: a process that kept an earlier end of this record
+        # catches up from it (`_caught_up`), not from the whole record
+        part = orjson.dumps({**done.part, "base": parts["base"]})
         extra = {"round": number, "table": table, "end": done.end.position()}
 
         def answer(version: int) -> bytes:
             return orjson.dumps({"id": eid, "version": version, **extra})
         for _ in range(event_store.APPLY_ATTEMPTS):
             try:
-                return answered(db().append(eid, frame_stamp, number, table, parts["base"],
-                                            done.end.key.hex(), part, answer, retry,
-                                            acting=token.id))
+                body, count = db().append(eid, frame_stamp, number, table, parts["base"],
+                                          done.end.key.hex(), part, answer, retry,
+                                          acting=token.id)
+                if count is not None:
+                    _hold((eid, number, table), done.end.key, count)
+                return answered(body)
             except DocumentMoved:
                 # the director wrote the document since (or published): the append stands if
                 # the round is still open to it and its table still seated there
@@ -1355,7 +1358,7 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 
 
 def _caught_up(tail: list[dict[str, Any]], stored: str, base: str,
-               table: tuple[str, int, int]) -> records.RecordEnd | None:
+               table: tuple[str, int, int], seen: int) -> records.RecordEnd | None:
     """The end `base` names, made from an earlier end of the same record kept here and the
     appends stored since (`tail`, each with its base): an append after others this process
     did not see replays those, not the whole record. None when no end of the tail is kept
@@ -1367,7 +1370,7 @@ def _caught_up(tail: list[dict[str, Any]], stored: str, base: str,
     if start is None:
         return None
     end: records.RecordEnd | None = _ENDS[bytes.fromhex(tail[start]["base"])]
-    for part in tail[start:]:
+    for k, part in enumerate(tail[start:], start=start + 1):
         assert end is not None
         try:
             done = records.append(end, {k: v for k, v in part.items() if k != "base"})
@@ -1376,7 +1379,8 @@ def _caught_up(tail: list[dict[str, Any]], stored: str, base: str,
         end = done.end if done.report["consistent"] else None
         if end is None:
             return None
-        _remember(end, table)
+        _remember(end)
+        _hold(table, end.key, seen + k)
     return end if end is not None and end.key.hex() == base else None
 
 
@@ -1388,7 +1392,8 @@ def _end_of(record: Any, table: tuple[str, int, int]) -> records.RecordEnd | Non
     report, _, checkpoint = _replayed_from(record)
     end = records.record_end(record, checkpoint) if report["consistent"] else None
     if end is not None:
-        _remember(end, table)
+        _remember(end)
+        _hold(table, end.key, None)
     return end
 
 
@@ -1916,22 +1921,26 @@ _ENDS: dict[bytes, records.RecordEnd] = {}
 _ENDS_KEEP = 1024
 
 
-# The last end kept here of each table's record, by (event, round, table): where an append
-# another process took is caught up from.
-_TABLE_ENDS: dict[tuple[str, int, int], bytes] = {}
+# The last end of each table's record this process saw, by (event, round, table), with how many
+# appends the record had taken there since it was written whole (None: not known): an append
+# another process took is caught up from there, reading only the appends after those.
+_TABLE_ENDS: dict[tuple[str, int, int], tuple[bytes, int | None]] = {}
 
 
-def _remember(end: records.RecordEnd, table: tuple[str, int, int] | None = None) -> None:
-    """Keep `end` (of `table`'s record, when known: its last end kept here)."""
+def _remember(end: records.RecordEnd) -> None:
     with _CHECKPOINTS_LOCK:
         if end.key not in _ENDS and len(_ENDS) >= _ENDS_KEEP:
             _ENDS.pop(next(iter(_ENDS)))
         _ENDS[end.key] = end
-        if table is not None:
-            if table not in _TABLE_ENDS and len(_TABLE_ENDS) >= _ENDS_KEEP:
-                _TABLE_ENDS.pop(next(iter(_TABLE_ENDS)))
-            _TABLE_ENDS[table] = end.key
     _keep_checkpoint(end.checkpoint)
+
+
+def _hold(table: tuple[str, int, int], key: bytes, seen: int | None) -> None:
+    """`key` is the end of `table`'s record this process saw last, after `seen` appends."""
+    with _CHECKPOINTS_LOCK:
+        if table not in _TABLE_ENDS and len(_TABLE_ENDS) >= _ENDS_KEEP:
+            _TABLE_ENDS.pop(next(iter(_TABLE_ENDS)))
+        _TABLE_ENDS[table] = (key, seen)
 
 
 # What an append checks of the document without results — its rounds, whether each is

@@ -808,15 +808,24 @@ def test_an_event_on_a_redis_cluster_keeps_its_keys_on_one_node():
         ev = Hosted(client, event(8, rounds=1, seating="random"))
         ev.start_round()
         doc = ev.document()
-        ev.ok(ev.put_result(1, 1, {"record": record_for(doc, 1, 1, seed=7)},
-                            **{"Idempotency-Key": "c1"}))
+        whole = record_for(doc, 1, 1, seed=7)
+        # a part of the record pushed, the rest appended (the appends' lines and the results'
+        # stamps are keys of the event's too), the view read from what changed
+        end = ev.ok(ev.put_result(1, 1, {"record": grown(whole, 3)},
+                                  **{"Idempotency-Key": "c1"}))["end"]
+        ev.ok(client.post(f"/v1/events/{ev.id}/rounds/1/tables/1/record", headers=bearer(
+            ev.tables[1]), json={**record_append(grown(whole, 3), whole), "base": end["key"]}))
+        assert client.get(f"/v1/events/{ev.id}").status_code == 200
         ev.ok(ev.put_result(1, 2, reported_for(doc, 1, 2)))
+        assert client.get(f"/v1/events/{ev.id}").status_code == 200
         ev.ok(ev.post("/rounds/1/close"))
+        assert ev.document()["rounds"][0]["tables"][0]["result"] == {"record": whole}
         assert verify_seating(ev.document(), 1)
         node = cluster.master_of_key(f"cardref:ev:{{{ev.id}}}")
         keys = {k if isinstance(k, str) else k.decode()
                 for k in node.client.scan_iter(f"cardref:ev:{{{ev.id}}}*")}
-        assert {f"cardref:ev:{{{ev.id}}}", f"cardref:ev:{{{ev.id}}}:tokens"} <= keys
+        assert {f"cardref:ev:{{{ev.id}}}", f"cardref:ev:{{{ev.id}}}:tokens",
+                f"cardref:ev:{{{ev.id}}}:stamps"} <= keys
         assert any(":idem:" in k for k in keys)
     finally:
         cluster.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import orjson
 import pytest
 from hypothesis import Phase, given, settings, strategies as st
 
@@ -249,7 +250,7 @@ def test_a_process_that_missed_some_appends_catches_up_from_an_end_it_kept(redis
 
 def test_a_process_that_missed_appends_reads_only_the_appends_since_its_last_end(redis_url,
                                                                                 monkeypatch):
-    """The store answers the tail from the append that extended the last end this process
+    """The store answers the appends after those this process had seen at the last end it
     kept of the table's record: what it missed, not every append since the whole push (a long
     match's tail is thousands of lines)."""
     from service.event_store import EventStore
@@ -262,7 +263,7 @@ def test_a_process_that_missed_appends_reads_only_the_appends_since_its_last_end
                                             "base": ends[-1]["key"]}))["end"])
     for gone in ends[4:]:  # as another worker took these two appends
         hosted_events._ENDS.pop(bytes.fromhex(gone["key"]))
-    hosted_events._TABLE_ENDS[ev.id, 1, 1] = bytes.fromhex(ends[3]["key"])
+    hosted_events._TABLE_ENDS[ev.id, 1, 1] = (bytes.fromhex(ends[3]["key"]), 3)
     read: list[list[dict]] = []
     table_tail = EventStore.table_tail
 
@@ -274,10 +275,44 @@ def test_a_process_that_missed_appends_reads_only_the_appends_since_its_last_end
     ev.ok(append(ev, 1, 1, {**record_append(cuts[5], cuts[6]), "base": ends[-1]["key"]}))
     assert [part["base"] for part in read[0]] == [ends[3]["key"], ends[4]["key"]]
     assert table_result(ev) == {"record": cuts[6]}
-    # from the first append, or from an end no stored append extends: the whole tail
     store = EventStore(redis_url, 5.0)
     whole, _ = store.table_tail(ev.id, 1, 1)
     assert [part["base"] for part in whole] == [end["key"] for end in ends]
-    assert store.table_tail(ev.id, 1, 1, since=ends[0]["key"])[0] == whole
-    assert store.table_tail(ev.id, 1, 1, since="ab" * 32)[0] == whole
-    assert store.table_tail(ev.id, 1, 1, since=ends[5]["key"])[0] == whole[5:]
+    assert store.table_tail(ev.id, 1, 1, seen=5)[0] == whole[5:]
+    assert store.table_tail(ev.id, 1, 1, seen=6)[0] == []
+    # written whole again: the appends are in the record, none is left to read
+    ev.ok(ev.put_result(1, 1, {"record": cuts[6]}))
+    assert store.table_tail(ev.id, 1, 1) == ([], ev.ok(ev.put_result(1, 1, {
+        "record": cuts[6]}))["end"]["key"])
+
+
+def test_a_long_tail_of_appends_is_kept_and_read_whole(redis_url):
+    """Each append is one field in the store, whatever the record's length (a Guandan match is
+    thousands of actions): more than a thousand appends read back in order, whole and from
+    any point, and forgotten when the record is written whole."""
+    import redis
+
+    from service.event_store import EventStore, result_field
+
+    ev, record = open_round(redis_url, 16)
+    first = ev.ok(ev.put_result(1, 1, {"record": record_cut(record, 2)}))["end"]["key"]
+    store = EventStore(redis_url, 5.0)
+    frame_stamp = store.get(ev.id, results=False).frame_stamp
+    keys, base, lines = [f"{k:064x}" for k in range(1, 2602)], first, []
+    for k, end in enumerate(keys):
+        line = {"actions": [], "deals": [], "n": k, "base": base}
+        body, count = store.append(ev.id, frame_stamp, 1, 1, base, end, orjson.dumps(line),
+                                   lambda version: b"{}", None)
+        assert count == k + 1
+        lines.append(line)
+        base = end
+    tail, stored = store.table_tail(ev.id, 1, 1)
+    assert tail == lines and stored == keys[-1]
+    assert store.table_tail(ev.id, 1, 1, seen=1999)[0] == lines[1999:]
+    fields = redis.Redis.from_url(redis_url).hlen(f"cardref:ev:{{{ev.id}}}:lines")
+    assert fields >= len(lines)
+    ev.ok(ev.put_result(1, 1, {"record": record_cut(record, 2)}))
+    assert store.table_tail(ev.id, 1, 1)[0] == []
+    assert not redis.Redis.from_url(redis_url).hexists(
+        f"cardref:ev:{{{ev.id}}}:lines", f"{result_field(1, 1)}#1")
+
