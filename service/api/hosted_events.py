@@ -738,28 +738,16 @@ def _reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                              _503=_COMMON_PROBLEMS["_503"])})
     @called_directly
     def public_view(eid: str):
-        # Cached by the event's version and its change's stamp: most reads find it without
-        # reading the document. The stamp, because a Redis failover may lose a change and
-        # give its version's number to another document (docs/operations.md).
-        found = db().revision(eid) if kept_in is not None and \
-            event_store.EVENT_ID.fullmatch(eid) else None
-        if found is None:
-            raise EventNotFound("no event of this id is kept here", "eid")
-        version, stamp = found
-        key = _public_key(eid, version, stamp)
-        body = ext.cache.get(key)
-        if body is None:
+        def build() -> tuple[int, str, bytes] | None:
             # a new version: built from what changed since the last view built here, only
             # that read from the store
             built = _BUILT.get(eid)
             parts = db().parts(eid, *_held(built))
             if parts is None:
-                raise EventNotFound("no event of this id is kept here", "eid")
-            version, stamp, body = parts.version, parts.stamp, orjson.dumps(
-                public_of(parts, built))
-            key = _public_key(eid, version, stamp)
-            ext.cache.set(key, body)
-        return cached_answer(key, body, version, stamp)
+                return None
+            return parts.version, parts.stamp, orjson.dumps(public_of(parts, built))
+        return cached_at_latest(eid, lambda version, stamp: _public_key(eid, version, stamp),
+                                build)
 
     @blp.route("/<eid>/rounds/<int:number>/tables/<int:table>/record", methods=["GET"])
     @blp.doc(operationId="getEventTableRecord",
@@ -781,20 +769,35 @@ def _reading_routes(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
                                     _503=_COMMON_PROBLEMS["_503"])})
     @called_directly
     def table_record(eid: str, number: int, table: int):
+        def build() -> tuple[int, str, bytes] | None:
+            # the document without its results and this table's result alone, at one version
+            snap = db().with_table_result(eid, number, table)
+            if snap is None:
+                return None
+            return snap.version, snap.stamp, _closed_record(snap, number, table)
+        return cached_at_latest(
+            eid, lambda version, stamp: _record_key(eid, version, stamp, number, table), build)
+
+    def cached_at_latest(eid: str, key_of: Callable[[int, str], str],
+                         build: Callable[[], tuple[int, str, bytes] | None]) -> Response:
+        """An answer about the event at its latest change, cached by it: its version and its
+        change's stamp (a Redis failover may lose a change and give its version's number to
+        another document: docs/operations.md), so that most reads find it without reading
+        the document. `key_of(version, stamp)` names it in the cache; `build()` reads the
+        store and makes it (version, stamp, body), None when there is no such event."""
         found = db().revision(eid) if kept_in is not None and \
             event_store.EVENT_ID.fullmatch(eid) else None
         if found is None:
             raise EventNotFound("no event of this id is kept here", "eid")
         version, stamp = found
-        key = _record_key(eid, version, stamp, number, table)
+        key = key_of(version, stamp)
         body = ext.cache.get(key)
         if body is None:
-            # the document without its results and this table's result alone, at one version
-            snap = db().with_table_result(eid, number, table)
-            if snap is None:
+            made = build()
+            if made is None:
                 raise EventNotFound("no event of this id is kept here", "eid")
-            version, stamp, body = snap.version, snap.stamp, _closed_record(snap, number, table)
-            key = _record_key(eid, version, stamp, number, table)
+            version, stamp, body = made
+            key = key_of(version, stamp)
             ext.cache.set(key, body)
         return cached_answer(key, body, version, stamp)
 
