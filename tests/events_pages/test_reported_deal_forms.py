@@ -191,16 +191,21 @@ def test_a_table_reports_each_games_deal_from_the_published_form(chromium, event
     click(chromium, "lang-switch")
 
 
+def open_on_director_page(chromium, base: str, ev) -> None:
+    """The director's page with `ev` kept in this browser (its director token), opened."""
+    chromium.get(f"{base}/director")
+    chromium.execute_script(
+        "localStorage.setItem('cardref.director.events', arguments[0])",
+        json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
+    chromium.get(f"{base}/director")
+    click(chromium, f"open-{ev.id}")
+
+
 def test_the_director_enters_each_games_deal_from_the_published_form(chromium, events_service):
     base = events_service
     for k, (game_id, described) in enumerate(sorted(reporting_games(base).items())):
         ev = OneTable(base, game_id, seed=100 + k)
-        chromium.get(f"{base}/director")
-        chromium.execute_script(
-            "localStorage.setItem('cardref.director.events', arguments[0])",
-            json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
-        chromium.get(f"{base}/director")
-        click(chromium, f"open-{ev.id}")
+        open_on_director_page(chromium, base, ev)
         click(chromium, "result-1")
         wait_for(chromium, lambda d: finds(d, '[data-testid="reported-deal"]'), what="the form")
         bad, field = ev.refused_deal(described)
@@ -277,12 +282,7 @@ def test_each_seat_confirms_a_reported_result_before_the_table_sends_it(chromium
     wait_for(chromium, lambda d: "全席の確認なし" in find(d, "table-result-1").text,
              what="the public mark in Japanese")
     click(chromium, "lang-switch")
-    chromium.get(f"{base}/director")
-    chromium.execute_script(
-        "localStorage.setItem('cardref.director.events', arguments[0])",
-        json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
-    chromium.get(f"{base}/director")
-    click(chromium, f"open-{ev.id}")
+    open_on_director_page(chromium, base, ev)
     wait_for(chromium, lambda d: "not confirmed by every seat" in find(d, "table-status-1").text,
              what="the unconfirmed result marked")
     # the last seat signed the score sheet: the director's form says which seats tapped, and
@@ -323,12 +323,7 @@ def test_a_table_calls_the_referee_and_the_director_clears_the_call(chromium, ev
     waiting = api(base, "GET", f"/v1/events/{ev.id}/calls", token=ev.director)["calls"]
     assert [(c["table"], c["reason"]) for c in waiting] == [(1, "ruling")]
     # the director's live watch marks the table, with how long it has waited, and clears it
-    chromium.get(f"{base}/director")
-    chromium.execute_script(
-        "localStorage.setItem('cardref.director.events', arguments[0])",
-        json.dumps({ev.id: {"id": ev.id, "name": ev.id, "token": ev.director, "tables": {}}}))
-    chromium.get(f"{base}/director")
-    click(chromium, f"open-{ev.id}")
+    open_on_director_page(chromium, base, ev)
     shown = wait_for(chromium, lambda d: finds(d, '[data-testid="table-call-1"]'), timeout=20,
                      what="the call in the live watch")
     assert "ruling" in shown[0].text or "rules" in shown[0].text
