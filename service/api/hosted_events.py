@@ -1363,9 +1363,10 @@ def _append_route(blp: RefereeBlueprint, h: SimpleNamespace) -> None:
 def _caught_up(tail: list[dict[str, Any]], stored: str, base: str,
                table: tuple[str, int, int], seen: int) -> records.RecordEnd | None:
     """The end `base` names, made from an earlier end of the same record kept here and the
-    appends stored since (`tail`, each with its base): an append after others this process
-    did not see replays those, not the whole record. None when no end of the tail is kept
-    here, or `base` is not the stored end."""
+    appends stored since (`tail`, each with its base: those after the first `seen` of the
+    record's appends): an append after others this process did not see replays those, not the
+    whole record. None when no end of the tail is kept here, or `base` is not the stored
+    end."""
     if stored != base:
         return None
     start = next((k for k in range(len(tail) - 1, -1, -1)
