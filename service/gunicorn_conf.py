@@ -41,6 +41,7 @@ yield_after_request = _worker_model == "gevent"
 # (logger card_referee.access, one JSON line per request with its X-Request-ID), on under
 # `card-referee serve` (CARDREF_ACCESS_LOG=off to silence it); gunicorn's own stays off.
 accesslog = None
+logger_class = "service.workers.Logger"  # gunicorn's access log off unless asked for
 logconfig_dict = gunicorn_logconfig((os.environ.get("CARDREF_LOG_FORMAT") or "json").lower(),
                                     (os.environ.get("CARDREF_LOG_LEVEL") or "INFO").upper())
 control_socket_disable = True  # gunicorn ≥ 25 would open one under $HOME

@@ -5,6 +5,7 @@ import logging
 import re
 import socket
 import time
+from pathlib import Path
 
 import pytest
 
@@ -181,6 +182,28 @@ def test_gunicorn_logs_through_the_json_formatter():
     conf = gunicorn_logconfig("json", "INFO")
     assert conf["formatters"]["cardref"]["()"] == "service.logs.JsonFormatter"
     assert conf["loggers"]["gunicorn.access"]["propagate"] is False
+
+
+def test_gunicorns_own_access_log_costs_nothing_unless_asked_for(monkeypatch):
+    """The service writes its own access log: gunicorn's, on whenever a logconfig_dict is
+    given, would build every request's atoms to drop them. With `--access-logfile` it logs."""
+    from gunicorn.config import Config
+
+    from service.logs import gunicorn_logconfig
+    from service.workers import Logger
+
+    built = []
+    monkeypatch.setattr(Logger, "atoms", lambda self, *args: built.append(args) or {})
+    for accesslog, logs in ((None, False), ("-", True)):
+        cfg = Config()
+        cfg.set("logconfig_dict", gunicorn_logconfig("json", "INFO"))
+        cfg.set("accesslog", accesslog)
+        logger = Logger(cfg)
+        assert logger.access_log_enabled is logs
+        logger.access(None, None, {}, None)
+        assert bool(built) is logs
+    with open(Path(__file__).resolve().parents[2] / "service" / "gunicorn_conf.py") as conf:
+        assert 'logger_class = "service.workers.Logger"' in conf.read()
 
 
 # ---------------------------------------------------------------- readiness
