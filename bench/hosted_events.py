@@ -19,7 +19,9 @@ measures its rows (wrk, 32 connections for req/s, 8 for p50/p99):
   (each wrk thread its own tables, so a table's next push follows its last, though not
   always on the same worker: a page keeps its connection, wrk's threads share theirs, and a
   worker that did not see a table's last push reads its record from Redis); the req/s ratio
-  against the floor, target >= 0.5;
+  against the floor, target >= 0.5; and the same pushes with each table on a connection
+  (and a wrk thread) of its own, 50 connections: a phone keeping its connection to the
+  laptop, every push of a table on the worker that took its last (no target);
 - public view: GET /v1/events/{id} of the event at one version (cached by version, its
   compressed bodies beside it), plain and br, target >= 0.5 of the floor; and a closed round's
   table's whole record (GET …/rounds/1/tables/1/record), cached the same way;
@@ -534,14 +536,15 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
     floor_pids, service_pids = _tree(servers[0].pid), _tree(servers[1].pid)
     redis_pids = [redis_pid(ev)]
 
-    def pushes(at: int, threads: int) -> tuple[Any, str]:
-        """One wrk run of the tables' appends from `at` actions, its tables shared by
-        `threads` threads: the run and its note (its CPU time a request)."""
+    def pushes(at: int, threads: int, connections: int = 32) -> tuple[Any, str]:
+        """One wrk run of the tables' appends from `at` actions (to each record's end), its
+        tables shared by `threads` threads over `connections`: the run and its note (its CPU
+        time a request)."""
         bodies = os.path.join(work, f"push-{at}.txt")
-        written = push_bodies(ev, at, 240, bodies)
+        written = push_bodies(ev, at, 10_000, bodies)
         spent, stored = _cpu_seconds(service_pids), _cpu_seconds(redis_pids)
         run = wrk_run(url, _PUSH_LUA.replace("{bodies}", bodies).replace(
-            "{threads}", str(threads)), 32, duration, work, threads)
+            "{threads}", str(threads)), connections, duration, work, threads)
         cpu = (_cpu_seconds(service_pids) - spent) * 1e6 / max(1, run.requests)
         redis_cpu = (_cpu_seconds(redis_pids) - stored) * 1e6 / max(1, run.requests)
         drain(run)
@@ -554,9 +557,9 @@ def push_row(ev: Event, url: str, floor_url: str, start: int, duration: float, w
     before = floor_run(floor_url, duration, work)
     floor_cpu = (_cpu_seconds(floor_pids) - spent) * 1e6 / max(1, before.requests)
     shared, (shared_note, shared_cpu) = pushes(start, WRK_THREADS)
-    # a thread and a connection per table or two: a table's pushes reach the worker that took
-    # its last (a phone keeping its connection, no proxy between): no catching up
-    own, (own_note, own_cpu) = pushes(start, 32)  # from `start` again: pushed whole first
+    # a thread and a connection per table: a table's pushes reach the worker that took its
+    # last (a phone keeping its connection, no proxy between): no catching up
+    own, (own_note, own_cpu) = pushes(start, len(ev.tokens), len(ev.tokens))  # pushed whole first
     after = floor_run(floor_url, duration, work)
     floor = statistics.mean([before.rps, after.rps])
     # what a durable write costs by itself: the floor answering after one Redis script
