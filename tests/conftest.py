@@ -58,3 +58,10 @@ def pytest_configure(config):
     module fixture (a Redis Cluster, two services) builds it once."""
     if getattr(config.option, "dist", None) == "load":
         config.option.dist = "loadgroup"
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and not any(arg.startswith("--dist") or arg == "-d"
+                                           for arg in workerinput.get("mainargv", ())):
+        # A worker parses the command line again and sets its options before this hook runs
+        # (xdist's setup_config): without --dist it took "load" and would not name each
+        # test's group in its node id, which is what the controller's loadgroup reads.
+        config.option.loadgroup = True

@@ -28,6 +28,8 @@ REFEREE_KEY = "generated-client-referee"
 PRODUCT_GAMES = sorted(g.id for g in registry.all_games() if g.id not in ("toy", "crash"))
 MAX_STEPS = 1500
 ENGINE_WIDE = ("game_finished", "number_out_of_range")  # refused alike in every game
+# one worker runs this file: the client is generated, and the service started, once
+pytestmark = pytest.mark.xdist_group("generated_client")
 
 
 def _generator() -> list[str]:
