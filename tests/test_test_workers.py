@@ -41,7 +41,9 @@ def test_tests_sharing_an_xdist_group_run_on_one_worker(tmp_path):
     (tmp_path / "test_grouping.py").write_text(_TESTS)
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     env.pop("PYTEST_XDIST_WORKER", None)
+    # schemathesis' and anyio's plugins cost each worker seconds to import and play no part here
     proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:schemathesis", "-p", "no:anyio",
                            "--rootdir", str(tmp_path), str(tmp_path)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
