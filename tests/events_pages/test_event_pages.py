@@ -68,7 +68,9 @@ def _create_event(driver, base: str, name: str, *, minutes: int | None = None) -
         field.clear()
         field.send_keys(str(minutes))
     find(driver, "ev-create").click()
-    wait_for(driver, lambda d: find(d, "event-name").text == name, what="the event's own page")
+    # a loaded machine (the whole suite on 2 cores) has taken over 15 s to create and open one
+    wait_for(driver, lambda d: find(d, "event-name").text == name, timeout=40,
+             what="the event's own page")
     (event_id,) = [k for k, v in _kept_events(driver).items() if v["name"] == name]
     return event_id
 
