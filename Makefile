@@ -61,7 +61,8 @@ test-fast: $(STAMP)
 # Events' costs against their targets (bench/event_costs.py: an event of 200 entrants built and
 # measured in about a minute, no wrk), then every endpoint against the bare Flask floor, one
 # table (a few minutes; needs wrk), then the hosted events' rows (a table's push, a 200-entrant
-# event's public view, 50 tables pushing at once: bench/hosted_events.py, about 3 minutes more).
+# event's public view, 50 tables pushing at once: bench/hosted_events.py, about 3 minutes more),
+# and the table page's taps in Chromium (bench/table_page.py, about a minute).
 # wrk (the load generator) from the distribution when missing and run as root; otherwise the
 # bench says what to install.
 bench: $(STAMP)
@@ -71,6 +72,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/event_costs.py
 	$(VENV)/bin/python bench/endpoints.py
 	$(VENV)/bin/python bench/hosted_events.py
+	$(VENV)/bin/python bench/table_page.py
 
 openapi: $(RUNTIME_STAMP)
 	$(VENV)/bin/card-referee openapi openapi.yaml

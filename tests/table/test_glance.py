@@ -1,15 +1,11 @@
 """The table at a glance and one tap per act, on a phone held upright (390 px): a whole Guandan
-deal entered by tapping what the page offers — random legal actions, each tapped as a referee
-does (the cards played, then their play; a pass or any other act without cards in the fixed
-bar) — counting the taps per entry and timing each tap until the next screen is ready, in
-Japanese, with no English word on the play screen."""
+deal entered by tapping what the page offers (tests/table/tapping.py) — random legal actions,
+each tapped as a referee does — counting the taps per entry, in Japanese, with no English word
+on the play screen. How long a tap takes is measured by bench/table_page.py, not asserted here."""
 from __future__ import annotations
 
 import json
 import random
-import re
-import statistics
-import time
 import urllib.request
 
 from selenium.webdriver.common.by import By
@@ -27,95 +23,7 @@ from tests.table.pagedriver import (
     tid,
     wait_present,
 )
-
-# One entry in one round trip to the browser: tap each card of `cards` in the hand (a copy not
-# yet tapped), then the button saying `words` (in the fixed bar, or among the plays the cards
-# make), each tap timed until the next screen is ready — a card tap: the page drawn again; the
-# last tap: the entry made, the service's answers in and the seat to act with its actions drawn
-# (or the deal's result) — and painted (the next animation frame). Answers the taps and times,
-# and the play screen's visible words once ready (for the language check).
-_TAP_ENTRY = """
-const [cards, words, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-const q = (s) => document.querySelector(s);
-const app = document.getElementById("app");
-const count = () => document.querySelectorAll('[data-testid="entries"] > li').length;
-const idle = () => !app.dataset.busy;
-const times = [];
-let taps = 0;
-function settle(pred, then) {
-  const t0 = performance.now();
-  const tick = () => {
-    if (pred()) return requestAnimationFrame(() => then(performance.now() - t0));
-    if (performance.now() - t0 > 20000) return done({ error: "timeout" });
-    setTimeout(tick, 1);
-  };
-  tick();
-}
-function tap(el, ready, then) {
-  const t0 = performance.now();
-  el.click(); taps += 1;
-  const tick = () => {
-    if (ready()) return requestAnimationFrame(() => { times.push(performance.now() - t0); then(); });
-    if (performance.now() - t0 > 20000) return done({ error: "timeout after a tap" });
-    setTimeout(tick, 1);
-  };
-  tick();
-}
-function visibleWords() {
-  // the play screen as read: hidden and collapsed parts are not in innerText; ids and hashes
-  // (the seed commitment, a seed) are set in .mono and are not words
-  const text = app.innerText;
-  const ids = [...app.querySelectorAll(".mono")].map((x) => x.innerText);
-  return ids.reduce((t, id) => t.split(id).join(" "), text);
-}
-const ready = () => idle() && (q('[data-testid="result"]') || q('[data-testid="plays"]'));
-settle(ready, () => {
-  if (q('[data-testid="result"]')) return done({ result: true, words: visibleWords() });
-  const seat = q('[data-testid="to-act"]').textContent.split(/[:：]\\s*/).pop().trim();
-  // after an entry the seat to act and its hand are on the screen (the page scrolled to them)
-  const inView = ["to-act", "hand"].every((id) => {
-    const el = q(`[data-testid="${id}"]`);
-    if (!el) return true;
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.bottom <= window.innerHeight;
-  });
-  if (cards === null) return done({ seat, inView, words: visibleWords() });
-  const steps = [...cards];
-  const next = () => {
-    if (steps.length) {
-      const c = steps.shift();
-      const el = [...document.querySelectorAll(`[data-testid="hand-${c}"]`)]
-        .find((b) => b.getAttribute("aria-pressed") !== "true");
-      if (!el) return done({ error: `no ${c} left to tap in the hand` });
-      return tap(el, () => true, next);
-    }
-    const before = count();
-    const where = cards.length ? "plays" : "act-bar";
-    const buttons = [...document.querySelectorAll(`[data-testid="${where}"] button.legal`)];
-    const button = buttons.find((b) => b.textContent === words);
-    if (!button) return done({ error: `no button "${words}" in ${where}: ${buttons.map((b) => b.textContent)}` });
-    tap(button, () => count() > before && ready(), () => done({ taps, times }));
-  };
-  next();
-});
-"""
-
-# What a Japanese referee reads must be Japanese: no ASCII word of two letters or more (seat
-# ids like p1, card codes like H2, numbers and the symbols of cards are not words).
-ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def api(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())
-
-
-def action_cards(action: dict) -> list[str]:
-    if isinstance(action.get("cards"), list):
-        return action["cards"]
-    return [action["card"]] if isinstance(action.get("card"), str) else []
+from tests.table.tapping import action_cards, api, tap_a_whole_deal
 
 
 def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_service):
@@ -134,43 +42,14 @@ def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_servi
         assert len(standings) == 2 and all("レベル" in s for s in standings), standings
         assert no_sideways_scroll(driver)[0] <= no_sideways_scroll(driver)[1]
 
-        state = saved_match(driver)["deals"][-1]["answer"]["state"]
-        taps, budget, times, send_times, entries_made = 0, 0, [], [], 0
-        english: set[str] = set()
-        started = time.monotonic()
-        for _ in range(400):
-            seen = driver.execute_async_script(_TAP_ENTRY, None, "")
-            assert "error" not in seen, seen
-            english |= set(ENGLISH_WORD.findall(seen["words"]))
-            if seen.get("result"):
-                break
-            assert seen["inView"] or not entries_made, f"after entry {entries_made}: the seat to act out of view"
-            listed = api(table_service, "/v1/legal-actions",
-                         {"state": state, "player": seen["seat"]})["actions"]
-            action = rng.choice(listed)
-            cards = action_cards(action)
-            done = driver.execute_async_script(_TAP_ENTRY, cards, action["text"]["ja"])
-            assert "error" not in done, (done, action)
-            taps += done["taps"]
-            budget += len(cards) + 1  # a pass 1 tap; a play of k cards k + 1
-            times += done["times"]
-            send_times.append(done["times"][-1])
-            entries_made += 1
-            answer = api(table_service, "/v1/validate", {"state": state, "action": action})
-            assert answer["valid"], answer
-            state = answer["state"]
-        else:
-            raise AssertionError("no result after 400 entries")
-        elapsed = time.monotonic() - started
-        p95 = statistics.quantiles(times, n=20)[-1]
-        p95_send = statistics.quantiles(send_times, n=20)[-1]
-        print(f"\nGuandan deal on a phone: {entries_made} entries, {taps} taps "
-              f"({taps / entries_made:.2f} per entry; {taps / budget:.2f} of a pass 1, a play k + 1), "
-              f"tap -> next screen p95 {p95:.0f} ms (sending taps: p95 {p95_send:.0f} ms, "
-              f"median {statistics.median(send_times):.0f} ms), {elapsed:.1f} s")
-        assert taps / budget <= 1.3
-        assert p95 <= 150, f"p95 {p95:.0f} ms from a tap to the next screen"
-        assert not english, f"English words on the Japanese play screen: {sorted(english)}"
+        start = saved_match(driver)["deals"][-1]["answer"]["state"]
+        deal = tap_a_whole_deal(driver, table_service, start, rng, language="ja")
+        print(f"\nGuandan deal on a phone: {deal.entries} entries, {deal.taps} taps "
+              f"({deal.taps / deal.entries:.2f} per entry; {deal.taps / deal.budget:.2f} of a pass 1, "
+              f"a play k + 1); the time a tap takes is bench/table_page.py's")
+        assert deal.taps / deal.budget <= 1.3
+        assert not deal.english, f"English words on the Japanese play screen: {sorted(deal.english)}"
+        state = deal.state
         # the deal's result, and the teams' levels after it, in the glance: "team 1 now at 4"
         assert find(driver, "result")
         after = api(table_service, "/v1/view", {"state": state, "player": "p1"})["view"]["standings"]
