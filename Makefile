@@ -50,9 +50,9 @@ install-runtime: $(RUNTIME_STAMP)
 serve: $(RUNTIME_STAMP)
 	CARDREF_BIND=$${CARDREF_BIND:-127.0.0.1:8000} $(VENV)/bin/card-referee serve
 
-# The whole suite: 12 to 14 minutes on 2 cores. Longer soaks: CARDREF_PROPERTY_SCALE=10 make test.
+# The whole suite: 12 to 15 minutes on 2 cores. Longer soaks: CARDREF_PROPERTY_SCALE=10 make test.
 test: $(STAMP)
-	@echo "make: $${CARDREF_TEST_WORKERS:-2} workers collect the tests (about 15 s), then a dot per test, each line ending in [ nn%]; 12 to 14 minutes on 2 cores"
+	@echo "make: $${CARDREF_TEST_WORKERS:-2} workers collect the tests (about 15 s), then a dot per test, each line ending in [ nn%]; 12 to 15 minutes on 2 cores"
 	$(PYTEST)
 
 test-fast: $(STAMP)
