@@ -89,19 +89,19 @@ def gunicorn_service(tmp: Path, **env: str) -> Iterator[str]:
 
 
 def answer(base: str, method: str, path: str, body: Any = None, token: str | None = None,
-           **headers: str) -> tuple[Any, dict[str, str]]:
-    """A JSON request to a running service (`token` as a bearer): the answer's JSON and its
-    headers. A refusal raises urllib's HTTPError."""
+           timeout: float | None = None, **headers: str) -> tuple[Any, dict[str, str]]:
+    """A JSON request to a running service (`token` as a bearer; `timeout` seconds, if given,
+    to wait for it): the answer's JSON and its headers. A refusal raises urllib's HTTPError."""
     data = None if body is None else json.dumps(body).encode()
     sent = {"Content-Type": "application/json", **headers} if data is not None else dict(headers)
     if token:
         sent["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(base + path, data=data, headers=sent, method=method)
-    with urllib.request.urlopen(request) as resp:
+    with urllib.request.urlopen(request, timeout=timeout) as resp:
         return json.load(resp), dict(resp.headers)
 
 
 def api(base: str, method: str, path: str, body: Any = None, token: str | None = None,
-        **headers: str) -> Any:
+        timeout: float | None = None, **headers: str) -> Any:
     """answer()'s JSON alone."""
-    return answer(base, method, path, body, token, **headers)[0]
+    return answer(base, method, path, body, token, timeout, **headers)[0]

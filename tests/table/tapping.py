@@ -5,11 +5,11 @@ the page's test (taps per entry, words, the result) and bench/table_page.py (the
 against its target: a timed assertion would fail on a loaded machine, not on a slow page)."""
 from __future__ import annotations
 
-import json
 import random
 import re
-import urllib.request
 from dataclasses import dataclass, field
+
+from tests.service.serving import api
 
 # One entry in one round trip to the browser: tap each card of `cards` in the hand (a copy not
 # yet tapped), then the button saying `words` (in the fixed bar, or among the plays the cards
@@ -88,11 +88,9 @@ settle(ready, () => {
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
-def api(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())
+def post(base: str, path: str, body: dict) -> dict:
+    """The service's JSON answer to a POST, waited for at most 30 s (a page's test must not hang)."""
+    return api(base, "POST", path, body, timeout=30)
 
 
 def action_cards(action: dict) -> list[str]:
@@ -129,7 +127,7 @@ def tap_a_whole_deal(driver, base: str, state: dict, rng: random.Random, *,
             return done
         assert seen["inView"] or not done.entries, \
             f"after entry {done.entries}: the seat to act out of view"
-        listed = api(base, "/v1/legal-actions", {"state": done.state, "player": seen["seat"]})["actions"]
+        listed = post(base, "/v1/legal-actions", {"state": done.state, "player": seen["seat"]})["actions"]
         action = rng.choice(listed)
         cards = action_cards(action)
         tapped = driver.execute_async_script(_TAP_ENTRY, cards, action["text"][language])
@@ -139,7 +137,7 @@ def tap_a_whole_deal(driver, base: str, state: dict, rng: random.Random, *,
         done.times += tapped["times"]
         done.send_times.append(tapped["times"][-1])
         done.entries += 1
-        answer = api(base, "/v1/validate", {"state": done.state, "action": action})
+        answer = post(base, "/v1/validate", {"state": done.state, "action": action})
         assert answer["valid"], answer
         done.state = answer["state"]
     raise AssertionError(f"no result after {max_entries} entries")

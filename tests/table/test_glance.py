@@ -23,7 +23,7 @@ from tests.table.pagedriver import (
     tid,
     wait_present,
 )
-from tests.table.tapping import action_cards, api, tap_a_whole_deal
+from tests.table.tapping import action_cards, post, tap_a_whole_deal
 
 
 def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_service):
@@ -52,7 +52,7 @@ def test_a_whole_guandan_deal_on_a_phone_one_tap_per_act_in_japanese(table_servi
         state = deal.state
         # the deal's result, and the teams' levels after it, in the glance: "team 1 now at 4"
         assert find(driver, "result")
-        after = api(table_service, "/v1/view", {"state": state, "player": "p1"})["view"]["standings"]
+        after = post(table_service, "/v1/view", {"state": state, "player": "p1"})["view"]["standings"]
         assert [li.text for li in finds(driver, f'{tid("standings")} > li')] == [
             e["text"]["ja"] for e in after["entries"]]
         assert any(e["total"] > 2 for e in after["entries"])  # a team went up from level 2
@@ -75,7 +75,7 @@ def test_acts_without_cards_are_in_the_bar_above_the_hand_in_every_game(phone, t
         deal = saved_match(phone)["deals"][-1]
         state = deal["steps"][-1]["state"]
         seat = find(phone, "to-act").text.split(":")[-1].strip()
-        listed = api(table_service, "/v1/legal-actions", {"state": state, "player": seat})["actions"]
+        listed = post(table_service, "/v1/legal-actions", {"state": state, "player": seat})["actions"]
         bare = sorted(a["text"]["en"] for a in listed if not action_cards(a))
         bar = find(phone, "act-bar")
         # a button each, or, for a type listed in many variants, one list to choose from
@@ -83,7 +83,7 @@ def test_acts_without_cards_are_in_the_bar_above_the_hand_in_every_game(phone, t
         offered += [o.get_attribute("textContent") for o in bar.find_elements(By.CSS_SELECTOR, "select option[value]")
                     if o.get_attribute("value")]
         assert sorted(offered) == bare, game["id"]
-        view = api(table_service, "/v1/view", {"state": state, "player": seat})["view"]
+        view = post(table_service, "/v1/view", {"state": state, "player": seat})["view"]
         facts = [li.get_attribute("data-testid") for li in finds(phone, f'{tid("facts")} > li')]
         assert facts == [f"fact-{f['key']}" for f in view["summary"]["facts"]], game["id"]
         assert len(finds(phone, f'{tid("standings")} > li')) == len(view["standings"]["entries"])
